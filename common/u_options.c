@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * u_options: option table and its one-time parser (see u_options.h).
+ *
+ * Locking: the values are written once under pthread_once (or by the
+ * test-only reset, which callers serialise) and read without locks after.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "u_options.h"
+#include "u_log.h"
+#include "u_os.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KiB ((uint64_t)1024)
+#define MiB (1024 * KiB)
+#define GiB (1024 * MiB)
+#define TiB (1024 * GiB)
+
+static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
+	[U_OPT_LOG_LEVEL] = { "ZEMEM_LOG_LEVEL", U_OPT_STRING, "warn", 0, 0,
+		"log threshold: error|warn|info|debug|trace, then optional "
+		"per-topic overrides, e.g. \"warn,ipc:debug\"" },
+	[U_OPT_LOG_FILE] = { "ZEMEM_LOG_FILE", U_OPT_STRING, "", 0, 0,
+		"append log lines to this file instead of stderr" },
+	[U_OPT_DEVICE_COUNT] = { "ZEMEM_DEVICE_COUNT", U_OPT_UINT, "1", 1, 64,
+		"number of CPU-backed devices the driver exposes (1..64)" },
+	[U_OPT_DEVICE_MEMORY_SIZE] = { "ZEMEM_DEVICE_MEMORY_SIZE", U_OPT_SIZE,
+		"", 1 * MiB, 64 * TiB,
+		"device-memory budget of each device (device and shared "
+		"allocations count against it); default: half of physical RAM" },
+	[U_OPT_MAX_ALLOC_SIZE] = { "ZEMEM_MAX_ALLOC_SIZE", U_OPT_SIZE, "",
+		4 * KiB, 64 * TiB,
+		"maxMemAllocSize reported by each device; larger requests need "
+		"the relaxed-allocation-limits descriptor; default: the smaller "
+		"of 4 GiB and the device-memory budget" },
+};
+
+static struct u_opt_value opt_values[U_OPT_COUNT];
+static pthread_once_t opt_once = PTHREAD_ONCE_INIT;
+
+int
+u_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	uint64_t mul = 1;
+	if (!s || !*s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 0);
+	if (errno)
+		return -errno;
+	switch (toupper((unsigned char)*end)) {
+	case '\0': break;
+	case 'K': mul = KiB; end++; break;
+	case 'M': mul = MiB; end++; break;
+	case 'G': mul = GiB; end++; break;
+	case 'T': mul = TiB; end++; break;
+	default: return -EINVAL;
+	}
+	if (*end == 'i' || *end == 'I')
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -EINVAL;
+	if (v > UINT64_MAX / mul)
+		return -ERANGE;
+	*out = v * mul;
+	return 0;
+}
+
+static int
+parse_bool(const char *s, uint64_t *out)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+	for (size_t i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int
+parse_value(const struct u_opt_desc *d, const char *text, struct u_opt_value *v)
+{
+	char *end;
+	int err = 0;
+	switch (d->type) {
+	case U_OPT_STRING:
+		v->s = text;
+		return 0;
+	case U_OPT_BOOL:
+		return parse_bool(text, &v->u);
+	case U_OPT_UINT:
+		if (!isdigit((unsigned char)*text))
+			return -EINVAL;
+		errno = 0;
+		v->u = strtoull(text, &end, 0);
+		if (errno || *end)
+			return -EINVAL;
+		break;
+	case U_OPT_SIZE:
+		err = u_parse_size(text, &v->u);
+		if (err)
+			return err;
+		break;
+	}
+	if (v->u < d->min || v->u > d->max)
+		return -ERANGE;
+	return 0;
+}
+
+static void
+compute_defaults(void)
+{
+	/* Defaults that depend on the machine (documented in the help). */
+	if (!opt_values[U_OPT_DEVICE_MEMORY_SIZE].set) {
+		uint64_t ram = u_phys_mem();
+		opt_values[U_OPT_DEVICE_MEMORY_SIZE].u =
+			ram ? ram / 2 : 4 * GiB;
+	}
+	if (!opt_values[U_OPT_MAX_ALLOC_SIZE].set) {
+		uint64_t budget = opt_values[U_OPT_DEVICE_MEMORY_SIZE].u;
+		opt_values[U_OPT_MAX_ALLOC_SIZE].u =
+			budget < 4 * GiB ? budget : 4 * GiB;
+	}
+}
+
+static void
+options_parse(void)
+{
+	/* Two passes: the log options first, so warnings below can print. */
+	for (int i = 0; i < U_OPT_COUNT; i++) {
+		const struct u_opt_desc *d = &opt_table[i];
+		struct u_opt_value *v = &opt_values[i];
+		memset(v, 0, sizeof(*v));
+		if (d->def[0])
+			parse_value(d, d->def, v);
+		else
+			v->s = d->def;
+	}
+	int bad[U_OPT_COUNT] = { 0 };
+	for (int i = 0; i < U_OPT_COUNT; i++) {
+		const struct u_opt_desc *d = &opt_table[i];
+		const char *text = getenv(d->name);
+		if (!text)
+			continue;
+		struct u_opt_value tmp = opt_values[i];
+		int err = parse_value(d, text, &tmp);
+		if (err) {
+			bad[i] = err;
+			continue;
+		}
+		tmp.set = true;
+		opt_values[i] = tmp;
+	}
+	compute_defaults();
+	for (int i = 0; i < U_OPT_COUNT; i++) {
+		if (bad[i])
+			u_warn("opt", "%s=\"%s\" is not valid (%s); using the "
+			       "default", opt_table[i].name,
+			       getenv(opt_table[i].name),
+			       bad[i] == -ERANGE ? "out of range" : "bad format");
+	}
+}
+
+const struct u_opt_desc *
+u_option_desc(enum u_opt_id id)
+{
+	return (unsigned)id < U_OPT_COUNT ? &opt_table[id] : NULL;
+}
+
+const struct u_opt_value *
+u_option(enum u_opt_id id)
+{
+	pthread_once(&opt_once, options_parse);
+	return &opt_values[id];
+}
+
+void
+u_options_reset_for_test(void)
+{
+	pthread_once(&opt_once, options_parse);
+	options_parse();
+}
+
+static void
+format_value(const struct u_opt_desc *d, const struct u_opt_value *v,
+	     char *buf, size_t len)
+{
+	switch (d->type) {
+	case U_OPT_STRING:
+		snprintf(buf, len, "\"%s\"", v->s ? v->s : "");
+		break;
+	case U_OPT_BOOL:
+		snprintf(buf, len, "%s", v->u ? "1" : "0");
+		break;
+	case U_OPT_UINT:
+		snprintf(buf, len, "%" PRIu64, v->u);
+		break;
+	case U_OPT_SIZE:
+		if (v->u && v->u % GiB == 0)
+			snprintf(buf, len, "%" PRIu64 "G", v->u / GiB);
+		else if (v->u && v->u % MiB == 0)
+			snprintf(buf, len, "%" PRIu64 "M", v->u / MiB);
+		else
+			snprintf(buf, len, "%" PRIu64, v->u);
+		break;
+	}
+}
+
+void
+u_options_dump(FILE *f)
+{
+	for (int i = 0; i < U_OPT_COUNT; i++) {
+		const struct u_opt_desc *d = &opt_table[i];
+		const struct u_opt_value *v = u_option(i);
+		char buf[64];
+		format_value(d, v, buf, sizeof(buf));
+		fprintf(f, "%-26s = %-12s (%s)\n    %s\n", d->name, buf,
+			v->set ? "from environment" : "default", d->help);
+	}
+}

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/*
+ * u_options: the one table of zemem's environment options.
+ *
+ * Every option has a name, a type, a default and help text. The table is
+ * read once (pthread_once) on first use; a bad value logs a warning and
+ * keeps the default. Tools print the table with u_options_dump().
+ */
+#ifndef ZEMEM_U_OPTIONS_H
+#define ZEMEM_U_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum u_opt_type {
+	U_OPT_STRING,
+	U_OPT_UINT,  /* decimal or 0x..., range-checked */
+	U_OPT_SIZE,  /* bytes, with optional K/M/G/T suffix (powers of 1024) */
+	U_OPT_BOOL,  /* 1/0, true/false, yes/no, on/off */
+};
+
+enum u_opt_id {
+	U_OPT_LOG_LEVEL,
+	U_OPT_LOG_FILE,
+	U_OPT_DEVICE_COUNT,
+	U_OPT_DEVICE_MEMORY_SIZE,
+	U_OPT_MAX_ALLOC_SIZE,
+	U_OPT_COUNT,
+};
+
+struct u_opt_desc {
+	const char *name;      /* environment variable */
+	enum u_opt_type type;
+	const char *def;       /* default, as text ("" = computed, see help) */
+	uint64_t min, max;     /* for UINT and SIZE */
+	const char *help;
+};
+
+struct u_opt_value {
+	bool set;              /* taken from the environment */
+	uint64_t u;            /* UINT, SIZE, BOOL */
+	const char *s;         /* STRING (points into the environment or def) */
+};
+
+const struct u_opt_desc *u_option_desc(enum u_opt_id id);
+const struct u_opt_value *u_option(enum u_opt_id id);
+static inline uint64_t
+u_option_u64(enum u_opt_id id)
+{
+	return u_option(id)->u;
+}
+static inline const char *
+u_option_str(enum u_opt_id id)
+{
+	return u_option(id)->s;
+}
+/* Parse a size with K/M/G/T suffix; returns 0 on success. */
+int u_parse_size(const char *s, uint64_t *out);
+/* Print every option: name, current value, default, help. */
+void u_options_dump(FILE *f);
+/* Tests only: drop the cached values so the next read parses again. */
+void u_options_reset_for_test(void);
+
+#endif

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * u_os: thin system-call wrappers (see u_os.h).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "u_os.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+int
+u_memfd_create(const char *name, size_t size)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	if (size && ftruncate(fd, (off_t)size) < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+size_t
+u_page_size(void)
+{
+	static size_t page;
+	if (!page) {
+		long v = sysconf(_SC_PAGESIZE);
+		page = v > 0 ? (size_t)v : 4096;
+	}
+	return page;
+}
+
+uint64_t
+u_phys_mem(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+	if (pages <= 0)
+		return 0;
+	return (uint64_t)pages * u_page_size();
+}
+
+unsigned
+u_cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+uint64_t
+u_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+/*
+ * u_os: the few system calls the project wraps, in one place so tests can
+ * see what is used. Every function returns a value >= 0 or -errno; every fd
+ * it creates is close-on-exec.
+ */
+#ifndef ZEMEM_U_OS_H
+#define ZEMEM_U_OS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* memfd with MFD_CLOEXEC | MFD_ALLOW_SEALING, sized to size (may be 0). */
+int u_memfd_create(const char *name, size_t size);
+size_t u_page_size(void);
+/* Physical RAM in bytes (sysconf), 0 if unknown. */
+uint64_t u_phys_mem(void);
+/* Number of online CPUs, at least 1. */
+unsigned u_cpu_count(void);
+/* Monotonic nanoseconds. */
+uint64_t u_now_ns(void);
+
+#endif

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drv: private header of the zemem driver core (libze_zemem.so.1).
+ *
+ * Vocabulary:
+ *   driver   the one driver object (struct drv_driver, static);
+ *   device   a CPU-backed device (static array, ZEMEM_DEVICE_COUNT of them);
+ *   context  a set of devices that owns allocations (fixed slot array, so a
+ *            handle can be validated by range and magic without a lock and a
+ *            forged handle never gets dereferenced out of bounds);
+ *   heap     the USM allocator and pointer index (driver/usm), one per driver.
+ *
+ * Handles given to applications are plain pointers to these objects.
+ *
+ * Lock order: ctx_lock (context slots) -> usm heap locks. Device budgets are
+ * atomics. Nothing else is shared.
+ *
+ * Errors: internal functions return 0 or -errno; drv_result() is the one
+ * place that turns -errno into ze_result_t.
+ */
+#ifndef ZEMEM_DRV_H
+#define ZEMEM_DRV_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <level_zero/ze_api.h>
+#include <level_zero/ze_ddi.h>
+
+#include "u_log.h"
+#include "usm.h"
+
+#define DRV_MAX_DEVICES 64
+#define DRV_MAX_CONTEXTS 1024
+#define DRV_DEVICE_MAGIC 0x7a6d6476u  /* "zmdv" */
+#define DRV_CONTEXT_MAGIC 0x7a6d6378u /* "zmcx" */
+#define DRV_DRIVER_MAGIC 0x7a6d6472u  /* "zmdr" */
+#define DRV_API_VERSION ZE_API_VERSION_1_18
+
+struct _ze_driver_handle_t {
+	uint32_t magic;
+	bool initialized;
+	uint32_t device_count;
+	ze_driver_uuid_t uuid;
+	struct usm_heap *heap;
+};
+
+struct _ze_device_handle_t {
+	uint32_t magic;
+	uint32_t ordinal;
+	uint64_t budget;               /* bytes of device memory */
+	uint64_t max_alloc;            /* maxMemAllocSize */
+	_Atomic uint64_t used;         /* bytes of device memory in use */
+	ze_device_uuid_t uuid;
+	char name[ZE_MAX_DEVICE_NAME];
+};
+
+struct _ze_context_handle_t {
+	_Atomic uint32_t magic;        /* DRV_CONTEXT_MAGIC while live */
+	uint32_t slot;
+	uint64_t devmask;              /* bit i: device i belongs to it */
+	uint64_t serial;               /* creation number, for logs */
+};
+
+/* drv_driver.c */
+extern struct _ze_driver_handle_t drv_driver;
+extern struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
+/* Set up the driver once; 0 or -errno. */
+int drv_global_init(void);
+/* Stable 16-byte id derived from a name and an ordinal. */
+void drv_make_uuid(uint8_t out[16], const char *what, uint32_t ordinal);
+ze_result_t drv_result(int err);
+/* Record the description of the last error of this thread (and log it at
+ * debug level); returns res so callers can `return drv_fail(...)`. */
+ze_result_t drv_fail(ze_result_t res, const char *func, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define DRV_FAIL(res, ...) drv_fail((res), __func__, __VA_ARGS__)
+static inline bool
+drv_driver_valid(ze_driver_handle_t h)
+{
+	return h == &drv_driver && drv_driver.initialized;
+}
+/* Validates a device handle by address (never dereferences a forged one). */
+static inline struct _ze_device_handle_t *
+drv_device_get(ze_device_handle_t h)
+{
+	uintptr_t p = (uintptr_t)h, b = (uintptr_t)drv_devices;
+	if (p < b || (p - b) % sizeof(drv_devices[0]) ||
+	    (p - b) / sizeof(drv_devices[0]) >= drv_driver.device_count)
+		return NULL;
+	return h;
+}
+const char *drv_result_name(ze_result_t r);
+
+/* drv_context.c */
+extern struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
+struct _ze_context_handle_t *drv_context_get(ze_context_handle_t h);
+static inline bool
+drv_context_has_device(const struct _ze_context_handle_t *c,
+		       const struct _ze_device_handle_t *d)
+{
+	return (c->devmask >> d->ordinal) & 1;
+}
+
+/* drv_ddi.c: nothing exported to the rest of the driver. */
+
+/* Entry points, grouped by file (ze_api.h names them). */
+/* drv_driver.c */
+ze_result_t drv_zeInit(ze_init_flags_t flags);
+ze_result_t drv_zeInitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
+			      ze_init_driver_type_desc_t *desc);
+ze_result_t drv_zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers);
+ze_result_t drv_zeDriverGetApiVersion(ze_driver_handle_t h,
+				      ze_api_version_t *version);
+ze_result_t drv_zeDriverGetProperties(ze_driver_handle_t h,
+				      ze_driver_properties_t *props);
+ze_result_t drv_zeDriverGetIpcProperties(ze_driver_handle_t h,
+					 ze_driver_ipc_properties_t *props);
+ze_result_t drv_zeDriverGetExtensionProperties(
+	ze_driver_handle_t h, uint32_t *pCount,
+	ze_driver_extension_properties_t *props);
+ze_result_t drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h,
+						    const char *name,
+						    void **ppFunctionAddress);
+ze_result_t drv_zeDriverGetLastErrorDescription(ze_driver_handle_t h,
+						const char **ppString);
+
+/* drv_device.c */
+ze_result_t drv_zeDeviceGet(ze_driver_handle_t h, uint32_t *pCount,
+			    ze_device_handle_t *phDevices);
+ze_result_t drv_zeDeviceGetRootDevice(ze_device_handle_t h,
+				      ze_device_handle_t *phRootDevice);
+ze_result_t drv_zeDeviceGetSubDevices(ze_device_handle_t h, uint32_t *pCount,
+				      ze_device_handle_t *phSubdevices);
+ze_result_t drv_zeDeviceGetProperties(ze_device_handle_t h,
+				      ze_device_properties_t *p);
+ze_result_t drv_zeDeviceGetComputeProperties(
+	ze_device_handle_t h, ze_device_compute_properties_t *p);
+ze_result_t drv_zeDeviceGetModuleProperties(ze_device_handle_t h,
+					    ze_device_module_properties_t *p);
+ze_result_t drv_zeDeviceGetCommandQueueGroupProperties(
+	ze_device_handle_t h, uint32_t *pCount,
+	ze_command_queue_group_properties_t *p);
+ze_result_t drv_zeDeviceGetMemoryProperties(ze_device_handle_t h,
+					    uint32_t *pCount,
+					    ze_device_memory_properties_t *p);
+ze_result_t drv_zeDeviceGetMemoryAccessProperties(
+	ze_device_handle_t h, ze_device_memory_access_properties_t *p);
+ze_result_t drv_zeDeviceGetCacheProperties(ze_device_handle_t h,
+					   uint32_t *pCount,
+					   ze_device_cache_properties_t *p);
+ze_result_t drv_zeDeviceGetImageProperties(ze_device_handle_t h,
+					   ze_device_image_properties_t *p);
+ze_result_t drv_zeDeviceGetExternalMemoryProperties(
+	ze_device_handle_t h, ze_device_external_memory_properties_t *p);
+ze_result_t drv_zeDeviceGetP2PProperties(ze_device_handle_t h,
+					 ze_device_handle_t peer,
+					 ze_device_p2p_properties_t *p);
+ze_result_t drv_zeDeviceCanAccessPeer(ze_device_handle_t h,
+				      ze_device_handle_t peer,
+				      ze_bool_t *value);
+ze_result_t drv_zeDeviceGetStatus(ze_device_handle_t h);
+ze_result_t drv_zeDeviceGetGlobalTimestamps(ze_device_handle_t h,
+					    uint64_t *hostTimestamp,
+					    uint64_t *deviceTimestamp);
+
+/* drv_context.c */
+ze_result_t drv_zeContextCreate(ze_driver_handle_t h,
+				const ze_context_desc_t *desc,
+				ze_context_handle_t *phContext);
+ze_result_t drv_zeContextCreateEx(ze_driver_handle_t h,
+				  const ze_context_desc_t *desc,
+				  uint32_t numDevices,
+				  ze_device_handle_t *phDevices,
+				  ze_context_handle_t *phContext);
+ze_result_t drv_zeContextDestroy(ze_context_handle_t h);
+ze_result_t drv_zeContextGetStatus(ze_context_handle_t h);
+ze_result_t drv_zeContextSystemBarrier(ze_context_handle_t h,
+				       ze_device_handle_t hDevice);
+ze_result_t drv_zeContextMakeMemoryResident(ze_context_handle_t h,
+					    ze_device_handle_t hDevice,
+					    void *ptr, size_t size);
+ze_result_t drv_zeContextEvictMemory(ze_context_handle_t h,
+				     ze_device_handle_t hDevice, void *ptr,
+				     size_t size);
+
+/* drv_mem.c */
+ze_result_t drv_zeMemAllocShared(ze_context_handle_t hContext,
+				 const ze_device_mem_alloc_desc_t *device_desc,
+				 const ze_host_mem_alloc_desc_t *host_desc,
+				 size_t size, size_t alignment,
+				 ze_device_handle_t hDevice, void **pptr);
+ze_result_t drv_zeMemAllocDevice(ze_context_handle_t hContext,
+				 const ze_device_mem_alloc_desc_t *device_desc,
+				 size_t size, size_t alignment,
+				 ze_device_handle_t hDevice, void **pptr);
+ze_result_t drv_zeMemAllocHost(ze_context_handle_t hContext,
+			       const ze_host_mem_alloc_desc_t *host_desc,
+			       size_t size, size_t alignment, void **pptr);
+ze_result_t drv_zeMemFree(ze_context_handle_t hContext, void *ptr);
+ze_result_t drv_zeMemFreeExt(ze_context_handle_t hContext,
+			     const ze_memory_free_ext_desc_t *desc, void *ptr);
+ze_result_t drv_zeMemGetAllocProperties(
+	ze_context_handle_t hContext, const void *ptr,
+	ze_memory_allocation_properties_t *props, ze_device_handle_t *phDevice);
+ze_result_t drv_zeMemGetAddressRange(ze_context_handle_t hContext,
+				     const void *ptr, void **pBase,
+				     size_t *pSize);
+ze_result_t drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
+					ze_device_handle_t hDevice,
+					size_t imageWidth, size_t imageHeight,
+					unsigned int elementSizeInBytes,
+					size_t *rowPitch);
+/* Called by context destroy: release the device budget of a freed block. */
+void drv_mem_release(const struct usm_info *info, void *arg);
+
+#endif

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drv_ddi: the driver's exported DDI getters, its only exported symbols.
+ *
+ * Each ze table has an implementation table (impl_<table>) holding the
+ * driver's functions; tables the driver does not implement have an empty
+ * one. A getter checks the version (any 1.x) and copies only the fields
+ * that exist at the caller's version (ZE_<TABLE>_DDI_FIELDS gives the
+ * version of each field), and only non-NULL ones: a caller's table is
+ * never written past its end, and an unimplemented table gets nothing.
+ * The zet/zes getters exist because loaders require them; they fill nothing.
+ */
+#include "drv.h"
+
+#include <zemem/ze_ddi_versions.h>
+
+/* Every table starts empty (tentative definitions); the implemented ones
+ * are defined below. */
+#define DECLARE_IMPL(table, Getter, FIELDS)                                 \
+	static const ze_##table##_dditable_t impl_##table;
+ZE_DDI_TABLES(DECLARE_IMPL)
+
+static const ze_global_dditable_t impl_global = {
+	.pfnInit = drv_zeInit,
+	.pfnInitDrivers = drv_zeInitDrivers,
+};
+
+static const ze_driver_dditable_t impl_driver = {
+	.pfnGet = drv_zeDriverGet,
+	.pfnGetApiVersion = drv_zeDriverGetApiVersion,
+	.pfnGetProperties = drv_zeDriverGetProperties,
+	.pfnGetIpcProperties = drv_zeDriverGetIpcProperties,
+	.pfnGetExtensionProperties = drv_zeDriverGetExtensionProperties,
+	.pfnGetExtensionFunctionAddress =
+		drv_zeDriverGetExtensionFunctionAddress,
+	.pfnGetLastErrorDescription = drv_zeDriverGetLastErrorDescription,
+};
+
+static const ze_device_dditable_t impl_device = {
+	.pfnGet = drv_zeDeviceGet,
+	.pfnGetSubDevices = drv_zeDeviceGetSubDevices,
+	.pfnGetProperties = drv_zeDeviceGetProperties,
+	.pfnGetComputeProperties = drv_zeDeviceGetComputeProperties,
+	.pfnGetModuleProperties = drv_zeDeviceGetModuleProperties,
+	.pfnGetCommandQueueGroupProperties =
+		drv_zeDeviceGetCommandQueueGroupProperties,
+	.pfnGetMemoryProperties = drv_zeDeviceGetMemoryProperties,
+	.pfnGetMemoryAccessProperties = drv_zeDeviceGetMemoryAccessProperties,
+	.pfnGetCacheProperties = drv_zeDeviceGetCacheProperties,
+	.pfnGetImageProperties = drv_zeDeviceGetImageProperties,
+	.pfnGetExternalMemoryProperties =
+		drv_zeDeviceGetExternalMemoryProperties,
+	.pfnGetP2PProperties = drv_zeDeviceGetP2PProperties,
+	.pfnCanAccessPeer = drv_zeDeviceCanAccessPeer,
+	.pfnGetStatus = drv_zeDeviceGetStatus,
+	.pfnGetGlobalTimestamps = drv_zeDeviceGetGlobalTimestamps,
+	.pfnGetRootDevice = drv_zeDeviceGetRootDevice,
+};
+
+static const ze_context_dditable_t impl_context = {
+	.pfnCreate = drv_zeContextCreate,
+	.pfnDestroy = drv_zeContextDestroy,
+	.pfnGetStatus = drv_zeContextGetStatus,
+	.pfnSystemBarrier = drv_zeContextSystemBarrier,
+	.pfnMakeMemoryResident = drv_zeContextMakeMemoryResident,
+	.pfnEvictMemory = drv_zeContextEvictMemory,
+	.pfnCreateEx = drv_zeContextCreateEx,
+};
+
+static const ze_mem_dditable_t impl_mem = {
+	.pfnAllocShared = drv_zeMemAllocShared,
+	.pfnAllocDevice = drv_zeMemAllocDevice,
+	.pfnAllocHost = drv_zeMemAllocHost,
+	.pfnFree = drv_zeMemFree,
+	.pfnGetAllocProperties = drv_zeMemGetAllocProperties,
+	.pfnGetAddressRange = drv_zeMemGetAddressRange,
+	.pfnFreeExt = drv_zeMemFreeExt,
+	.pfnGetPitchFor2dImage = drv_zeMemGetPitchFor2dImage,
+};
+
+static ze_result_t
+check_getter(ze_api_version_t version, const void *table)
+{
+	if (ZE_MAJOR_VERSION(version) != 1)
+		return ZE_RESULT_ERROR_UNSUPPORTED_VERSION;
+	if (!table)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	return ZE_RESULT_SUCCESS;
+}
+
+#define COPY_FIELD(field, ma, mi)                                           \
+	if ((uint32_t)version >= (uint32_t)ZE_MAKE_VERSION(ma, mi) &&       \
+	    impl->field)                                                    \
+		table->field = impl->field;
+
+#define DEFINE_GETTER(tname, Getter, FIELDS)                                \
+	ZE_DLLEXPORT ze_result_t ZE_APICALL zeGet##Getter##ProcAddrTable(   \
+		ze_api_version_t version, ze_##tname##_dditable_t *table)   \
+	{                                                                   \
+		const ze_##tname##_dditable_t *impl = &impl_##tname;        \
+		ze_result_t r = check_getter(version, table);               \
+		if (r)                                                      \
+			return r;                                           \
+		FIELDS(COPY_FIELD)                                          \
+		return ZE_RESULT_SUCCESS;                                   \
+	}
+ZE_DDI_TABLES(DEFINE_GETTER)
+
+/* Tools (zet) and sysman (zes) tables: required by loaders, not
+ * implemented. Their table types are not declared in api/: the getters take
+ * the table as an opaque pointer and write nothing. */
+#define TOOL_GETTERS(X)                                                     \
+	X(zetGetDeviceProcAddrTable) X(zetGetContextProcAddrTable)          \
+	X(zetGetCommandListProcAddrTable) X(zetGetModuleProcAddrTable)      \
+	X(zetGetKernelProcAddrTable) X(zetGetMetricGroupProcAddrTable)      \
+	X(zetGetMetricGroupExpProcAddrTable) X(zetGetMetricProcAddrTable)   \
+	X(zetGetMetricStreamerProcAddrTable)                                \
+	X(zetGetMetricQueryPoolProcAddrTable)                               \
+	X(zetGetMetricQueryProcAddrTable) X(zetGetTracerExpProcAddrTable)   \
+	X(zetGetDebugProcAddrTable) X(zetGetMetricExpProcAddrTable)         \
+	X(zetGetMetricProgrammableExpProcAddrTable)                         \
+	X(zetGetMetricTracerExpProcAddrTable)                               \
+	X(zetGetMetricDecoderExpProcAddrTable)                              \
+	X(zetGetDeviceExpProcAddrTable)                                     \
+	X(zesGetGlobalProcAddrTable) X(zesGetDriverProcAddrTable)           \
+	X(zesGetDriverExpProcAddrTable) X(zesGetDeviceProcAddrTable)        \
+	X(zesGetDeviceExpProcAddrTable) X(zesGetSchedulerProcAddrTable)     \
+	X(zesGetPerformanceFactorProcAddrTable) X(zesGetPowerProcAddrTable) \
+	X(zesGetFrequencyProcAddrTable) X(zesGetEngineProcAddrTable)        \
+	X(zesGetStandbyProcAddrTable) X(zesGetFirmwareProcAddrTable)        \
+	X(zesGetFirmwareExpProcAddrTable) X(zesGetMemoryProcAddrTable)      \
+	X(zesGetFabricPortProcAddrTable) X(zesGetTemperatureProcAddrTable)  \
+	X(zesGetPsuProcAddrTable) X(zesGetFanProcAddrTable)                 \
+	X(zesGetLedProcAddrTable) X(zesGetRasProcAddrTable)                 \
+	X(zesGetRasExpProcAddrTable) X(zesGetDiagnosticsProcAddrTable)      \
+	X(zesGetOverclockProcAddrTable)                                     \
+	X(zesGetVFManagementExpProcAddrTable)
+
+#define DEFINE_TOOL_GETTER(name)                                            \
+	ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t version,  \
+						 void *table);              \
+	ZE_DLLEXPORT ze_result_t ZE_APICALL name(ze_api_version_t version,  \
+						 void *table)               \
+	{                                                                   \
+		return check_getter(version, table);                        \
+	}
+TOOL_GETTERS(DEFINE_TOOL_GETTER)

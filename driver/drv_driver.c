@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drv_driver: the driver object, zeInit / zeInitDrivers / zeDriver*, the
+ * -errno to ze_result_t translation and the per-thread last-error text.
+ *
+ * The driver is one static object set up once (pthread_once) by zeInit or
+ * zeInitDrivers; options are read at that moment and never again.
+ */
+#include "drv.h"
+#include "u_options.h"
+#include "u_os.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct _ze_driver_handle_t drv_driver;
+struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_err;
+static _Thread_local char last_error[256];
+
+#define ZEMEM_DRIVER_VERSION ((0u << 24) | (1u << 16) | 0u)
+
+/* Extensions this driver implements, with the versions it implements. */
+static const ze_driver_extension_properties_t extensions[] = {
+	{ ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
+	{ ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME, ZE_MAKE_VERSION(1, 0) },
+	{ ZE_SUB_ALLOCATIONS_EXP_NAME, ZE_MAKE_VERSION(1, 0) },
+};
+
+/* 64-bit FNV-1a, to derive stable UUIDs from fixed strings. */
+static uint64_t
+fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+void
+drv_make_uuid(uint8_t out[16], const char *what, uint32_t ordinal)
+{
+	uint64_t h1 = fnv1a(0xcbf29ce484222325ull, what, strlen(what));
+	h1 = fnv1a(h1, &ordinal, sizeof(ordinal));
+	uint64_t h2 = fnv1a(h1 ^ 0x9e3779b97f4a7c15ull, what, strlen(what));
+	memcpy(out, &h1, 8);
+	memcpy(out + 8, &h2, 8);
+}
+
+static void
+cpu_model_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[256];
+	snprintf(buf, len, "CPU");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10))
+			continue;
+		char *colon = strchr(line, ':');
+		if (!colon)
+			break;
+		colon++;
+		while (*colon == ' ' || *colon == '\t')
+			colon++;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static void
+global_init(void)
+{
+	struct _ze_driver_handle_t *d = &drv_driver;
+	char cpu[128];
+	int err = usm_heap_create(&d->heap);
+	if (err) {
+		u_err("drv", "cannot create the allocation heap: %s",
+		      strerror(-err));
+		init_err = err;
+		return;
+	}
+	d->magic = DRV_DRIVER_MAGIC;
+	d->device_count = (uint32_t)u_option_u64(U_OPT_DEVICE_COUNT);
+	drv_make_uuid(d->uuid.id, "zemem-driver-" , ZEMEM_DRIVER_VERSION);
+	cpu_model_name(cpu, sizeof(cpu));
+	uint64_t budget = u_option_u64(U_OPT_DEVICE_MEMORY_SIZE);
+	uint64_t max_alloc = u_option_u64(U_OPT_MAX_ALLOC_SIZE);
+	if (max_alloc > budget)
+		max_alloc = budget;
+	for (uint32_t i = 0; i < d->device_count; i++) {
+		struct _ze_device_handle_t *dev = &drv_devices[i];
+		dev->magic = DRV_DEVICE_MAGIC;
+		dev->ordinal = i;
+		dev->budget = budget;
+		dev->max_alloc = max_alloc;
+		atomic_init(&dev->used, 0);
+		drv_make_uuid(dev->uuid.id, "zemem-cpu-device-", i);
+		snprintf(dev->name, sizeof(dev->name), "zemem CPU device %u (%s)",
+			 i, cpu);
+	}
+	d->initialized = true;
+	u_info("drv", "zemem %s: %u device(s), %llu MiB device memory each, "
+		      "maxMemAllocSize %llu MiB",
+	       "0.1.0", d->device_count,
+	       (unsigned long long)(budget >> 20),
+	       (unsigned long long)(max_alloc >> 20));
+}
+
+int
+drv_global_init(void)
+{
+	pthread_once(&init_once, global_init);
+	return init_err;
+}
+
+ze_result_t
+drv_result(int err)
+{
+	switch (err) {
+	case 0: return ZE_RESULT_SUCCESS;
+	case -ENOMEM: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -ENOSPC: return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+	case -EINVAL: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	case -ENOENT: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	case -EPERM: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	case -EACCES: return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+	case -ENOSYS: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	case -EOPNOTSUPP: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	case -EMFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -ENFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -ETIMEDOUT: return ZE_RESULT_NOT_READY;
+	case -EAGAIN: return ZE_RESULT_NOT_READY;
+	default: return ZE_RESULT_ERROR_UNKNOWN;
+	}
+}
+
+const char *
+drv_result_name(ze_result_t r)
+{
+	switch (r) {
+#define R(x) case x: return #x;
+	R(ZE_RESULT_SUCCESS)
+	R(ZE_RESULT_NOT_READY)
+	R(ZE_RESULT_ERROR_UNINITIALIZED)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_VERSION)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+	R(ZE_RESULT_ERROR_INVALID_ARGUMENT)
+	R(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+	R(ZE_RESULT_ERROR_INVALID_NULL_POINTER)
+	R(ZE_RESULT_ERROR_INVALID_SIZE)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT)
+	R(ZE_RESULT_ERROR_INVALID_ENUMERATION)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+	R(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+	R(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+	R(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND)
+	R(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS)
+	R(ZE_RESULT_ERROR_UNKNOWN)
+#undef R
+	default: return "ZE_RESULT_(other)";
+	}
+}
+
+ze_result_t
+drv_fail(ze_result_t res, const char *func, const char *fmt, ...)
+{
+	int n = snprintf(last_error, sizeof(last_error), "%s: %s: ", func,
+			 drv_result_name(res));
+	if (n > 0 && (size_t)n < sizeof(last_error)) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(last_error + n, sizeof(last_error) - (size_t)n, fmt,
+			  ap);
+		va_end(ap);
+	}
+	u_dbg("drv", "%s", last_error);
+	return res;
+}
+
+ze_result_t
+drv_zeInit(ze_init_flags_t flags)
+{
+	if (flags & ~(ze_init_flags_t)(ZE_INIT_FLAG_GPU_ONLY |
+				       ZE_INIT_FLAG_VPU_ONLY))
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+				"unknown init flags 0x%x", flags);
+	if (flags)
+		return DRV_FAIL(ZE_RESULT_ERROR_UNINITIALIZED,
+				"zemem has CPU devices only (flags 0x%x)",
+				flags);
+	int err = drv_global_init();
+	return err ? DRV_FAIL(ZE_RESULT_ERROR_UNINITIALIZED,
+			      "initialisation failed: %s", strerror(-err))
+		   : ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeInitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
+		  ze_init_driver_type_desc_t *desc)
+{
+	if (!pCount || !desc)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"pCount or desc is NULL");
+	if (!desc->flags)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+				"desc->flags is 0");
+	/* Only GPU and NPU driver types exist; a CPU driver answers to a
+	 * request for any other type (e.g. UINT32_MAX, "all types"). */
+	bool wanted = desc->flags & ~(ze_init_driver_type_flags_t)(
+				      ZE_INIT_DRIVER_TYPE_FLAG_GPU |
+				      ZE_INIT_DRIVER_TYPE_FLAG_NPU);
+	if (!wanted || drv_global_init()) {
+		*pCount = 0;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*pCount && phDrivers)
+		phDrivers[0] = &drv_driver;
+	*pCount = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers)
+{
+	if (!drv_driver.initialized)
+		return DRV_FAIL(ZE_RESULT_ERROR_UNINITIALIZED,
+				"zeInit was not called");
+	if (!pCount)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"pCount is NULL");
+	if (*pCount && phDrivers)
+		phDrivers[0] = &drv_driver;
+	*pCount = 1;
+	return ZE_RESULT_SUCCESS;
+}
+
+#define CHECK_DRIVER(h)                                                     \
+	do {                                                                \
+		if (!(h))                                                   \
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,\
+					"hDriver is NULL");                 \
+		if (!drv_driver_valid(h))                                   \
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,   \
+					"%p is not a zemem driver",         \
+					(void *)(h));                       \
+	} while (0)
+
+ze_result_t
+drv_zeDriverGetApiVersion(ze_driver_handle_t h, ze_api_version_t *version)
+{
+	CHECK_DRIVER(h);
+	if (!version)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"version is NULL");
+	*version = DRV_API_VERSION;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeDriverGetProperties(ze_driver_handle_t h, ze_driver_properties_t *props)
+{
+	CHECK_DRIVER(h);
+	if (!props)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"props is NULL");
+	props->uuid = drv_driver.uuid;
+	props->driverVersion = ZEMEM_DRIVER_VERSION;
+	for (ze_base_properties_t *ext = props->pNext; ext;
+	     ext = ext->pNext) {
+		if (ext->stype ==
+		    ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES) {
+			ze_driver_memory_free_ext_properties_t *fp =
+				(void *)ext;
+			fp->freePolicies =
+				ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
+				ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+		}
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeDriverGetIpcProperties(ze_driver_handle_t h,
+			     ze_driver_ipc_properties_t *props)
+{
+	CHECK_DRIVER(h);
+	if (!props)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"props is NULL");
+	props->flags = 0;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeDriverGetExtensionProperties(ze_driver_handle_t h, uint32_t *pCount,
+				   ze_driver_extension_properties_t *props)
+{
+	CHECK_DRIVER(h);
+	if (!pCount)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"pCount is NULL");
+	uint32_t n = sizeof(extensions) / sizeof(extensions[0]);
+	if (*pCount == 0 || !props) {
+		*pCount = n;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (*pCount > n)
+		*pCount = n;
+	for (uint32_t i = 0; i < *pCount; i++)
+		props[i] = extensions[i];
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
+					void **ppFunctionAddress)
+{
+	CHECK_DRIVER(h);
+	if (!name || !ppFunctionAddress)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"name or ppFunctionAddress is NULL");
+	/* None of the implemented extensions adds a function. */
+	*ppFunctionAddress = NULL;
+	return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			"no extension function named \"%s\"", name);
+}
+
+ze_result_t
+drv_zeDriverGetLastErrorDescription(ze_driver_handle_t h,
+				    const char **ppString)
+{
+	CHECK_DRIVER(h);
+	if (!ppString)
+		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
+	*ppString = last_error;
+	return ZE_RESULT_SUCCESS;
+}

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drv_mem: the zeMem* USM entry points: argument checks, descriptor chains,
+ * device-memory budgets, and the translation to driver/usm calls.
+ *
+ * Budgets: device allocations, and shared allocations associated with a
+ * device, count their size against that device's budget (an atomic
+ * counter, reserved before the allocation and given back on free). Shared
+ * allocations with no device and host allocations count against no device.
+ */
+#include "drv.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define DEVICE_FLAGS_ALL                                                    \
+	(ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_CACHED |                             \
+	 ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_UNCACHED |                           \
+	 ZE_DEVICE_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT)
+#define HOST_FLAGS_ALL                                                      \
+	(ZE_HOST_MEM_ALLOC_FLAG_BIAS_CACHED |                               \
+	 ZE_HOST_MEM_ALLOC_FLAG_BIAS_UNCACHED |                             \
+	 ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED |                       \
+	 ZE_HOST_MEM_ALLOC_FLAG_BIAS_INITIAL_PLACEMENT |                    \
+	 ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY)
+
+/* What the descriptor chains of one allocation asked for. */
+struct alloc_ext {
+	bool relaxed_max_size;
+	uint32_t usm_flags;
+};
+
+static ze_result_t
+parse_chain(const void *pNext, struct alloc_ext *ext, const char *which)
+{
+	for (const ze_base_desc_t *d = pNext; d; d = d->pNext) {
+		switch (d->stype) {
+		case ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC: {
+			const ze_relaxed_allocation_limits_exp_desc_t *r =
+				(const void *)d;
+			if (r->flags &
+			    ~(ze_relaxed_allocation_limits_exp_flags_t)
+				    ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE)
+				return DRV_FAIL(
+					ZE_RESULT_ERROR_INVALID_ENUMERATION,
+					"unknown relaxed-limits flags 0x%x",
+					r->flags);
+			if (r->flags &
+			    ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE)
+				ext->relaxed_max_size = true;
+			break;
+		}
+		case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC:
+		case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD: {
+			const ze_external_memory_export_desc_t *e =
+				(const void *)d;
+			if (e->flags)
+				return DRV_FAIL(
+					ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+					"external memory type 0x%x is not "
+					"supported", e->flags);
+			break;
+		}
+		default:
+			return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+					"unknown stype 0x%x in the %s pNext "
+					"chain", d->stype, which);
+		}
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t
+check_device_desc(const ze_device_mem_alloc_desc_t *dd, struct alloc_ext *ext)
+{
+	if (dd->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"device_desc->stype is 0x%x", dd->stype);
+	if (dd->flags & ~(ze_device_mem_alloc_flags_t)DEVICE_FLAGS_ALL)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+				"unknown device alloc flags 0x%x", dd->flags);
+	if (dd->ordinal != 0)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"memory ordinal %u (the device has 1)",
+				dd->ordinal);
+	return parse_chain(dd->pNext, ext, "device descriptor");
+}
+
+static ze_result_t
+check_host_desc(const ze_host_mem_alloc_desc_t *hd, struct alloc_ext *ext)
+{
+	if (hd->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"host_desc->stype is 0x%x", hd->stype);
+	if (hd->flags & ~(ze_host_mem_alloc_flags_t)HOST_FLAGS_ALL)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+				"unknown host alloc flags 0x%x", hd->flags);
+	if ((hd->flags & ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY) &&
+	    (hd->flags & ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED))
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"MEM_READ_ONLY and BIAS_WRITE_COMBINED are "
+				"mutually exclusive");
+	return parse_chain(hd->pNext, ext, "host descriptor");
+}
+
+/* Checks shared by every kind, after the descriptors were parsed. */
+static ze_result_t
+check_size_align(size_t size, size_t alignment, uint64_t max_alloc,
+		 const struct alloc_ext *ext)
+{
+	if (size == 0)
+		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, "size is 0");
+	if (size > max_alloc && !ext->relaxed_max_size)
+		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
+				"size %zu > maxMemAllocSize %llu (chain a "
+				"relaxed-allocation-limits descriptor to "
+				"exceed it)", size,
+				(unsigned long long)max_alloc);
+	if (alignment & (alignment - 1))
+		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
+				"alignment %zu is not a power of two",
+				alignment);
+	return ZE_RESULT_SUCCESS;
+}
+
+static bool
+budget_reserve(struct _ze_device_handle_t *dev, size_t size)
+{
+	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
+	do {
+		if (size > dev->budget || used > dev->budget - size)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(
+		&dev->used, &used, used + size, memory_order_relaxed,
+		memory_order_relaxed));
+	return true;
+}
+
+static void
+budget_release(struct _ze_device_handle_t *dev, size_t size)
+{
+	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
+}
+
+void
+drv_mem_release(const struct usm_info *info, void *arg)
+{
+	(void)arg;
+	if (info->kind != USM_KIND_HOST && info->dev)
+		budget_release(info->dev, info->size);
+}
+
+/* Common tail of the three allocators. dev may be NULL (host, shared with
+ * no device). */
+static ze_result_t
+do_alloc(struct _ze_context_handle_t *ctx, enum usm_kind kind,
+	 struct _ze_device_handle_t *dev, uint32_t ze_flags,
+	 const struct alloc_ext *ext, size_t size, size_t alignment,
+	 void **pptr)
+{
+	struct usm_req req = {
+		.kind = kind, .size = size, .align = alignment,
+		.ze_flags = ze_flags, .usm_flags = ext->usm_flags,
+		.ctx = ctx, .dev = dev,
+	};
+	bool counted = kind != USM_KIND_HOST && dev;
+	if (counted && !budget_reserve(dev, size))
+		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+				"device %u: %zu bytes requested, %llu of %llu "
+				"in use", dev->ordinal, size,
+				(unsigned long long)atomic_load(&dev->used),
+				(unsigned long long)dev->budget);
+	int err = usm_alloc(drv_driver.heap, &req, pptr);
+	if (err) {
+		if (counted)
+			budget_release(dev, size);
+		*pptr = NULL;
+		if (err == -ENOMEM)
+			return DRV_FAIL(kind == USM_KIND_HOST
+						? ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY
+						: ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+					"cannot map %zu bytes", size);
+		return DRV_FAIL(drv_result(err), "usm_alloc: %s",
+				strerror(-err));
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
+#define CHECK_CONTEXT(h, c)                                                 \
+	struct _ze_context_handle_t *c = drv_context_get(h);                \
+	do {                                                                \
+		if (!(h))                                                   \
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,\
+					"hContext is NULL");                \
+		if (!c)                                                     \
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,   \
+					"%p is not a live context",         \
+					(void *)(h));                       \
+	} while (0)
+
+/* Resolves hDevice and checks it belongs to the context. */
+static ze_result_t
+context_device(struct _ze_context_handle_t *c, ze_device_handle_t h,
+	       struct _ze_device_handle_t **out)
+{
+	struct _ze_device_handle_t *d = drv_device_get(h);
+	if (!d)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"%p is not a zemem device", (void *)h);
+	if (!drv_context_has_device(c, d))
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"device %u is not in the context", d->ordinal);
+	*out = d;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeMemAllocShared(ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!device_desc || !host_desc || !pptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"device_desc, host_desc or pptr is NULL");
+	*pptr = NULL;
+	struct _ze_device_handle_t *dev = NULL;
+	struct alloc_ext ext = { 0 };
+	ze_result_t r;
+	if (hDevice && (r = context_device(c, hDevice, &dev)))
+		return r;
+	if ((r = check_device_desc(device_desc, &ext)) ||
+	    (r = check_host_desc(host_desc, &ext)))
+		return r;
+	uint64_t max_alloc = dev ? dev->max_alloc : drv_devices[0].max_alloc;
+	if ((r = check_size_align(size, alignment, max_alloc, &ext)))
+		return r;
+	return do_alloc(c, USM_KIND_SHARED, dev,
+			device_desc->flags | (host_desc->flags << 8), &ext,
+			size, alignment, pptr);
+}
+
+ze_result_t
+drv_zeMemAllocDevice(ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!hDevice)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+				"hDevice is NULL");
+	if (!device_desc || !pptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"device_desc or pptr is NULL");
+	*pptr = NULL;
+	struct _ze_device_handle_t *dev;
+	struct alloc_ext ext = { 0 };
+	ze_result_t r;
+	if ((r = context_device(c, hDevice, &dev)) ||
+	    (r = check_device_desc(device_desc, &ext)) ||
+	    (r = check_size_align(size, alignment, dev->max_alloc, &ext)))
+		return r;
+	return do_alloc(c, USM_KIND_DEVICE, dev, device_desc->flags, &ext,
+			size, alignment, pptr);
+}
+
+ze_result_t
+drv_zeMemAllocHost(ze_context_handle_t hContext,
+		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		   size_t alignment, void **pptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!host_desc || !pptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"host_desc or pptr is NULL");
+	*pptr = NULL;
+	struct alloc_ext ext = { 0 };
+	ze_result_t r;
+	if ((r = check_host_desc(host_desc, &ext)) ||
+	    (r = check_size_align(size, alignment, drv_devices[0].max_alloc,
+				  &ext)))
+		return r;
+	return do_alloc(c, USM_KIND_HOST, NULL, host_desc->flags, &ext, size,
+			alignment, pptr);
+}
+
+ze_result_t
+drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!ptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"ptr is NULL");
+	struct usm_info info;
+	int err = usm_free(drv_driver.heap, ptr, c, &info);
+	switch (err) {
+	case 0:
+		drv_mem_release(&info, NULL);
+		return ZE_RESULT_SUCCESS;
+	case -ENOENT:
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"%p is not a live allocation (never "
+				"allocated, or already freed)", ptr);
+	case -EINVAL:
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"%p is inside an allocation, not its base",
+				ptr);
+	case -EPERM:
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"%p belongs to another context", ptr);
+	default:
+		return DRV_FAIL(drv_result(err), "usm_free: %s",
+				strerror(-err));
+	}
+}
+
+ze_result_t
+drv_zeMemFreeExt(ze_context_handle_t hContext,
+		 const ze_memory_free_ext_desc_t *desc, void *ptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!desc)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"pMemFreeDesc is NULL");
+	if (desc->stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"desc->stype is 0x%x", desc->stype);
+	ze_driver_memory_free_policy_ext_flags_t known =
+		ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
+		ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+	if (desc->freePolicy & ~known)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
+				"unknown free policy 0x%x", desc->freePolicy);
+	/* No command engine holds memory yet: nothing can be in flight, so
+	 * blocking, deferred and immediate frees all complete now. */
+	return drv_zeMemFree(hContext, ptr);
+}
+
+ze_result_t
+drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
+			    ze_memory_allocation_properties_t *props,
+			    ze_device_handle_t *phDevice)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!ptr || !props)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"ptr or pMemAllocProperties is NULL");
+	struct usm_info info;
+	if (usm_query(drv_driver.heap, ptr, &info) || info.ctx != c) {
+		props->type = ZE_MEMORY_TYPE_UNKNOWN;
+		props->id = 0;
+		props->pageSize = 0;
+		if (phDevice)
+			*phDevice = NULL;
+		return ZE_RESULT_SUCCESS;
+	}
+	props->type = (ze_memory_type_t)info.kind;
+	props->id = info.id;
+	props->pageSize = info.page_size;
+	if (phDevice)
+		*phDevice = info.dev;
+	for (ze_base_properties_t *e = props->pNext; e; e = e->pNext) {
+		if (e->stype !=
+		    ZE_STRUCTURE_TYPE_MEMORY_SUB_ALLOCATIONS_EXP_PROPERTIES)
+			continue;
+		/* A zemem allocation is one piece: one sub-allocation. */
+		ze_memory_sub_allocations_exp_properties_t *s = (void *)e;
+		if (!s->pCount)
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+					"sub-allocations pCount is NULL");
+		if (*s->pCount == 0 || !s->pSubAllocations) {
+			*s->pCount = 1;
+			continue;
+		}
+		*s->pCount = 1;
+		s->pSubAllocations[0].base = info.base;
+		s->pSubAllocations[0].size = info.size;
+	}
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
+			 void **pBase, size_t *pSize)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!ptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"ptr is NULL");
+	struct usm_info info;
+	if (usm_query(drv_driver.heap, ptr, &info) || info.ctx != c)
+		return DRV_FAIL(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND,
+				"%p is in no allocation of this context", ptr);
+	if (pBase)
+		*pBase = info.base;
+	if (pSize)
+		*pSize = info.size;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
+			    ze_device_handle_t hDevice, size_t imageWidth,
+			    size_t imageHeight, unsigned int elementSizeInBytes,
+			    size_t *rowPitch)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!hDevice)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+				"hDevice is NULL");
+	struct _ze_device_handle_t *dev;
+	ze_result_t r = context_device(c, hDevice, &dev);
+	if (r)
+		return r;
+	if (!rowPitch)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"rowPitch is NULL");
+	if (!imageWidth || !imageHeight || !elementSizeInBytes)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"width %zu, height %zu, element size %u",
+				imageWidth, imageHeight, elementSizeInBytes);
+	/* Rows are padded to 64 bytes (a cache line) for the CPU. */
+	size_t row;
+	if (__builtin_mul_overflow(imageWidth, (size_t)elementSizeInBytes,
+				   &row) ||
+	    row > SIZE_MAX - 63)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"row of %zu x %u bytes overflows", imageWidth,
+				elementSizeInBytes);
+	row = (row + 63) & ~(size_t)63;
+	size_t total;
+	if (__builtin_mul_overflow(row, imageHeight, &total) ||
+	    total > dev->max_alloc)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"image of %zu rows of %zu bytes exceeds "
+				"maxMemAllocSize", imageHeight, row);
+	*rowPitch = row;
+	return ZE_RESULT_SUCCESS;
+}

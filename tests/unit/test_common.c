@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_common: the option table and the log-level parser.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "leakcheck.h"
+#include "u_log.h"
+#include "u_options.h"
+
+START_TEST(test_u_parse_size_bad)
+{
+	uint64_t v;
+	ck_assert_int_eq(u_parse_size("", &v), -EINVAL);
+	ck_assert_int_eq(u_parse_size("x1", &v), -EINVAL);
+	ck_assert_int_eq(u_parse_size("12Q", &v), -EINVAL);
+	ck_assert_int_eq(u_parse_size("-1", &v), -EINVAL);
+	ck_assert_int_eq(u_parse_size("99999999999999T", &v), -ERANGE);
+}
+END_TEST
+
+START_TEST(test_u_parse_size_suffixes)
+{
+	uint64_t v;
+	ck_assert_int_eq(u_parse_size("4096", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(u_parse_size("8k", &v), 0);
+	ck_assert_uint_eq(v, 8192);
+	ck_assert_int_eq(u_parse_size("3M", &v), 0);
+	ck_assert_uint_eq(v, 3u << 20);
+	ck_assert_int_eq(u_parse_size("2GiB", &v), 0);
+	ck_assert_uint_eq(v, 2ull << 30);
+	ck_assert_int_eq(u_parse_size("0x10", &v), 0);
+	ck_assert_uint_eq(v, 16);
+}
+END_TEST
+
+START_TEST(test_u_option_bad_value_keeps_default)
+{
+	setenv("ZEMEM_DEVICE_COUNT", "1000", 1);
+	setenv("ZEMEM_DEVICE_MEMORY_SIZE", "lots", 1);
+	u_options_reset_for_test();
+	ck_assert_uint_eq(u_option_u64(U_OPT_DEVICE_COUNT), 1);
+	ck_assert(!u_option(U_OPT_DEVICE_COUNT)->set);
+	ck_assert_uint_gt(u_option_u64(U_OPT_DEVICE_MEMORY_SIZE), 0);
+}
+END_TEST
+
+START_TEST(test_u_option_values)
+{
+	setenv("ZEMEM_DEVICE_COUNT", "4", 1);
+	setenv("ZEMEM_DEVICE_MEMORY_SIZE", "64M", 1);
+	unsetenv("ZEMEM_MAX_ALLOC_SIZE");
+	u_options_reset_for_test();
+	ck_assert_uint_eq(u_option_u64(U_OPT_DEVICE_COUNT), 4);
+	ck_assert(u_option(U_OPT_DEVICE_COUNT)->set);
+	ck_assert_uint_eq(u_option_u64(U_OPT_DEVICE_MEMORY_SIZE), 64u << 20);
+	/* Default max alloc: min(4 GiB, budget). */
+	ck_assert_uint_eq(u_option_u64(U_OPT_MAX_ALLOC_SIZE), 64u << 20);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	u_options_dump(f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "ZEMEM_DEVICE_COUNT"));
+	ck_assert_ptr_nonnull(strstr(buf, "from environment"));
+	ck_assert_ptr_nonnull(strstr(buf, "64M"));
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_u_log_levels)
+{
+	ck_assert_int_eq(u_log_parse_level("nonsense"), -1);
+	ck_assert_int_eq(u_log_parse_level("debug"), U_LOG_DEBUG);
+	ck_assert_int_eq(u_log_parse_level("WARN"), U_LOG_WARN);
+	ck_assert_str_eq(u_log_level_name(U_LOG_TRACE), "trace");
+	setenv("ZEMEM_LOG_LEVEL", "error,ipc:trace", 1);
+	ck_assert_int_eq(u_log_level("ipc"), U_LOG_TRACE);
+	ck_assert_int_eq(u_log_level("usm"), U_LOG_ERROR);
+	ck_assert(u_log_enabled(U_LOG_DEBUG, "ipc"));
+	ck_assert(!u_log_enabled(U_LOG_WARN, "usm"));
+}
+END_TEST
+
+static Suite *
+common_suite(void)
+{
+	Suite *s = suite_create("common");
+	TCase *tc = tcase_create("options");
+	tcase_add_test(tc, test_u_parse_size_bad);
+	tcase_add_test(tc, test_u_parse_size_suffixes);
+	tcase_add_test(tc, test_u_option_bad_value_keeps_default);
+	tcase_add_test(tc, test_u_option_values);
+	tcase_add_test(tc, test_u_log_levels);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(common_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,713 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_driver: the driver core through its DDI tables, with no loader:
+ * getters and versions, init, driver/device/context objects, the USM entry
+ * points' error codes, budgets, descriptor chains and threads.
+ */
+#include <check.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "leakcheck.h"
+#include "zt.h"
+
+
+/* ---- getters ---------------------------------------------------------- */
+
+START_TEST(test_getter_bad_version)
+{
+	void *dl = dlopen(zt_driver_path(), RTLD_NOW | RTLD_LOCAL);
+	ck_assert_ptr_nonnull(dl);
+	ze_result_t (*get)(ze_api_version_t, ze_mem_dditable_t *) =
+		(ze_result_t(*)(ze_api_version_t, ze_mem_dditable_t *))dlsym(
+			dl, "zeGetMemProcAddrTable");
+	ck_assert_ptr_nonnull(get);
+	ze_mem_dditable_t t;
+	ck_assert_int_eq(get(ZE_MAKE_VERSION(2, 0), &t),
+			 ZE_RESULT_ERROR_UNSUPPORTED_VERSION);
+	ck_assert_int_eq(get(ZE_MAKE_VERSION(0, 9), &t),
+			 ZE_RESULT_ERROR_UNSUPPORTED_VERSION);
+	ck_assert_int_eq(get(ZE_API_VERSION_1_0, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	dlclose(dl);
+}
+END_TEST
+
+START_TEST(test_getter_fills_only_fields_of_version)
+{
+	void *dl = dlopen(zt_driver_path(), RTLD_NOW | RTLD_LOCAL);
+	ck_assert_ptr_nonnull(dl);
+	ze_result_t (*get)(ze_api_version_t, ze_mem_dditable_t *) =
+		(ze_result_t(*)(ze_api_version_t, ze_mem_dditable_t *))dlsym(
+			dl, "zeGetMemProcAddrTable");
+	ze_mem_dditable_t t;
+	/* A 1.0 caller's table ends before pfnFreeExt (1.3): nothing may be
+	 * written there. */
+	memset(&t, 0xab, sizeof(t));
+	ck_assert_int_eq(get(ZE_API_VERSION_1_0, &t), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(t.pfnAllocHost);
+	ck_assert_ptr_nonnull(t.pfnGetAddressRange);
+	unsigned char sentinel[sizeof(void *)];
+	memset(sentinel, 0xab, sizeof(sentinel));
+	ck_assert(!memcmp(&t.pfnFreeExt, sentinel, sizeof(sentinel)));
+	ck_assert(!memcmp(&t.pfnGetPitchFor2dImage, sentinel,
+			  sizeof(sentinel)));
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(get(ZE_API_VERSION_1_3, &t), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(t.pfnFreeExt);
+	ck_assert_ptr_null(t.pfnGetPitchFor2dImage);
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(get(ZE_API_VERSION_CURRENT, &t), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(t.pfnGetPitchFor2dImage);
+	/* A table this driver does not implement: success, nothing written. */
+	ze_result_t (*getk)(ze_api_version_t, ze_kernel_dditable_t *) =
+		(ze_result_t(*)(ze_api_version_t, ze_kernel_dditable_t *))dlsym(
+			dl, "zeGetKernelProcAddrTable");
+	ck_assert_ptr_nonnull(getk);
+	ze_kernel_dditable_t kt;
+	memset(&kt, 0xab, sizeof(kt));
+	ck_assert_int_eq(getk(ZE_API_VERSION_CURRENT, &kt),
+			 ZE_RESULT_SUCCESS);
+	ck_assert(!memcmp(&kt.pfnCreate, sentinel, sizeof(sentinel)));
+	dlclose(dl);
+}
+END_TEST
+
+/* ---- init and driver --------------------------------------------------- */
+
+START_TEST(test_zeInit_flags)
+{
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	uint32_t n = 0;
+	ck_assert_int_eq(zt.driver.pfnGet(&n, NULL),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zt.global.pfnInit(0x80),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zt.global.pfnInit(ZE_INIT_FLAG_GPU_ONLY),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zt.global.pfnInit(0), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.driver.pfnGet(NULL, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.driver.pfnGet(&n, NULL), ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+}
+END_TEST
+
+START_TEST(test_zeInitDrivers_types)
+{
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	ze_init_driver_type_desc_t d = {
+		ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC, NULL,
+		ZE_INIT_DRIVER_TYPE_FLAG_GPU
+	};
+	uint32_t n = 5;
+	ck_assert_int_eq(zt.global.pfnInitDrivers(&n, NULL, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 0);
+	d.flags = UINT32_MAX;
+	n = 0;
+	ck_assert_int_eq(zt.global.pfnInitDrivers(&n, NULL, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ze_driver_handle_t h = NULL;
+	ck_assert_int_eq(zt.global.pfnInitDrivers(&n, &h, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(zt.global.pfnInitDrivers(NULL, NULL, &d),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+END_TEST
+
+START_TEST(test_driver_properties_and_errors)
+{
+	ze_api_version_t v = 0;
+	ck_assert_int_eq(zt.driver.pfnGetApiVersion(zt.drv, &v),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(v, ZE_API_VERSION_1_18);
+	ck_assert_int_eq(zt.driver.pfnGetApiVersion(NULL, &v),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.driver.pfnGetApiVersion((void *)&v, &v),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ze_driver_memory_free_ext_properties_t fp = {
+		ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, NULL, 0
+	};
+	ze_driver_properties_t p = { ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES,
+				     &fp };
+	ck_assert_int_eq(zt.driver.pfnGetProperties(zt.drv, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(fp.freePolicies,
+			  ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
+				  ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE);
+	uint32_t n = 0;
+	ck_assert_int_eq(zt.driver.pfnGetExtensionProperties(zt.drv, &n, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 3);
+	ze_driver_extension_properties_t ext[3];
+	n = 2;
+	ck_assert_int_eq(zt.driver.pfnGetExtensionProperties(zt.drv, &n, ext),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(ext[0].name, ZE_MEMORY_FREE_POLICIES_EXT_NAME);
+	void *fn = (void *)1;
+	ck_assert_int_eq(zt.driver.pfnGetExtensionFunctionAddress(
+				 zt.drv, "zeNoSuchFunction", &fn),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_null(fn);
+	const char *msg = NULL;
+	ck_assert_int_eq(zt.driver.pfnGetLastErrorDescription(zt.drv, &msg),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(msg, "zeNoSuchFunction"));
+}
+END_TEST
+
+static void
+device_uuid(ze_device_uuid_t *out)
+{
+	ze_device_properties_t p = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				     NULL };
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	*out = p.uuid;
+}
+
+START_TEST(test_device_uuid_stable_across_processes)
+{
+	ze_device_uuid_t mine, theirs;
+	int fds[2];
+	ck_assert_int_eq(pipe2(fds, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* Both processes start from an uninitialised driver. */
+		zt_setup();
+		device_uuid(&theirs);
+		ssize_t w = write(fds[1], &theirs, sizeof(theirs));
+		_exit(w == sizeof(theirs) ? 0 : 1);
+	}
+	close(fds[1]);
+	ck_assert_int_eq(read(fds[0], &theirs, sizeof(theirs)),
+			 sizeof(theirs));
+	close(fds[0]);
+	int st;
+	waitpid(pid, &st, 0);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	zt_setup();
+	device_uuid(&mine);
+	zt_teardown();
+	ck_assert(!memcmp(&mine, &theirs, sizeof(mine)));
+	ze_device_uuid_t zero = { { 0 } };
+	ck_assert(memcmp(&mine, &zero, sizeof(zero)));
+}
+END_TEST
+
+START_TEST(test_device_properties_truthful)
+{
+	ze_device_properties_t p = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				     NULL };
+	ck_assert_int_eq(zt.device.pfnGetProperties(NULL, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.device.pfnGetProperties((void *)&p, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(p.type, ZE_DEVICE_TYPE_CPU);
+	ck_assert_ptr_nonnull(strstr(p.name, "zemem"));
+	ck_assert_uint_eq(p.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE, 0);
+	ze_device_memory_properties_t mp = {
+		ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, NULL
+	};
+	uint32_t n = 1;
+	ck_assert_int_eq(zt.device.pfnGetMemoryProperties(zt.dev, &n, &mp),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_ge(mp.totalSize, p.maxMemAllocSize);
+	n = 0;
+	ck_assert_int_eq(zt.device.pfnGetCacheProperties(zt.dev, &n, NULL),
+			 ZE_RESULT_SUCCESS);
+	ze_device_p2p_properties_t pp = {
+		ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES, NULL
+	};
+	ck_assert_int_eq(zt.device.pfnGetP2PProperties(zt.dev, zt.dev, &pp),
+			 ZE_RESULT_SUCCESS);
+	ck_assert(pp.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ACCESS);
+	ze_device_external_memory_properties_t ep = {
+		ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES, NULL
+	};
+	ck_assert_int_eq(zt.device.pfnGetExternalMemoryProperties(zt.dev, &ep),
+			 ZE_RESULT_SUCCESS);
+	uint64_t ht = 0, dt = 0;
+	ck_assert_int_eq(zt.device.pfnGetGlobalTimestamps(zt.dev, &ht, &dt),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_ne(ht, 0);
+	ck_assert_int_eq(zt.device.pfnGetStatus(zt.dev), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_device_count_option)
+{
+	setenv("ZEMEM_DEVICE_COUNT", "3", 1);
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	ck_assert_int_eq(zt.global.pfnInit(0), ZE_RESULT_SUCCESS);
+	uint32_t n = 1;
+	ck_assert_int_eq(zt.driver.pfnGet(&n, &zt.drv), ZE_RESULT_SUCCESS);
+	n = 0;
+	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 3);
+	ze_device_handle_t d[3];
+	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, d), ZE_RESULT_SUCCESS);
+	ze_device_properties_t p[3];
+	for (int i = 0; i < 3; i++) {
+		p[i] = (ze_device_properties_t){
+			ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES, NULL
+		};
+		ck_assert_int_eq(zt.device.pfnGetProperties(d[i], &p[i]),
+				 ZE_RESULT_SUCCESS);
+	}
+	ck_assert(memcmp(&p[0].uuid, &p[1].uuid, sizeof(p[0].uuid)));
+	ck_assert(memcmp(&p[1].uuid, &p[2].uuid, sizeof(p[0].uuid)));
+	/* A context of devices 0 and 2 only. */
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_device_handle_t sub[2] = { d[0], d[2] };
+	ze_context_handle_t ctx;
+	ck_assert_int_eq(zt.context.pfnCreateEx(zt.drv, &cd, 2, sub, &ctx),
+			 ZE_RESULT_SUCCESS);
+	void *ptr;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(ctx, &zt_ddesc, 64, 0, d[1],
+					       &ptr),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(ctx, &zt_ddesc, 64, 0, d[2],
+					       &ptr),
+			 ZE_RESULT_SUCCESS);
+	ze_device_handle_t owner = NULL;
+	ze_memory_allocation_properties_t mp = {
+		ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, NULL
+	};
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(ctx, ptr, &mp, &owner),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(owner, d[2]);
+	ck_assert_int_eq(zt.mem.pfnFree(ctx, ptr), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.context.pfnDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* ---- contexts ---------------------------------------------------------- */
+
+START_TEST(test_context_errors)
+{
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_context_handle_t c;
+	ck_assert_int_eq(zt.context.pfnCreate(NULL, &cd, &c),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, NULL, &c),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	cd.flags = 0x10;
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zt.context.pfnGetStatus(NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.context.pfnGetStatus((void *)0x1000),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.context.pfnGetStatus(zt.ctx), ZE_RESULT_SUCCESS);
+	cd.flags = 0;
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.context.pfnDestroy(c), ZE_RESULT_SUCCESS);
+	/* A destroyed context is refused, never dereferenced as live. */
+	ck_assert_int_eq(zt.context.pfnDestroy(c),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	void *p;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(c, &zt_hdesc, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.mem.pfnAllocHost((void *)&p, &zt_hdesc, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(test_context_destroy_frees_allocations)
+{
+	setenv("ZEMEM_DEVICE_MEMORY_SIZE", "8M", 1);
+	zt_setup();
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_context_handle_t c;
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c),
+			 ZE_RESULT_SUCCESS);
+	void *p[3];
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(c, &zt_ddesc, 6 << 20, 0,
+					       zt.dev, &p[0]),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocHost(c, &zt_hdesc, 100, 0, &p[1]),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocShared(c, &zt_ddesc, &zt_hdesc, 1000,
+					       0, zt.dev, &p[2]),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.context.pfnDestroy(c), ZE_RESULT_SUCCESS);
+	/* The budget came back and the pointers are unknown now. */
+	void *q;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 8 << 20, 0,
+					       zt.dev, &q),
+			 ZE_RESULT_SUCCESS);
+	ze_memory_allocation_properties_t mp = {
+		ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, NULL
+	};
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx, p[1], &mp, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(mp.type, ZE_MEMORY_TYPE_UNKNOWN);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, q), ZE_RESULT_SUCCESS);
+	zt_teardown();
+}
+END_TEST
+
+/* ---- USM --------------------------------------------------------------- */
+
+START_TEST(test_alloc_budget_and_limits)
+{
+	setenv("ZEMEM_DEVICE_MEMORY_SIZE", "8M", 1);
+	zt_setup();
+	ze_device_properties_t dp = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				      NULL };
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, &dp),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(dp.maxMemAllocSize, 8 << 20);
+	void *a, *b, *c;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc,
+					       (8 << 20) + 1, 0, zt.dev, &a),
+			 ZE_RESULT_ERROR_UNSUPPORTED_SIZE);
+	ck_assert_ptr_null(a);
+	ze_relaxed_allocation_limits_exp_desc_t rl = {
+		ZE_STRUCTURE_TYPE_RELAXED_ALLOCATION_LIMITS_EXP_DESC, NULL,
+		ZE_RELAXED_ALLOCATION_LIMITS_EXP_FLAG_MAX_SIZE
+	};
+	ze_device_mem_alloc_desc_t rd = zt_ddesc;
+	rd.pNext = &rl;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &rd, (8 << 20) + 1, 0,
+					       zt.dev, &a),
+			 ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+	rl.flags = 0x4;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &rd, 64, 0, zt.dev, &a),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 5 << 20, 0,
+					       zt.dev, &a),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       4 << 20, 0, zt.dev, &b),
+			 ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+	/* Host memory and device-less shared memory do not count. */
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 4 << 20, 0, &b),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       4 << 20, 0, NULL, &c),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       4 << 20, 0, zt.dev, &a),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, c), ZE_RESULT_SUCCESS);
+	zt_teardown();
+}
+END_TEST
+
+START_TEST(test_alloc_descriptor_errors)
+{
+	void *p = (void *)1;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(NULL, &zt_hdesc, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, NULL, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 64, 0, NULL,
+					       &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, NULL, &zt_hdesc, 64, 0,
+					       NULL, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ze_host_mem_alloc_desc_t h = zt_hdesc;
+	h.stype = ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &h, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	h = zt_hdesc;
+	h.flags = ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY |
+		  ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &h, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	h.flags = ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &h, 64, 0, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), ZE_RESULT_SUCCESS);
+	/* Unknown stype in a chain. */
+	ze_base_desc_t odd = { (ze_structure_type_t)0x7ffff0, NULL };
+	h = zt_hdesc;
+	h.pNext = &odd;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &h, 64, 0, &p),
+			 ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+	ze_device_mem_alloc_desc_t d = zt_ddesc;
+	d.ordinal = 1;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &d, 64, 0, zt.dev, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 64, 0,
+					       (void *)&d, &p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+END_TEST
+
+START_TEST(test_alloc_every_alignment)
+{
+	for (size_t align = 1; align <= (16u << 20); align <<= 1) {
+		void *p[3];
+		ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 24,
+						     align, &p[0]),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 24,
+						       align, zt.dev, &p[1]),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc,
+						       &zt_hdesc, 24, align,
+						       zt.dev, &p[2]),
+				 ZE_RESULT_SUCCESS);
+		for (int k = 0; k < 3; k++) {
+			ck_assert_msg((uintptr_t)p[k] % align == 0,
+				      "kind %d align %zu got %p", k, align,
+				      p[k]);
+			memset(p[k], k, 24);
+		}
+		for (int k = 0; k < 3; k++)
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p[k]),
+					 ZE_RESULT_SUCCESS);
+	}
+}
+END_TEST
+
+START_TEST(test_alloc_properties_and_range)
+{
+	void *p;
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       10000, 64, zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	ze_sub_allocation_t sub[2];
+	uint32_t count = 0;
+	ze_memory_sub_allocations_exp_properties_t sp = {
+		ZE_STRUCTURE_TYPE_MEMORY_SUB_ALLOCATIONS_EXP_PROPERTIES, NULL,
+		&count, sub
+	};
+	ze_memory_allocation_properties_t mp = {
+		ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, &sp
+	};
+	ze_device_handle_t d = NULL;
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx, (char *)p + 9999,
+						      &mp, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(mp.type, ZE_MEMORY_TYPE_SHARED);
+	ck_assert_ptr_eq(d, zt.dev);
+	ck_assert_uint_eq(count, 1);
+	count = 2;
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx, p, &mp, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(count, 1);
+	ck_assert_ptr_eq(sub[0].base, p);
+	ck_assert_uint_eq(sub[0].size, 10000);
+	uint64_t id = mp.id;
+	void *base = NULL;
+	size_t size = 0;
+	ck_assert_int_eq(zt.mem.pfnGetAddressRange(zt.ctx, (char *)p + 5000,
+						   &base, &size),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(base, p);
+	ck_assert_uint_eq(size, 10000);
+	ck_assert_int_eq(zt.mem.pfnGetAddressRange(zt.ctx, (char *)p + 5000,
+						   NULL, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnGetAddressRange(zt.ctx, NULL, &base, &size),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	/* Another context does not see it. */
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_context_handle_t other;
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &other),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(other, p, &mp, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(mp.type, ZE_MEMORY_TYPE_UNKNOWN);
+	ck_assert_int_eq(zt.mem.pfnGetAddressRange(other, p, &base, &size),
+			 ZE_RESULT_ERROR_ADDRESS_NOT_FOUND);
+	ck_assert_int_eq(zt.mem.pfnFree(other, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zt.context.pfnDestroy(other), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), ZE_RESULT_SUCCESS);
+	/* Ids are never reused. */
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       10000, 64, zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	mp.pNext = NULL;
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx, p, &mp, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_gt(mp.id, id);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_free_ext_policies)
+{
+	void *p;
+	ze_memory_free_ext_desc_t fd = { ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC,
+					 NULL, 0x4 };
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, &fd, p),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, NULL, p),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	fd.freePolicy = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;
+	ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, &fd, p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, &fd, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+}
+END_TEST
+
+START_TEST(test_pitch_for_2d_image)
+{
+	size_t pitch = 0;
+	ck_assert_int_eq(zt.mem.pfnGetPitchFor2dImage(zt.ctx, zt.dev, 100, 10,
+						      4, &pitch),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(pitch, 448);
+	ck_assert_int_eq(zt.mem.pfnGetPitchFor2dImage(zt.ctx, zt.dev, 0, 10,
+						      4, &pitch),
+			 ZE_RESULT_ERROR_INVALID_SIZE);
+	ck_assert_int_eq(zt.mem.pfnGetPitchFor2dImage(zt.ctx, zt.dev,
+						      SIZE_MAX / 2, 10, 4,
+						      &pitch),
+			 ZE_RESULT_ERROR_INVALID_SIZE);
+	ck_assert_int_eq(zt.mem.pfnGetPitchFor2dImage(zt.ctx, zt.dev, 1, 1, 1,
+						      NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+END_TEST
+
+/* ---- threads ----------------------------------------------------------- */
+
+struct worker {
+	int id;
+	int errors;
+};
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	enum { N = 64, ROUNDS = 300 };
+	void *ptrs[N] = { 0 };
+	size_t sizes[N] = { 0 };
+	unsigned seed = (unsigned)w->id * 7919u + 1;
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int i = 0; i < N; i++) {
+			seed = seed * 1103515245u + 12345u;
+			if (ptrs[i]) {
+				unsigned char *b = ptrs[i];
+				void *base;
+				size_t sz;
+				if (b[0] != (unsigned char)w->id ||
+				    b[sizes[i] - 1] != (unsigned char)i ||
+				    zt.mem.pfnGetAddressRange(
+					    zt.ctx, b + sizes[i] / 2, &base,
+					    &sz) ||
+				    base != b || sz != sizes[i] ||
+				    zt.mem.pfnFree(zt.ctx, b))
+					w->errors++;
+				ptrs[i] = NULL;
+				continue;
+			}
+			size_t size = 1 + (seed >> 8) % (seed & 1 ? 200 : 70000);
+			int kind = (seed >> 4) % 3;
+			ze_result_t res;
+			if (kind == 0)
+				res = zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc,
+							  size, 0, &ptrs[i]);
+			else if (kind == 1)
+				res = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc,
+							    size, 0, zt.dev,
+							    &ptrs[i]);
+			else
+				res = zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc,
+							    &zt_hdesc, size, 0,
+							    zt.dev, &ptrs[i]);
+			if (res) {
+				w->errors++;
+				continue;
+			}
+			sizes[i] = size;
+			memset(ptrs[i], w->id, size);
+			((unsigned char *)ptrs[i])[size - 1] = (unsigned char)i;
+		}
+	}
+	for (int i = 0; i < N; i++)
+		if (ptrs[i] && zt.mem.pfnFree(zt.ctx, ptrs[i]))
+			w->errors++;
+	return NULL;
+}
+
+START_TEST(test_threads_alloc_lookup_free)
+{
+	pthread_t th[8];
+	struct worker w[8];
+	for (int i = 0; i < 8; i++) {
+		w[i] = (struct worker){ .id = i + 1 };
+		ck_assert_int_eq(pthread_create(&th[i], NULL, worker_main,
+						&w[i]), 0);
+	}
+	for (int i = 0; i < 8; i++) {
+		pthread_join(th[i], NULL);
+		ck_assert_int_eq(w[i].errors, 0);
+	}
+}
+END_TEST
+
+static Suite *
+driver_suite(void)
+{
+	Suite *s = suite_create("driver");
+	TCase *raw = tcase_create("raw");
+	tcase_add_test(raw, test_getter_bad_version);
+	tcase_add_test(raw, test_getter_fills_only_fields_of_version);
+	tcase_add_test(raw, test_zeInit_flags);
+	tcase_add_test(raw, test_zeInitDrivers_types);
+	tcase_add_test(raw, test_device_count_option);
+	tcase_add_test(raw, test_context_destroy_frees_allocations);
+	tcase_add_test(raw, test_alloc_budget_and_limits);
+	tcase_add_test(raw, test_device_uuid_stable_across_processes);
+	suite_add_tcase(s, raw);
+
+	TCase *tc = tcase_create("api");
+	tcase_add_checked_fixture(tc, zt_checked_setup, zt_checked_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_driver_properties_and_errors);
+	tcase_add_test(tc, test_device_properties_truthful);
+	tcase_add_test(tc, test_context_errors);
+	tcase_add_test(tc, test_alloc_descriptor_errors);
+	tcase_add_test(tc, test_alloc_every_alignment);
+	tcase_add_test(tc, test_alloc_properties_and_range);
+	tcase_add_test(tc, test_free_ext_policies);
+	tcase_add_test(tc, test_pitch_for_2d_image);
+	tcase_add_test(tc, test_threads_alloc_lookup_free);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(driver_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
