@@ -61,6 +61,16 @@ read_maps(void)
 	return buf;
 }
 
+/* The brk heap and the stack grow and shrink with malloc and calls; they
+ * are not mappings anyone leaks. */
+static int
+ignored_line(const char *line, const char *nl)
+{
+	size_t len = nl ? (size_t)(nl - line) : strlen(line);
+	return (len >= 6 && !memcmp(line + len - 6, "[heap]", 6)) ||
+	       (len >= 7 && !memcmp(line + len - 7, "[stack]", 7));
+}
+
 static int
 count_lines(const char *maps, size_t *bytes)
 {
@@ -68,10 +78,12 @@ count_lines(const char *maps, size_t *bytes)
 	size_t total = 0;
 	for (const char *p = maps; p && *p;) {
 		unsigned long a, b;
-		if (sscanf(p, "%lx-%lx", &a, &b) == 2)
-			total += b - a;
-		n++;
 		const char *nl = strchr(p, '\n');
+		if (!ignored_line(p, nl)) {
+			if (sscanf(p, "%lx-%lx", &a, &b) == 2)
+				total += b - a;
+			n++;
+		}
 		if (!nl)
 			break;
 		p = nl + 1;
@@ -99,6 +111,23 @@ leakcheck_begin(struct leakcheck *lc)
 	lc->nmap = count_lines(lc->maps, &lc->mapped);
 }
 
+static void
+print_new_lines(const char *before, const char *after)
+{
+	for (const char *p = after; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		char *line = strndup(p, len);
+		if (line && !ignored_line(p, nl) &&
+		    !(before && strstr(before, line)))
+			fprintf(stderr, "  %s", line);
+		free(line);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
 int
 leakcheck_end_soft(struct leakcheck *lc)
 {
@@ -115,9 +144,9 @@ leakcheck_end_soft(struct leakcheck *lc)
 	if (nmap != lc->nmap || mapped != lc->mapped) {
 		fprintf(stderr,
 			"leakcheck: %d mappings (%zu bytes) at begin, %d "
-			"(%zu bytes) at end\n--- begin\n%s--- end\n%s",
-			lc->nmap, lc->mapped, nmap, mapped,
-			lc->maps ? lc->maps : "", maps ? maps : "");
+			"(%zu bytes) at end; lines only at end:\n",
+			lc->nmap, lc->mapped, nmap, mapped);
+		print_new_lines(lc->maps, maps);
 		rc = -1;
 	}
 	free(maps);
