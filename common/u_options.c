@@ -41,6 +41,63 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"maxMemAllocSize reported by each device; larger requests need "
 		"the relaxed-allocation-limits descriptor; default: the smaller "
 		"of 4 GiB and the device-memory budget" },
+	[U_OPT_IPC_TRANSPORT] = { "ZEMEM_IPC_TRANSPORT", U_OPT_STRING, "auto",
+		0, 0,
+		"how zeMemOpenIpcHandle gets the exporter's fd when the handle "
+		"does not carry a local one: auto (pidfd_getfd, then the "
+		"exporter's broker socket), pidfd, broker, or none (only fds "
+		"the application passed itself)" },
+	[U_OPT_IPC_BROKER] = { "ZEMEM_IPC_BROKER", U_OPT_BOOL, "1", 0, 1,
+		"run the IPC broker thread (a UNIX socket that hands exported "
+		"fds to importers of the same user) from the first export on" },
+	[U_OPT_IPC_TIMEOUT_MS] = { "ZEMEM_IPC_TIMEOUT_MS", U_OPT_UINT, "2000",
+		1, 600000,
+		"how long an importer waits for an exporter's broker (ms)" },
+	[U_OPT_VAL_PARAMETER] = { "ZE_ENABLE_PARAMETER_VALIDATION", U_OPT_BOOL,
+		"0", 0, 1,
+		"validation layer: check parameters (NULL handles and pointers, "
+		"stypes, pNext chains, flags, sizes, alignments) and the "
+		"alignment of returned pointers" },
+	[U_OPT_VAL_LIFETIME] = { "ZE_ENABLE_HANDLE_LIFETIME", U_OPT_BOOL, "0",
+		0, 1,
+		"validation layer: track contexts, devices, physical memory and "
+		"every pointer (double free, interior or foreign free, IPC "
+		"close/put misuse, VMM unmap and free misuse)" },
+	[U_OPT_VAL_LEAK] = { "ZEL_ENABLE_BASIC_LEAK_CHECKER", U_OPT_BOOL, "0",
+		0, 1,
+		"validation layer: create/destroy count table and live-object "
+		"list at zeContextDestroy and at exit" },
+	[U_OPT_VAL_ABORT] = { "ZEMEM_VALIDATION_ABORT", U_OPT_BOOL, "0", 0, 1,
+		"validation layer: abort() after the first finding (for CI)" },
+	[U_OPT_VAL_BACKTRACE] = { "ZEMEM_VALIDATION_BACKTRACE", U_OPT_BOOL,
+		"0", 0, 1,
+		"validation layer: record a backtrace where each object is "
+		"allocated and freed, and print it in findings" },
+	[U_OPT_VAL_LOG] = { "ZEMEM_VALIDATION_LOG", U_OPT_STRING, "", 0, 0,
+		"validation layer: append findings to this file instead of "
+		"stderr" },
+	[U_OPT_ENABLE_ALT_DRIVERS] = { "ZE_ENABLE_ALT_DRIVERS", U_OPT_STRING,
+		"", 0, 0,
+		"loader: comma-separated driver libraries to load instead of "
+		"the default list (Intel's libze_intel_{gpu,gpu_legacy1,vpu,"
+		"npu}.so.1 and zemem's libze_zemem.so.1)" },
+	[U_OPT_ENABLE_VALIDATION_LAYER] = { "ZE_ENABLE_VALIDATION_LAYER",
+		U_OPT_BOOL, "0", 0, 1,
+		"loader: insert the validation layer (ZEMEM_VALIDATION_LAYER, "
+		"else zemem's libze_zemem_validation_layer.so.1)" },
+	[U_OPT_VALIDATION_LAYER] = { "ZEMEM_VALIDATION_LAYER", U_OPT_STRING,
+		"", 0, 0,
+		"loader: path of the validation layer library to insert when "
+		"ZE_ENABLE_VALIDATION_LAYER=1, e.g. Intel's "
+		"libze_validation_layer.so.1; default: zemem's own" },
+	[U_OPT_ENABLE_TRACING_LAYER] = { "ZE_ENABLE_TRACING_LAYER", U_OPT_BOOL,
+		"0", 0, 1,
+		"loader: insert the tracing layer (ZEMEM_TRACING_LAYER) above "
+		"the validation layer; absent: a warning, not a failure" },
+	[U_OPT_TRACING_LAYER] = { "ZEMEM_TRACING_LAYER", U_OPT_STRING,
+		"libze_tracing_layer.so.1", 0, 0,
+		"loader: the tracing layer library that ZE_ENABLE_TRACING_LAYER=1 "
+		"loads" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];
