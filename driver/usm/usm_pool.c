@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usm_pool: size classes, arenas and segments for small allocations.
+ *
+ * Vocabulary:
+ *   class    a slot size. Small classes: 16..128 in steps of 16, then four
+ *            per doubling up to 64 KiB (160, 192, 224, 256, 320, ...), so
+ *            a slot wastes < 25% of it above 48 B (< 16 B below).
+ *            Page classes: 1..16 whole pages, for page-isolated memory
+ *            (DEVICE kind and USM_FLAG_EXPORTABLE).
+ *   arena    one (kind, class): its segments and its lock.
+ *   segment  2 MiB-aligned run of slots mapped MAP_SHARED from the kind's
+ *            pool memfd at a file offset; lengths double per arena from
+ *            2 MiB to USM_SEG_MAX (8 MiB). One memfd per kind: the pool
+ *            holds three fds however much it holds.
+ *   record   16 bytes per slot (usm_private.h), in a mapping of its own.
+ *
+ * A slot's alignment is the largest power of two dividing its class (the
+ * segment base is 2 MiB aligned); a request takes the first class that is
+ * large enough and aligned enough, else it is large (usm_large.c).
+ *
+ * Locks: arena->mtx protects the arena's lists and every segment's free
+ * list, counts and list links; segments are created and released under
+ * it (taking file->mtx and the index write lock inside). Records are
+ * atomics (see usm_private.h). An arena keeps at most one empty segment
+ * (bounded per heap by USM_EMPTY_CACHE_MAX); others are released: out of
+ * the index, unmapped, their file range punched and reused later. A slot
+ * marked exported is never handed out again once freed ("dead"): the IPC
+ * layer's importers may still map its pages, so a segment with dead slots
+ * punches only around them and its file range is never reused.
+ */
+#include "usm_private.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "u_log.h"
+#include "u_os.h"
+
+enum { SEG_PARTIAL = 1, SEG_FULL, SEG_EMPTY };
+
+/* ---- classes ---------------------------------------------------------- */
+
+static uint32_t
+small_size(unsigned c)
+{
+	if (c < 8)
+		return 16u * (c + 1);
+	unsigned g = (c - 8) / 4, r = (c - 8) % 4;
+	return (128u << g) + (r + 1) * (32u << g);
+}
+
+static unsigned
+small_class(size_t size)
+{
+	if (size <= 128)
+		return size ? (unsigned)(size - 1) >> 4 : 0;
+	size_t s = size - 1;
+	unsigned b = 63 - (unsigned)__builtin_clzll(s);
+	return 8 + (b - 7) * 4 + (unsigned)((s >> (b - 2)) & 3);
+}
+
+/* class of sizes up to 1024 by ceil(size / 16): classes there are
+ * multiples of 16. Written once (usm_classes_init). */
+uint8_t usm_fast_class[USM_FAST_MAX / 16 + 1];
+static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
+
+static void
+classes_fill(void)
+{
+	for (unsigned i = 1; i <= USM_FAST_MAX / 16; i++)
+		usm_fast_class[i] = (uint8_t)small_class(i * 16);
+}
+
+void
+usm_classes_init(void)
+{
+	pthread_once(&classes_once, classes_fill);
+}
+
+/* The general search; usm_alloc() answers the common cases from
+ * usm_fast_class and the page count before coming here. */
+int
+usm_arena_for(enum usm_kind kind, bool isolate, size_t size, size_t align)
+{
+	int base = ((int)kind - 1) * USM_NCLS;
+	if (!isolate) {
+		size_t a = align ? align : USM_DEFAULT_ALIGN;
+		if (size > USM_POOL_MAX || a > USM_POOL_MAX)
+			return -1;
+		unsigned c = small_class(size);
+		while (c < USM_NCLS_SMALL && (small_size(c) & (a - 1)))
+			c++;
+		return c < USM_NCLS_SMALL ? base + (int)c : -1;
+	}
+	size_t page = u_page_size();
+	size_t a = align > page ? align : page;
+	size_t pages = (size + page - 1) / page;
+	while (pages <= USM_NCLS_PAGE && ((pages * page) & (a - 1)))
+		pages++;
+	if (pages > USM_NCLS_PAGE)
+		return -1;
+	return base + USM_NCLS_SMALL + (int)pages - 1;
+}
+
+uint32_t
+usm_arena_slot_size(unsigned arena)
+{
+	unsigned c = arena % USM_NCLS;
+	if (c < USM_NCLS_SMALL)
+		return small_size(c);
+	return (uint32_t)((c - USM_NCLS_SMALL + 1) * u_page_size());
+}
+
+void
+usm_arena_init(struct usm_heap *h, unsigned idx)
+{
+	struct usm_arena *a = &h->arena[idx];
+	memset(a, 0, sizeof(*a));
+	pthread_mutex_init(&a->mtx, NULL);
+	a->kind = (uint8_t)(idx / USM_NCLS + 1);
+	a->slot_size = usm_arena_slot_size(idx);
+	a->page_isolated = a->slot_size % h->page_size == 0;
+	a->next_len = USM_SEG_MIN;
+	while (a->next_len / a->slot_size < 8)
+		a->next_len *= 2;
+}
+
+/* ---- lists (arena->mtx) ----------------------------------------------- */
+
+static struct usm_seg **
+list_head(struct usm_arena *a, uint8_t list)
+{
+	return list == SEG_PARTIAL ? &a->partial : &a->full;
+}
+
+static void
+list_del(struct usm_arena *a, struct usm_seg *s)
+{
+	if (s->list == SEG_EMPTY) {
+		a->empty = NULL;
+	} else {
+		if (s->prev)
+			s->prev->next = s->next;
+		else
+			*list_head(a, s->list) = s->next;
+		if (s->next)
+			s->next->prev = s->prev;
+	}
+	s->prev = s->next = NULL;
+	s->list = 0;
+}
+
+static void
+list_add(struct usm_arena *a, struct usm_seg *s, uint8_t list)
+{
+	struct usm_seg **head = list_head(a, list);
+	s->prev = NULL;
+	s->next = *head;
+	if (*head)
+		(*head)->prev = s;
+	*head = s;
+	s->list = list;
+}
+
+/* ---- pool files (file->mtx) ------------------------------------------- */
+
+static unsigned
+len_bucket(size_t len)
+{
+	return (unsigned)__builtin_ctzll(len >> USM_GRANULE_SHIFT);
+}
+
+/* Opens the kind's pool file if it is not open yet; f->mtx held. */
+static int
+file_open_locked(struct usm_heap *h, struct usm_pool_file *f,
+		 enum usm_kind kind)
+{
+	if (f->obj.fd >= 0)
+		return 0;
+	char name[32];
+	snprintf(name, sizeof(name), "zemem:pool:%s", usm_kind_name(kind));
+	int err = bk_memfd_ops.create(&f->obj, name, 0, true);
+	if (!err)
+		usm_count(&h->bk_fds[BK_MEMFD], 1);
+	return err;
+}
+
+int
+usm_pool_file_open(struct usm_heap *h, enum usm_kind kind)
+{
+	struct usm_pool_file *f = &h->file[kind - 1];
+	pthread_mutex_lock(&f->mtx);
+	int err = file_open_locked(h, f, kind);
+	pthread_mutex_unlock(&f->mtx);
+	return err;
+}
+
+static int
+file_take(struct usm_heap *h, struct usm_pool_file *f, enum usm_kind kind,
+	  size_t len, uint64_t *off)
+{
+	unsigned k = len_bucket(len);
+	pthread_mutex_lock(&f->mtx);
+	int err = file_open_locked(h, f, kind);
+	if (err)
+		goto out;
+	if (f->nfree[k]) {
+		*off = f->free_off[k][--f->nfree[k]];
+		goto out;
+	}
+	err = bk_memfd_ops.resize(&f->obj, f->end + len);
+	if (err)
+		goto out;
+	*off = f->end;
+	f->end += len;
+out:
+	pthread_mutex_unlock(&f->mtx);
+	return err;
+}
+
+/* Gives [off, off + len) back: punched, kept for reuse. */
+static void
+file_give(struct usm_pool_file *f, uint64_t off, size_t len)
+{
+	unsigned k = len_bucket(len);
+	pthread_mutex_lock(&f->mtx);
+	int err = bk_memfd_ops.release(&f->obj, NULL, off, len);
+	if (err)
+		u_warn(USM_TOPIC, "punching %zu bytes of a pool file: %d", len,
+		       err);
+	if (f->nfree[k] == f->cap[k]) {
+		uint32_t cap = f->cap[k] ? f->cap[k] * 2 : 8;
+		uint64_t *n = realloc(f->free_off[k], cap * sizeof(*n));
+		if (n) {
+			f->free_off[k] = n;
+			f->cap[k] = cap;
+		}
+	}
+	if (!err && f->nfree[k] < f->cap[k])
+		f->free_off[k][f->nfree[k]++] = off;
+	pthread_mutex_unlock(&f->mtx);
+}
+
+/* ---- segments (arena->mtx) -------------------------------------------- */
+
+/* Records: zero-filled on first touch. Big ones are 2 MiB aligned and
+ * asked for transparent huge pages, so lookups over a million records do
+ * not miss the TLB every time. */
+static int
+recs_map(size_t len, struct usm_rec **out)
+{
+	void *p = NULL;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	if (len >= USM_GRANULE) {
+		if (usm_va_reserve(len, USM_GRANULE, &p))
+			p = NULL;
+		else
+			flags |= MAP_FIXED;
+	}
+	void *m = mmap(p, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (m == MAP_FAILED) {
+		int err = -errno;
+		if (p)
+			munmap(p, len);
+		return err;
+	}
+	if (len >= USM_GRANULE)
+		madvise(m, len, MADV_HUGEPAGE);
+	*out = m;
+	return 0;
+}
+
+static int
+seg_create(struct usm_heap *h, struct usm_arena *a, struct usm_seg **out)
+{
+	size_t len = a->next_len;
+	uint32_t nslots = (uint32_t)(len / a->slot_size);
+	struct usm_pool_file *f = &h->file[a->kind - 1];
+	int err;
+	struct usm_seg *s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->recs_len = ((size_t)nslots * sizeof(struct usm_rec) +
+		       h->page_size - 1) & ~(h->page_size - 1);
+	if ((err = recs_map(s->recs_len, &s->recs)))
+		goto err_seg;
+	if ((err = file_take(h, f, a->kind, len, &s->fd_off)))
+		goto err_recs;
+	void *va;
+	if ((err = usm_va_reserve(len, USM_GRANULE, &va)))
+		goto err_file;
+	if ((err = bk_memfd_ops.map(&f->obj, va, s->fd_off, len))) {
+		munmap(va, len);
+		goto err_file;
+	}
+	s->span.base = (uintptr_t)va;
+	s->span.len = len;
+	s->span.type = SPAN_SEG;
+	s->arena = a;
+	s->arena_idx = (uint32_t)(a - h->arena);
+	s->kind = a->kind;
+	s->page_isolated = a->page_isolated;
+	s->fd = f->obj.fd;
+	s->slot_size = a->slot_size;
+	s->nslots = nslots;
+	s->magic = UINT64_MAX / a->slot_size + 1;
+	s->nfree = nslots;
+	s->free_head = USM_IDX_NONE;
+	USM_POISON(va, len);
+	err = usm_index_add(h, &s->span);
+	if (err)
+		goto err_map;
+	usm_count(&h->bk_mapped[BK_MEMFD], (int64_t)len);
+	usm_count(&h->meta_bytes, (int64_t)(s->recs_len + sizeof(*s)));
+	a->nsegs++;
+	if (a->next_len < USM_SEG_MAX)
+		a->next_len *= 2;
+	u_dbg(USM_TOPIC, "%s arena of %u B: segment of %zu KiB at %p",
+	      usm_kind_name(a->kind), a->slot_size, len >> 10, va);
+	*out = s;
+	return 0;
+
+err_map:
+	bk_memfd_ops.unmap(&f->obj, va, len);
+err_file:
+	file_give(f, s->fd_off, len);
+err_recs:
+	munmap(s->recs, s->recs_len);
+err_seg:
+	free(s);
+	u_warn(USM_TOPIC, "no new %zu-byte segment for %u-byte %s slots: %d",
+	       len, a->slot_size, usm_kind_name(a->kind), err);
+	return err;
+}
+
+static bool
+slot_dead(const struct usm_seg *s, uint32_t i)
+{
+	return (atomic_load_explicit(&s->recs[i].size, memory_order_relaxed) &
+		USM_REC_EXPORTED) &&
+	       !atomic_load_explicit(&s->recs[i].id, memory_order_relaxed);
+}
+
+/* The file range of a segment with dead (exported, freed) slots: their
+ * pages may still be mapped by importers, so only whole pages outside
+ * them are punched, and the range is never reused. */
+static void
+punch_around_dead(struct usm_heap *h, struct usm_pool_file *f,
+		  struct usm_seg *s)
+{
+	uint64_t pm = h->page_size - 1;
+	uint32_t i = 0;
+	while (i < s->nslots) {
+		while (i < s->nslots && slot_dead(s, i))
+			i++;
+		uint64_t lo = s->fd_off + (uint64_t)i * s->slot_size;
+		while (i < s->nslots && !slot_dead(s, i))
+			i++;
+		uint64_t hi = i == s->nslots
+				      ? s->fd_off + s->span.len
+				      : s->fd_off + (uint64_t)i * s->slot_size;
+		lo = (lo + pm) & ~pm;
+		hi &= ~pm;
+		pthread_mutex_lock(&f->mtx);
+		if (hi > lo)
+			bk_memfd_ops.release(&f->obj, NULL, lo, hi - lo);
+		pthread_mutex_unlock(&f->mtx);
+	}
+}
+
+/* s is on no list. punch: give its file range back (not at heap destroy,
+ * where closing the file frees whatever no importer holds). */
+static void
+seg_release(struct usm_heap *h, struct usm_seg *s, bool punch)
+{
+	struct usm_arena *a = s->arena;
+	struct usm_pool_file *f = &h->file[a->kind - 1];
+	usm_index_del(h, &s->span);
+	bk_memfd_ops.unmap(&f->obj, (void *)s->span.base, s->span.len);
+	if (punch && s->ndead)
+		punch_around_dead(h, f, s);
+	else if (punch)
+		file_give(f, s->fd_off, s->span.len);
+	munmap(s->recs, s->recs_len);
+	usm_count(&h->bk_mapped[BK_MEMFD], -(int64_t)s->span.len);
+	usm_count(&h->meta_bytes, -(int64_t)(s->recs_len + sizeof(*s)));
+	a->nsegs--;
+	free(s);
+}
+
+/* Slot i of s is back (freed, or dead when it was exported). */
+static void
+slot_return(struct usm_heap *h, struct usm_arena *a, struct usm_seg *s,
+	    uint32_t i)
+{
+	struct usm_rec *r = &s->recs[i];
+	if (atomic_load_explicit(&r->size, memory_order_relaxed) &
+	    USM_REC_EXPORTED) {
+		s->ndead++;
+	} else {
+		atomic_store_explicit(&r->size, s->free_head,
+				      memory_order_relaxed);
+		s->free_head = i;
+		if (s->nfree++ == 0 && s->list == SEG_FULL) {
+			list_del(a, s);
+			list_add(a, s, SEG_PARTIAL);
+		}
+	}
+	if (s->nfree + s->ndead < s->nslots)
+		return;
+	list_del(a, s);
+	int64_t len = (int64_t)s->span.len;
+	if (!s->ndead && !a->empty) {
+		int64_t held = atomic_fetch_add_explicit(
+			&h->empty_bytes, len, memory_order_relaxed);
+		if (held + len <= (int64_t)USM_EMPTY_CACHE_MAX) {
+			a->empty = s;
+			s->list = SEG_EMPTY;
+			return;
+		}
+		usm_count(&h->empty_bytes, -len);
+	}
+	seg_release(h, s, true);
+}
+
+/* ---- arena operations -------------------------------------------------- */
+
+int
+usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want)
+{
+	struct usm_arena *a = &h->arena[idx];
+	unsigned got = 0;
+	int err = 0;
+	pthread_mutex_lock(&a->mtx);
+	while (got < want) {
+		struct usm_seg *s = a->partial;
+		if (!s && (s = a->empty)) {
+			list_del(a, s);
+			usm_count(&h->empty_bytes, -(int64_t)s->span.len);
+			list_add(a, s, SEG_PARTIAL);
+		} else if (!s) {
+			if ((err = seg_create(h, a, &s)))
+				break;
+			list_add(a, s, SEG_PARTIAL);
+		}
+		while (got < want && s->nfree) {
+			uint32_t i = s->free_head;
+			if (i != USM_IDX_NONE)
+				s->free_head = atomic_load_explicit(
+					&s->recs[i].size, memory_order_relaxed);
+			else
+				i = s->bump++;
+			s->nfree--;
+			out[got++] = (void *)(s->span.base +
+					      (uintptr_t)i * s->slot_size);
+		}
+		if (!s->nfree) {
+			list_del(a, s);
+			list_add(a, s, SEG_FULL);
+		}
+	}
+	pthread_mutex_unlock(&a->mtx);
+	return got ? (int)got : err;
+}
+
+void
+usm_arena_give(struct usm_heap *h, unsigned idx, void *const *slots,
+	       unsigned n)
+{
+	struct usm_arena *a = &h->arena[idx];
+	pthread_mutex_lock(&a->mtx);
+	for (unsigned k = 0; k < n; k++) {
+		/* The slot is ours: its segment cannot go away. */
+		struct usm_seg *s =
+			(struct usm_seg *)usm_index_find(&h->index, slots[k]);
+		slot_return(h, a, s, usm_seg_slot(s, (uintptr_t)slots[k]));
+	}
+	pthread_mutex_unlock(&a->mtx);
+}
+
+void
+usm_arena_trim(struct usm_heap *h, unsigned idx)
+{
+	struct usm_arena *a = &h->arena[idx];
+	pthread_mutex_lock(&a->mtx);
+	struct usm_seg *s = a->empty;
+	if (s) {
+		list_del(a, s);
+		usm_count(&h->empty_bytes, -(int64_t)s->span.len);
+		seg_release(h, s, true);
+	}
+	pthread_mutex_unlock(&a->mtx);
+}
+
+size_t
+usm_arena_free_ctx(struct usm_heap *h, unsigned idx, void *ctx,
+		   void (*cb)(const struct usm_info *, void *), void *arg)
+{
+	struct usm_arena *a = &h->arena[idx];
+	size_t n = 0;
+	pthread_mutex_lock(&a->mtx);
+	for (int l = 0; l < 2; l++) {
+		struct usm_seg *s = l ? a->full : a->partial, *next;
+		for (; s; s = next) {
+			next = s->next;
+			uint32_t bump = s->bump;
+			for (uint32_t i = 0; i < bump; i++) {
+				struct usm_info info;
+				uint64_t id;
+				uint32_t size, owner;
+				if (usm_rec_read(&s->recs[i], &id, &size,
+						 &owner) ||
+				    atomic_load_explicit(
+					    &usm_owner_get(&h->owners, owner)
+						     ->ctx,
+					    memory_order_relaxed) != ctx)
+					continue;
+				usm_seg_fill(h, s, i, id, size, owner, &info);
+				if (!atomic_compare_exchange_strong(
+					    &s->recs[i].id, &id, 0))
+					continue;
+				USM_POISON(info.base, s->slot_size);
+				if (cb)
+					cb(&info, arg);
+				n++;
+				bool last = s->nfree + s->ndead + 1 ==
+					    s->nslots;
+				slot_return(h, a, s, i);
+				if (last)
+					break; /* s was released or cached */
+			}
+		}
+	}
+	pthread_mutex_unlock(&a->mtx);
+	return n;
+}
+
+void
+usm_arena_stats(struct usm_heap *h, unsigned idx, struct usm_stats *st)
+{
+	struct usm_arena *a = &h->arena[idx];
+	pthread_mutex_lock(&a->mtx);
+	st->segments += a->nsegs;
+	for (int l = 0; l < 2; l++) {
+		for (struct usm_seg *s = l ? a->full : a->partial; s;
+		     s = s->next) {
+			for (uint32_t i = 0; i < s->bump; i++) {
+				uint64_t id;
+				uint32_t size, owner;
+				if (usm_rec_read(&s->recs[i], &id, &size,
+						 &owner))
+					continue;
+				st->live_count++;
+				st->live_bytes += size & ~USM_REC_EXPORTED;
+			}
+		}
+	}
+	pthread_mutex_unlock(&a->mtx);
+}
+
+void
+usm_arena_fini(struct usm_heap *h, unsigned idx)
+{
+	struct usm_arena *a = &h->arena[idx];
+	struct usm_seg *s;
+	while ((s = a->partial) || (s = a->full) || (s = a->empty)) {
+		list_del(a, s);
+		seg_release(h, s, false);
+	}
+	pthread_mutex_destroy(&a->mtx);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+/* The rest of usm_seg_page_exclusive(): slots beyond the neighbours. */
+bool
+usm_seg_page_scan(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
+		  uintptr_t base, size_t size)
+{
+	uintptr_t pm = h->page_size - 1;
+	uintptr_t lo = base & ~pm;              /* first byte of our pages */
+	uintptr_t hi = (base + size - 1) | pm;  /* last byte of our pages */
+	uint32_t first = usm_seg_slot(s, lo);
+	uint32_t last = usm_seg_slot(s, hi);
+	if (last >= s->nslots)
+		last = s->nslots - 1;
+	for (uint32_t j = first; j <= last; j++) {
+		if (j + 1 >= slot && j <= slot + 1)
+			continue; /* self and the neighbours seen above */
+		if (usm_seg_slot_live(s, j))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,602 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usm_private: internals of driver/usm, grouped by owning file.
+ *
+ * Layout of memory:
+ *   - Every user mapping (a pool segment or a large allocation) starts on a
+ *     2 MiB granule boundary, so one granule belongs to at most one span.
+ *     The index maps granule -> span in two radix levels (usm_index.c).
+ *   - A segment is a run of equal slots of one size class, mapped from the
+ *     kind's pool memfd at a file offset. Its metadata (struct usm_seg and
+ *     one 16-byte record per slot) lives outside user memory.
+ *   - A large allocation has its own backing object (memfd by default) and
+ *     a descriptor that is its span.
+ *
+ * Records are read without locks and checked like a seqlock whose sequence
+ * is the id: writers store the fields between a release fence and a
+ * release store of the id; readers load the id (acquire), the fields, an
+ * acquire fence, and the id again. An id is never reused, so an equal id
+ * means the fields belong to it. id 0 = free.
+ *
+ * Lock order (outer to inner; never the other way):
+ *   g_heaps_mtx (usm_tcache.c: thread exit, heap create / destroy)
+ *   -> arena->mtx (one size class of one kind)
+ *   -> heap->file[kind].mtx (pool memfd growth and offsets)
+ *   -> heap->index.wmtx (index writers: spans added or removed)
+ *   -> heap->tc_mtx (list of thread caches; also read by index writers)
+ *   heap->large_mtx and heap->owners.mtx are leaves: large code drops
+ *   large_mtx before it touches the index.
+ *
+ * Index readers (usm_rd_lock) take no lock: each thread bumps a counter
+ * of its own (odd: inside), with a plain store; a writer that removed a
+ * span runs membarrier(PRIVATE_EXPEDITED), then waits until every counter
+ * it saw odd has moved, and only then unmaps or frees (RCU, as in
+ * liburcu's "memb" flavour). Without membarrier (or under TSan) readers
+ * use a seq_cst fence instead. Nothing is taken inside a read section.
+ * A thread owning a slot (in its cache, or live and being freed by it)
+ * may look its segment up outside a read section: a segment with a slot
+ * not returned to it is never released.
+ */
+#ifndef ZEMEM_USM_PRIVATE_H
+#define ZEMEM_USM_PRIVATE_H
+
+/* Included first by every file of the folder: memfd, fallocate, ... */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "usm.h"
+
+#define USM_TOPIC "usm"
+#define USM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define USM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define USM_TLS __thread __attribute__((tls_model("initial-exec")))
+
+/* AddressSanitizer: poison free slots and slack so overruns are caught. */
+#if defined(__SANITIZE_ADDRESS__)
+#define USM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define USM_ASAN 1
+#endif
+#endif
+#ifdef USM_ASAN
+#include <sanitizer/asan_interface.h>
+#define USM_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define USM_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define USM_POISON(p, n) ((void)(p), (void)(n))
+#define USM_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
+/* ---- bk.c, bk_*.c: backing stores ------------------------------------ */
+
+/* One backing object: a file (memfd, dma-buf) or nothing (anon). */
+struct bk_obj {
+	enum bk_type type;
+	int fd;        /* what mappings come from and export hands out; -1 */
+	int aux_fd;    /* udmabuf: the memfd behind the dma-buf; else -1 */
+	uint64_t size; /* bytes of the file */
+};
+
+/*
+ * Backend contract. Every slot is filled; an operation a backend does not
+ * have returns -EOPNOTSUPP. All return 0 or -errno and create only
+ * close-on-exec fds. Sizes and offsets are multiples of the page size.
+ *   probe     is the backend usable here? fills why (static text) if not;
+ *             -ENODEV / -ENOSYS / -EOPNOTSUPP mean "absent" (logged at
+ *             info), anything else is a failure (logged at warn).
+ *   create    a new object of size bytes; growable: may grow later (no
+ *             F_SEAL_GROW); name describes it (memfd name).
+ *   resize    grow the object to size bytes.
+ *   map       map [off, off + len) of the object read-write at addr, which
+ *             is a reservation the caller owns (MAP_FIXED replaces it).
+ *   unmap     undo map.
+ *   release   give back the pages of [off, off + len), mapped at addr.
+ *   destroy   close what create opened (mappings are the caller's).
+ *   export_fd a new close-on-exec fd for the object, for another process.
+ */
+struct bk_ops {
+	const char *name;
+	int (*probe)(const char **why);
+	int (*create)(struct bk_obj *obj, const char *name, uint64_t size,
+		      bool growable);
+	int (*resize)(struct bk_obj *obj, uint64_t size);
+	int (*map)(struct bk_obj *obj, void *addr, uint64_t off, size_t len);
+	int (*unmap)(struct bk_obj *obj, void *addr, size_t len);
+	int (*release)(struct bk_obj *obj, void *addr, uint64_t off,
+		       size_t len);
+	void (*destroy)(struct bk_obj *obj);
+	int (*export_fd)(const struct bk_obj *obj, int *fd);
+};
+
+extern const struct bk_ops bk_anon_ops;
+extern const struct bk_ops bk_memfd_ops;
+extern const struct bk_ops bk_udmabuf_ops;
+extern const struct bk_ops bk_drm_ops;
+extern const struct bk_ops *const bk_table[BK_COUNT];
+
+/* Probes every backend once (pthread_once); 0 if t is usable. */
+int bk_available(enum bk_type t, const char **why);
+/* Helpers shared by the file-backed backends (bk.c). */
+int bk_map_fd(int fd, void *addr, uint64_t off, size_t len);
+int bk_unmap_common(struct bk_obj *obj, void *addr, size_t len);
+int bk_export_dup(const struct bk_obj *obj, int *fd);
+int bk_no_resize(struct bk_obj *obj, uint64_t size);
+int bk_no_release(struct bk_obj *obj, void *addr, uint64_t off, size_t len);
+
+/* ---- usm_index.c: radix index, reader sync, address reservation ----- */
+
+#define USM_GRANULE_SHIFT 21 /* 2 MiB */
+#define USM_GRANULE ((size_t)1 << USM_GRANULE_SHIFT)
+#define USM_VA_BITS 48
+#define IDX_LEAF_BITS 13
+#define IDX_TOP_BITS (USM_VA_BITS - USM_GRANULE_SHIFT - IDX_LEAF_BITS)
+
+enum usm_span_type { SPAN_SEG = 1, SPAN_LARGE = 2 };
+
+/* Head of struct usm_seg and struct usm_large: what the index points to. */
+struct usm_span {
+	uintptr_t base;
+	size_t len;
+	uint8_t type; /* enum usm_span_type */
+};
+
+struct idx_leaf {
+	_Atomic(struct usm_span *) e[1u << IDX_LEAF_BITS];
+};
+
+struct usm_index {
+	pthread_mutex_t wmtx;            /* writers */
+	bool asym;                       /* readers use plain stores */
+	_Atomic(struct idx_leaf *) *top; /* 1 << IDX_TOP_BITS, calloc'ed */
+	_Atomic size_t meta_bytes;       /* leaves allocated */
+};
+
+struct usm_heap;
+int usm_index_init(struct usm_index *idx);
+void usm_index_fini(struct usm_index *idx);
+/* Publishes s (index writer lock taken inside). */
+int usm_index_add(struct usm_heap *h, struct usm_span *s);
+/* Unpublishes s and waits until no reader can still see it. */
+void usm_index_del(struct usm_heap *h, struct usm_span *s);
+/* A reservation of len bytes (PROT_NONE) aligned to align (a power of two
+ * >= the page size), below 1 << USM_VA_BITS. */
+int usm_va_reserve(size_t len, size_t align, void **out);
+
+/* The span containing p, or NULL. Caller: in a read section, or owning a
+ * slot in the span. */
+static inline struct usm_span *
+usm_index_find(struct usm_index *idx, const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (USM_UNLIKELY(a >> USM_VA_BITS))
+		return NULL;
+	uintptr_t g = a >> USM_GRANULE_SHIFT;
+	struct idx_leaf *leaf = atomic_load_explicit(
+		&idx->top[g >> IDX_LEAF_BITS], memory_order_acquire);
+	if (!leaf)
+		return NULL;
+	struct usm_span *s = atomic_load_explicit(
+		&leaf->e[g & ((1u << IDX_LEAF_BITS) - 1)],
+		memory_order_acquire);
+	if (!s || a - s->base >= s->len)
+		return NULL;
+	return s;
+}
+
+/* ---- usm_owner.c: interned owner records ----------------------------- */
+
+#define OWNER_CHUNK_BITS 10
+#define OWNER_MAX_CHUNKS 4096 /* 4 Mi distinct owners */
+
+struct usm_owner_key {
+	void *ctx;
+	void *dev;
+	uint32_t ze_flags;
+	uint32_t usm_flags;
+	uint32_t align_code; /* 0: align 0, else log2(align) + 1 */
+};
+
+/* Read without locks; fields change only when a dropped entry is reused. */
+struct usm_owner {
+	_Atomic(void *) ctx;
+	_Atomic(void *) dev;
+	_Atomic uint32_t ze_flags;
+	_Atomic uint32_t usm_flags;
+	_Atomic uint32_t align_code;
+	uint32_t in_use; /* under owners.mtx */
+};
+
+struct usm_owners {
+	pthread_mutex_t mtx;
+	_Atomic(struct usm_owner *) chunk[OWNER_MAX_CHUNKS];
+	_Atomic uint64_t gen; /* bumped when entries are dropped */
+	/* under mtx: */
+	uint32_t n;          /* entries created */
+	uint32_t *hash;      /* open addressing: index + 1, 0 = empty */
+	uint32_t hcap;       /* power of two */
+	uint32_t hused;
+	uint32_t *free_idx;  /* dropped entries, reused first */
+	uint32_t nfree, free_cap;
+};
+
+int usm_owners_init(struct usm_owners *o);
+void usm_owners_fini(struct usm_owners *o);
+int usm_owner_intern(struct usm_owners *o, const struct usm_owner_key *k,
+		     uint32_t *idx);
+/* Forget every entry of ctx (its allocations are gone). */
+void usm_owner_drop_ctx(struct usm_owners *o, void *ctx);
+
+static inline const struct usm_owner *
+usm_owner_get(struct usm_owners *o, uint32_t idx)
+{
+	struct usm_owner *c = atomic_load_explicit(
+		&o->chunk[idx >> OWNER_CHUNK_BITS], memory_order_acquire);
+	return &c[idx & ((1u << OWNER_CHUNK_BITS) - 1)];
+}
+
+/* ---- usm_pool.c: size classes, arenas, segments ---------------------- */
+
+#define USM_NCLS_SMALL 44 /* 16..128 step 16, then 4 per doubling to 64K */
+#define USM_NCLS_PAGE 16  /* 1..16 whole pages, page-isolated */
+#define USM_NCLS (USM_NCLS_SMALL + USM_NCLS_PAGE)
+#define USM_NKIND 3
+#define USM_NARENA (USM_NKIND * USM_NCLS)
+#define USM_SEG_MIN USM_GRANULE
+#define USM_SEG_MAX ((size_t)8 << 20)
+#define USM_SEG_LENS 4 /* segment lengths: 2 MiB << 0..3 */
+_Static_assert((USM_SEG_MAX >> 21) < (1u << USM_SEG_LENS),
+	       "USM_SEG_LENS too small for USM_SEG_MAX");
+#define USM_EMPTY_CACHE_MAX ((size_t)64 << 20) /* per heap */
+#define USM_REC_EXPORTED 0x80000000u           /* in usm_rec.size */
+#define USM_IDX_NONE UINT32_MAX
+
+/* Per-slot record: 16 bytes, outside user memory. While the slot is free
+ * (id 0) and in its segment, size links the segment's free list. */
+struct usm_rec {
+	_Atomic uint64_t id;
+	_Atomic uint32_t size;  /* requested size | USM_REC_EXPORTED */
+	_Atomic uint32_t owner; /* usm_owners index */
+};
+
+struct usm_arena;
+
+struct usm_seg {
+	struct usm_span span; /* first: the index points here */
+	struct usm_arena *arena;
+	uint32_t arena_idx;   /* index of arena in heap->arena */
+	uint8_t kind;         /* copies of arena and pool-file facts */
+	bool page_isolated;
+	int fd;
+	struct usm_rec *recs; /* nslots records, own anonymous mapping */
+	size_t recs_len;
+	uint64_t magic;       /* slot = mulhi(offset, magic) */
+	uint32_t slot_size;
+	uint32_t nslots;
+	uint64_t fd_off;      /* offset of span.base in the pool file */
+	/* under arena->mtx: */
+	uint32_t nfree;       /* handed back or never handed out */
+	uint32_t free_head;   /* free list through recs[].size */
+	uint32_t bump;        /* slots >= bump were never handed out */
+	uint32_t ndead;       /* exported slots, never handed out again */
+	uint8_t list;         /* SEG_PARTIAL, SEG_FULL, SEG_EMPTY */
+	struct usm_seg *prev, *next;
+};
+
+struct usm_arena {
+	pthread_mutex_t mtx;
+	uint8_t kind;          /* enum usm_kind */
+	uint32_t slot_size;
+	bool page_isolated;    /* slot size is a multiple of the page size */
+	/* under mtx: */
+	struct usm_seg *partial; /* with free slots */
+	struct usm_seg *full;
+	struct usm_seg *empty;   /* at most one, cached */
+	size_t next_len;         /* next segment's length */
+	uint32_t nsegs;
+};
+
+/* The pool memfd of one kind: grows, segments live at offsets. */
+struct usm_pool_file {
+	pthread_mutex_t mtx;
+	struct bk_obj obj; /* obj.fd < 0: not made yet */
+	uint64_t end;      /* bytes used (file size) */
+	uint64_t *free_off[USM_SEG_LENS]; /* released ranges of 2 MiB << k */
+	uint32_t nfree[USM_SEG_LENS], cap[USM_SEG_LENS];
+};
+
+void usm_classes_init(void); /* once, before usm_arena_for() */
+/* Small class by ceil(size / 16), sizes up to USM_FAST_MAX. */
+#define USM_FAST_MAX 1024
+extern uint8_t usm_fast_class[USM_FAST_MAX / 16 + 1];
+/* Arena index for a request, or -1 if it must be large. */
+int usm_arena_for(enum usm_kind kind, bool isolate, size_t size,
+		  size_t align);
+uint32_t usm_arena_slot_size(unsigned arena);
+void usm_arena_init(struct usm_heap *h, unsigned idx);
+/* Opens the pool file of kind now (heap creation); 0 or -errno. */
+int usm_pool_file_open(struct usm_heap *h, enum usm_kind kind);
+void usm_arena_fini(struct usm_heap *h, unsigned idx);
+/* Hand out up to want slots (arena lock taken inside); returns the count,
+ * or -errno when none could be had. */
+int usm_arena_take(struct usm_heap *h, unsigned arena, void **out,
+		   unsigned want);
+/* Give slots back (arena lock taken inside). */
+void usm_arena_give(struct usm_heap *h, unsigned arena, void *const *slots,
+		    unsigned n);
+/* Release the cached empty segment (usm_trim). */
+void usm_arena_trim(struct usm_heap *h, unsigned arena);
+size_t usm_arena_free_ctx(struct usm_heap *h, unsigned arena, void *ctx,
+			  void (*cb)(const struct usm_info *, void *),
+			  void *arg);
+void usm_arena_stats(struct usm_heap *h, unsigned arena,
+		     struct usm_stats *st);
+
+/* Reads a record consistently (see the top comment): 0, or -ENOENT if
+ * the slot is free. */
+static inline int
+usm_rec_read(const struct usm_rec *r, uint64_t *id, uint32_t *size,
+	     uint32_t *owner)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		uint64_t v = atomic_load_explicit(&r->id, memory_order_acquire);
+		if (!v)
+			return -ENOENT;
+		*size = atomic_load_explicit(&r->size, memory_order_relaxed);
+		*owner = atomic_load_explicit(&r->owner, memory_order_relaxed);
+		atomic_thread_fence(memory_order_acquire);
+		if (USM_LIKELY(atomic_load_explicit(
+				       &r->id, memory_order_relaxed) == v)) {
+			*id = v;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static inline uint32_t
+usm_seg_slot(const struct usm_seg *s, uintptr_t a)
+{
+	uint64_t off = (uint64_t)(a - s->span.base);
+	return (uint32_t)(((unsigned __int128)off * s->magic) >> 64);
+}
+
+/* Does no other live slot share a page with [base, base + size)? */
+bool usm_seg_page_scan(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
+		       uintptr_t base, size_t size);
+
+static inline bool
+usm_seg_slot_live(const struct usm_seg *s, uint32_t j)
+{
+	return atomic_load_explicit(&s->recs[j].id, memory_order_relaxed);
+}
+
+/* ---- usm_large.c: allocations with a mapping of their own ------------ */
+
+#define USM_LARGE_CACHE_N 8
+#define USM_LARGE_CACHE_BYTES ((size_t)64 << 20)
+
+struct usm_large {
+	struct usm_span span; /* first; span.len = mapped length */
+	_Atomic uint64_t id;
+	_Atomic uint64_t size;
+	_Atomic uint32_t owner;
+	_Atomic bool exported;
+	_Atomic uint8_t kind;  /* rewritten when a cached mapping is reused */
+	uint8_t where;         /* none, live or cache list: large_mtx */
+	struct bk_obj obj;
+	struct usm_large *prev, *next; /* live or cache list, large_mtx */
+};
+
+int usm_large_alloc(struct usm_heap *h, const struct usm_req *req,
+		    uint32_t owner, void **out);
+/* After the caller claimed l (id swapped to 0): cache or destroy it. */
+void usm_large_release(struct usm_heap *h, struct usm_large *l);
+/* What usm_large_read() returns: one consistent view of l. */
+struct usm_large_view {
+	uint64_t id, size;
+	uint32_t owner;
+	uint8_t kind;
+	bool exported;
+};
+/* 0, or -ENOENT if l is not live. */
+int usm_large_read(struct usm_large *l, struct usm_large_view *v);
+void usm_large_fill(struct usm_heap *h, struct usm_large *l,
+		    const struct usm_large_view *v, struct usm_info *out);
+size_t usm_large_free_ctx(struct usm_heap *h, void *ctx,
+			  void (*cb)(const struct usm_info *, void *),
+			  void *arg);
+void usm_large_trim(struct usm_heap *h);
+void usm_large_fini(struct usm_heap *h);
+
+/* ---- usm_tcache.c: per-thread slot caches ---------------------------- */
+
+#define TC_BIN_CAP 16
+#define TC_BATCH 8
+
+/* Free slots of one arena. Frees go to the bin only when the slot is in
+ * the segment the thread last allocated from (hot): the bin then pins
+ * one segment, and frees elsewhere let other segments empty out. */
+struct tc_bin {
+	uint32_t n;
+	struct usm_seg *hot;
+	void *slot[TC_BIN_CAP];
+};
+
+struct usm_tcache {
+	/* read-section counter, odd inside (usm_rd_lock); read by writers */
+	_Alignas(64) _Atomic uint64_t rd;
+	_Alignas(64) struct usm_heap *heap;
+	struct usm_tcache *prev, *next; /* heap->tcs, under tc_mtx */
+	/* last owner interned by this thread */
+	uint64_t oc_gen;
+	struct usm_owner_key oc_key;
+	uint32_t oc_idx;
+	struct tc_bin bin[USM_NARENA];
+};
+
+int usm_tcache_global_add(struct usm_heap *h);
+void usm_tcache_global_remove(struct usm_heap *h);
+struct usm_tcache *usm_tcache_slow(struct usm_heap *h);
+void usm_tcache_flush_all(struct usm_tcache *tc);
+void usm_tcache_free_all(struct usm_heap *h);
+
+/* ---- usm_heap.c ------------------------------------------------------ */
+
+struct usm_heap {
+	_Alignas(64) _Atomic uint64_t next_id; /* own cache line */
+	_Alignas(64) uint64_t serial;          /* unique per heap */
+	pthread_key_t key;        /* this heap's usm_tcache per thread */
+	size_t page_size;
+	unsigned page_shift;
+	struct usm_index index;
+	struct usm_owners owners;
+	struct usm_arena arena[USM_NARENA];
+	struct usm_pool_file file[USM_NKIND];
+	/* thread caches */
+	pthread_mutex_t tc_mtx;
+	struct usm_tcache *tcs;
+	struct usm_heap *g_next;  /* g_heaps list, usm_tcache.c */
+	/* large allocations */
+	pthread_mutex_t large_mtx;
+	struct usm_large *large_live, *large_cache;
+	uint32_t large_nlive, large_ncache;
+	size_t large_cache_bytes;
+	/* counters (relaxed atomics), never touched by pooled alloc/free */
+	_Atomic int64_t large_count[BK_COUNT];
+	_Atomic int64_t large_bytes;
+	_Atomic int64_t bk_mapped[BK_COUNT];
+	_Atomic int64_t bk_fds[BK_COUNT];
+	_Atomic int64_t meta_bytes;
+	_Atomic int64_t empty_bytes;                /* cached empty segments */
+};
+
+extern USM_TLS struct usm_tls {
+	uint64_t serial;
+	struct usm_tcache *tc;
+} usm_tls_tc;
+
+static inline struct usm_tcache *
+usm_tcache_get(struct usm_heap *h)
+{
+	if (USM_LIKELY(usm_tls_tc.serial == h->serial))
+		return usm_tls_tc.tc;
+	return usm_tcache_slow(h);
+}
+
+static inline const char *
+usm_kind_name(unsigned kind)
+{
+	static const char *const name[] = { "?", "host", "device", "shared" };
+	return kind < 4 ? name[kind] : "?";
+}
+
+static inline unsigned
+usm_align_code(size_t align)
+{
+	return align ? (unsigned)__builtin_ctzll(align) + 1 : 0;
+}
+
+static inline size_t
+usm_align_of(uint32_t code)
+{
+	return code ? (size_t)1 << (code - 1) : 0;
+}
+
+static inline void
+usm_count(_Atomic int64_t *c, int64_t d)
+{
+	atomic_fetch_add_explicit(c, d, memory_order_relaxed);
+}
+
+static inline void
+usm_fill_owner(struct usm_heap *h, uint32_t owner, struct usm_info *o)
+{
+	const struct usm_owner *e = usm_owner_get(&h->owners, owner);
+	o->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
+	o->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
+	o->ze_flags = atomic_load_explicit(&e->ze_flags, memory_order_relaxed);
+	o->usm_flags = atomic_load_explicit(&e->usm_flags,
+					    memory_order_relaxed);
+	o->align = usm_align_of(
+		atomic_load_explicit(&e->align_code, memory_order_relaxed));
+}
+
+/* Fills out for slot of s from values usm_rec_read() returned;
+ * page_exclusive is left false. */
+static inline void
+usm_seg_fill(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
+	     uint64_t id, uint32_t size, uint32_t owner, struct usm_info *out)
+{
+	uintptr_t off = (uintptr_t)slot * s->slot_size;
+	out->base = (void *)(s->span.base + off);
+	out->size = size & ~USM_REC_EXPORTED;
+	out->exported = size & USM_REC_EXPORTED;
+	out->kind = (enum usm_kind)s->kind;
+	out->id = id;
+	out->bk_type = BK_MEMFD;
+	out->fd = s->fd;
+	out->fd_offset = s->fd_off + off;
+	out->page_exclusive = false;
+	out->page_size = h->page_size;
+	usm_fill_owner(h, owner, out);
+}
+
+static inline bool
+usm_seg_page_exclusive(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
+		       uintptr_t base, size_t size)
+{
+	if (s->page_isolated)
+		return true;
+	uintptr_t pm = h->page_size - 1;
+	/* Nearest neighbours first: on a busy page they answer at once. */
+	if (slot && ((base - 1) & ~pm) == (base & ~pm) &&
+	    usm_seg_slot_live(s, slot - 1))
+		return false;
+	if (slot + 1 < s->nslots &&
+	    base + s->slot_size <= ((base + size - 1) | pm) &&
+	    usm_seg_slot_live(s, slot + 1))
+		return false;
+	return usm_seg_page_scan(h, s, slot, base, size);
+}
+
+/* Index read section (see the top comment). Returns what to hand to
+ * usm_rd_unlock(): the thread's cache, or NULL when there is none and the
+ * writer lock was taken instead. */
+static inline struct usm_tcache *
+usm_rd_lock(struct usm_heap *h)
+{
+	struct usm_tcache *tc = usm_tcache_get(h);
+	if (USM_UNLIKELY(!tc)) {
+		pthread_mutex_lock(&h->index.wmtx);
+		return NULL;
+	}
+	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed) + 1;
+	atomic_store_explicit(&tc->rd, v, memory_order_relaxed);
+	if (USM_LIKELY(h->index.asym))
+		atomic_signal_fence(memory_order_seq_cst);
+	else
+		atomic_thread_fence(memory_order_seq_cst);
+	return tc;
+}
+
+static inline void
+usm_rd_unlock(struct usm_heap *h, struct usm_tcache *tc)
+{
+	if (USM_UNLIKELY(!tc)) {
+		pthread_mutex_unlock(&h->index.wmtx);
+		return;
+	}
+	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed);
+	atomic_store_explicit(&tc->rd, v + 1, memory_order_release);
+}
+
+#endif

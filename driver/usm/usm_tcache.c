@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usm_tcache: per-thread caches of free pool slots, one per (heap, thread).
+ *
+ * Vocabulary: a bin holds up to TC_BIN_CAP free slots of one arena; an
+ * empty bin is refilled with TC_BATCH slots under the arena lock, a full
+ * one gives TC_BATCH back. So pooled alloc and free take no lock at all in
+ * the common case. A cache also remembers the owner its thread interned
+ * last.
+ *
+ * Finding the cache: a one-entry initial-exec TLS cache (heap serial ->
+ * cache) in front of pthread_getspecific(heap->key). Serials are never
+ * reused, so a stale entry never matches a live heap. A cache is freed by
+ * the key's destructor at thread exit (after giving its slots back) or by
+ * usm_heap_destroy, whichever comes first.
+ *
+ * The cache also holds the thread's index read-section counter (rd), which
+ * index writers scan (usm_index.c).
+ *
+ * Locks: g_heaps_mtx (outermost) protects the list of live heaps; the
+ * destructor holds it while it checks that its cache still belongs to a
+ * live heap, so it never touches a cache that heap destroy freed, and
+ * while it gives the slots back. heap->tc_mtx (innermost) protects the
+ * heap's list of caches. A bin is touched only
+ * by its thread (or by destroy, when no other call may run).
+ */
+#include "usm_private.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+USM_TLS struct usm_tls usm_tls_tc;
+
+static pthread_mutex_t g_heaps_mtx = PTHREAD_MUTEX_INITIALIZER;
+static struct usm_heap *g_heaps;
+static _Atomic uint64_t g_serial;
+
+static void
+unlink_tc(struct usm_heap *h, struct usm_tcache *tc)
+{
+	if (tc->prev)
+		tc->prev->next = tc->next;
+	else
+		h->tcs = tc->next;
+	if (tc->next)
+		tc->next->prev = tc->prev;
+}
+
+void
+usm_tcache_flush_all(struct usm_tcache *tc)
+{
+	for (unsigned i = 0; i < USM_NARENA; i++) {
+		struct tc_bin *b = &tc->bin[i];
+		if (b->n) {
+			usm_arena_give(tc->heap, i, b->slot, b->n);
+			b->n = 0;
+		}
+	}
+}
+
+static void
+tc_destructor(void *v)
+{
+	struct usm_tcache *tc = v;
+	if (usm_tls_tc.tc == tc) {
+		usm_tls_tc.serial = 0;
+		usm_tls_tc.tc = NULL;
+	}
+	pthread_mutex_lock(&g_heaps_mtx);
+	for (struct usm_heap *h = g_heaps; h; h = h->g_next) {
+		pthread_mutex_lock(&h->tc_mtx);
+		struct usm_tcache *t = h->tcs;
+		while (t && t != tc)
+			t = t->next;
+		if (t)
+			unlink_tc(h, tc);
+		pthread_mutex_unlock(&h->tc_mtx);
+		if (t) {
+			/* Off the list (this thread reads no more); the heap
+			 * cannot go away while we hold g_heaps_mtx. */
+			usm_tcache_flush_all(tc);
+			free(tc);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&g_heaps_mtx);
+}
+
+int
+usm_tcache_global_add(struct usm_heap *h)
+{
+	int err = pthread_key_create(&h->key, tc_destructor);
+	if (err)
+		return -err;
+	h->serial = atomic_fetch_add(&g_serial, 1) + 1;
+	pthread_mutex_lock(&g_heaps_mtx);
+	h->g_next = g_heaps;
+	g_heaps = h;
+	pthread_mutex_unlock(&g_heaps_mtx);
+	return 0;
+}
+
+void
+usm_tcache_global_remove(struct usm_heap *h)
+{
+	pthread_mutex_lock(&g_heaps_mtx);
+	struct usm_heap **pp = &g_heaps;
+	while (*pp && *pp != h)
+		pp = &(*pp)->g_next;
+	if (*pp)
+		*pp = h->g_next;
+	pthread_key_delete(h->key);
+	pthread_mutex_unlock(&g_heaps_mtx);
+}
+
+struct usm_tcache *
+usm_tcache_slow(struct usm_heap *h)
+{
+	struct usm_tcache *tc = pthread_getspecific(h->key);
+	if (!tc) {
+		tc = aligned_alloc(_Alignof(struct usm_tcache), sizeof(*tc));
+		if (!tc)
+			return NULL;
+		memset(tc, 0, sizeof(*tc));
+		tc->heap = h;
+		tc->oc_gen = UINT64_MAX;
+		if (pthread_setspecific(h->key, tc)) {
+			free(tc);
+			return NULL;
+		}
+		pthread_mutex_lock(&h->tc_mtx);
+		tc->next = h->tcs;
+		if (h->tcs)
+			h->tcs->prev = tc;
+		h->tcs = tc;
+		pthread_mutex_unlock(&h->tc_mtx);
+	}
+	usm_tls_tc.serial = h->serial;
+	usm_tls_tc.tc = tc;
+	return tc;
+}
+
+void
+usm_tcache_free_all(struct usm_heap *h)
+{
+	if (usm_tls_tc.serial == h->serial) {
+		usm_tls_tc.serial = 0;
+		usm_tls_tc.tc = NULL;
+	}
+	struct usm_tcache *tc = h->tcs;
+	h->tcs = NULL;
+	while (tc) {
+		struct usm_tcache *n = tc->next;
+		free(tc);
+		tc = n;
+	}
+}
+
