@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipc: private header of the IPC part of the zemem driver: the 64-byte
+ * handle format, fd export (exporter side), fd transport and import
+ * (importer side).
+ *
+ * Vocabulary:
+ *   handle    the 64 opaque bytes of ze_ipc_mem_handle_t (struct ipc_wire),
+ *             decoded into struct ipc_desc;
+ *   self      this process's identity: pid and a 64-bit random nonce made
+ *             at first use and again in a fork child;
+ *   xfile     (exporter) one open file description of our own per exported
+ *             backing file (memfd inode, or a dma-buf): reopened through
+ *             /proc/self/fd so its file position is ours; that position
+ *             holds the xfile's random tag, which every process that got
+ *             the file through pidfd_getfd or SCM_RIGHTS shares and checks;
+ *             set back to 0 ("revoked") when the xfile is released;
+ *   export    (exporter) one exported allocation: refcount = outstanding
+ *             handles (each with a serial) + one for an external-memory fd;
+ *   cent      (importer) cache entry: one received fd per (exporter, file),
+ *             refcounted by the imports that map it;
+ *   import    (importer) one mapping returned by open (or by an allocation
+ *             with ze_external_memory_import_fd_t), found from any interior
+ *             pointer through the import index.
+ *
+ * Files: ipc_handle.c (format), ipc_os.c (system calls), ipc_map.c
+ * (hash table), ipc_export.c, ipc_broker.c, ipc_import.c, ipc_api.c (the
+ * ze* entry points, the hooks drv_mem.c calls, this process's identity),
+ * ipc_phys.c (handles of physical memory: one object, or a range of
+ * several, IPC_TYPE_PHYS; its two locks are leaves, taken after
+ * index_lock and before export_lock by the fork handlers).
+ *
+ * Lock order: usm heap locks -> export_lock (ipc_export.c; drv_mem_release
+ * runs under usm locks and calls ipc_mem_freed) ; import_lock (ipc_import.c)
+ * -> index_lock (ipc_import.c) -> export_lock. No ipc lock is held across a
+ * call into usm. broker_lock (ipc_broker.c) is a leaf. fork: the prepare
+ * handler takes import_lock, index_lock, export_lock, broker_lock in that
+ * order.
+ *
+ * Errors: -errno inside; ipc_api.c turns them into ze_result_t through
+ * drv_result() with a message for each case.
+ */
+#ifndef ZEMEM_IPC_H
+#define ZEMEM_IPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "drv.h"
+
+/* ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC (1.15): api/ze_api.h
+ * leaves it out (its value is unconfirmed there); this is the value of
+ * Intel's 1.15 headers as far as we know. Remove when the header has it. */
+#ifndef ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC
+#define ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC                      \
+	((ze_structure_type_t)0x0002003D)
+#endif
+
+/* ---- ipc_handle.c ----------------------------------------------------- */
+
+#define IPC_MAGIC 0x5a4du /* bytes 4..5: "MZ" */
+#define IPC_VERSION 1u
+
+enum ipc_type {
+	IPC_TYPE_MEM = 1, /* zeMemGetIpcHandle: an exported allocation */
+	IPC_TYPE_FD = 2,  /* ...FromFileDescriptorExp: a local fd, whole */
+	IPC_TYPE_PHYS = 3, /* physical objects (ipc_phys.c): fd is the
+			    * exporter's list memfd, see there */
+};
+
+#define IPC_FLAG_TAGGED 0x1u /* tag is the file position of the xfile */
+#define IPC_FLAG_DMABUF 0x2u /* the file is a dma-buf, not a memfd */
+#define IPC_FLAG_WHOLE 0x4u  /* the file holds this allocation only, at 0 */
+#define IPC_FLAGS_ALL 0x7u
+
+/* Largest size and offset a handle carries (48-bit offset field). */
+#define IPC_MAX_BYTES (1ull << 47)
+
+/* Tag layout (file position of an xfile): bit 61 set, random bits 8..60,
+ * bits 0..7 the usm kind when the file is WHOLE, else 0. */
+#define IPC_TAG_MARK (1ull << 61)
+#define IPC_TAG_KIND_MASK 0xffull
+
+/* The decoded handle. */
+struct ipc_desc {
+	int32_t fd;         /* bytes 0..3: exporter's fd, or a local one */
+	int32_t fd_copy;    /* the exporter's fd number, as it wrote it */
+	uint8_t type;       /* enum ipc_type */
+	uint8_t kind;       /* enum usm_kind */
+	uint8_t flags;      /* IPC_FLAG_* */
+	uint16_t device;    /* exporter's device ordinal (informative) */
+	int32_t pid;        /* exporter's pid, in its pid namespace */
+	uint32_t ino;       /* low 32 bits of the file's inode number */
+	uint64_t nonce;     /* exporter's process nonce */
+	uint64_t tag;       /* xfile tag (0 when not TAGGED) */
+	uint32_t export_id; /* per exporter process, never reused */
+	uint32_t serial;    /* per handle (get), for put */
+	uint64_t size;      /* bytes of the allocation */
+	uint64_t offset;    /* offset of the allocation in the file */
+};
+
+struct ipc_self {
+	int32_t pid;
+	uint64_t nonce;
+};
+
+void ipc_handle_encode(const struct ipc_desc *d, void *out64);
+/* 0, or -EBADMSG with *why set (static text). Checks everything that can be
+ * checked without the process state: magic, version, type, kind, flags,
+ * ranges, checksum. */
+int ipc_handle_decode(const void *in64, struct ipc_desc *d, const char **why);
+/* Were bytes 0..3 overwritten (by the application's own fd passing)? */
+static inline bool
+ipc_handle_fd_replaced(const struct ipc_desc *d)
+{
+	return d->fd != d->fd_copy;
+}
+
+/* ---- ipc_api.c -------------------------------------------------------- */
+
+/* This process's pid and nonce (made once, again after fork). */
+void ipc_self(struct ipc_self *out);
+uint64_t ipc_random64(void);
+/* Registers the fork handlers once; every ipc entry point calls it. */
+void ipc_init_once(void);
+
+/* ---- ipc_os.c --------------------------------------------------------- */
+
+struct ipc_fdinfo {
+	uint64_t ino;
+	uint64_t dev;
+	uint64_t size;     /* st_size */
+	uint64_t pos;      /* file position (memfd only, else 0) */
+	size_t granule;    /* mapping granularity (page or huge page) */
+	int seals;         /* F_GET_SEALS, or 0 */
+	bool shmem;        /* tmpfs / hugetlbfs: memfd or shm */
+	bool dmabuf;
+	bool writable;     /* opened O_RDWR */
+};
+
+int ipc_fd_inspect(int fd, struct ipc_fdinfo *out);
+int ipc_fd_dup(int fd);
+/* A new open file description of fd's file (/proc/self/fd), O_RDWR. */
+int ipc_fd_reopen(int fd);
+int ipc_fd_set_pos(int fd, uint64_t pos);
+uint64_t ipc_fd_get_pos(int fd);
+/* Adds F_SEAL_SHRINK to a memfd unless present. */
+int ipc_fd_seal_shrink(int fd);
+int ipc_pidfd_open(pid_t pid);
+int ipc_pidfd_getfd(int pidfd, int fd);
+/* dma-buf from [off, off + size) of a memfd through /dev/udmabuf. */
+int ipc_udmabuf_create(int memfd, uint64_t off, uint64_t size);
+/* 0 when /dev/udmabuf can be opened; -errno (probed once) otherwise. */
+int ipc_udmabuf_status(void);
+/* Lets processes of our uid use pidfd_getfd on us where Yama needs it. */
+void ipc_allow_ptrace_once(void);
+/* One message with at most one fd (fd < 0: none). */
+int ipc_sock_send(int sock, const void *buf, size_t len, int fd);
+/* Receives one message; *fd gets a received fd (CLOEXEC) or -1. Returns
+ * the byte count or -errno. Extra fds are closed. */
+ssize_t ipc_sock_recv(int sock, void *buf, size_t len, int *fd);
+int ipc_sock_timeouts(int sock, unsigned ms);
+
+/* ---- ipc_map.c -------------------------------------------------------- */
+
+/* Open-addressing hash table: nonzero uint64_t keys -> non-NULL values.
+ * Not thread-safe: callers hold the owning lock. */
+struct ipc_map {
+	uint64_t *keys;
+	void **vals;
+	size_t cap;   /* power of two, or 0 */
+	size_t count;
+};
+
+void *ipc_map_get(const struct ipc_map *m, uint64_t key);
+/* 0 or -ENOMEM; replacing an existing key's value never fails. */
+int ipc_map_put(struct ipc_map *m, uint64_t key, void *val);
+void *ipc_map_del(struct ipc_map *m, uint64_t key);
+void ipc_map_clear(struct ipc_map *m);
+/* Calls fn on each entry; fn must not change the map. */
+void ipc_map_each(const struct ipc_map *m, void (*fn)(uint64_t, void *, void *),
+		  void *arg);
+uint64_t ipc_hash64(uint64_t x);
+
+/* ---- ipc_export.c ----------------------------------------------------- */
+
+/* zeMemGetIpcHandle: ptr is the base of a live allocation of c. */
+int ipc_export_get(struct _ze_context_handle_t *c, const void *ptr,
+		   void *out64);
+/* zeMemPutIpcHandle of a MEM handle made by this process. */
+int ipc_export_put(const struct ipc_desc *d);
+/* A new fd (CLOEXEC) of the file of a live export of this process whose
+ * xfile still has tag (local opens and the broker). -ESTALE when the
+ * export was put or the tag differs. */
+int ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd);
+/* Is the export live and its tag this one? (cheap, for cache hits) */
+bool ipc_export_live(uint32_t export_id, uint64_t tag);
+/* The xfile fd of a live MEM handle of this process (no new reference):
+ * zeMemGetFileDescriptorFromIpcHandleExp. -EOPNOTSUPP unless WHOLE. */
+int ipc_export_handle_fd(const struct ipc_desc *d, int *fd);
+/* ze_external_memory_export_fd_t: a driver-owned fd of the allocation,
+ * valid until it is freed. */
+int ipc_export_alloc_fd(struct _ze_context_handle_t *c,
+			const struct usm_info *info, uint32_t type, int *fd);
+/* The allocation was freed (drv_mem_release, under usm locks). */
+void ipc_export_freed(const struct usm_info *info);
+/* Supported external memory types (ze_external_memory_type_flags_t). */
+uint32_t ipc_export_types(void);
+void ipc_export_fork_prepare(void);
+void ipc_export_fork_parent(void);
+void ipc_export_fork_child(void);
+
+/* ---- ipc_broker.c ----------------------------------------------------- */
+
+/* Starts this process's broker thread unless running or disabled. */
+void ipc_broker_ensure(void);
+/* Asks the exporter's broker for the file of d: 0 and *fd, or -errno
+ * (-ESRCH: no broker, -EACCES: refused, -ESTALE: export put). */
+int ipc_broker_fetch(const struct ipc_desc *d, int *fd);
+/* The same for file sub - 1 of a physical-range export (sub >= 1; see
+ * ipc_phys.c): the broker answers through ipc_phys_fetch. */
+int ipc_broker_fetch_sub(const struct ipc_desc *d, uint32_t sub, int *fd);
+void ipc_broker_fork_prepare(void);
+void ipc_broker_fork_parent(void);
+void ipc_broker_fork_child(void);
+void ipc_broker_stop(void);
+
+/* ---- ipc_import.c ----------------------------------------------------- */
+
+struct ipc_import_info {
+	void *base;
+	size_t size;
+	uint8_t kind;
+	bool external;       /* from ze_external_memory_import_fd_t */
+	uint64_t id;
+	size_t page_size;
+	struct _ze_device_handle_t *dev;
+};
+
+/* 0; -EBADMSG (*why says what), -ESTALE (put, revoked, not its file),
+ * -ESRCH (exporter gone), -EACCES (refused), -ENOTCONN (every transport
+ * off), -EBADF (file not sealed or not writable), -ERANGE, other -errno. */
+int ipc_import_open(struct _ze_context_handle_t *c,
+		    struct _ze_device_handle_t *dev, const void *in64,
+		    void **out, const char **why);
+/* 0; -ENOENT unknown; -EINVAL interior; -EPERM other context or an
+ * external import (free it with zeMemFree). */
+int ipc_import_close(struct _ze_context_handle_t *c, const void *ptr);
+int ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
+			struct _ze_device_handle_t *dev, int fd, uint32_t type,
+			size_t size, void **out);
+/* zeMemFree of an external import: 0; -EPERM an IPC open (close it);
+ * -EINVAL interior; -ENOENT none. */
+int ipc_import_free(struct _ze_context_handle_t *c, void *ptr);
+/* Any interior pointer of an import of c: 0 or -ENOENT. */
+int ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
+		     struct ipc_import_info *out);
+void ipc_import_context_destroyed(struct _ze_context_handle_t *c);
+void ipc_import_fork_prepare(void);
+void ipc_import_fork_parent(void);
+void ipc_import_fork_child(void);
+
+/* ---- ipc_phys.c -------------------------------------------------------- */
+
+/* zeMemGetIpcHandle[WithProperties] on physical memory: ptr is a physical
+ * object handle or a mapped VMM address; range is the size of the
+ * ze_ipc_phys_mem_handle_range_ext_desc_t chained (0: none). 1 when ptr is
+ * neither (the caller exports it as USM), 0, or -errno: -ENOENT unknown,
+ * -EPERM another context, -EINVAL interior / misaligned / a physical
+ * handle with a range, -E2BIG several objects without a range, -ENXIO a
+ * hole in the range, -EFBIG too many objects. */
+int ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr,
+		 size_t range, void *out64);
+/* zeMemPutIpcHandle of a PHYS handle of this process: 0 or -ENOENT. */
+int ipc_phys_put(const struct ipc_desc *d);
+/* File sub - 1 of live physical-range export id with tag (sub 1: the list
+ * memfd, sub k >= 2: object k - 2), a new CLOEXEC fd. -ESTALE. */
+int ipc_phys_fetch(uint32_t export_id, uint64_t tag, uint32_t sub, int *fd);
+/* zeMemOpenIpcHandle of a decoded PHYS handle. Errors as ipc_import_open. */
+int ipc_phys_open(struct _ze_context_handle_t *c,
+		  struct _ze_device_handle_t *dev, const struct ipc_desc *d,
+		  void **out, const char **why);
+/* 0; -ENOENT not a physical-range import; -EINVAL interior; -EPERM. */
+int ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr);
+int ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
+		   struct ipc_import_info *out);
+void ipc_phys_context_destroyed(struct _ze_context_handle_t *c);
+void ipc_phys_fork_prepare(void);
+void ipc_phys_fork_parent(void);
+void ipc_phys_fork_child(void);
+
+#endif

@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipc_export: the exporter side. Which fd a handle names, how many handles
+ * reference it, and when it is released.
+ *
+ * What an importer gets (the "xfile"):
+ *   - an allocation whose backing file holds it alone (usm's large
+ *     allocations: a memfd of their own at offset 0): that memfd, through
+ *     our own open file description (reopened via /proc/self/fd) whose file
+ *     position is a random tag; the handle is WHOLE;
+ *   - a page-exclusive allocation inside a shared pool segment: if the
+ *     machine has /dev/udmabuf, a dma-buf made from exactly the pages of
+ *     the allocation; else the segment memfd itself, tagged, with the
+ *     allocation's offset in the handle: the importing driver maps only the
+ *     allocation's pages (the kernel offers no other way to hand out a
+ *     sub-range of a memfd), and the handle cannot be turned into a bare fd
+ *     (zeMemGetFileDescriptorFromIpcHandleExp answers UNSUPPORTED_FEATURE);
+ *   - a dma-buf allocation (usm's USM_FLAG_DMABUF): a dup of its dma-buf.
+ * Every memfd handed out carries F_SEAL_SHRINK (added here if missing), so
+ * no peer can shrink it under a mapping.
+ *
+ * One xfile per backing file (or udmabuf range), shared by the exports in
+ * it: thousands of handles cost one fd per file, not one per handle. One
+ * export record per allocation, shared by its handles: each get adds a
+ * serial, each put removes one; the record (and, with the last record, the
+ * xfile) goes when no serial is left and no external-memory fd of it is
+ * out. When the xfile goes its tag is revoked (position set to 0) before
+ * the close, so importers that still hold the file notice on their next
+ * open. The allocation itself may be freed earlier: the xfile keeps its
+ * pages (usm_mark_exported keeps usm from reusing them).
+ *
+ * Locking: export_lock protects every table and record here. It is taken
+ * under usm locks (ipc_export_freed runs in drv_mem_release) and by the
+ * broker thread; nothing here calls usm with it held.
+ */
+#include "ipc.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct xfile {
+	struct xfile *hnext;   /* same hash key */
+	uint64_t key;
+	uint64_t src_ino, src_dev; /* the backing file (usm's fd) */
+	uint64_t page_off;     /* udmabuf: range start in the memfd */
+	bool udmabuf;          /* made here from a range of the memfd */
+	bool dmabuf;           /* fd is a dma-buf */
+	bool whole;            /* holds one allocation, at offset 0 */
+	int fd;
+	uint64_t ino;          /* inode of fd */
+	uint64_t tag;          /* file position, 0 if untagged */
+	uint32_t refs;         /* export records */
+};
+
+struct export {
+	uint32_t id;
+	const void *base;
+	uint64_t alloc_id;
+	uint64_t size;
+	uint64_t offset;       /* of the allocation in xf->fd */
+	uint8_t kind;
+	uint16_t device;
+	bool ext;              /* an external-memory fd was handed out */
+	bool by_base;          /* listed in exports_by_base */
+	struct xfile *xf;
+	uint32_t *serials;     /* outstanding handles, ascending */
+	uint32_t nser, cap;
+};
+
+static pthread_mutex_t export_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ipc_map by_id;   /* export id -> export */
+static struct ipc_map by_base; /* base address -> export of a live alloc */
+static struct ipc_map xfiles;  /* file key -> xfile chain */
+static uint32_t next_id, next_serial, n_exports, n_xfiles, n_handles;
+static _Atomic uint32_t any_exports;
+
+static uint64_t
+xfile_key(uint64_t dev, uint64_t ino, uint64_t page_off, bool udmabuf)
+{
+	uint64_t k = ipc_hash64(ino ^ ipc_hash64(dev ^ (udmabuf ? 1 : 0)) ^
+				(page_off * 0x9e3779b97f4a7c15ull));
+	return k ? k : 1;
+}
+
+static struct xfile *
+xfile_find(uint64_t key, const struct ipc_fdinfo *src, uint64_t page_off,
+	   bool udmabuf)
+{
+	for (struct xfile *x = ipc_map_get(&xfiles, key); x; x = x->hnext)
+		if (x->src_ino == src->ino && x->src_dev == src->dev &&
+		    x->page_off == page_off && x->udmabuf == udmabuf)
+			return x;
+	return NULL;
+}
+
+static void
+xfile_put(struct xfile *x)
+{
+	if (--x->refs)
+		return;
+	struct xfile **pp = NULL, *head = ipc_map_get(&xfiles, x->key);
+	if (head == x) {
+		if (x->hnext)
+			ipc_map_put(&xfiles, x->key, x->hnext);
+		else
+			ipc_map_del(&xfiles, x->key);
+	} else {
+		for (pp = &head->hnext; *pp != x; pp = &(*pp)->hnext)
+			;
+		*pp = x->hnext;
+	}
+	if (x->tag)
+		ipc_fd_set_pos(x->fd, 0); /* revoke: importers see it */
+	close(x->fd);
+	n_xfiles--;
+	u_dbg("ipc", "released export file (ino %llu); %u file(s), %u "
+		     "export(s), %u handle(s) left",
+	      (unsigned long long)x->ino, n_xfiles, n_exports, n_handles);
+	free(x);
+}
+
+static uint64_t
+new_tag(uint8_t kind_or_zero)
+{
+	uint64_t r = ipc_random64() << 8;
+	r &= (IPC_TAG_MARK - 1) & ~IPC_TAG_KIND_MASK;
+	return IPC_TAG_MARK | r | kind_or_zero;
+}
+
+/* The xfile for an allocation; creates it. Under export_lock. */
+static int
+xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
+	  struct xfile **out, uint64_t *offset)
+{
+	size_t g = src->granule;
+	uint64_t pages = (info->size + g - 1) / g * g;
+	bool whole = info->fd_offset == 0 && src->size <= pages;
+	bool use_udmabuf = !whole && src->shmem &&
+			   ipc_udmabuf_status() == 0;
+	uint64_t page_off = use_udmabuf ? info->fd_offset / g * g : 0;
+	uint64_t key = xfile_key(src->dev, src->ino, page_off, use_udmabuf);
+	struct xfile *x = xfile_find(key, src, page_off, use_udmabuf);
+	if (x)
+		goto found;
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	x->key = key;
+	x->src_ino = src->ino;
+	x->src_dev = src->dev;
+	x->page_off = page_off;
+	x->fd = -1;
+	int err = 0;
+	if (src->shmem && (err = ipc_fd_seal_shrink(info->fd))) {
+		u_warn("ipc", "cannot seal the backing memfd against "
+			      "shrinking: %s", strerror(-err));
+		goto err_free;
+	}
+	if (use_udmabuf) {
+		uint64_t len = (info->fd_offset - page_off + info->size + g -
+				1) / g * g;
+		x->fd = ipc_udmabuf_create(info->fd, page_off, len);
+		if (x->fd >= 0) {
+			x->udmabuf = x->dmabuf = true;
+			x->whole = info->fd_offset == page_off;
+		} else {
+			u_info("ipc", "udmabuf: %s; exporting the segment",
+			       strerror(-x->fd));
+			/* Fall back to the segment memfd (not a udmabuf xfile:
+			 * look that one up under its own key). */
+			free(x);
+			use_udmabuf = false;
+			page_off = 0;
+			key = xfile_key(src->dev, src->ino, 0, false);
+			x = xfile_find(key, src, 0, false);
+			if (x)
+				goto found;
+			if (!(x = calloc(1, sizeof(*x))))
+				return -ENOMEM;
+			x->key = key;
+			x->src_ino = src->ino;
+			x->src_dev = src->dev;
+			x->fd = -1;
+		}
+	}
+	if (x->fd < 0 && src->dmabuf) {
+		x->fd = ipc_fd_dup(info->fd);
+		x->dmabuf = true;
+		x->whole = whole;
+	} else if (x->fd < 0) {
+		x->whole = whole;
+		x->fd = ipc_fd_reopen(info->fd);
+		if (x->fd >= 0) {
+			x->tag = new_tag(whole ? (uint8_t)info->kind : 0);
+			if (ipc_fd_set_pos(x->fd, x->tag))
+				x->tag = 0;
+		} else {
+			u_info("ipc", "reopen through /proc: %s; exporting a "
+				      "dup (untagged)", strerror(-x->fd));
+			x->fd = ipc_fd_dup(info->fd);
+		}
+	}
+	if (x->fd < 0) {
+		err = x->fd;
+		goto err_free;
+	}
+	struct ipc_fdinfo fi;
+	if ((err = ipc_fd_inspect(x->fd, &fi)))
+		goto err_close;
+	x->ino = fi.ino;
+	x->hnext = ipc_map_get(&xfiles, key);
+	if ((err = ipc_map_put(&xfiles, key, x)))
+		goto err_close;
+	n_xfiles++;
+	u_dbg("ipc", "export file fd %d (ino %llu, %s%s%s)", x->fd,
+	      (unsigned long long)x->ino, x->dmabuf ? "dma-buf" : "memfd",
+	      x->whole ? ", whole" : "", x->tag ? ", tagged" : "");
+found:
+	x->refs++;
+	*out = x;
+	*offset = info->fd_offset - x->page_off;
+	return 0;
+err_close:
+	close(x->fd);
+err_free:
+	free(x);
+	return err;
+}
+
+static void
+export_release(struct export *e)
+{
+	if (e->by_base && ipc_map_get(&by_base, (uintptr_t)e->base) == e)
+		ipc_map_del(&by_base, (uintptr_t)e->base);
+	ipc_map_del(&by_id, e->id);
+	n_exports--;
+	atomic_store(&any_exports, n_exports);
+	xfile_put(e->xf);
+	free(e->serials);
+	free(e);
+}
+
+/* The export record of a live allocation; creates it. Under export_lock. */
+static int
+export_get(const struct usm_info *info, const struct ipc_fdinfo *src,
+	   struct export **out)
+{
+	struct export *e = ipc_map_get(&by_base, (uintptr_t)info->base);
+	if (e && e->alloc_id == info->id)
+		goto found;
+	if (e) {
+		/* A freed allocation's record (address reused). */
+		ipc_map_del(&by_base, (uintptr_t)info->base);
+		e->by_base = false;
+	}
+	if (!(e = calloc(1, sizeof(*e))))
+		return -ENOMEM;
+	int err = xfile_get(info, src, &e->xf, &e->offset);
+	if (err)
+		goto err_free;
+	do {
+		e->id = ++next_id;
+	} while (!e->id || ipc_map_get(&by_id, e->id));
+	e->base = info->base;
+	e->alloc_id = info->id;
+	e->size = info->size;
+	e->kind = (uint8_t)info->kind;
+	e->device = info->dev ? (uint16_t)((struct _ze_device_handle_t *)
+					   info->dev)->ordinal : 0;
+	if ((err = ipc_map_put(&by_id, e->id, e)))
+		goto err_xfile;
+	if ((err = ipc_map_put(&by_base, (uintptr_t)e->base, e))) {
+		ipc_map_del(&by_id, e->id);
+		goto err_xfile;
+	}
+	e->by_base = true;
+	n_exports++;
+	atomic_store(&any_exports, n_exports);
+found:
+	*out = e;
+	return 0;
+err_xfile:
+	xfile_put(e->xf);
+err_free:
+	free(e);
+	return err;
+}
+
+static int
+add_serial(struct export *e, uint32_t *serial)
+{
+	if (e->nser == e->cap) {
+		uint32_t cap = e->cap ? e->cap * 2 : 4;
+		uint32_t *s = realloc(e->serials, cap * sizeof(*s));
+		if (!s)
+			return -ENOMEM;
+		e->serials = s;
+		e->cap = cap;
+	}
+	/* Serials grow, so appending keeps the array sorted; after a wrap
+	 * (2^32 gets) the value is inserted in place. */
+	do {
+		*serial = ++next_serial;
+	} while (!*serial);
+	uint32_t i = e->nser;
+	while (i && e->serials[i - 1] > *serial)
+		i--;
+	memmove(&e->serials[i + 1], &e->serials[i],
+		(e->nser - i) * sizeof(*e->serials));
+	e->serials[i] = *serial;
+	e->nser++;
+	n_handles++;
+	return 0;
+}
+
+static bool
+del_serial(struct export *e, uint32_t serial)
+{
+	uint32_t lo = 0, hi = e->nser;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (e->serials[mid] < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == e->nser || e->serials[lo] != serial)
+		return false;
+	memmove(&e->serials[lo], &e->serials[lo + 1],
+		(e->nser - lo - 1) * sizeof(*e->serials));
+	e->nser--;
+	n_handles--;
+	return true;
+}
+
+/* Does the allocation stay alone on its pages while it is exported? usm
+ * says page_exclusive for now; pooled blocks stay so only in the
+ * page-isolated classes (device kind, or USM_FLAG_EXPORTABLE): elsewhere a
+ * later allocation could land on the exported page. */
+static bool
+isolated(const struct usm_info *info, const struct ipc_fdinfo *src)
+{
+	size_t g = src->granule;
+	uint64_t pages = (info->size + g - 1) / g * g;
+	bool own_file = info->fd_offset == 0 && src->size <= pages;
+	return info->page_exclusive &&
+	       (own_file || info->kind == USM_KIND_DEVICE ||
+		(info->usm_flags & USM_FLAG_EXPORTABLE));
+}
+
+/* Checks shared by get and the external fd: ptr is the base of a live,
+ * exportable allocation of c, marked exported in usm. Outside any lock. */
+static int
+prepare(struct _ze_context_handle_t *c, const void *ptr,
+	struct usm_info *info, struct ipc_fdinfo *src)
+{
+	struct usm_heap *heap = drv_driver.heap;
+	int err = usm_query(heap, ptr, info);
+	if (err)
+		return -ENOENT;
+	if (info->ctx != c)
+		return -EPERM;
+	if (info->base != ptr)
+		return -EINVAL;
+	if (info->fd < 0)
+		return -EOPNOTSUPP;
+	if (info->size > IPC_MAX_BYTES || info->fd_offset > IPC_MAX_BYTES)
+		return -EFBIG;
+	if ((err = ipc_fd_inspect(info->fd, src)))
+		return err;
+	if (!src->shmem && !src->dmabuf)
+		return -EOPNOTSUPP;
+	if (!isolated(info, src))
+		return -EBUSY;
+	if (!info->exported) {
+		uint64_t id = info->id;
+		if ((err = usm_mark_exported(heap, ptr)))
+			return err;
+		/* Freed and reallocated meanwhile? Then it is not ours. */
+		if (usm_query(heap, ptr, info) || info->id != id)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+int
+ipc_export_get(struct _ze_context_handle_t *c, const void *ptr, void *out64)
+{
+	struct usm_info info;
+	struct ipc_fdinfo src;
+	struct ipc_self me;
+	int err = prepare(c, ptr, &info, &src);
+	if (err)
+		return err;
+	ipc_self(&me);
+	struct ipc_desc d = { .type = IPC_TYPE_MEM, .pid = me.pid,
+			      .nonce = me.nonce };
+	struct export *e;
+	pthread_mutex_lock(&export_lock);
+	if ((err = export_get(&info, &src, &e)))
+		goto out;
+	if ((err = add_serial(e, &d.serial))) {
+		if (!e->nser && !e->ext)
+			export_release(e);
+		goto out;
+	}
+	d.fd = d.fd_copy = e->xf->fd;
+	d.kind = e->kind;
+	d.device = e->device;
+	d.flags = (e->xf->tag ? IPC_FLAG_TAGGED : 0) |
+		  (e->xf->dmabuf ? IPC_FLAG_DMABUF : 0) |
+		  (e->xf->whole && !e->offset ? IPC_FLAG_WHOLE : 0);
+	d.ino = (uint32_t)e->xf->ino;
+	d.tag = e->xf->tag;
+	d.export_id = e->id;
+	d.size = e->size;
+	d.offset = e->offset;
+out:
+	pthread_mutex_unlock(&export_lock);
+	if (err)
+		return err;
+	ipc_handle_encode(&d, out64);
+	ipc_allow_ptrace_once();
+	ipc_broker_ensure();
+	return 0;
+}
+
+/* The live export a MEM handle of this process names. Under export_lock. */
+static struct export *
+export_of(const struct ipc_desc *d)
+{
+	struct export *e = ipc_map_get(&by_id, d->export_id);
+	if (!e || e->xf->tag != d->tag || (uint32_t)e->xf->ino != d->ino ||
+	    e->offset != d->offset || e->size != d->size ||
+	    e->xf->fd != d->fd_copy)
+		return NULL;
+	return e;
+}
+
+int
+ipc_export_put(const struct ipc_desc *d)
+{
+	int err = -ENOENT;
+	pthread_mutex_lock(&export_lock);
+	struct export *e = export_of(d);
+	if (e && del_serial(e, d->serial)) {
+		err = 0;
+		if (!e->nser && !e->ext)
+			export_release(e);
+	}
+	pthread_mutex_unlock(&export_lock);
+	return err;
+}
+
+int
+ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd)
+{
+	int err = -ESTALE;
+	pthread_mutex_lock(&export_lock);
+	struct export *e = ipc_map_get(&by_id, export_id);
+	if (e && e->xf->tag == tag) {
+		*fd = ipc_fd_dup(e->xf->fd);
+		err = *fd < 0 ? *fd : 0;
+	}
+	pthread_mutex_unlock(&export_lock);
+	return err;
+}
+
+bool
+ipc_export_live(uint32_t export_id, uint64_t tag)
+{
+	pthread_mutex_lock(&export_lock);
+	struct export *e = ipc_map_get(&by_id, export_id);
+	bool live = e && e->xf->tag == tag;
+	pthread_mutex_unlock(&export_lock);
+	return live;
+}
+
+int
+ipc_export_handle_fd(const struct ipc_desc *d, int *fd)
+{
+	int err = -ENOENT;
+	pthread_mutex_lock(&export_lock);
+	struct export *e = export_of(d);
+	if (e) {
+		err = e->xf->whole && !e->offset ? 0 : -EOPNOTSUPP;
+		*fd = e->xf->fd;
+	}
+	pthread_mutex_unlock(&export_lock);
+	return err;
+}
+
+int
+ipc_export_alloc_fd(struct _ze_context_handle_t *c,
+		    const struct usm_info *qinfo, uint32_t type, int *fd)
+{
+	struct usm_info info;
+	struct ipc_fdinfo src;
+	int err = prepare(c, qinfo->base, &info, &src);
+	if (err)
+		return err;
+	if ((type & ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF) && !src.dmabuf)
+		return -EPROTONOSUPPORT;
+	struct export *e;
+	pthread_mutex_lock(&export_lock);
+	if ((err = export_get(&info, &src, &e)))
+		goto out;
+	if (!e->xf->whole || e->offset) {
+		/* The fd would show other allocations' pages. */
+		if (!e->nser && !e->ext)
+			export_release(e);
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	e->ext = true;
+	*fd = e->xf->fd;
+out:
+	pthread_mutex_unlock(&export_lock);
+	return err;
+}
+
+void
+ipc_export_freed(const struct usm_info *info)
+{
+	if (!atomic_load_explicit(&any_exports, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&export_lock);
+	struct export *e = ipc_map_get(&by_base, (uintptr_t)info->base);
+	if (e && e->alloc_id == info->id) {
+		ipc_map_del(&by_base, (uintptr_t)info->base);
+		e->by_base = false;
+		e->ext = false;
+		if (!e->nser)
+			export_release(e);
+	}
+	pthread_mutex_unlock(&export_lock);
+}
+
+uint32_t
+ipc_export_types(void)
+{
+	uint32_t t = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD;
+	const char *why;
+	if (!usm_backend_status(BK_UDMABUF, &why) ||
+	    !usm_backend_status(BK_DRM_PRIME, &why))
+		t |= ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
+	return t;
+}
+
+void
+ipc_export_fork_prepare(void)
+{
+	pthread_mutex_lock(&export_lock);
+}
+
+void
+ipc_export_fork_parent(void)
+{
+	pthread_mutex_unlock(&export_lock);
+}
+
+static void
+drop_export(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	struct export *e = val;
+	free(e->serials);
+	free(e);
+}
+
+static void
+drop_xfile(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	for (struct xfile *x = val, *next; x; x = next) {
+		next = x->hnext;
+		close(x->fd); /* no revoke: the parent still exports it */
+		free(x);
+	}
+}
+
+void
+ipc_export_fork_child(void)
+{
+	ipc_map_each(&by_id, drop_export, NULL);
+	ipc_map_each(&xfiles, drop_xfile, NULL);
+	ipc_map_clear(&by_id);
+	ipc_map_clear(&by_base);
+	ipc_map_clear(&xfiles);
+	n_exports = n_xfiles = n_handles = 0;
+	atomic_store(&any_exports, 0);
+	pthread_mutex_init(&export_lock, NULL);
+}

@@ -1,0 +1,668 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipc_import: the importer side. zeMemOpenIpcHandle gets the exporter's
+ * file through a transport, checks it, maps the allocation's pages and
+ * records the mapping; zeMemCloseIpcHandle undoes that. Allocations made
+ * with ze_external_memory_import_fd_t are imports too (freed by zeMemFree).
+ *
+ * Transports, in order (never a raw fd number of another process):
+ *   appfd   bytes 0..3 differ from the fd copy: the application passed the
+ *           fd itself (SCM_RIGHTS) and wrote its local number there;
+ *   local   the exporter is this process: its export table;
+ *   pidfd   pidfd_open(pid) + pidfd_getfd(fd copy);
+ *   broker  the exporter's broker socket (ipc_broker.c);
+ *   appfd   last, bytes 0..3 untouched: the application's fd may have
+ *           received the exporter's number; used only if it is provably
+ *           the exporter's open file (see check_file).
+ * ZEMEM_IPC_TRANSPORT limits the last two ("auto", "pidfd", "broker",
+ * "none"). Whatever delivered the fd, it must be the file the handle names
+ * (inode, dma-buf or memfd, the tag in the shared file position), carry
+ * F_SEAL_SHRINK when it is a memfd, and cover [offset, offset + size).
+ *
+ * Cache: one fd per (exporter pid, nonce, tag, inode), refcounted by the
+ * imports that map it; the last close closes it (the importer keeps no
+ * memory alive after that). A cache hit re-checks the tag (one lseek), so
+ * a file the exporter revoked is not opened again. Every open makes a new
+ * mapping: 2000 opens give 2000 addresses aliasing the same pages.
+ *
+ * Index: imports sorted by address (binary search), so any interior
+ * pointer finds its import for zeMemGetAllocProperties / GetAddressRange.
+ *
+ * Locking: import_lock protects the cache; index_lock (rwlock) the index.
+ * Order import_lock -> index_lock -> export_lock; no lock is held across
+ * mmap / munmap or a transport.
+ */
+#include "ipc.h"
+#include "u_options.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct cent {
+	struct cent *hnext;
+	uint64_t key;
+	int32_t pid;
+	uint64_t nonce, tag;
+	uint32_t ino;
+	bool hashed;     /* in the cache (external imports are not) */
+	bool dmabuf;
+	int fd;
+	uint64_t fsize;
+	size_t granule;
+	uint32_t refs;
+};
+
+struct import {
+	void *ptr;       /* what open returned: base of the import */
+	size_t size;
+	void *map;
+	size_t map_len;
+	uint8_t kind;
+	bool external;
+	struct _ze_context_handle_t *ctx;
+	uint64_t ctx_serial;
+	struct _ze_device_handle_t *dev;
+	uint64_t id;
+	struct cent *ce;
+};
+
+static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t index_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct ipc_map cache;
+static struct import **idx;
+static size_t idx_n, idx_cap;
+static _Atomic uint64_t next_import_id;
+/* How this thread got its last fd (for the debug log). */
+static _Thread_local const char *last_transport = "none";
+
+/* ---- the cache ---------------------------------------------------------- */
+
+static uint64_t
+cent_key(int32_t pid, uint64_t nonce, uint64_t tag, uint32_t ino)
+{
+	uint64_t k = ipc_hash64((uint64_t)(uint32_t)pid ^
+				ipc_hash64(nonce ^ ipc_hash64(tag ^ ino)));
+	return k ? k : 1;
+}
+
+static struct cent *
+cent_find(uint64_t key, int32_t pid, uint64_t nonce, uint64_t tag,
+	  uint32_t ino)
+{
+	for (struct cent *e = ipc_map_get(&cache, key); e; e = e->hnext)
+		if (e->pid == pid && e->nonce == nonce && e->tag == tag &&
+		    e->ino == ino)
+			return e;
+	return NULL;
+}
+
+static void
+cent_unlink(struct cent *e)
+{
+	struct cent *head = ipc_map_get(&cache, e->key);
+	if (head == e) {
+		if (e->hnext)
+			ipc_map_put(&cache, e->key, e->hnext);
+		else
+			ipc_map_del(&cache, e->key);
+		return;
+	}
+	struct cent **pp = &head->hnext;
+	while (*pp != e)
+		pp = &(*pp)->hnext;
+	*pp = e->hnext;
+}
+
+static void
+cent_put(struct cent *e)
+{
+	pthread_mutex_lock(&import_lock);
+	bool last = --e->refs == 0;
+	if (last && e->hashed)
+		cent_unlink(e);
+	pthread_mutex_unlock(&import_lock);
+	if (last) {
+		close(e->fd);
+		free(e);
+	}
+}
+
+/* ---- transports --------------------------------------------------------- */
+
+/* Is fd the file d names, usable for the mapping d asks for? */
+static int
+check_file(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
+{
+	int err = ipc_fd_inspect(fd, fi);
+	if (err)
+		return err == -EBADF ? -ESTALE : err;
+	if ((uint32_t)fi->ino != d->ino)
+		return -ESTALE;
+	if ((d->flags & IPC_FLAG_DMABUF) ? !fi->dmabuf : !fi->shmem)
+		return -ESTALE;
+	if ((d->flags & IPC_FLAG_TAGGED) && fi->pos != d->tag)
+		return -ESTALE;
+	if (fi->shmem && !(fi->seals & F_SEAL_SHRINK))
+		return -EBADF;
+	if (!fi->writable)
+		return -EBADF;
+	if (d->offset + d->size > fi->size)
+		return -ERANGE;
+	return 0;
+}
+
+/* A CLOEXEC dup of a local fd that must be the file of d. */
+static int
+take_local(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
+{
+	if (fcntl(fd, F_GETFD) < 0)
+		return -ESTALE;
+	int err = check_file(fd, d, fi);
+	if (err)
+		return err;
+	return ipc_fd_dup(fd);
+}
+
+static int
+via_pidfd(const struct ipc_desc *d)
+{
+	/* Look before taking: a forged handle must not make us dup (and
+	 * close) some other file of that process, e.g. one this process
+	 * holds POSIX locks on, which any close of it would drop. stat()
+	 * through /proc needs less than pidfd_getfd; if it fails, the
+	 * fetch decides (and the fd is checked after it anyway). */
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->pid,
+		 d->fd_copy);
+	if (!stat(path, &st) && (uint32_t)st.st_ino != d->ino)
+		return -ESTALE;
+	int pfd = ipc_pidfd_open(d->pid);
+	if (pfd < 0)
+		return pfd == -EPERM ? -EACCES : pfd;
+	int fd = ipc_pidfd_getfd(pfd, d->fd_copy);
+	close(pfd);
+	if (fd == -EPERM)
+		return -EACCES;
+	return fd == -EBADF ? -ESTALE : fd;
+}
+
+static int
+severity(int err)
+{
+	switch (err) {
+	case -EACCES: return 4;
+	case -ESTALE: return 3;
+	case -ESRCH: return 2;
+	case 0: return 0;
+	default: return 1;
+	}
+}
+
+static int
+worse(int a, int b)
+{
+	return severity(b) > severity(a) ? b : a;
+}
+
+/* ZEMEM_IPC_TRANSPORT: which of pidfd and broker may be tried. */
+static void
+transports(bool *pidfd, bool *broker)
+{
+	static _Atomic bool warned;
+	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
+	bool any = !strcmp(mode, "auto");
+	*pidfd = any || !strcmp(mode, "pidfd");
+	*broker = any || !strcmp(mode, "broker");
+	if (*pidfd || *broker || !strcmp(mode, "none"))
+		return;
+	if (!atomic_exchange(&warned, true))
+		u_warn("ipc", "ZEMEM_IPC_TRANSPORT=\"%s\" is not auto, pidfd, "
+			      "broker or none; using auto", mode);
+	*pidfd = *broker = true;
+}
+
+/* Gets a checked fd of the file of d; 0 or -errno. */
+static int
+fetch(const struct ipc_desc *d, bool local, int *out,
+      struct ipc_fdinfo *fi)
+{
+	bool pidfd, broker;
+	transports(&pidfd, &broker);
+	int fd, err, e_app = 0, e_pidfd = 0, e_broker = 0;
+	if (d->type == IPC_TYPE_FD || ipc_handle_fd_replaced(d)) {
+		fd = take_local(d->fd, d, fi);
+		if (fd >= 0) {
+			last_transport = "appfd";
+			goto ok;
+		}
+		if (d->type == IPC_TYPE_FD)
+			return fd;
+		e_app = fd;
+		u_dbg("ipc", "fd %d in the handle is not its file: %s", d->fd,
+		      strerror(-fd));
+	}
+	if (local) {
+		if ((err = ipc_export_fetch(d->export_id, d->tag, &fd)))
+			return err;
+		if ((err = check_file(fd, d, fi)))
+			goto err_close;
+		last_transport = "local";
+		goto ok;
+	}
+	if (pidfd) {
+		fd = via_pidfd(d);
+		if (fd >= 0 && (e_pidfd = check_file(fd, d, fi))) {
+			close(fd);
+			fd = -1;
+		} else if (fd >= 0) {
+			last_transport = "pidfd";
+			goto ok;
+		} else {
+			e_pidfd = fd;
+		}
+	}
+	if (broker) {
+		e_broker = ipc_broker_fetch(d, &fd);
+		if (!e_broker && (e_broker = check_file(fd, d, fi)))
+			close(fd);
+		if (!e_broker) {
+			last_transport = "broker";
+			goto ok;
+		}
+	}
+	if (d->type == IPC_TYPE_MEM && !ipc_handle_fd_replaced(d)) {
+		/* The application may have passed the fd itself and got the
+		 * exporter's number again, so bytes 0..3 look untouched. Only
+		 * the exporter's own open file (inode, and the tag in its
+		 * shared file position) passes the check, and nothing is
+		 * dup'ed (or closed) before it passed. */
+		fd = take_local(d->fd, d, fi);
+		if (fd >= 0) {
+			last_transport = "appfd (same number)";
+			goto ok;
+		}
+	}
+	err = worse(worse(e_app, e_pidfd), e_broker);
+	if (!err)
+		err = -ENOTCONN; /* every transport disabled */
+	/* A gone or revoked export is the application's business (info);
+	 * a refusal or no transport at all is a setup problem (warn). */
+	U_LOG(err == -EACCES || err == -ENOTCONN ? U_LOG_WARN : U_LOG_INFO,
+	      "ipc", "cannot get the memory of pid %d's IPC handle (export "
+		     "%u): appfd: %s; pidfd: %s; broker: %s. Pass the fd "
+		     "yourself (SCM_RIGHTS into bytes 0..3) or check that both "
+		     "processes run as the same user",
+	      (int)d->pid, d->export_id,
+	      e_app ? strerror(-e_app) : "not given",
+	      pidfd ? strerror(-e_pidfd) : "disabled",
+	      broker ? strerror(-e_broker) : "disabled");
+	return err;
+ok:
+	*out = fd;
+	return 0;
+err_close:
+	close(fd);
+	return err;
+}
+
+/* ---- the index ---------------------------------------------------------- */
+
+/* First import whose ptr > p. Under index_lock. */
+static size_t
+idx_upper(const void *p)
+{
+	size_t lo = 0, hi = idx_n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)idx[mid]->ptr <= (uintptr_t)p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The import containing p, and its slot. Under index_lock. */
+static struct import *
+idx_find(const void *p, size_t *slot)
+{
+	size_t i = idx_upper(p);
+	if (!i)
+		return NULL;
+	struct import *im = idx[i - 1];
+	if ((uintptr_t)p - (uintptr_t)im->ptr >= im->size)
+		return NULL;
+	*slot = i - 1;
+	return im;
+}
+
+static int
+idx_insert(struct import *im)
+{
+	pthread_rwlock_wrlock(&index_lock);
+	if (idx_n == idx_cap) {
+		size_t cap = idx_cap ? idx_cap * 2 : 64;
+		struct import **n = realloc(idx, cap * sizeof(*n));
+		if (!n) {
+			pthread_rwlock_unlock(&index_lock);
+			return -ENOMEM;
+		}
+		idx = n;
+		idx_cap = cap;
+	}
+	size_t i = idx_upper(im->ptr);
+	memmove(&idx[i + 1], &idx[i], (idx_n - i) * sizeof(*idx));
+	idx[i] = im;
+	idx_n++;
+	pthread_rwlock_unlock(&index_lock);
+	return 0;
+}
+
+static void
+idx_remove(size_t slot)
+{
+	memmove(&idx[slot], &idx[slot + 1], (idx_n - slot - 1) * sizeof(*idx));
+	idx_n--;
+}
+
+static bool
+owned_by(const struct import *im, const struct _ze_context_handle_t *c)
+{
+	return im->ctx == c && im->ctx_serial == c->serial;
+}
+
+/* ---- open, close, external imports ------------------------------------- */
+
+static void
+import_destroy(struct import *im)
+{
+	munmap(im->map, im->map_len);
+	cent_put(im->ce);
+	free(im);
+}
+
+/* Maps [offset, offset + size) of ce's file (fsize bytes long, as seen
+ * under import_lock) and indexes it. */
+static int
+map_import(struct _ze_context_handle_t *c, struct _ze_device_handle_t *dev,
+	   struct cent *ce, uint64_t fsize, uint64_t offset, uint64_t size,
+	   uint8_t kind, bool external, void **out)
+{
+	size_t g = ce->granule;
+	uint64_t page_off = offset / g * g, delta = offset - page_off;
+	if (offset + size > fsize || size > IPC_MAX_BYTES)
+		return -ERANGE;
+	size_t len = (size_t)((delta + size + g - 1) / g * g);
+	struct import *im = calloc(1, sizeof(*im));
+	if (!im)
+		return -ENOMEM;
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ce->fd,
+		       (off_t)page_off);
+	if (p == MAP_FAILED) {
+		int err = -errno;
+		free(im);
+		return err;
+	}
+	im->map = p;
+	im->map_len = len;
+	im->ptr = (char *)p + delta;
+	im->size = (size_t)size;
+	im->kind = kind;
+	im->external = external;
+	im->ctx = c;
+	im->ctx_serial = c->serial;
+	im->dev = dev;
+	im->id = (1ull << 63) | atomic_fetch_add(&next_import_id, 1);
+	im->ce = ce;
+	int err = idx_insert(im);
+	if (err) {
+		munmap(p, len);
+		free(im);
+		return err;
+	}
+	*out = im->ptr;
+	return 0;
+}
+
+int
+ipc_import_open(struct _ze_context_handle_t *c,
+		struct _ze_device_handle_t *dev, const void *in64, void **out,
+		const char **why)
+{
+	struct ipc_desc d;
+	struct ipc_self me;
+	struct ipc_fdinfo fi;
+	uint64_t fsize;
+	int err = ipc_handle_decode(in64, &d, why);
+	if (err)
+		return err;
+	if (d.type == IPC_TYPE_PHYS)
+		return ipc_phys_open(c, dev, &d, out, why);
+	ipc_self(&me);
+	bool local = d.pid == me.pid && d.nonce == me.nonce;
+	if (d.type == IPC_TYPE_FD && !local) {
+		*why = "an fd handle is valid only in the process that made it";
+		return -EBADMSG;
+	}
+	int32_t kpid = d.type == IPC_TYPE_FD ? 0 : d.pid;
+	uint64_t knonce = d.type == IPC_TYPE_FD ? 0 : d.nonce;
+	uint64_t key = cent_key(kpid, knonce, d.tag, d.ino);
+	pthread_mutex_lock(&import_lock);
+	struct cent *ce = cent_find(key, kpid, knonce, d.tag, d.ino);
+	if (ce) {
+		/* Revoked by the exporter (tag reset), or put (local)? */
+		if ((ce->tag && ipc_fd_get_pos(ce->fd) != ce->tag) ||
+		    (local && d.type == IPC_TYPE_MEM &&
+		     !ipc_export_live(d.export_id, d.tag))) {
+			pthread_mutex_unlock(&import_lock);
+			return -ESTALE;
+		}
+		/* A pool file grows: the handle may name a newer range. */
+		if (d.offset + d.size > ce->fsize) {
+			struct stat st;
+			if (!fstat(ce->fd, &st) && st.st_size > 0)
+				ce->fsize = (uint64_t)st.st_size;
+		}
+		ce->refs++;
+		fsize = ce->fsize;
+		pthread_mutex_unlock(&import_lock);
+		goto map;
+	}
+	pthread_mutex_unlock(&import_lock);
+
+	int fd;
+	if ((err = fetch(&d, local, &fd, &fi)))
+		return err;
+	struct cent *n = calloc(1, sizeof(*n));
+	if (!n) {
+		close(fd);
+		return -ENOMEM;
+	}
+	*n = (struct cent){ .key = key, .pid = kpid, .nonce = knonce,
+			    .tag = d.tag, .ino = d.ino, .hashed = true,
+			    .dmabuf = fi.dmabuf, .fd = fd, .fsize = fi.size,
+			    .granule = fi.granule, .refs = 1 };
+	pthread_mutex_lock(&import_lock);
+	ce = cent_find(key, kpid, knonce, d.tag, d.ino);
+	if (ce) { /* another thread won the race */
+		ce->refs++;
+		if (ce->fsize < fi.size)
+			ce->fsize = fi.size;
+		fsize = ce->fsize;
+		pthread_mutex_unlock(&import_lock);
+		close(fd);
+		free(n);
+		goto map;
+	}
+	n->hnext = ipc_map_get(&cache, key);
+	if ((err = ipc_map_put(&cache, key, n))) {
+		pthread_mutex_unlock(&import_lock);
+		close(fd);
+		free(n);
+		return err;
+	}
+	ce = n;
+	fsize = n->fsize;
+	pthread_mutex_unlock(&import_lock);
+	u_dbg("ipc", "imported pid %d export %u (ino %u) via %s", (int)d.pid,
+	      d.export_id, d.ino, last_transport);
+map:
+	if ((err = map_import(c, dev, ce, fsize, d.offset, d.size, d.kind,
+			      false, out)))
+		cent_put(ce);
+	return err;
+}
+
+/* Takes the import based at ptr out of the index. Under index_lock. */
+static int
+unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
+	struct import **out)
+{
+	size_t slot;
+	struct import *im = idx_find(ptr, &slot);
+	if (!im)
+		return -ENOENT;
+	if (im->ptr != ptr)
+		return -EINVAL;
+	if (!owned_by(im, c))
+		return -EPERM;
+	if (im->external != external)
+		return -EXDEV;
+	idx_remove(slot);
+	*out = im;
+	return 0;
+}
+
+int
+ipc_import_close(struct _ze_context_handle_t *c, const void *ptr)
+{
+	struct import *im;
+	pthread_rwlock_wrlock(&index_lock);
+	int err = unindex(c, ptr, false, &im);
+	pthread_rwlock_unlock(&index_lock);
+	if (!err)
+		import_destroy(im);
+	return err;
+}
+
+int
+ipc_import_free(struct _ze_context_handle_t *c, void *ptr)
+{
+	struct import *im;
+	pthread_rwlock_wrlock(&index_lock);
+	int err = unindex(c, ptr, true, &im);
+	pthread_rwlock_unlock(&index_lock);
+	if (!err)
+		import_destroy(im);
+	return err;
+}
+
+int
+ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
+		    struct _ze_device_handle_t *dev, int fd, uint32_t type,
+		    size_t size, void **out)
+{
+	struct ipc_fdinfo fi;
+	int err = ipc_fd_inspect(fd, &fi);
+	if (err)
+		return err;
+	if (type == ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF ? !fi.dmabuf
+							  : !fi.shmem)
+		return -EPROTONOSUPPORT;
+	if ((fi.shmem && !(fi.seals & F_SEAL_SHRINK)) || !fi.writable)
+		return -EBADF;
+	if (size > fi.size)
+		return -ERANGE;
+	struct cent *ce = calloc(1, sizeof(*ce));
+	if (!ce)
+		return -ENOMEM;
+	ce->fd = ipc_fd_dup(fd);
+	if (ce->fd < 0) {
+		err = ce->fd;
+		free(ce);
+		return err;
+	}
+	ce->dmabuf = fi.dmabuf;
+	ce->fsize = fi.size;
+	ce->granule = fi.granule;
+	ce->refs = 1;
+	if ((err = map_import(c, dev, ce, fi.size, 0, size, (uint8_t)kind,
+			      true, out)))
+		cent_put(ce);
+	return err;
+}
+
+int
+ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
+		 struct ipc_import_info *out)
+{
+	size_t slot;
+	int err = -ENOENT;
+	pthread_rwlock_rdlock(&index_lock);
+	struct import *im = idx_n ? idx_find(ptr, &slot) : NULL;
+	if (im && owned_by(im, c)) {
+		out->base = im->ptr;
+		out->size = im->size;
+		out->kind = im->kind;
+		out->external = im->external;
+		out->id = im->id;
+		out->page_size = im->ce->granule;
+		out->dev = im->dev;
+		err = 0;
+	}
+	pthread_rwlock_unlock(&index_lock);
+	return err;
+}
+
+void
+ipc_import_context_destroyed(struct _ze_context_handle_t *c)
+{
+	struct import **gone = NULL;
+	size_t n = 0, keep = 0;
+	pthread_rwlock_wrlock(&index_lock);
+	if (idx_n)
+		gone = malloc(idx_n * sizeof(*gone));
+	for (size_t i = 0; gone && i < idx_n; i++) {
+		if (owned_by(idx[i], c))
+			gone[n++] = idx[i];
+		else
+			idx[keep++] = idx[i];
+	}
+	if (gone)
+		idx_n = keep;
+	pthread_rwlock_unlock(&index_lock);
+	if (n)
+		u_dbg("ipc", "context destroyed: closing %zu import(s)", n);
+	for (size_t i = 0; i < n; i++)
+		import_destroy(gone[i]);
+	free(gone);
+}
+
+void
+ipc_import_fork_prepare(void)
+{
+	pthread_mutex_lock(&import_lock);
+	pthread_rwlock_wrlock(&index_lock);
+}
+
+void
+ipc_import_fork_parent(void)
+{
+	pthread_rwlock_unlock(&index_lock);
+	pthread_mutex_unlock(&import_lock);
+}
+
+void
+ipc_import_fork_child(void)
+{
+	pthread_mutex_init(&import_lock, NULL);
+	pthread_rwlock_init(&index_lock, NULL);
+}

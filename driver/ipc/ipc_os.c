@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipc_os: the system calls of the IPC code, in one file: fd inspection
+ * (what a received fd really is), reopen and file-position tags, seals,
+ * pidfd_open / pidfd_getfd, udmabuf, Yama, and SCM_RIGHTS messages.
+ *
+ * Every function returns >= 0 or -errno (taken right after the failing
+ * call) and every fd it makes is close-on-exec. No state but two probes
+ * done once (udmabuf, Yama), under pthread_once.
+ */
+#include "ipc.h"
+#include "u_os.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC 0x01021994
+#endif
+#ifndef HUGETLBFS_MAGIC
+#define HUGETLBFS_MAGIC 0x958458f6
+#endif
+#ifndef DMA_BUF_MAGIC
+#define DMA_BUF_MAGIC 0x444d4142
+#endif
+#ifndef PR_SET_PTRACER
+#define PR_SET_PTRACER 0x59616d61
+#endif
+#ifndef PR_SET_PTRACER_ANY
+#define PR_SET_PTRACER_ANY ((unsigned long)-1)
+#endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+/* linux/udmabuf.h, restated so the build does not need the header. */
+struct ipc_udmabuf_create {
+	uint32_t memfd;
+	uint32_t flags;
+	uint64_t offset;
+	uint64_t size;
+};
+#define IPC_UDMABUF_FLAGS_CLOEXEC 0x01
+#define IPC_UDMABUF_CREATE _IOW('u', 0x42, struct ipc_udmabuf_create)
+
+int
+ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
+{
+	struct stat st;
+	struct statfs sf;
+	memset(out, 0, sizeof(*out));
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
+		return -errno;
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return -errno;
+	out->ino = st.st_ino;
+	out->dev = st.st_dev;
+	out->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+	out->writable = (fl & O_ACCMODE) == O_RDWR;
+	out->granule = u_page_size();
+	if ((unsigned long)sf.f_type == (unsigned long)TMPFS_MAGIC ||
+	    (unsigned long)sf.f_type == (unsigned long)HUGETLBFS_MAGIC) {
+		if (!S_ISREG(st.st_mode))
+			return -EBADF;
+		out->shmem = true;
+		if ((unsigned long)sf.f_type ==
+			    (unsigned long)HUGETLBFS_MAGIC &&
+		    sf.f_bsize > 0)
+			out->granule = (size_t)sf.f_bsize;
+		int seals = fcntl(fd, F_GET_SEALS);
+		out->seals = seals < 0 ? 0 : seals;
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+		out->pos = pos > 0 ? (uint64_t)pos : 0;
+	} else if ((unsigned long)sf.f_type == (unsigned long)DMA_BUF_MAGIC) {
+		out->dmabuf = true;
+	}
+	return 0;
+}
+
+int
+ipc_fd_dup(int fd)
+{
+	int r = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	return r < 0 ? -errno : r;
+}
+
+int
+ipc_fd_reopen(int fd)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int r = open(path, O_RDWR | O_CLOEXEC);
+	return r < 0 ? -errno : r;
+}
+
+int
+ipc_fd_set_pos(int fd, uint64_t pos)
+{
+	off_t r = lseek(fd, (off_t)pos, SEEK_SET);
+	if (r < 0)
+		return -errno;
+	return (uint64_t)r == pos ? 0 : -EIO;
+}
+
+uint64_t
+ipc_fd_get_pos(int fd)
+{
+	off_t r = lseek(fd, 0, SEEK_CUR);
+	return r > 0 ? (uint64_t)r : 0;
+}
+
+int
+ipc_fd_seal_shrink(int fd)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0)
+		return -errno;
+	if (seals & F_SEAL_SHRINK)
+		return 0;
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
+		return -errno;
+	return 0;
+}
+
+int
+ipc_pidfd_open(pid_t pid)
+{
+	/* pidfds are always close-on-exec. */
+	long r = syscall(SYS_pidfd_open, pid, 0);
+	return r < 0 ? -errno : (int)r;
+}
+
+int
+ipc_pidfd_getfd(int pidfd, int fd)
+{
+	/* The new fd is close-on-exec (the kernel sets O_CLOEXEC). */
+	long r = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	return r < 0 ? -errno : (int)r;
+}
+
+static pthread_once_t udmabuf_once = PTHREAD_ONCE_INIT;
+static int udmabuf_err;
+
+static void
+udmabuf_probe(void)
+{
+	int fd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		udmabuf_err = -errno;
+		u_info("ipc", "no udmabuf (/dev/udmabuf: %s): pooled exports "
+			      "share their segment's memfd", strerror(errno));
+		return;
+	}
+	close(fd);
+}
+
+int
+ipc_udmabuf_status(void)
+{
+	pthread_once(&udmabuf_once, udmabuf_probe);
+	return udmabuf_err;
+}
+
+int
+ipc_udmabuf_create(int memfd, uint64_t off, uint64_t size)
+{
+	int err = ipc_udmabuf_status();
+	if (err)
+		return err;
+	int dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (dev < 0)
+		return -errno;
+	struct ipc_udmabuf_create c = {
+		.memfd = (uint32_t)memfd,
+		.flags = IPC_UDMABUF_FLAGS_CLOEXEC,
+		.offset = off,
+		.size = size,
+	};
+	int r;
+	do {
+		r = ioctl(dev, IPC_UDMABUF_CREATE, &c);
+	} while (r < 0 && (errno == EINTR || errno == EAGAIN));
+	err = r < 0 ? -errno : r;
+	close(dev);
+	return err;
+}
+
+static pthread_once_t ptrace_once = PTHREAD_ONCE_INIT;
+
+static void
+allow_ptrace(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	int scope = 0;
+	if (!f)
+		return; /* no Yama: same-uid pidfd_getfd needs nothing */
+	if (fscanf(f, "%d", &scope) != 1)
+		scope = 0;
+	fclose(f);
+	if (scope == 1) {
+		/* Restricted ptrace: name every process as our "tracer" so
+		 * importers of our uid may pidfd_getfd our exported fds. */
+		if (prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0) == 0)
+			u_info("ipc", "Yama ptrace_scope 1: PR_SET_PTRACER_ANY "
+				      "set so importers can use pidfd_getfd");
+		else
+			u_info("ipc", "PR_SET_PTRACER: %s; importers will use "
+				      "the broker", strerror(errno));
+	} else if (scope >= 2) {
+		u_info("ipc", "Yama ptrace_scope %d: pidfd_getfd needs "
+			      "CAP_SYS_PTRACE; other importers use the broker",
+		       scope);
+	}
+}
+
+void
+ipc_allow_ptrace_once(void)
+{
+	pthread_once(&ptrace_once, allow_ptrace);
+}
+
+int
+ipc_sock_send(int sock, const void *buf, size_t len, int fd)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	if (fd >= 0) {
+		memset(&u, 0, sizeof(u));
+		msg.msg_control = u.buf;
+		msg.msg_controllen = sizeof(u.buf);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	ssize_t r;
+	do {
+		r = sendmsg(sock, &msg, MSG_NOSIGNAL);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	return (size_t)r == len ? 0 : -EMSGSIZE;
+}
+
+ssize_t
+ipc_sock_recv(int sock, void *buf, size_t len, int *fd)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(4 * sizeof(int))];
+	} u;
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = u.buf, .msg_controllen = sizeof(u.buf),
+	};
+	*fd = -1;
+	ssize_t r;
+	do {
+		r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	} while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return -errno;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c;
+	     c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			int f;
+			memcpy(&f, CMSG_DATA(c) + i * sizeof(int), sizeof(f));
+			if (*fd < 0)
+				*fd = f;
+			else
+				close(f); /* only one fd is ever expected */
+		}
+	}
+	if (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		return -EMSGSIZE;
+	}
+	return r;
+}
+
+int
+ipc_sock_timeouts(int sock, unsigned ms)
+{
+	struct timeval tv = { .tv_sec = ms / 1000,
+			      .tv_usec = (long)(ms % 1000) * 1000 };
+	if (setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ipc_phys: IPC handles of physical memory (issue 6, seed 004): a physical
+ * object handle cast to a pointer, a VMM address mapped to one object, or
+ * (ze_ipc_phys_mem_handle_range_ext_desc_t) a mapped range spanning
+ * several objects, all as one 64-byte handle of type IPC_TYPE_PHYS.
+ *
+ * Which range: a physical handle stands for the whole object; a VMM
+ * address without the range descriptor must be the base of a mapping and
+ * stands for that mapping (object, offset, size), and is refused (-E2BIG)
+ * when the page right after it is mapped in the same reservation to
+ * another object (the "allocation" at ptr then spans several objects:
+ * chain the descriptor, or pass the physical handle); with the descriptor,
+ * [ptr, ptr + size) must be page-aligned and fully mapped (-ENXIO: a hole).
+ *
+ * Multi-fd transport. N files cannot ride in one fd slot, so each get
+ * makes an export record holding a dup of every object's memfd plus a
+ * "list" memfd: a header and N entries (exporter fd number, inode, object
+ * offset, size, page size), written once and sealed (no write, grow,
+ * shrink). The list memfd is what the handle names (fd, inode, and a
+ * random tag in its file position, as for USM exports). The importer
+ * gets the list, checks it (inode, tag, header), then gets each object's
+ * fd and checks it against its entry (inode, memfd, F_SEAL_SHRINK,
+ * writable, range inside the file). Every file is addressed by "sub":
+ * 1 the list, k >= 2 object k - 2, through the same transports as USM:
+ *   local   this process: the export table (ipc_phys_fetch);
+ *   pidfd   pidfd_getfd of the fd numbers (the list's from the handle,
+ *           the others from the list), each looked at through /proc first;
+ *   broker  the exporter's broker with (export id, tag, sub): the same
+ *           capability check, then SCM_RIGHTS.
+ * ZEMEM_IPC_TRANSPORT picks among pidfd and broker as for USM. Bytes 0..3
+ * overwritten by the application are ignored (one fd cannot carry N).
+ * The importer closes every received fd once it is mapped: the mappings
+ * keep the memory; put closes the exporter's fds (all objects and the
+ * list, whose tag is revoked first), so the memory lives exactly as long
+ * as some process maps it or an export holds it. zePhysicalMemDestroy of
+ * an exported object is fine: the export has its own fd.
+ *
+ * Import: open reserves a fresh range (vmm_os_reserve, aligned to the
+ * largest object page size) and maps every object in order; close with
+ * that base releases all of it; no fd is kept. Imports are few: a plain
+ * array, searched linearly.
+ *
+ * Locking: xlock (exports) and ilock (imports) are leaves; no lock is held
+ * across a transport, mmap or a vmm call.
+ */
+#include "ipc.h"
+#include "u_options.h"
+#include "../vmm/vmm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PL_MAGIC 0x7a6d706cu /* "zmpl" */
+#define PHYS_MAX_OBJS 4096u
+
+struct pl_hdr {
+	uint32_t magic;
+	uint32_t n;
+	uint64_t size;
+	uint64_t tag;
+	uint32_t export_id;
+	uint32_t pad;
+};
+
+struct pl_ent {
+	int32_t fd;       /* exporter's fd number */
+	uint32_t kind;
+	uint64_t ino;
+	uint64_t offset;  /* in the object */
+	uint64_t size;
+	uint64_t page;    /* the object's page size */
+};
+
+struct pexp {
+	uint32_t id, serial;
+	uint64_t tag;
+	int list_fd;
+	uint64_t list_ino;
+	uint32_t n;
+	struct pl_ent *ents; /* fd: ours */
+};
+
+struct pimp {
+	void *base;
+	size_t size;
+	size_t page;
+	uint8_t kind;
+	struct _ze_context_handle_t *ctx;
+	uint64_t ctx_serial;
+	struct _ze_device_handle_t *dev;
+	uint64_t id;
+};
+
+static pthread_mutex_t xlock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_rwlock_t ilock = PTHREAD_RWLOCK_INITIALIZER;
+static struct ipc_map exports; /* id -> struct pexp */
+static uint32_t next_id, next_serial;
+static struct pimp **imps;
+static size_t nimp, capimp;
+static _Atomic uint64_t next_imp_id;
+
+/* ---- exporter ----------------------------------------------------------- */
+
+struct coll {
+	struct pl_ent *e;
+	uint32_t n, cap;
+};
+
+static void
+coll_free(struct coll *co)
+{
+	for (uint32_t i = 0; i < co->n; i++)
+		close(co->e[i].fd);
+	free(co->e);
+	co->e = NULL;
+	co->n = co->cap = 0;
+}
+
+/* Adds (fd, offset, size); takes fd (closed on error). */
+static int
+coll_add(struct coll *co, int fd, uint64_t off, uint64_t size,
+	 const struct vmm_phys_info *pi)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	if (co->n) {
+		struct pl_ent *l = &co->e[co->n - 1];
+		if (l->ino == (uint64_t)st.st_ino &&
+		    l->offset + l->size == off) {
+			l->size += size; /* same object, contiguous */
+			close(fd);
+			return 0;
+		}
+	}
+	if (co->n == PHYS_MAX_OBJS) {
+		close(fd);
+		return -EFBIG;
+	}
+	if (co->n == co->cap) {
+		uint32_t cap = co->cap ? co->cap * 2 : 4;
+		struct pl_ent *e = realloc(co->e, cap * sizeof(*e));
+		if (!e) {
+			close(fd);
+			return -ENOMEM;
+		}
+		co->e = e;
+		co->cap = cap;
+	}
+	co->e[co->n++] = (struct pl_ent){
+		.fd = fd, .kind = (uint32_t)pi->kind,
+		.ino = (uint64_t)st.st_ino, .offset = off, .size = size,
+		.page = pi->page_size,
+	};
+	return 0;
+}
+
+static int
+collect_cb(const struct vmm_piece *p, void *arg)
+{
+	int fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	return coll_add(arg, fd, p->offset, p->size, &p->info);
+}
+
+static int
+count_cb(const struct vmm_piece *p, void *arg)
+{
+	(void)p;
+	++*(unsigned *)arg;
+	return 0;
+}
+
+static void
+pexp_free(struct pexp *e, bool revoke)
+{
+	if (revoke)
+		ipc_fd_set_pos(e->list_fd, 0); /* importers see it */
+	close(e->list_fd);
+	for (uint32_t i = 0; i < e->n; i++)
+		close(e->ents[i].fd);
+	free(e->ents);
+	free(e);
+}
+
+/* The list memfd of co, sealed, its position the tag. */
+static int
+make_list(const struct coll *co, uint64_t size, uint32_t id, uint64_t tag,
+	  int *out, uint64_t *ino)
+{
+	int fd = memfd_create("zemem-ipc-phys", MFD_CLOEXEC |
+						MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -errno;
+	struct pl_hdr h = { PL_MAGIC, co->n, size, tag, id, 0 };
+	size_t elen = co->n * sizeof(struct pl_ent);
+	struct stat st;
+	int err = 0;
+	if (pwrite(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    pwrite(fd, co->e, elen, sizeof(h)) != (ssize_t)elen ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+				   F_SEAL_WRITE | F_SEAL_SEAL) < 0 ||
+	    fstat(fd, &st) < 0)
+		err = errno ? -errno : -EIO;
+	if (!err)
+		err = ipc_fd_set_pos(fd, tag);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	*out = fd;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
+/* Makes the export of co (taken, freed on error) and its handle. */
+static int
+export_make(struct coll *co, uint64_t size, uint8_t kind, uint16_t device,
+	    void *out64)
+{
+	struct ipc_self me;
+	struct pexp *e = calloc(1, sizeof(*e));
+	int err = -ENOMEM;
+	if (!e)
+		goto err_coll;
+	uint64_t r = ipc_random64() << 8;
+	e->tag = IPC_TAG_MARK | (r & (IPC_TAG_MARK - 1) & ~IPC_TAG_KIND_MASK);
+	pthread_mutex_lock(&xlock);
+	do {
+		e->id = ++next_id;
+	} while (!e->id || ipc_map_get(&exports, e->id));
+	do {
+		e->serial = ++next_serial;
+	} while (!e->serial);
+	pthread_mutex_unlock(&xlock);
+	if ((err = make_list(co, size, e->id, e->tag, &e->list_fd,
+			     &e->list_ino)))
+		goto err_free;
+	e->n = co->n;
+	e->ents = co->e;
+	co->e = NULL;
+	co->n = co->cap = 0;
+	pthread_mutex_lock(&xlock);
+	err = ipc_map_put(&exports, e->id, e);
+	pthread_mutex_unlock(&xlock);
+	if (err) {
+		pexp_free(e, false);
+		return err;
+	}
+	ipc_self(&me);
+	struct ipc_desc d = {
+		.fd = e->list_fd, .fd_copy = e->list_fd, .type = IPC_TYPE_PHYS,
+		.kind = kind, .flags = IPC_FLAG_TAGGED, .device = device,
+		.pid = me.pid, .ino = (uint32_t)e->list_ino, .nonce = me.nonce,
+		.tag = e->tag, .export_id = e->id, .serial = e->serial,
+		.size = size,
+	};
+	ipc_handle_encode(&d, out64);
+	ipc_allow_ptrace_once();
+	ipc_broker_ensure();
+	u_dbg("ipc", "physical export %u: %u object(s), %llu bytes", e->id,
+	      e->n, (unsigned long long)size);
+	return 0;
+err_free:
+	free(e);
+err_coll:
+	coll_free(co);
+	return err;
+}
+
+int
+ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr, size_t range,
+	     void *out64)
+{
+	struct vmm_phys_info pi;
+	struct coll co = { 0 };
+	struct usm_info ui;
+	size_t sz, page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd, err;
+	err = vmm_phys_info((ze_physical_mem_handle_t)(uintptr_t)ptr, &fd,
+			    &sz, &pi);
+	if (!err) {
+		if (pi.ctx != c || range) {
+			close(fd);
+			return pi.ctx != c ? -EPERM : -EINVAL;
+		}
+		if ((err = coll_add(&co, fd, 0, sz, &pi)))
+			return err;
+		return export_make(&co, sz, (uint8_t)pi.kind,
+				   pi.dev ? (uint16_t)pi.dev->ordinal : 0,
+				   out64);
+	}
+	if (err != -ENOENT)
+		return err;
+	if (!range) {
+		if (vmm_usm_info(c, ptr, &ui))
+			return 1; /* not VMM memory of c */
+		if (ui.base != ptr)
+			return -EINVAL;
+		range = ui.size;
+		unsigned runs = 0;
+		if (!vmm_range_walk(c, ptr, range + page, count_cb, &runs) &&
+		    runs > 1)
+			return -E2BIG;
+	} else if (((uintptr_t)ptr | range) & (page - 1)) {
+		return -EINVAL;
+	}
+	if (range > IPC_MAX_BYTES)
+		return -EFBIG;
+	if ((err = vmm_range_walk(c, ptr, range, collect_cb, &co))) {
+		coll_free(&co);
+		return err;
+	}
+	if (!co.n)
+		return -ENXIO;
+	return export_make(&co, range, (uint8_t)co.e[0].kind, 0, out64);
+}
+
+int
+ipc_phys_put(const struct ipc_desc *d)
+{
+	pthread_mutex_lock(&xlock);
+	struct pexp *e = ipc_map_get(&exports, d->export_id);
+	if (!e || e->tag != d->tag || e->serial != d->serial ||
+	    (uint32_t)e->list_ino != d->ino || e->list_fd != d->fd_copy) {
+		pthread_mutex_unlock(&xlock);
+		return -ENOENT;
+	}
+	ipc_map_del(&exports, e->id);
+	pthread_mutex_unlock(&xlock);
+	pexp_free(e, true);
+	return 0;
+}
+
+int
+ipc_phys_fetch(uint32_t export_id, uint64_t tag, uint32_t sub, int *fd)
+{
+	int err = -ESTALE;
+	pthread_mutex_lock(&xlock);
+	struct pexp *e = ipc_map_get(&exports, export_id);
+	if (e && e->tag == tag && sub >= 1 && sub - 1 <= e->n) {
+		*fd = ipc_fd_dup(sub == 1 ? e->list_fd : e->ents[sub - 2].fd);
+		err = *fd < 0 ? *fd : 0;
+	}
+	pthread_mutex_unlock(&xlock);
+	return err;
+}
+
+/* ---- importer: transports ----------------------------------------------- */
+
+enum how { HOW_LOCAL, HOW_PIDFD, HOW_BROKER };
+
+struct getter {
+	const struct ipc_desc *d;
+	enum how how;
+	int pidfd;
+};
+
+/* File sub; num/ino: the exporter's fd number and the expected inode (for
+ * the look through /proc before pidfd_getfd takes anything). */
+static int
+get_sub(struct getter *g, uint32_t sub, int num, uint64_t ino, bool ino32,
+	int *fd)
+{
+	const struct ipc_desc *d = g->d;
+	if (g->how == HOW_LOCAL)
+		return ipc_phys_fetch(d->export_id, d->tag, sub, fd);
+	if (g->how == HOW_BROKER)
+		return ipc_broker_fetch_sub(d, sub, fd);
+	char path[64];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->pid, num);
+	if (!stat(path, &st) &&
+	    (ino32 ? (uint32_t)st.st_ino : (uint64_t)st.st_ino) != ino)
+		return -ESTALE;
+	int r = ipc_pidfd_getfd(g->pidfd, num);
+	if (r == -EPERM)
+		return -EACCES;
+	if (r == -EBADF)
+		return -ESTALE;
+	if (r < 0)
+		return r;
+	*fd = r;
+	return 0;
+}
+
+/* Reads and checks the list of d into *ents (malloc'ed). */
+static int
+get_list(struct getter *g, struct pl_ent **ents, uint32_t *n)
+{
+	const struct ipc_desc *d = g->d;
+	struct ipc_fdinfo fi;
+	struct pl_hdr h;
+	int fd, err;
+	if ((err = get_sub(g, 1, d->fd_copy, d->ino, true, &fd)))
+		return err;
+	if ((err = ipc_fd_inspect(fd, &fi)))
+		goto out;
+	err = -ESTALE;
+	if (!fi.shmem || (uint32_t)fi.ino != d->ino || fi.pos != d->tag ||
+	    fi.size < sizeof(h) ||
+	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.magic != PL_MAGIC || h.tag != d->tag ||
+	    h.export_id != d->export_id || h.size != d->size || !h.n ||
+	    h.n > PHYS_MAX_OBJS ||
+	    fi.size < sizeof(h) + (uint64_t)h.n * sizeof(struct pl_ent))
+		goto out;
+	size_t len = h.n * sizeof(struct pl_ent);
+	if (!(*ents = malloc(len))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (pread(fd, *ents, len, sizeof(h)) != (ssize_t)len) {
+		free(*ents);
+		goto out;
+	}
+	*n = h.n;
+	err = 0;
+out:
+	close(fd);
+	return err;
+}
+
+/* Entries: page sizes powers of two, ranges page-aligned, sizes adding up
+ * to the handle's size. */
+static int
+check_list(const struct ipc_desc *d, const struct pl_ent *e, uint32_t n,
+	   size_t *maxpage)
+{
+	size_t os = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t sum = 0;
+	*maxpage = os;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t pg = e[i].page;
+		if (pg < os || (pg & (pg - 1)) || pg > (1ull << 30) ||
+		    !e[i].size || ((e[i].offset | e[i].size) & (os - 1)) ||
+		    e[i].size > IPC_MAX_BYTES || e[i].offset > IPC_MAX_BYTES ||
+		    e[i].kind < USM_KIND_HOST || e[i].kind > USM_KIND_SHARED)
+			return -ESTALE;
+		sum += e[i].size;
+		if (sum > IPC_MAX_BYTES)
+			return -ESTALE;
+		if (pg > *maxpage)
+			*maxpage = (size_t)pg;
+	}
+	return sum == d->size ? 0 : -ESTALE;
+}
+
+/* Is fd the object file entry e names, usable for its range? */
+static int
+check_obj(int fd, const struct pl_ent *e)
+{
+	struct ipc_fdinfo fi;
+	int err = ipc_fd_inspect(fd, &fi);
+	if (err)
+		return err == -EBADF ? -ESTALE : err;
+	if (!fi.shmem || fi.ino != e->ino)
+		return -ESTALE;
+	if (!(fi.seals & F_SEAL_SHRINK) || !fi.writable)
+		return -EBADF;
+	if (e->offset + e->size > fi.size)
+		return -ERANGE;
+	return 0;
+}
+
+static void
+close_all(int *fds, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* One transport: the list, then every object fd, checked. */
+static int
+get_all(struct getter *g, struct pl_ent **ents, uint32_t *n, int **fds,
+	size_t *maxpage)
+{
+	int err;
+	if (g->how == HOW_PIDFD) {
+		g->pidfd = ipc_pidfd_open(g->d->pid);
+		if (g->pidfd < 0)
+			return g->pidfd == -EPERM ? -EACCES : g->pidfd;
+	}
+	if ((err = get_list(g, ents, n)))
+		goto out;
+	if ((err = check_list(g->d, *ents, *n, maxpage)))
+		goto err_ents;
+	if (!(*fds = malloc(*n * sizeof(int)))) {
+		err = -ENOMEM;
+		goto err_ents;
+	}
+	for (uint32_t i = 0; i < *n; i++)
+		(*fds)[i] = -1;
+	for (uint32_t i = 0; i < *n; i++) {
+		struct pl_ent *e = &(*ents)[i];
+		if ((err = get_sub(g, i + 2, e->fd, e->ino, false,
+				   &(*fds)[i])) ||
+		    (err = check_obj((*fds)[i], e)))
+			goto err_fds;
+	}
+	goto out;
+err_fds:
+	close_all(*fds, *n);
+	free(*fds);
+err_ents:
+	free(*ents);
+out:
+	if (g->how == HOW_PIDFD)
+		close(g->pidfd);
+	return err;
+}
+
+static int
+severity(int err)
+{
+	switch (err) {
+	case -EACCES: return 4;
+	case -ESTALE: return 3;
+	case -ESRCH: return 2;
+	case 0: return 0;
+	default: return 1;
+	}
+}
+
+/* ---- importer: open, close, queries ------------------------------------- */
+
+static int
+imp_insert(struct pimp *im)
+{
+	int err = 0;
+	pthread_rwlock_wrlock(&ilock);
+	if (nimp == capimp) {
+		size_t cap = capimp ? capimp * 2 : 16;
+		struct pimp **n = realloc(imps, cap * sizeof(*n));
+		if (!n) {
+			err = -ENOMEM;
+			goto out;
+		}
+		imps = n;
+		capimp = cap;
+	}
+	imps[nimp++] = im;
+out:
+	pthread_rwlock_unlock(&ilock);
+	return err;
+}
+
+int
+ipc_phys_open(struct _ze_context_handle_t *c,
+	      struct _ze_device_handle_t *dev, const struct ipc_desc *d,
+	      void **out, const char **why)
+{
+	struct ipc_self me;
+	struct getter g = { .d = d, .pidfd = -1 };
+	struct pl_ent *ents = NULL;
+	int *fds = NULL, err = -ENOTCONN;
+	uint32_t n = 0;
+	size_t maxpage = 0;
+	(void)why;
+	ipc_self(&me);
+	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
+	bool any = strcmp(mode, "pidfd") && strcmp(mode, "broker") &&
+		   strcmp(mode, "none");
+	enum how order[2];
+	unsigned nhow = 0;
+	if (d->pid == me.pid && d->nonce == me.nonce) {
+		order[nhow++] = HOW_LOCAL;
+	} else {
+		if (any || !strcmp(mode, "pidfd"))
+			order[nhow++] = HOW_PIDFD;
+		if (any || !strcmp(mode, "broker"))
+			order[nhow++] = HOW_BROKER;
+	}
+	for (unsigned i = 0; i < nhow; i++) {
+		g.how = order[i];
+		int e = get_all(&g, &ents, &n, &fds, &maxpage);
+		if (!e) {
+			err = 0;
+			break;
+		}
+		if (err == -ENOTCONN || severity(e) > severity(err))
+			err = e;
+	}
+	if (err) {
+		u_info("ipc", "cannot get the memory of pid %d's physical "
+			      "handle (export %u): %s", (int)d->pid,
+		       d->export_id, strerror(-err));
+		return err;
+	}
+	void *base;
+	struct pimp *im = calloc(1, sizeof(*im));
+	if (!im) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if ((err = vmm_os_reserve((size_t)d->size, maxpage, &base)))
+		goto err_im;
+	size_t at = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		err = vmm_os_map_fd((char *)base + at, (size_t)ents[i].size,
+				    PROT_READ | PROT_WRITE, fds[i],
+				    ents[i].offset);
+		if (err)
+			goto err_release;
+		at += (size_t)ents[i].size;
+	}
+	*im = (struct pimp){
+		.base = base, .size = (size_t)d->size, .page = maxpage,
+		.kind = d->kind, .ctx = c, .ctx_serial = c->serial,
+		.dev = dev,
+		.id = (3ull << 62) | atomic_fetch_add(&next_imp_id, 1),
+	};
+	if ((err = imp_insert(im)))
+		goto err_release;
+	*out = base;
+	goto out;
+err_release:
+	vmm_os_release(base, (size_t)d->size);
+err_im:
+	free(im);
+out:
+	close_all(fds, n);
+	free(fds);
+	free(ents);
+	return err;
+}
+
+/* The import containing p, and its slot. Under ilock. */
+static struct pimp *
+imp_find(const void *p, size_t *slot)
+{
+	for (size_t i = 0; i < nimp; i++)
+		if ((uintptr_t)p - (uintptr_t)imps[i]->base < imps[i]->size) {
+			*slot = i;
+			return imps[i];
+		}
+	return NULL;
+}
+
+static bool
+owned_by(const struct pimp *im, const struct _ze_context_handle_t *c)
+{
+	return im->ctx == c && im->ctx_serial == c->serial;
+}
+
+static void
+imp_destroy(struct pimp *im)
+{
+	vmm_os_release(im->base, im->size);
+	free(im);
+}
+
+int
+ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr)
+{
+	size_t slot;
+	int err = 0;
+	pthread_rwlock_wrlock(&ilock);
+	struct pimp *im = imp_find(ptr, &slot);
+	if (!im)
+		err = -ENOENT;
+	else if (im->base != ptr)
+		err = -EINVAL;
+	else if (!owned_by(im, c))
+		err = -EPERM;
+	else
+		imps[slot] = imps[--nimp];
+	pthread_rwlock_unlock(&ilock);
+	if (!err)
+		imp_destroy(im);
+	return err;
+}
+
+int
+ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
+	       struct ipc_import_info *out)
+{
+	size_t slot;
+	int err = -ENOENT;
+	pthread_rwlock_rdlock(&ilock);
+	struct pimp *im = imp_find(ptr, &slot);
+	if (im && owned_by(im, c)) {
+		*out = (struct ipc_import_info){
+			.base = im->base, .size = im->size, .kind = im->kind,
+			.id = im->id, .page_size = im->page, .dev = im->dev,
+		};
+		err = 0;
+	}
+	pthread_rwlock_unlock(&ilock);
+	return err;
+}
+
+void
+ipc_phys_context_destroyed(struct _ze_context_handle_t *c)
+{
+	for (;;) {
+		struct pimp *im = NULL;
+		pthread_rwlock_wrlock(&ilock);
+		for (size_t i = 0; i < nimp; i++)
+			if (owned_by(imps[i], c)) {
+				im = imps[i];
+				imps[i] = imps[--nimp];
+				break;
+			}
+		pthread_rwlock_unlock(&ilock);
+		if (!im)
+			return;
+		imp_destroy(im);
+	}
+}
+
+void
+ipc_phys_fork_prepare(void)
+{
+	pthread_rwlock_wrlock(&ilock);
+	pthread_mutex_lock(&xlock);
+}
+
+void
+ipc_phys_fork_parent(void)
+{
+	pthread_mutex_unlock(&xlock);
+	pthread_rwlock_unlock(&ilock);
+}
+
+static void
+drop_export(uint64_t key, void *val, void *arg)
+{
+	(void)key;
+	(void)arg;
+	pexp_free(val, false); /* no revoke: the parent still exports it */
+}
+
+void
+ipc_phys_fork_child(void)
+{
+	/* Imports stay (inherited mappings); exports are the parent's. */
+	ipc_map_each(&exports, drop_export, NULL);
+	ipc_map_clear(&exports);
+	pthread_mutex_init(&xlock, NULL);
+	pthread_rwlock_init(&ilock, NULL);
+}

@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_ipc: the IPC entry points in one process, through the driver's DDI
+ * tables (zt): argument and handle validation (forged, truncated,
+ * replayed, foreign handles), get / put reference counting, opens, closes,
+ * imported pointers in the allocation queries, external memory (export fd,
+ * import fd) and the Exp fd conversions, and the counts: 2000 opens, 4000
+ * handles under RLIMIT_NOFILE 1024, 10k cycles without growth.
+ *
+ * Forged handles with a valid checksum are made with the driver's own
+ * encoder (driver/ipc/ipc_handle.c is compiled in).
+ *
+ * Every test runs between leakcheck_begin and leakcheck_end (the fixture
+ * below).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ipc.h"
+#include "ipc_leak.h"
+#include "zt.h"
+
+#define MiB (1024u * 1024u)
+#define R_OK_ ZE_RESULT_SUCCESS
+#define R_ARG ZE_RESULT_ERROR_INVALID_ARGUMENT
+
+static struct ipc_leak lc;
+
+static void *
+alloc_dev(size_t size)
+{
+	void *p = NULL;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, size, 0,
+					       zt.dev, &p), R_OK_);
+	return p;
+}
+
+static void
+mem_free(void *p)
+{
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_OK_);
+}
+
+static ze_ipc_mem_handle_t
+get(void *p)
+{
+	ze_ipc_mem_handle_t h;
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_OK_);
+	return h;
+}
+
+static void
+put(ze_ipc_mem_handle_t h)
+{
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
+}
+
+static ze_result_t
+open_h(ze_ipc_mem_handle_t h, void **p)
+{
+	return zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, h, 0, p);
+}
+
+/* Like zt_checked_setup, after one export in a context of its own: the
+ * broker thread and its socket live from the first export to the end of
+ * the process. The last context's destroy gives usm's caches back. */
+static void
+setup(void)
+{
+	zt_setup();
+	void *p = alloc_dev(4096);
+	put(get(p));
+	mem_free(p);
+	/* usm keeps one pool memfd per kind once it exists. */
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
+			 R_OK_);
+	mem_free(p);
+	zt_teardown();
+	ipc_leak_begin(&lc);
+	zt_ctx_create();
+}
+
+static void
+teardown(void)
+{
+	leakcheck_assert_all_cloexec();
+	zt_teardown();
+	ipc_leak_end(&lc);
+}
+
+/* ---- get ---------------------------------------------------------------- */
+
+START_TEST(test_get_null_arguments)
+{
+	ze_ipc_mem_handle_t h;
+	void *p = alloc_dev(4096);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(NULL, p, &h),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, NULL, &h),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle((void *)&h, p, &h), R_ARG);
+	mem_free(p);
+}
+END_TEST
+
+START_TEST(test_get_unknown_or_interior_pointer)
+{
+	ze_ipc_mem_handle_t h;
+	int local;
+	void *p = alloc_dev(2 * MiB);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, &local, &h), R_ARG);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, (char *)p + 64, &h),
+			 R_ARG);
+	mem_free(p);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_ARG);
+}
+END_TEST
+
+START_TEST(test_get_other_context)
+{
+	ze_context_handle_t c2;
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_ipc_mem_handle_t h;
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c2), R_OK_);
+	void *p = alloc_dev(4096);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(c2, p, &h), R_ARG);
+	mem_free(p);
+	ck_assert_int_eq(zt.context.pfnDestroy(c2), R_OK_);
+}
+END_TEST
+
+START_TEST(test_get_small_host_shares_pages)
+{
+	/* 64-byte host blocks share pages: not exportable as such... */
+	ze_ipc_mem_handle_t h;
+	void *p;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
+			 R_OK_);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_ARG);
+	mem_free(p);
+	/* ...but with an export descriptor they are. */
+	ze_external_memory_export_desc_t x = {
+		ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC, NULL,
+		ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD };
+	ze_host_mem_alloc_desc_t hd = zt_hdesc;
+	hd.pNext = &x;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &hd, 64, 0, &p), R_OK_);
+	put(get(p));
+	mem_free(p);
+}
+END_TEST
+
+START_TEST(test_get_with_properties_types)
+{
+	ze_ipc_mem_handle_t h;
+	void *p = alloc_dev(4096);
+	ze_ipc_mem_handle_type_ext_desc_t t = {
+		ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC, NULL,
+		ZE_IPC_MEM_HANDLE_TYPE_FLAG_FABRIC_ACCESSIBLE };
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandleWithProperties(zt.ctx, p, &t,
+							      &h),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	t.typeFlags = 0x80;
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandleWithProperties(zt.ctx, p, &t,
+							      &h),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	t.typeFlags = ZE_IPC_MEM_HANDLE_TYPE_FLAG_DEFAULT;
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandleWithProperties(zt.ctx, p, &t,
+							      &h), R_OK_);
+	put(h);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandleWithProperties(zt.ctx, p, NULL,
+							      &h), R_OK_);
+	put(h);
+	mem_free(p);
+}
+END_TEST
+
+START_TEST(test_get_repeated_reuses_one_fd)
+{
+	void *p = alloc_dev(2 * MiB);
+	ze_ipc_mem_handle_t h[100];
+	int before = leakcheck_count_fds();
+	for (int i = 0; i < 100; i++)
+		h[i] = get(p);
+	ck_assert_int_le(leakcheck_count_fds(), before + 1);
+	int fd0;
+	memcpy(&fd0, h[0].data, sizeof(fd0));
+	for (int i = 1; i < 100; i++) {
+		int fd;
+		memcpy(&fd, h[i].data, sizeof(fd));
+		ck_assert_int_eq(fd, fd0);
+		ck_assert(memcmp(&h[i], &h[0], sizeof(h[0])));
+	}
+	ck_assert_int_eq(leakcheck_fd_cloexec(fd0), 1);
+	for (int i = 0; i < 100; i++)
+		put(h[i]);
+	ck_assert_int_eq(leakcheck_count_fds(), before);
+	mem_free(p);
+}
+END_TEST
+
+/* ---- put ---------------------------------------------------------------- */
+
+START_TEST(test_put_twice_or_forged)
+{
+	void *p = alloc_dev(4096);
+	ze_ipc_mem_handle_t h = get(p), z;
+	memset(&z, 0, sizeof(z));
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(NULL, h),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, z), R_ARG);
+	/* Another process's handle (valid checksum, other pid). */
+	struct ipc_desc d;
+	const char *why;
+	ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+	d.pid = d.pid == 1 ? 2 : 1;
+	ze_ipc_mem_handle_t f;
+	ipc_handle_encode(&d, f.data);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, f), R_ARG);
+	/* A serial that was never issued. */
+	ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+	d.serial += 1000;
+	ipc_handle_encode(&d, f.data);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, f), R_ARG);
+	put(h);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_ARG);
+	mem_free(p);
+}
+END_TEST
+
+START_TEST(test_put_any_context)
+{
+	ze_context_handle_t c2;
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c2), R_OK_);
+	void *p = alloc_dev(4096);
+	ze_ipc_mem_handle_t h = get(p);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(c2, h), R_OK_);
+	mem_free(p);
+	ck_assert_int_eq(zt.context.pfnDestroy(c2), R_OK_);
+}
+END_TEST
+
+START_TEST(test_put_after_free_releases_all)
+{
+	int fds = leakcheck_count_fds();
+	void *p = alloc_dev(2 * MiB);
+	ze_ipc_mem_handle_t h1 = get(p), h2 = get(p);
+	mem_free(p);
+	put(h1);
+	ck_assert_int_gt(leakcheck_count_fds(), fds); /* h2 keeps the fd */
+	put(h2);
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
+}
+END_TEST
+
+/* ---- open: bad handles -------------------------------------------------- */
+
+START_TEST(test_open_bad_arguments)
+{
+	void *p = alloc_dev(4096), *q = (void *)1;
+	ze_ipc_mem_handle_t h = get(p);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(NULL, zt.dev, h, 0, &q),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, NULL, h, 0, &q),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, (void *)&h, h, 0,
+						 &q), R_ARG);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, h, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, h, 0x100,
+						 &q),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_ptr_null(q);
+	put(h);
+	mem_free(p);
+}
+END_TEST
+
+START_TEST(test_open_forged_bytes)
+{
+	ze_ipc_mem_handle_t h;
+	void *q;
+	memset(&h, 0, sizeof(h));
+	ck_assert_int_eq(open_h(h, &q), R_ARG);
+	ck_assert_ptr_null(q);
+	memset(&h, 0xff, sizeof(h));
+	ck_assert_int_eq(open_h(h, &q), R_ARG);
+	srand(42);
+	for (int i = 0; i < 1000; i++) {
+		for (size_t j = 0; j < sizeof(h); j++)
+			h.data[j] = (char)rand();
+		ck_assert_int_eq(open_h(h, &q), R_ARG);
+	}
+}
+END_TEST
+
+START_TEST(test_open_corrupted_or_truncated)
+{
+	void *p = alloc_dev(2 * MiB), *q;
+	ze_ipc_mem_handle_t h = get(p), b;
+	/* Any byte after the fd, flipped in any way: rejected (CRC). */
+	static const unsigned char masks[] = { 0x01, 0x10, 0x80, 0xff };
+	for (size_t i = 4; i < sizeof(h); i++) {
+		for (size_t m = 0; m < sizeof(masks); m++) {
+			b = h;
+			b.data[i] ^= (char)masks[m];
+			ck_assert_int_eq(open_h(b, &q), R_ARG);
+		}
+	}
+	/* Truncated: everything from byte k on is lost. */
+	for (size_t k = 0; k < sizeof(h); k++) {
+		b = h;
+		memset(b.data + k, 0, sizeof(h) - k);
+		ck_assert_int_eq(open_h(b, &q), R_ARG);
+	}
+	put(h);
+	mem_free(p);
+}
+END_TEST
+
+/* Re-encodes h after edit() (valid checksum) and opens it. */
+static ze_result_t
+open_edited(ze_ipc_mem_handle_t h, void (*edit)(struct ipc_desc *))
+{
+	struct ipc_desc d;
+	const char *why;
+	ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+	edit(&d);
+	ipc_handle_encode(&d, h.data);
+	void *q = (void *)1;
+	ze_result_t r = open_h(h, &q);
+	if (r)
+		ck_assert_ptr_null(q);
+	else
+		zt.mem.pfnCloseIpcHandle(zt.ctx, q);
+	return r;
+}
+
+static void ed_tag(struct ipc_desc *d) { d->tag ^= 0x100; }
+static void ed_ino(struct ipc_desc *d) { d->ino ^= 1; }
+static void ed_export(struct ipc_desc *d) { d->export_id += 77; }
+static void ed_size(struct ipc_desc *d) { d->size += 1ull << 30; }
+static void ed_offset(struct ipc_desc *d) { d->offset = 1ull << 40; }
+static void ed_kind(struct ipc_desc *d) { d->kind = 9; }
+static void ed_flags(struct ipc_desc *d) { d->flags |= 0x40; }
+static void ed_untag(struct ipc_desc *d) { d->flags &= ~IPC_FLAG_TAGGED; }
+static void ed_fdtype(struct ipc_desc *d) { d->type = IPC_TYPE_FD; }
+static void
+ed_pid_gone(struct ipc_desc *d)
+{
+	/* No such process, and its fd number is not open here either
+	 * (here the number would be the exporter's own file: that opens). */
+	d->pid = 0x3ffffff0;
+	d->fd = d->fd_copy = 1000;
+}
+static void ed_nonce(struct ipc_desc *d) { d->nonce ^= 1; }
+static void ed_fd_replaced_bad(struct ipc_desc *d) { d->fd = 0; }
+
+START_TEST(test_open_forged_fields)
+{
+	void *p = alloc_dev(2 * MiB);
+	ze_ipc_mem_handle_t h = get(p);
+	/* Malformed: the decoder says no. */
+	ck_assert_int_eq(open_edited(h, ed_kind), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_flags), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_untag), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_fdtype), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_offset), R_ARG);
+	/* Well-formed but naming nothing live: the file check says no. */
+	ck_assert_int_eq(open_edited(h, ed_tag), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_ino), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_export), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_size), R_ARG);
+	ck_assert_int_eq(open_edited(h, ed_pid_gone), R_ARG);
+	/* Bytes 0..3 replaced by an fd that is not the file (stdin): the
+	 * handle still opens through the exporter, never through fd 0. */
+	ck_assert_int_eq(open_edited(h, ed_fd_replaced_bad), R_OK_);
+	/* Our pid with a foreign nonce: pidfd_getfd on ourselves finds the
+	 * same file, which is fine: it is the memory the handle names. */
+	ck_assert_int_eq(open_edited(h, ed_nonce), R_OK_);
+	put(h);
+	mem_free(p);
+}
+END_TEST
+
+START_TEST(test_open_replayed_after_put)
+{
+	void *p = alloc_dev(2 * MiB), *q, *q2;
+	ze_ipc_mem_handle_t h = get(p);
+	put(h);
+	ck_assert_int_eq(open_h(h, &q), R_ARG);
+	/* With a live import keeping the importer's fd (cache hit). */
+	h = get(p);
+	ck_assert_int_eq(open_h(h, &q), R_OK_);
+	put(h);
+	ck_assert_int_eq(open_h(h, &q2), R_ARG);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+	mem_free(p);
+}
+END_TEST
+
+/* ---- close -------------------------------------------------------------- */
+
+START_TEST(test_close_bad_pointers)
+{
+	void *p = alloc_dev(2 * MiB), *q;
+	ze_ipc_mem_handle_t h = get(p);
+	ck_assert_int_eq(open_h(h, &q), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(NULL, q),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, (char *)q + 1),
+			 R_ARG);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, p), R_ARG);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, &h), R_ARG);
+	/* An opened pointer is not an allocation: zeMemFree refuses it. */
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, q), R_ARG);
+	ze_context_handle_t c2;
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c2), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(c2, q), R_ARG);
+	ck_assert_int_eq(zt.context.pfnDestroy(c2), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_ARG);
+	put(h);
+	mem_free(p);
+}
+END_TEST
+
+/* ---- open: behaviour ---------------------------------------------------- */
+
+START_TEST(test_open_aliases_and_properties)
+{
+	void *p = alloc_dev(2 * MiB), *q, *base = NULL;
+	size_t size = 0;
+	memset(p, 0x5a, 2 * MiB);
+	ze_ipc_mem_handle_t h = get(p);
+	ck_assert_int_eq(open_h(h, &q), R_OK_);
+	ck_assert_ptr_ne(q, p);
+	ck_assert_int_eq(((unsigned char *)q)[2 * MiB - 1], 0x5a);
+	((unsigned char *)q)[123] = 0xa5;
+	ck_assert_int_eq(((unsigned char *)p)[123], 0xa5);
+	ze_memory_allocation_properties_t mp = {
+		ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES };
+	ze_device_handle_t d = NULL;
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx,
+						      (char *)q + 4096, &mp,
+						      &d), R_OK_);
+	ck_assert_int_eq(mp.type, ZE_MEMORY_TYPE_DEVICE);
+	ck_assert_ptr_eq(d, zt.dev);
+	ck_assert_uint_ne(mp.id, 0);
+	ck_assert_int_eq(zt.mem.pfnGetAddressRange(zt.ctx, (char *)q + 77,
+						   &base, &size), R_OK_);
+	ck_assert_ptr_eq(base, q);
+	ck_assert_uint_eq(size, 2 * MiB);
+	/* An import is not an allocation of ours: no fd, no re-export. */
+	ze_external_memory_export_fd_t x = {
+		ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD, NULL, 0, -1 };
+	mp.pNext = &x;
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx, q, &mp, NULL),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	mp.pNext = NULL;
+	ze_ipc_mem_handle_t h2;
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, q, &h2), R_ARG);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnGetAllocProperties(zt.ctx, q, &mp, &d),
+			 R_OK_);
+	ck_assert_int_eq(mp.type, ZE_MEMORY_TYPE_UNKNOWN);
+	ck_assert_int_eq(zt.mem.pfnGetAddressRange(zt.ctx, q, &base, &size),
+			 ZE_RESULT_ERROR_ADDRESS_NOT_FOUND);
+	put(h);
+	mem_free(p);
+}
+END_TEST
+
+/* Length of the mapping that starts at p (from /proc/self/maps), or 0. */
+static size_t
+mapping_len(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	size_t len = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+		if (sscanf(line, "%lx-%lx", &a, &b) == 2 && a == (uintptr_t)p)
+			len = b - a;
+	}
+	if (f)
+		fclose(f);
+	return len;
+}
+
+START_TEST(test_open_small_device_maps_only_its_pages)
+{
+	/* Pooled device blocks side by side in one memfd: the import of one
+	 * maps its own page and nothing else. */
+	unsigned char *a = alloc_dev(4096), *b = alloc_dev(4096), *q;
+	memset(a, 1, 4096);
+	memset(b, 2, 4096);
+	ze_ipc_mem_handle_t h = get(a);
+	ck_assert_int_eq(open_h(h, (void **)&q), R_OK_);
+	ck_assert_int_eq(q[0], 1);
+	ck_assert_int_eq(q[4095], 1);
+	ck_assert_uint_eq(mapping_len(q), 4096);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+	put(h);
+	mem_free(a);
+	mem_free(b);
+}
+END_TEST
+
+START_TEST(test_open_after_pool_file_grew)
+{
+	/* The importer's cached fd of the device pool file predates the
+	 * segment the second block lives in. */
+	enum { N = 1200 };
+	unsigned char **p = calloc(N, sizeof(*p)), *q0, *q1;
+	p[0] = alloc_dev(4096);
+	ze_ipc_mem_handle_t h0 = get(p[0]);
+	ck_assert_int_eq(open_h(h0, (void **)&q0), R_OK_);
+	for (int i = 1; i < N; i++)
+		p[i] = alloc_dev(4096);
+	p[N - 1][7] = 0x4e;
+	ze_ipc_mem_handle_t h1 = get(p[N - 1]);
+	ck_assert_int_eq(open_h(h1, (void **)&q1), R_OK_);
+	ck_assert_int_eq(q1[7], 0x4e);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q1), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q0), R_OK_);
+	put(h0);
+	put(h1);
+	for (int i = 0; i < N; i++)
+		mem_free(p[i]);
+	free(p);
+}
+END_TEST
+
+START_TEST(test_open_2000_distinct_pointers)
+{
+	enum { N = 2000 };
+	unsigned char *p = alloc_dev(64 * 1024);
+	unsigned char **q = calloc(N, sizeof(*q));
+	ze_ipc_mem_handle_t h = get(p);
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(open_h(h, (void **)&q[i]), R_OK_);
+	for (int i = 0; i < N; i++)
+		for (int j = i + 1; j < N && j < i + 8; j++)
+			ck_assert_ptr_ne(q[i], q[j]);
+	/* All distinct (sort-free check: each maps its own range). */
+	for (int i = 0; i < N; i++) {
+		void *base;
+		ck_assert_int_eq(zt.mem.pfnGetAddressRange(zt.ctx, q[i], &base,
+							   NULL), R_OK_);
+		ck_assert_ptr_eq(base, q[i]);
+	}
+	q[N / 2][10] = 0x77;
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(q[i][10], 0x77);
+	ck_assert_int_eq(p[10], 0x77);
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q[i]), R_OK_);
+	put(h);
+	mem_free(p);
+	free(q);
+}
+END_TEST
+
+START_TEST(test_get_4000_handles_under_rlimit_1024)
+{
+	enum { N = 4000 };
+	struct rlimit old, lim;
+	getrlimit(RLIMIT_NOFILE, &old);
+	lim = old;
+	lim.rlim_cur = 1024;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	void **p = calloc(N, sizeof(*p)), **q = calloc(N, sizeof(*q));
+	ze_ipc_mem_handle_t *h = calloc(N, sizeof(*h));
+	for (int i = 0; i < N; i++) {
+		p[i] = alloc_dev(4096);
+		*(int *)p[i] = i;
+		h[i] = get(p[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(open_h(h[i], &q[i]), R_OK_);
+		ck_assert_int_eq(*(int *)q[i], i);
+	}
+	ck_assert_int_lt(leakcheck_count_fds(), 100);
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q[i]), R_OK_);
+		put(h[i]);
+		mem_free(p[i]);
+	}
+	free(p);
+	free(q);
+	free(h);
+	setrlimit(RLIMIT_NOFILE, &old);
+}
+END_TEST
+
+START_TEST(test_cycles_10k_no_growth)
+{
+	void *p = alloc_dev(2 * MiB), *q;
+	int fds = 0, maps = 0;
+	for (int i = 0; i < 10000; i++) {
+		ze_ipc_mem_handle_t h = get(p);
+		ck_assert_int_eq(open_h(h, &q), R_OK_);
+		((volatile char *)q)[i % 4096] = (char)i;
+		ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+		put(h);
+		if (i == 100) {
+			fds = leakcheck_count_fds();
+			maps = leakcheck_count_maps(NULL);
+		}
+	}
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
+	ck_assert_int_eq(leakcheck_count_maps(NULL), maps);
+	mem_free(p);
+}
+END_TEST
+
+struct racer {
+	unsigned char *shared, *own;
+	int errors;
+};
+
+static void *
+race(void *arg)
+{
+	struct racer *r = arg;
+	for (int i = 0; i < 2000; i++) {
+		unsigned char *p = i & 1 ? r->shared : r->own, *q = NULL;
+		ze_ipc_mem_handle_t h;
+		if (zt.mem.pfnGetIpcHandle(zt.ctx, p, &h) ||
+		    open_h(h, (void **)&q) || q[4096] != p[4096] ||
+		    zt.mem.pfnCloseIpcHandle(zt.ctx, q) ||
+		    zt.mem.pfnPutIpcHandle(zt.ctx, h))
+			r->errors++;
+	}
+	return NULL;
+}
+
+START_TEST(test_threads_get_open_close_put)
+{
+	enum { T = 4 };
+	pthread_t th[T];
+	struct racer r[T];
+	unsigned char *shared = alloc_dev(2 * MiB);
+	shared[4096] = 0xee;
+	/* Stacks of our own: glibc would cache its stacks past the join. */
+	size_t stack = 1 * MiB;
+	void *stacks = mmap(NULL, T * stack, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	for (int i = 0; i < T; i++) {
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstack(&a, (char *)stacks + i * stack, stack);
+		r[i] = (struct racer){ shared, alloc_dev(64 * 1024), 0 };
+		r[i].own[4096] = (unsigned char)i;
+		ck_assert_int_eq(pthread_create(&th[i], &a, race, &r[i]), 0);
+		pthread_attr_destroy(&a);
+	}
+	for (int i = 0; i < T; i++) {
+		pthread_join(th[i], NULL);
+		ck_assert_int_eq(r[i].errors, 0);
+		mem_free(r[i].own);
+	}
+	munmap(stacks, T * stack);
+	mem_free(shared);
+}
+END_TEST
+
+START_TEST(test_open_after_exporter_free_keeps_data)
+{
+	unsigned char *p = alloc_dev(2 * MiB), *q;
+	memset(p, 0x3c, 2 * MiB);
+	ze_ipc_mem_handle_t h = get(p);
+	ck_assert_int_eq(open_h(h, (void **)&q), R_OK_);
+	mem_free(p);
+	put(h);
+	for (size_t i = 0; i < 2 * MiB; i += 4096)
+		ck_assert_int_eq(q[i], 0x3c);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+}
+END_TEST
+
+Suite *
+ipc_suite(void);
+void ipc_suite_external(TCase *tc);
+
+Suite *
+ipc_suite(void)
+{
+	Suite *s = suite_create("ipc");
+	TCase *tc = tcase_create("api");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_get_null_arguments);
+	tcase_add_test(tc, test_get_unknown_or_interior_pointer);
+	tcase_add_test(tc, test_get_other_context);
+	tcase_add_test(tc, test_get_small_host_shares_pages);
+	tcase_add_test(tc, test_get_with_properties_types);
+	tcase_add_test(tc, test_get_repeated_reuses_one_fd);
+	tcase_add_test(tc, test_put_twice_or_forged);
+	tcase_add_test(tc, test_put_any_context);
+	tcase_add_test(tc, test_put_after_free_releases_all);
+	tcase_add_test(tc, test_open_bad_arguments);
+	tcase_add_test(tc, test_open_forged_bytes);
+	tcase_add_test(tc, test_open_corrupted_or_truncated);
+	tcase_add_test(tc, test_open_forged_fields);
+	tcase_add_test(tc, test_open_replayed_after_put);
+	tcase_add_test(tc, test_close_bad_pointers);
+	tcase_add_test(tc, test_open_aliases_and_properties);
+	tcase_add_test(tc, test_open_small_device_maps_only_its_pages);
+	tcase_add_test(tc, test_open_after_pool_file_grew);
+	tcase_add_test(tc, test_open_2000_distinct_pointers);
+	tcase_add_test(tc, test_get_4000_handles_under_rlimit_1024);
+	tcase_add_test(tc, test_cycles_10k_no_growth);
+	tcase_add_test(tc, test_open_after_exporter_free_keeps_data);
+	tcase_add_test(tc, test_threads_get_open_close_put);
+	suite_add_tcase(s, tc);
+	TCase *tx = tcase_create("external");
+	tcase_add_checked_fixture(tx, setup, teardown);
+	ipc_suite_external(tx);
+	suite_add_tcase(s, tx);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(ipc_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

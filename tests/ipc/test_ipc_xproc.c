@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_ipc_xproc: IPC between two processes. This process exports (or
+ * imports); ipc_helper, started with fork + exec, does the other side. The
+ * handle travels as bytes through a pipe (the importer fetches the fd with
+ * pidfd_getfd, or from the exporter's broker), or through a UNIX socket
+ * with the fd attached by SCM_RIGHTS and written into bytes 0..3 (the
+ * Level Zero conformance-suite convention). Data written on either side
+ * must show on the other; killing either side must leave the other
+ * working and this process without leaks; another user must be refused.
+ */
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ipc_peer.h"
+#include "ipc_leak.h"
+#include "zt.h"
+
+#define MiB (1024u * 1024u)
+#define SIZE (2 * MiB)
+#define R_OK_ ZE_RESULT_SUCCESS
+#define R_ARG ZE_RESULT_ERROR_INVALID_ARGUMENT
+
+static struct ipc_leak lc;
+static unsigned char *mem;
+static ze_ipc_mem_handle_t handle;
+
+/* Like zt_checked_setup, after one export in a context of its own: the
+ * broker thread and its socket live from the first export on. */
+static void
+setup(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	zt_setup();
+	void *p;
+	ze_ipc_mem_handle_t h;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096, 0,
+					       zt.dev, &p), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_OK_);
+	zt_teardown();
+	ipc_leak_begin(&lc);
+	zt_ctx_create();
+}
+
+static void
+teardown(void)
+{
+	leakcheck_assert_all_cloexec();
+	zt_teardown();
+	ipc_leak_end(&lc);
+}
+
+/* An exported 2 MiB device allocation full of byte. */
+static void
+export(uint8_t byte)
+{
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, SIZE, 0,
+					       zt.dev, (void **)&mem), R_OK_);
+	memset(mem, byte, SIZE);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, mem, &handle), R_OK_);
+}
+
+static void
+unexport(void)
+{
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, handle), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, mem), R_OK_);
+}
+
+static struct ipc_rep
+cmd(struct peer *p, char op, uint8_t byte, const ze_ipc_mem_handle_t *h,
+    int fd)
+{
+	struct ipc_rep rep;
+	ck_assert_int_eq(peer_cmd(p, op, byte, SIZE, 0, h, fd, &rep), 0);
+	return rep;
+}
+
+static size_t
+mismatches(const unsigned char *p, uint8_t byte)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < SIZE; i++)
+		n += p[i] != byte;
+	return n;
+}
+
+/* Open in the peer, then data both ways, then close. */
+static void
+round_trip(struct peer *p, int fd, char op)
+{
+	ck_assert_int_eq(cmd(p, op, 0, &handle, fd).result, R_OK_);
+	ck_assert_uint_eq(cmd(p, 'C', 0xa1, NULL, -1).value, 0);
+	ck_assert_int_eq(cmd(p, 'W', 0xb2, NULL, -1).result, 0);
+	ck_assert_uint_eq(mismatches(mem, 0xb2), 0);
+	memset(mem, 0xc3, SIZE);
+	ck_assert_uint_eq(cmd(p, 'C', 0xc3, NULL, -1).value, 0);
+	ck_assert_int_eq(cmd(p, 'X', 0, NULL, -1).result, R_OK_);
+}
+
+static void
+start(struct peer *p, bool sock, const char *transport)
+{
+	static char env[64];
+	snprintf(env, sizeof(env), "ZEMEM_IPC_TRANSPORT=%s", transport);
+	const char *const e[] = { env, NULL };
+	ck_assert_int_eq(peer_start(p, sock, e), 0);
+}
+
+static void
+stop(struct peer *p)
+{
+	int status = peer_stop(p);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static bool
+need_root(void)
+{
+	if (getuid() == 0)
+		return true;
+	fprintf(stderr, "skip: needs root to switch a child to uid %d\n",
+		IPC_NOBODY);
+	return false;
+}
+
+START_TEST(test_xproc_open_other_uid_refused)
+{
+	if (!need_root())
+		return;
+	static const char *const modes[] = { "auto", "pidfd", "broker" };
+	export(0xa1);
+	for (int i = 0; i < 3; i++) {
+		struct peer p;
+		start(&p, false, modes[i]);
+		ck_assert_int_eq(cmd(&p, 'U', 0, NULL, -1).result, 0);
+		ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result,
+				 ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS);
+		stop(&p);
+	}
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_open_no_transport_no_fd)
+{
+	struct peer p;
+	export(0xa1);
+	start(&p, true, "none");
+	ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result,
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_open_replayed_after_put)
+{
+	static const char *const modes[] = { "pidfd", "broker" };
+	for (int i = 0; i < 2; i++) {
+		struct peer p;
+		export(0xa1);
+		start(&p, false, modes[i]);
+		round_trip(&p, -1, 'O');
+		unexport();
+		ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result, R_ARG);
+		stop(&p);
+	}
+}
+END_TEST
+
+START_TEST(test_xproc_open_pidfd_pipe)
+{
+	struct peer p;
+	export(0xa1);
+	start(&p, false, "pidfd");
+	round_trip(&p, -1, 'O');
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_open_broker)
+{
+	struct peer p;
+	export(0xa1);
+	start(&p, false, "broker");
+	round_trip(&p, -1, 'O');
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_open_socket_fd_in_bytes_0_3)
+{
+	struct peer p;
+	export(0xa1);
+	start(&p, true, "none");
+	int fd;
+	memcpy(&fd, handle.data, sizeof(fd)); /* the conformance suite way */
+	round_trip(&p, fd, 'O');
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_open_socket_fd_same_number)
+{
+	/* The fd arrives with the exporter's own number: bytes 0..3 look
+	 * untouched, yet the file is found (it is provably the exporter's). */
+	struct peer p;
+	struct ipc_rep rep;
+	export(0xa1);
+	start(&p, true, "none");
+	int fd;
+	memcpy(&fd, handle.data, sizeof(fd));
+	ck_assert_int_eq(peer_cmd(&p, 'O', 0, SIZE, IPC_CMD_SAME_NUMBER,
+				  &handle, fd, &rep), 0);
+	if (rep.result == -EBUSY) {
+		fprintf(stderr, "skip: fd %d is taken in the helper\n", fd);
+	} else {
+		ck_assert_int_eq(rep.result, R_OK_);
+		ck_assert_uint_eq(cmd(&p, 'C', 0xa1, NULL, -1).value, 0);
+		ck_assert_int_eq(cmd(&p, 'X', 0, NULL, -1).result, R_OK_);
+	}
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_open_exp_fd_conversion)
+{
+	struct peer p;
+	uint64_t fd;
+	export(0xa1);
+	ck_assert_int_eq(zt.mem_exp.pfnGetFileDescriptorFromIpcHandleExp(
+				 zt.ctx, handle, &fd), R_OK_);
+	start(&p, true, "none");
+	round_trip(&p, (int)fd, 'E');
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_exporter_frees_importer_keeps_data)
+{
+	struct peer p;
+	export(0xa1);
+	start(&p, false, "auto");
+	ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result, R_OK_);
+	unexport();
+	ck_assert_uint_eq(cmd(&p, 'C', 0xa1, NULL, -1).value, 0);
+	ck_assert_int_eq(cmd(&p, 'W', 0x11, NULL, -1).result, 0);
+	ck_assert_uint_eq(cmd(&p, 'C', 0x11, NULL, -1).value, 0);
+	ck_assert_int_eq(cmd(&p, 'X', 0, NULL, -1).result, R_OK_);
+	stop(&p);
+}
+END_TEST
+
+START_TEST(test_xproc_importer_killed_while_mapped)
+{
+	struct peer p;
+	export(0xa1);
+	start(&p, false, "auto");
+	ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result, R_OK_);
+	ck_assert_int_eq(cmd(&p, 'W', 0x99, NULL, -1).result, 0);
+	peer_kill(&p);
+	ck_assert_uint_eq(mismatches(mem, 0x99), 0);
+	memset(mem, 0x98, SIZE);
+	ck_assert_uint_eq(mismatches(mem, 0x98), 0);
+	/* A new importer still gets it. */
+	start(&p, false, "auto");
+	ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result, R_OK_);
+	ck_assert_uint_eq(cmd(&p, 'C', 0x98, NULL, -1).value, 0);
+	stop(&p);
+	unexport();
+}
+END_TEST
+
+START_TEST(test_xproc_exporter_killed_while_mapped)
+{
+	struct peer p;
+	struct ipc_rep rep;
+	unsigned char *q;
+	start(&p, false, "auto");
+	ck_assert_int_eq(peer_cmd(&p, 'A', 0x5e, SIZE, 0, NULL, -1, &rep), 0);
+	ck_assert_int_eq(rep.result, R_OK_);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, rep.h, 0,
+						 (void **)&q), R_OK_);
+	ck_assert_uint_eq(mismatches(q, 0x5e), 0);
+	peer_kill(&p);
+	ck_assert_uint_eq(mismatches(q, 0x5e), 0);
+	memset(q, 0x5f, SIZE);
+	ck_assert_uint_eq(mismatches(q, 0x5f), 0);
+	void *q2 = (void *)1;
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, rep.h, 0,
+						 &q2), R_OK_);
+	/* The cached file is still good (never revoked): it opens; a cold
+	 * open (after the last close) finds the exporter gone. */
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q2), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, rep.h, 0,
+						 &q2), R_ARG);
+}
+END_TEST
+
+START_TEST(test_xproc_non_root_same_uid)
+{
+	if (!need_root())
+		return;
+	/* Exporter and importers all run as nobody: pidfd_getfd works
+	 * between processes of one unprivileged user, and so does the
+	 * broker. */
+	static const char *const modes[] = { "pidfd", "broker" };
+	const char *const e_exp[] = { "ZEMEM_TEST_SETUID=65534", NULL };
+	struct peer x;
+	struct ipc_rep rep;
+	ck_assert_int_eq(peer_start(&x, false, e_exp), 0);
+	ck_assert_int_eq(peer_cmd(&x, 'A', 0x3d, SIZE, 0, NULL, -1, &rep), 0);
+	ck_assert_int_eq(rep.result, R_OK_);
+	ze_ipc_mem_handle_t h = rep.h;
+	for (int i = 0; i < 2; i++) {
+		char t[64];
+		snprintf(t, sizeof(t), "ZEMEM_IPC_TRANSPORT=%s", modes[i]);
+		const char *const e_imp[] = { "ZEMEM_TEST_SETUID=65534", t,
+					      NULL };
+		struct peer y;
+		ck_assert_int_eq(peer_start(&y, false, e_imp), 0);
+		ck_assert_int_eq(peer_cmd(&y, 'O', 0, SIZE, 0, &h, -1, &rep),
+				 0);
+		ck_assert_int_eq(rep.result, R_OK_);
+		ck_assert_int_eq(peer_cmd(&y, 'C', 0x3d, SIZE, 0, NULL, -1,
+					  &rep), 0);
+		ck_assert_uint_eq(rep.value, 0);
+		int status = peer_stop(&y);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	stop(&x);
+}
+END_TEST
+
+START_TEST(test_xproc_cycles_no_growth)
+{
+	struct peer p;
+	int fds = 0, maps = 0;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, SIZE, 0,
+					       zt.dev, (void **)&mem), R_OK_);
+	start(&p, false, "auto");
+	for (int i = 0; i < 1000; i++) {
+		ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, mem, &handle),
+				 R_OK_);
+		ck_assert_int_eq(cmd(&p, 'O', 0, &handle, -1).result, R_OK_);
+		ck_assert_int_eq(cmd(&p, 'X', 0, NULL, -1).result, R_OK_);
+		ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, handle),
+				 R_OK_);
+		if (i == 10) {
+			fds = leakcheck_count_fds();
+			maps = leakcheck_count_maps(NULL);
+		}
+	}
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
+	ck_assert_int_eq(leakcheck_count_maps(NULL), maps);
+	stop(&p);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, mem), R_OK_);
+}
+END_TEST
+
+static Suite *
+xproc_suite(void)
+{
+	Suite *s = suite_create("ipc_xproc");
+	TCase *tc = tcase_create("xproc");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_xproc_open_other_uid_refused);
+	tcase_add_test(tc, test_xproc_open_no_transport_no_fd);
+	tcase_add_test(tc, test_xproc_open_replayed_after_put);
+	tcase_add_test(tc, test_xproc_open_pidfd_pipe);
+	tcase_add_test(tc, test_xproc_open_broker);
+	tcase_add_test(tc, test_xproc_open_socket_fd_in_bytes_0_3);
+	tcase_add_test(tc, test_xproc_open_socket_fd_same_number);
+	tcase_add_test(tc, test_xproc_open_exp_fd_conversion);
+	tcase_add_test(tc, test_xproc_exporter_frees_importer_keeps_data);
+	tcase_add_test(tc, test_xproc_importer_killed_while_mapped);
+	tcase_add_test(tc, test_xproc_exporter_killed_while_mapped);
+	tcase_add_test(tc, test_xproc_non_root_same_uid);
+	tcase_add_test(tc, test_xproc_cycles_no_growth);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(xproc_suite());
+	srunner_run_all(sr, CK_ENV);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
