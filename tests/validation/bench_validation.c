@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_validation: the cost of the validation layer. Runs the same
+ * operations on the driver directly ("off") and through the layer ("on",
+ * with the switches in the environment; all three checkers when none is
+ * set) in one process, interleaving rounds, and prints the median ns per
+ * operation and the on/off ratio. malloc+free is printed as a baseline.
+ *
+ *   bench_validation [rounds [iterations]]     (default 101 x 5000)
+ *
+ * Times are this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so time the
+ * thread spends descheduled on a busy machine does not count; the median
+ * of the rounds is printed.
+ *
+ * Operations: zeMemAllocHost(64) + zeMemFree; zeMemAllocDevice(4096) +
+ * zeMemFree; zeMemGetAllocProperties of an interior pointer with 1000
+ * other allocations live (so the layer's index is not trivially small).
+ * A benchmark, not a test: it asserts nothing.
+ */
+#include "val_chain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LIVE 1000
+
+static const ze_host_mem_alloc_desc_t hd = {
+	ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0
+};
+static const ze_device_mem_alloc_desc_t dd = {
+	ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
+};
+
+struct side {
+	struct vc c;
+	void *live[LIVE];
+	char *probe;
+};
+
+static double
+now_ns(void)
+{
+	struct timespec ts;
+	/* CPU time of this thread: on a loaded machine, time spent
+	 * descheduled would swamp the difference being measured. */
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+enum op { OP_HOST_PAIR, OP_DEVICE_PAIR, OP_PROPS, OP_MALLOC, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {
+	"zeMemAllocHost(64)+zeMemFree",
+	"zeMemAllocDevice(4096)+zeMemFree",
+	"zeMemGetAllocProperties",
+	"malloc(64)+free (baseline)",
+};
+
+static double
+run(struct side *s, enum op op, int iters)
+{
+	struct vapi *a = &s->c.api;
+	ze_memory_allocation_properties_t props = {
+		ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, NULL, 0, 0, 0
+	};
+	void *p;
+	double t0 = now_ns();
+	for (int i = 0; i < iters; i++) {
+		switch (op) {
+		case OP_HOST_PAIR:
+			if (a->zeMemAllocHost(s->c.ctx, &hd, 64, 0, &p) ||
+			    a->zeMemFree(s->c.ctx, p))
+				abort();
+			break;
+		case OP_DEVICE_PAIR:
+			if (a->zeMemAllocDevice(s->c.ctx, &dd, 4096, 0,
+						s->c.dev, &p) ||
+			    a->zeMemFree(s->c.ctx, p))
+				abort();
+			break;
+		case OP_PROPS:
+			if (a->zeMemGetAllocProperties(s->c.ctx, s->probe,
+						       &props, NULL))
+				abort();
+			break;
+		case OP_MALLOC:
+			p = malloc(64);
+			__asm__ volatile("" : : "r"(p) : "memory");
+			free(p);
+			break;
+		default:
+			break;
+		}
+	}
+	return (now_ns() - t0) / iters;
+}
+
+static void
+prepare(struct side *s, const char *layer)
+{
+	if (vc_load_chain(&s->c, ZE_API_VERSION_CURRENT, layer, NULL) ||
+	    vc_open(&s->c)) {
+		fprintf(stderr, "bench_validation: cannot load %s\n",
+			layer ? layer : "the driver");
+		exit(1);
+	}
+	for (int i = 0; i < LIVE; i++)
+		if (s->c.api.zeMemAllocHost(s->c.ctx, &hd, 64 + 16 * (i % 8), 0,
+					    &s->live[i]))
+			exit(1);
+	s->probe = (char *)s->live[LIVE / 2] + 8;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 101;
+	int iters = argc > 2 ? atoi(argv[2]) : 5000;
+	static struct side off, on;
+	if (rounds < 1 || iters < 1)
+		return 1;
+	if (!getenv("ZE_ENABLE_PARAMETER_VALIDATION") &&
+	    !getenv("ZE_ENABLE_HANDLE_LIFETIME") &&
+	    !getenv("ZEL_ENABLE_BASIC_LEAK_CHECKER")) {
+		setenv("ZE_ENABLE_PARAMETER_VALIDATION", "1", 1);
+		setenv("ZE_ENABLE_HANDLE_LIFETIME", "1", 1);
+		setenv("ZEL_ENABLE_BASIC_LEAK_CHECKER", "1", 1);
+	}
+	prepare(&off, NULL);
+	prepare(&on, vc_layer_path());
+	printf("switches: params=%s lifetime=%s leak=%s backtrace=%s; "
+	       "%d rounds x %d iterations, %d allocations live\n",
+	       getenv("ZE_ENABLE_PARAMETER_VALIDATION") ? "1" : "0",
+	       getenv("ZE_ENABLE_HANDLE_LIFETIME") ? "1" : "0",
+	       getenv("ZEL_ENABLE_BASIC_LEAK_CHECKER") ? "1" : "0",
+	       getenv("ZEMEM_VALIDATION_BACKTRACE") ? "1" : "0", rounds,
+	       iters, LIVE);
+	double *t_off = calloc((size_t)rounds, sizeof(double));
+	double *t_on = calloc((size_t)rounds, sizeof(double));
+	if (!t_off || !t_on)
+		return 1;
+	printf("%-34s %12s %12s %8s\n", "operation", "off ns/op", "on ns/op",
+	       "on/off");
+	for (int op = 0; op < OP_COUNT; op++) {
+		run(&off, op, iters / 10 + 1);  /* warm up */
+		run(&on, op, iters / 10 + 1);
+		for (int r = 0; r < rounds; r++) {
+			t_off[r] = run(&off, op, iters);
+			t_on[r] = run(&on, op, iters);
+		}
+		double m_off = median(t_off, rounds);
+		double m_on = median(t_on, rounds);
+		printf("%-34s %12.1f %12.1f %8.2f\n", op_names[op], m_off,
+		       m_on, m_on / m_off);
+	}
+	for (int i = 0; i < LIVE; i++) {
+		off.c.api.zeMemFree(off.c.ctx, off.live[i]);
+		on.c.api.zeMemFree(on.c.ctx, on.live[i]);
+	}
+	off.c.api.zeContextDestroy(off.c.ctx);
+	on.c.api.zeContextDestroy(on.c.ctx);
+	free(t_off);
+	free(t_on);
+	return 0;
+}

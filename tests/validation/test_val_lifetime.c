@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_val_lifetime: one deliberate bug per pointer- and handle-lifetime
+ * check of the validation layer (ZE_ENABLE_HANDLE_LIFETIME=1) on USM
+ * memory, contexts and devices: the result code, the finding's text (what
+ * is wrong, where the memory was allocated and released) and whether the
+ * driver saw the call. IPC and VMM lifetime checks are in
+ * test_val_ipc_vmm.c.
+ */
+#include "val_chain.h"
+
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct vc c;
+static const ze_host_mem_alloc_desc_t hd = {
+	ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0
+};
+static const ze_device_mem_alloc_desc_t dd = {
+	ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
+};
+
+static void *
+alloc_host(size_t size)
+{
+	void *p = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(c.ctx, &hd, size, 0, &p),
+			 ZE_RESULT_SUCCESS);
+	return p;
+}
+
+static ze_context_handle_t
+new_context(void)
+{
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_context_handle_t ctx = NULL;
+	ck_assert_int_eq(c.api.zeContextCreate(c.drv, &cd, &ctx),
+			 ZE_RESULT_SUCCESS);
+	return ctx;
+}
+
+START_TEST(test_free_double)
+{
+	vt_setup(&c, "l");
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	char want[64];
+	snprintf(want, sizeof(want), "double free: %p was already released",
+		 p);
+	vt_assert_finding("lifetime: zeMemFree(hContext=", want,
+			  "host allocation", "(64 bytes, #1, context",
+			  "allocated by zeMemAllocHost",
+			  "released by zeMemFree",
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
+	vt_assert_findings(1);
+	ck_assert_int_eq(vt_driver_frees, 1);
+}
+END_TEST
+
+/* Not inlined, so the backtraces name them. */
+__attribute__((noinline)) void *val_test_alloc_site(void);
+__attribute__((noinline)) void val_test_free_site(void *p);
+
+__attribute__((noinline)) void *
+val_test_alloc_site(void)
+{
+	void *p = alloc_host(4096);
+	__asm__ volatile("" ::: "memory");
+	return p;
+}
+
+__attribute__((noinline)) void
+val_test_free_site(void *p)
+{
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	__asm__ volatile("" ::: "memory");
+}
+
+START_TEST(test_free_double_backtrace)
+{
+	vt_setup(&c, "lb");
+	void *p = val_test_alloc_site();
+	val_test_free_site(p);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("double free", "allocated by zeMemAllocHost at ",
+			  "val_test_alloc_site+",
+			  "released by zeMemFree at ", "val_test_free_site+",
+			  NULL);
+}
+END_TEST
+
+/* The quarantine keeps the last 4096 freed records: a double free of an
+ * older one is still caught, by the driver's refusal. */
+START_TEST(test_free_double_after_quarantine_wraps)
+{
+	enum { N = 5000 };
+	vt_setup(&c, "l");
+	static void *p[N];
+	for (int i = 0; i < N; i++)
+		p[i] = alloc_host(64 + 64 * (i % 4));
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, p[i]), 0);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p[N - 1]),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(", "double free",
+			  "released by zeMemFree", NULL);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p[0]),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(",
+			  "is not memory the layer saw allocated or opened",
+			  "(from the driver)", NULL);
+	vt_assert_findings(2);
+}
+END_TEST
+
+START_TEST(test_free_interior_pointer)
+{
+	vt_setup(&c, "l");
+	char *p = alloc_host(256);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p + 8),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(",
+			  "free of an interior pointer",
+			  "is 8 bytes into host allocation",
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
+	ck_assert_int_eq(vt_driver_frees, 0);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	vt_assert_findings(1);
+}
+END_TEST
+
+START_TEST(test_free_into_released_memory)
+{
+	vt_setup(&c, "l");
+	char *p = alloc_host(256);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p + 32),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("zeMemFree(", "32 bytes into memory that was "
+			  "already released", "released by zeMemFree", NULL);
+}
+END_TEST
+
+START_TEST(test_free_wrong_context)
+{
+	vt_setup(&c, "l");
+	ze_context_handle_t other = new_context();
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(other, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	char want[128];
+	snprintf(want, sizeof(want), "belongs to context %p, not %p",
+		 (void *)c.ctx, (void *)other);
+	vt_assert_finding("lifetime: zeMemFree(",
+			  "free through the wrong context", want,
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
+	ck_assert_int_eq(vt_driver_frees, 0);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeContextDestroy(other), ZE_RESULT_SUCCESS);
+	vt_assert_findings(1);
+}
+END_TEST
+
+START_TEST(test_free_unknown_pointer)
+{
+	vt_setup(&c, "l");
+	void *m = malloc(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, m),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(",
+			  "is not memory the layer saw allocated or opened",
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT (from the "
+			  "driver)", NULL);
+	free(m);
+}
+END_TEST
+
+START_TEST(test_context_use_after_destroy)
+{
+	vt_setup(&c, "l");
+	ze_context_handle_t other = new_context();
+	ck_assert_int_eq(c.api.zeContextDestroy(other), ZE_RESULT_SUCCESS);
+	void *p = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(c.api.zeContextDestroy(other),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	vt_assert_finding("lifetime: zeMemAllocHost(",
+			  "use of destroyed context hContext",
+			  "created by zeContextCreate",
+			  "destroyed by zeContextDestroy",
+			  "-> ZE_RESULT_ERROR_INVALID_NULL_HANDLE", NULL);
+	vt_assert_finding("lifetime: zeContextDestroy(",
+			  "use of destroyed context", NULL);
+	vt_assert_findings(2);
+	ck_assert_int_eq(vt_driver_allocs, 0);
+}
+END_TEST
+
+START_TEST(test_context_unknown_handle)
+{
+	vt_setup(&c, "l");
+	void *p = NULL;
+	ze_context_handle_t bogus = (ze_context_handle_t)(uintptr_t)0x1000;
+	ck_assert_int_eq(c.api.zeMemAllocHost(bogus, &hd, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	vt_assert_finding("lifetime: zeMemAllocHost(hContext=0x1000",
+			  "hContext 0x1000 is not a context handle (never "
+			  "returned by zeContextCreate", NULL);
+}
+END_TEST
+
+START_TEST(test_device_handle_of_wrong_kind)
+{
+	vt_setup(&c, "l");
+	void *p = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocDevice(c.ctx, &dd, 64, 0,
+						(ze_device_handle_t)c.ctx, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	vt_assert_finding("lifetime: zeMemAllocDevice(",
+			  "is a context handle, not a device handle",
+			  "-> ZE_RESULT_ERROR_INVALID_NULL_HANDLE", NULL);
+	ze_device_properties_t props = {
+		.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES
+	};
+	ck_assert_int_eq(c.api.zeDeviceGetProperties(
+				 (ze_device_handle_t)(uintptr_t)0x2000, &props),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	vt_assert_finding("zeDeviceGetProperties(hDevice=0x2000",
+			  "is not a device handle (never returned by "
+			  "zeDeviceGet", NULL);
+}
+END_TEST
+
+START_TEST(test_context_destroy_with_live_allocations)
+{
+	vt_setup(&c, "l");
+	ze_context_handle_t other = new_context();
+	void *h = NULL, *d = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 100, 0, &h), 0);
+	ck_assert_int_eq(c.api.zeMemAllocDevice(other, &dd, 200, 0, c.dev, &d),
+			 0);
+	ck_assert_int_eq(c.api.zeContextDestroy(other), ZE_RESULT_SUCCESS);
+	vt_assert_finding("leak: zeContextDestroy(hContext=",
+			  "context destroyed with a live host allocation",
+			  "(100 bytes", "allocated by zeMemAllocHost",
+			  "-> ZE_RESULT_SUCCESS (from the driver)", NULL);
+	vt_assert_finding("context destroyed with a live device allocation",
+			  "(200 bytes", NULL);
+	vt_assert_findings(2);
+	/* The driver freed them with the context. */
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, h),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(", "double free",
+			  "released by zeContextDestroy", NULL);
+}
+END_TEST
+
+START_TEST(test_lifetime_off_passes_through)
+{
+	vt_setup(&c, "p");
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	/* The driver itself rejects the second free; the layer is quiet. */
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(vt_driver_frees, 2);
+	vt_assert_findings(0);
+}
+END_TEST
+
+START_TEST(test_abort_on_first_finding)
+{
+	vt_setup(&c, "la");
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	c.api.zeMemFree(c.ctx, p);  /* aborts */
+	ck_abort_msg("ZEMEM_VALIDATION_ABORT=1 did not abort");
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("validation-lifetime");
+	TCase *t = tcase_create("usm");
+	tcase_add_test(t, test_free_double);
+	tcase_add_test(t, test_free_double_backtrace);
+	tcase_add_test(t, test_free_double_after_quarantine_wraps);
+	tcase_add_test(t, test_free_interior_pointer);
+	tcase_add_test(t, test_free_into_released_memory);
+	tcase_add_test(t, test_free_wrong_context);
+	tcase_add_test(t, test_free_unknown_pointer);
+	tcase_add_test(t, test_lifetime_off_passes_through);
+	suite_add_tcase(s, t);
+	t = tcase_create("handles");
+	tcase_add_test(t, test_context_use_after_destroy);
+	tcase_add_test(t, test_context_unknown_handle);
+	tcase_add_test(t, test_device_handle_of_wrong_kind);
+	tcase_add_test(t, test_context_destroy_with_live_allocations);
+	suite_add_tcase(s, t);
+	t = tcase_create("abort");
+	tcase_add_test_raise_signal(t, test_abort_on_first_finding, SIGABRT);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

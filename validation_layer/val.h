@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: MIT
+/*
+ * val: private header of zemem's validation layer
+ * (libze_zemem_validation_layer.so.1).
+ *
+ * The layer sits between a loader and a driver. Its zeGet*ProcAddrTable
+ * getters receive the table the loader filled from the driver, save each
+ * pointer in val_next ("the next layer") and put a wrapper in its place.
+ * The wrappers and getters are generated (val_gen.py -> val_gen.{h,c}) from
+ * api/zemem/ze_ddi_versions.h; the hand-written checks are the val_ze*
+ * hooks in val_mem.c, val_ipc.c, val_vmm.c and val_context.c.
+ *
+ * Vocabulary:
+ *   finding   one line reported for one problem (val_report);
+ *   call      the entry point being checked and its packed arguments
+ *             (struct val_call, built by the generated wrapper);
+ *   record    what the layer knows about a range of addresses: a USM
+ *             allocation, an IPC import, a VMM reservation or a mapping
+ *             (struct val_rec), kept in an interval index (val_index.c:
+ *             an AVL tree for "which record contains p", O(log n), plus a
+ *             hash of base addresses for the exact lookups of hot paths);
+ *   quarantine  the last VAL_QUARANTINE freed records, kept (still in the
+ *             index, marked freed) so a double free can say where the
+ *             memory was allocated and freed; when the driver hands out
+ *             the same base again, the freed record is reused in place;
+ *   handle    a context, device or physical-memory object the layer has
+ *             seen created (struct val_handle), in a lock-free table;
+ *   site      where something happened: the entry point and, with
+ *             ZEMEM_VALIDATION_BACKTRACE=1, a backtrace.
+ *
+ * Switches (common/u_options.c): ZE_ENABLE_PARAMETER_VALIDATION (params),
+ * ZE_ENABLE_HANDLE_LIFETIME (lifetime), ZEL_ENABLE_BASIC_LEAK_CHECKER
+ * (leak), ZEMEM_VALIDATION_ABORT, ZEMEM_VALIDATION_BACKTRACE,
+ * ZEMEM_VALIDATION_LOG. With none of the first three set the getters leave
+ * the tables untouched and the layer costs nothing.
+ *
+ * Locks, in order (take a later one only while holding an earlier one, or
+ * none):
+ *   val_next_lock  the getters, while they patch tables and val_next;
+ *   val_lock       every record, index and quarantine, the IPC handle set,
+ *                  inserting into the handle table, and the mutable fields
+ *                  of handles (marked below). Handle lookups
+ *                  (val_handle_find) take no lock.
+ *   reg_lock       (val_leak.c) the list of per-thread count arrays.
+ * The layer never calls the next layer while holding val_lock.
+ *
+ * Errors: checks return ZE_RESULT_SUCCESS (0) or the result code that the
+ * wrapper returns instead of calling the next layer; val_report() prints
+ * the finding and returns that code.
+ */
+#ifndef ZEMEM_VAL_H
+#define ZEMEM_VAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <level_zero/ze_api.h>
+#include <level_zero/ze_ddi.h>
+
+#include "val_gen.h"
+
+#define VAL_MAX_FRAMES 24     /* frames kept per backtrace */
+#define VAL_PRINT_FRAMES 8    /* frames printed per backtrace */
+#define VAL_QUARANTINE 4096   /* freed records kept for reports */
+#define VAL_LINE_MAX 4096     /* longest finding line */
+
+/* ---- val_layer.c: configuration, reports, sites, exit report ---- */
+
+struct val_config {
+	bool enabled;   /* any of params, lifetime, leak: tables are wrapped */
+	bool checks;    /* params || lifetime: generic wrapper checks */
+	bool params;
+	bool lifetime;
+	bool leak;
+	bool tracking;  /* lifetime || leak: records are kept */
+	bool abort_on_error;
+	bool backtrace;
+	int log_fd;     /* where findings go (2 = stderr) */
+};
+extern struct val_config val_cfg;   /* written once by val_init */
+extern ze_dditable_t val_next;      /* the next layer (val_gen.c) */
+
+struct val_handle;
+
+struct val_call {
+	uint32_t ep;        /* enum val_ep */
+	const void *args;   /* struct val_args_<ep> */
+	/* The record of the hContext argument when the entry point's first
+	 * parameter is a context (looked up once by the wrapper when
+	 * lifetime or leak checking is on), else NULL. */
+	struct val_handle *hctx;
+};
+
+enum val_category {
+	VAL_CAT_PARAMETER,
+	VAL_CAT_LIFETIME,
+	VAL_CAT_DRIVER,     /* the driver broke its contract */
+	VAL_CAT_LEAK,
+};
+
+struct val_bt {
+	int n;
+	void *frames[VAL_MAX_FRAMES];
+};
+
+struct val_site {
+	uint16_t ep;        /* entry point; 0 with bt NULL: unknown */
+	struct val_bt *bt;  /* NULL unless ZEMEM_VALIDATION_BACKTRACE */
+};
+
+void val_init(void);
+ze_result_t val_getter_begin(ze_api_version_t version, const void *table);
+void val_lock_next(void);
+void val_unlock_next(void);
+/* Print one finding about call (NULL: at exit) and return res. The
+ * message is printf-formatted; the line gets the call with its arguments
+ * and "-> <result>" appended. */
+ze_result_t val_report(enum val_category cat, const struct val_call *call,
+		       ze_result_t res, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Like val_report, for findings that do not change the result (the call
+ * went ahead): the line ends with "-> <result> (from the driver)". */
+void val_note(enum val_category cat, const struct val_call *call,
+	      ze_result_t res, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Write raw text (the leak table) where findings go. */
+void val_write_text(const char *text, size_t len);
+/* Capture where call happens (a backtrace when enabled). Call it before
+ * taking val_lock: backtrace() may take the dynamic linker's locks. */
+void val_site_record_bt(struct val_site *s);
+static inline void
+val_site_record(struct val_site *s, const struct val_call *call)
+{
+	s->ep = call ? (uint16_t)call->ep : 0;
+	s->bt = NULL;
+	if (val_cfg.backtrace)
+		val_site_record_bt(s);
+}
+void val_site_clear_bt(struct val_site *s);
+static inline void
+val_site_clear(struct val_site *s)
+{
+	if (s->bt)
+		val_site_clear_bt(s);
+}
+/* " by <ep>[ at f1 < f2 ...]" into buf; returns buf. */
+const char *val_site_format(const struct val_site *s, char *buf, size_t len);
+/* Hex of the first bytes of an object (for by-value structs). */
+const char *val_fmt_bytes(char *buf, size_t len, const void *p, size_t n);
+/* Successful calls for the leak table (val_leak.c). Only the entry points
+ * of the table's rows count. Those of the memory rows (allocations, IPC,
+ * VMM, physical memory: they take a context) are counted by their hooks,
+ * in the context's own array, under val_lock (val_count_locked); the
+ * others by the wrapper, in a per-thread array (no atomic operation). */
+enum val_count_mode {
+	VAL_COUNT_NONE,
+	VAL_COUNT_THREAD,    /* wrapper, per-thread array */
+	VAL_COUNT_CONTEXT,   /* hook, the context's array, under val_lock */
+};
+extern uint8_t val_count_mode[VAL_EP_COUNT];   /* set once by val_init */
+void val_count_thread(unsigned ep);
+static inline void
+val_count(unsigned ep)
+{
+	if (val_count_mode[ep] == VAL_COUNT_THREAD)
+		val_count_thread(ep);
+}
+/* Caller holds val_lock: count call (delta +1, or -1 to take back a count
+ * made before the driver refused the call); inline, below. */
+static inline void val_count_locked(const struct val_call *call, int delta);
+/* A count with no live context to hold it. */
+void val_count_gone(unsigned ep, int delta);
+/* The same, taking val_lock (for paths that do not hold it). */
+void val_count_after(const struct val_call *call);
+/* val_gen.c */
+const char *val_ep_name(unsigned ep);
+const char *val_result_name(ze_result_t r);
+int val_format_args(const struct val_call *c, char *buf, size_t len);
+
+/* ---- val_index.c: interval index (AVL tree keyed by base address, plus
+ * a hash of the keys for exact lookups) ---- */
+
+struct val_node {
+	struct val_node *left, *right, *parent;
+	struct val_node *hnext;     /* exact-key hash chain */
+	int height;
+	uintptr_t key;
+};
+
+struct val_index {
+	struct val_node *root;
+	size_t count;
+	struct val_node **buckets;  /* exact-key hash: nbuckets, power of 2 */
+	size_t nbuckets;
+};
+
+/* 0, or -EEXIST when the key is already there (n is not inserted). */
+int val_index_insert(struct val_index *ix, struct val_node *n);
+void val_index_remove(struct val_index *ix, struct val_node *n);
+struct val_node *val_index_find_slow(const struct val_index *ix,
+				     uintptr_t key);
+static inline size_t
+val_index_bucket(const struct val_index *ix, uintptr_t key)
+{
+	uint64_t x = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+	return (size_t)(x >> 32) & (ix->nbuckets - 1);
+}
+/* Node whose key is exactly key, or NULL. O(1) on average (inline: it is
+ * on every hot path). */
+static inline struct val_node *
+val_index_find(const struct val_index *ix, uintptr_t key)
+{
+	if (!ix->count)
+		return NULL;
+	if (!ix->nbuckets)
+		return val_index_find_slow(ix, key);
+	for (struct val_node *n = ix->buckets[val_index_bucket(ix, key)]; n;
+	     n = n->hnext) {
+		if (n->key == key)
+			return n;
+	}
+	return NULL;
+}
+/* Node with the largest key <= key, or NULL. O(log n). */
+struct val_node *val_index_floor(const struct val_index *ix, uintptr_t key);
+/* In-order predecessor of n, or NULL. */
+struct val_node *val_index_prev(struct val_node *n);
+/* Node with the smallest key >= key, or NULL. O(log n). */
+struct val_node *val_index_ceil(const struct val_index *ix, uintptr_t key);
+/* In key order; stops when fn returns non-zero. */
+int val_index_walk(const struct val_index *ix,
+		   int (*fn)(struct val_node *n, void *arg), void *arg);
+
+/* ---- val_track.c: records, quarantine, the memory indexes ---- */
+
+enum val_kind {
+	VAL_KIND_HOST,
+	VAL_KIND_DEVICE,
+	VAL_KIND_SHARED,
+	VAL_KIND_IMPORT,        /* zeMemOpenIpcHandle */
+	VAL_KIND_RESERVATION,   /* zeVirtualMemReserve */
+	VAL_KIND_MAPPING,       /* zeVirtualMemMap */
+	VAL_KIND_COUNT,
+};
+
+enum val_state {
+	VAL_LIVE,
+	VAL_FREED,      /* in the quarantine */
+};
+
+struct val_handle;
+
+struct val_rec {
+	struct val_node node;       /* key: base address */
+	struct val_index *ix;       /* the index it is in */
+	size_t size;
+	uint64_t id;                /* n-th record of its kind */
+	ze_context_handle_t ctx;
+	ze_device_handle_t dev;
+	size_t align;
+	uint32_t flags;
+	uint8_t kind;               /* enum val_kind */
+	uint8_t state;              /* enum val_state */
+	struct val_site alloc, free;
+	uint32_t qslot;             /* FREED: its slot in the quarantine */
+	struct val_rec *next_free;  /* on the free list */
+	uint64_t nmaps;             /* reservation: mapping records inside */
+	struct val_handle *pmem;    /* mapping: its physical object */
+	size_t offset;              /* mapping: offset into pmem */
+};
+
+/* val_lock is a futex mutex (two atomic operations when uncontended,
+ * fewer instructions than pthread's on the hot paths). */
+typedef struct {
+	_Atomic uint32_t v;   /* 0 free, 1 locked, 2 locked with waiters */
+} val_mtx_t;
+void val_mtx_lock_slow(val_mtx_t *m, uint32_t c);
+void val_mtx_wake(val_mtx_t *m);
+static inline void
+val_mtx_lock(val_mtx_t *m)
+{
+	uint32_t c = 0;
+	if (!atomic_compare_exchange_strong_explicit(&m->v, &c, 1,
+						     memory_order_acquire,
+						     memory_order_relaxed))
+		val_mtx_lock_slow(m, c);
+}
+/* true when taken */
+static inline bool
+val_mtx_trylock(val_mtx_t *m)
+{
+	uint32_t c = 0;
+	return atomic_compare_exchange_strong_explicit(&m->v, &c, 1,
+						       memory_order_acquire,
+						       memory_order_relaxed);
+}
+static inline void
+val_mtx_unlock(val_mtx_t *m)
+{
+	if (atomic_exchange_explicit(&m->v, 0, memory_order_release) == 2)
+		val_mtx_wake(m);
+}
+extern val_mtx_t val_lock;
+/* All below: caller holds val_lock. */
+extern struct val_index val_mem_index;     /* USM and reservations */
+extern struct val_index val_import_index;  /* IPC imports */
+extern struct val_index val_map_index;     /* VMM mappings */
+static inline uintptr_t
+val_rec_base(const struct val_rec *r)
+{
+	return r->node.key;
+}
+static inline uintptr_t
+val_rec_end(const struct val_rec *r)
+{
+	return r->node.key + (r->size ? r->size : 1);
+}
+/* A LIVE record for [base, base + size) in ix, allocated at site (taken
+ * over), other fields zero; NULL when out of memory. Freed records it
+ * overlaps leave the quarantine (one at the same base is reused in place,
+ * the usual case); a LIVE one it overlaps is a driver bug, reported, and
+ * dropped. */
+struct val_rec *val_rec_add(struct val_index *ix, enum val_kind kind,
+			    struct val_site *site, uintptr_t base, size_t size,
+			    const struct val_call *call);
+/* A record outside any index (val_rec_add uses it). */
+struct val_rec *val_rec_new(enum val_kind kind, struct val_site *site,
+			    uintptr_t base, size_t size);
+static inline struct val_rec *
+val_rec_of(struct val_node *n)
+{
+	return n ? (struct val_rec *)((char *)n - offsetof(struct val_rec, node))
+		 : NULL;
+}
+struct val_rec *val_rec_find_slow(const struct val_index *ix, uintptr_t p);
+/* The record (live or freed) that contains p, or NULL: by exact base
+ * first (the usual case), else through the tree. */
+static inline struct val_rec *
+val_rec_find(const struct val_index *ix, uintptr_t p)
+{
+	struct val_rec *r = val_rec_of(val_index_find(ix, p));
+	if (r || !ix->count)
+		return r;
+	return val_rec_find_slow(ix, p);
+}
+/* Mark freed (site: where, taken over) and move into the quarantine. */
+void val_rec_retire(struct val_rec *r, struct val_site *site);
+/* Undo val_rec_retire when the next layer failed the free; r is looked
+ * up again by base and id, since it may have been evicted meanwhile. */
+void val_rec_unretire(struct val_index *ix, uintptr_t base, uint64_t id);
+/* Drop a record for good (index, quarantine, memory). */
+void val_rec_drop(struct val_rec *r);
+const char *val_kind_name(enum val_kind k);
+/* "host allocation 0x..+N (#id, context 0x..) allocated by ...[, freed by
+ * ...]" into buf. */
+const char *val_rec_describe(const struct val_rec *r, char *buf, size_t len);
+
+/* ---- val_handles.c: contexts, devices, physical memory objects ---- */
+
+enum val_hkind {
+	VAL_H_CONTEXT = 1,
+	VAL_H_DEVICE,
+	VAL_H_PMEM,
+};
+
+struct val_handle {
+	const void *h;              /* immutable once published */
+	_Atomic int kind;           /* enum val_hkind */
+	_Atomic int live;
+	uint64_t id;                /* val_lock */
+	struct val_site create, destroy;   /* val_lock */
+	/* context */
+	ze_driver_handle_t drv;
+	_Atomic uint64_t max_alloc;        /* largest of its devices' */
+	_Atomic size_t page;               /* smallest VMM page, 0: unknown */
+	ze_device_handle_t dev0;           /* a device of the context */
+	uint64_t *counts;                  /* val_lock: per-context calls */
+	/* device: max_alloc above, and */
+	_Atomic uint32_t mem_ordinals;     /* 0: not queried yet */
+	/* physical memory */
+	ze_context_handle_t ctx;
+	ze_device_handle_t dev;
+	size_t size;
+	uint64_t nmaps;                    /* val_lock */
+};
+
+static inline void
+val_count_locked(const struct val_call *call, int delta)
+{
+	struct val_handle *hd = call->hctx;
+	if (!val_cfg.leak)
+		return;
+	if (hd && hd->counts &&
+	    atomic_load_explicit(&hd->live, memory_order_relaxed))
+		hd->counts[call->ep] += (uint64_t)(int64_t)delta;
+	else
+		val_count_gone(call->ep, delta);
+}
+
+/* Lookup without a lock; NULL when the layer never saw h. */
+struct val_handle *val_handle_find(const void *h);
+/* Caller holds val_lock. A handle seen before (destroyed) is reused. */
+struct val_handle *val_handle_add(const void *h, enum val_hkind kind,
+				  struct val_site *site);
+void val_handle_kill(struct val_handle *hd, struct val_site *site);
+/* Caller holds val_lock; in insertion order. */
+void val_handle_walk(void (*fn)(struct val_handle *hd, void *arg), void *arg);
+const char *val_hkind_name(int kind);
+
+/* Generic checks of the wrappers: 0 or the result to return. */
+ze_result_t val_null_handle(const struct val_call *call, const char *name);
+ze_result_t val_check_context_slow(const struct val_call *call,
+				   const char *name, const void *h);
+/* The wrapper's check of its first argument, a context: hd is call->hctx. */
+static inline ze_result_t
+val_check_first_context(const struct val_call *call, const char *name,
+			ze_context_handle_t h)
+{
+	struct val_handle *hd = call->hctx;
+	if (!val_cfg.lifetime || !h)
+		return ZE_RESULT_SUCCESS;
+	if (hd && atomic_load_explicit(&hd->live, memory_order_acquire) &&
+	    atomic_load_explicit(&hd->kind, memory_order_relaxed) ==
+		    VAL_H_CONTEXT)
+		return ZE_RESULT_SUCCESS;
+	return val_check_context_slow(call, name, h);
+}
+ze_result_t val_check_device_slow(const struct val_call *call,
+				  const char *name, const void *h);
+ze_result_t val_check_pmem_slow(const struct val_call *call,
+				const char *name, const void *h);
+static inline ze_result_t
+val_check_context(const struct val_call *call, const char *name,
+		  ze_context_handle_t h)
+{
+	if (!val_cfg.lifetime || !h)
+		return ZE_RESULT_SUCCESS;
+	return val_check_context_slow(call, name, h);
+}
+static inline ze_result_t
+val_check_device(const struct val_call *call, const char *name,
+		 ze_device_handle_t h)
+{
+	if (!val_cfg.lifetime || !h)
+		return ZE_RESULT_SUCCESS;
+	return val_check_device_slow(call, name, h);
+}
+static inline ze_result_t
+val_check_pmem(const struct val_call *call, const char *name,
+	       ze_physical_mem_handle_t h)
+{
+	if (!val_cfg.lifetime || !h)
+		return ZE_RESULT_SUCCESS;
+	return val_check_pmem_slow(call, name, h);
+}
+
+/* ---- val_params.c: descriptors, chains, device limits ---- */
+
+/* What an allocation asked for, gathered while checking it. */
+struct val_alloc_req {
+	enum val_kind kind;
+	ze_context_handle_t ctx;
+	ze_device_handle_t dev;
+	size_t size, align;
+	uint32_t flags;
+	bool relaxed;    /* relaxed-allocation-limits MAX_SIZE chained */
+};
+
+ze_result_t val_check_device_desc(const struct val_call *call,
+				  const ze_device_mem_alloc_desc_t *d,
+				  struct val_alloc_req *q);
+ze_result_t val_check_host_desc(const struct val_call *call,
+				const ze_host_mem_alloc_desc_t *d,
+				struct val_alloc_req *q);
+ze_result_t val_check_size_align(const struct val_call *call,
+				 const struct val_alloc_req *q);
+/* Walk an input pNext chain: stypes must be in allowed (n of them). */
+ze_result_t val_check_chain(const struct val_call *call, const char *what,
+			    const void *pNext,
+			    const ze_structure_type_t *allowed, size_t n,
+			    struct val_alloc_req *q);
+/* maxMemAllocSize of a device (queried once), or of the largest device
+ * of a context; UINT64_MAX when unknown. */
+uint64_t val_device_max_alloc(ze_device_handle_t dev);
+uint64_t val_context_max_alloc(ze_context_handle_t ctx);
+/* Number of memory ordinals of a device (queried once); 0: unknown. */
+uint32_t val_device_mem_ordinals(ze_device_handle_t dev);
+/* VMM page size for size bytes on dev (the next layer's answer); 0 when
+ * the driver cannot say. */
+size_t val_page_size(ze_context_handle_t ctx, ze_device_handle_t dev,
+		     size_t size);
+static inline bool
+val_is_pow2(size_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* ---- val_mem.c ---- */
+/* After a successful allocation: alignment check and record. */
+void val_alloc_done(const struct val_call *call,
+		    const struct val_alloc_req *q, void *ptr);
+/* Releasing a pointer (zeMemFree, zeMemFreeExt, zeMemCloseIpcHandle):
+ * begin checks it (expect: the kinds the call may release, a bit per enum
+ * val_kind) and retires its record; end puts the record back when the
+ * next layer failed, and reports a pointer the layer did not know that
+ * the driver refused too. */
+struct val_release {
+	struct val_index *ix;   /* NULL: the layer did not know the pointer */
+	uintptr_t base;
+	uint64_t id;
+};
+ze_result_t val_release_begin(const struct val_call *call,
+			      ze_context_handle_t ctx, const void *ptr,
+			      unsigned expect, struct val_release *rel);
+void val_release_end(const struct val_call *call, const void *ptr,
+		     const struct val_release *rel, ze_result_t res);
+#define VAL_USM_KINDS                                                       \
+	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \
+	 (1u << VAL_KIND_SHARED))
+/* Register a device handle the driver returned (no-op if known). */
+void val_device_seen(ze_device_handle_t dev, const struct val_call *call);
+
+/* ---- val_ipc.c ---- */
+/* Leak report: handles got and never put. Caller holds val_lock. */
+size_t val_ipc_leaks(void);
+
+/* ---- val_context.c / val_leak.c ---- */
+/* Live objects of ctx at its zeContextDestroy (call, the driver's res),
+ * or of the whole process at exit (call and ctx NULL), and the leak table
+ * when the leak checker is on. Retires what the context owned. */
+void val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
+		     ze_result_t res);
+void val_leak_table(const uint64_t *counts, bool per_context,
+		    const char *when);
+/* Sets val_count_mode from the table's rows (val_init). */
+void val_leak_init(void);
+
+#endif

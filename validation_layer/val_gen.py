@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""
+val_gen: generates the validation layer's DDI getters and one wrapper per
+Level Zero entry point, from the project's own headers.
+
+Inputs (the one list of entry points):
+  api/zemem/ze_ddi_versions.h  ZE_DDI_TABLES(T) and ZE_<TABLE>_DDI_FIELDS(X):
+                               the tables, their fields in order, and the
+                               API version that added each field;
+  api/level_zero/ze_ddi.h      the pfn type of each field;
+  api/level_zero/ze_api.h      the parameter list of each pfn type, the
+                               typedefs (handle, enum, flags, struct) used
+                               to print arguments, and ze_result_t's names;
+  hook sources                 the hand-written checks: every definition
+                               that starts a line as `val_ze<Name>(` (the
+                               return type sits on the line above, house
+                               style) replaces the plain call to the next
+                               layer in that entry point's wrapper.
+
+Outputs:
+  val_gen.h  enum val_ep (one id per entry point), the argument structs
+             (struct val_args_<ep>), the hook prototypes (their signatures
+             are checked by the compiler against the pfn types);
+  val_gen.c  the wrappers, the exported zeGet*ProcAddrTable getters (plus
+             no-op zet/zes getters that loaders require), val_ep_name(),
+             val_format_args(), val_result_name().
+
+Every wrapper: packs its arguments (so a finding can print them), runs the
+generic checks (NULL first handle; lifetime of context, device and
+physical-memory handle arguments), calls the hook or the next layer, and
+counts successful calls for the leak table.
+"""
+import argparse
+import re
+import sys
+
+# zet/zes getters a loader may look up in a layer (Intel's loaders fail the
+# layer when one is missing). The layer does not wrap these tables: the
+# getters check their arguments and leave the table as it is.
+TOOL_GETTERS = """
+zetGetDeviceProcAddrTable zetGetContextProcAddrTable
+zetGetCommandListProcAddrTable zetGetModuleProcAddrTable
+zetGetKernelProcAddrTable zetGetMetricGroupProcAddrTable
+zetGetMetricGroupExpProcAddrTable zetGetMetricProcAddrTable
+zetGetMetricStreamerProcAddrTable zetGetMetricQueryPoolProcAddrTable
+zetGetMetricQueryProcAddrTable zetGetTracerExpProcAddrTable
+zetGetDebugProcAddrTable zetGetMetricExpProcAddrTable
+zetGetMetricProgrammableExpProcAddrTable zetGetMetricTracerExpProcAddrTable
+zetGetMetricDecoderExpProcAddrTable zetGetDeviceExpProcAddrTable
+zesGetGlobalProcAddrTable zesGetDriverProcAddrTable
+zesGetDriverExpProcAddrTable zesGetDeviceProcAddrTable
+zesGetDeviceExpProcAddrTable zesGetSchedulerProcAddrTable
+zesGetPerformanceFactorProcAddrTable zesGetPowerProcAddrTable
+zesGetFrequencyProcAddrTable zesGetEngineProcAddrTable
+zesGetStandbyProcAddrTable zesGetFirmwareProcAddrTable
+zesGetFirmwareExpProcAddrTable zesGetMemoryProcAddrTable
+zesGetFabricPortProcAddrTable zesGetTemperatureProcAddrTable
+zesGetPsuProcAddrTable zesGetFanProcAddrTable zesGetLedProcAddrTable
+zesGetRasProcAddrTable zesGetRasExpProcAddrTable
+zesGetDiagnosticsProcAddrTable zesGetOverclockProcAddrTable
+zesGetVFManagementExpProcAddrTable
+""".split()
+
+# Handle types whose lifetime the layer tracks, and the check to call.
+LIFETIME_CHECKS = {
+    "ze_context_handle_t": "val_check_context",
+    "ze_device_handle_t": "val_check_device",
+    "ze_physical_mem_handle_t": "val_check_pmem",
+}
+
+
+def fail(msg):
+    sys.exit("val_gen.py: " + msg)
+
+
+def parse_tables(text):
+    """[(table, Getter, [(field, major, minor)])] in ze_dditable_t order."""
+    fields = {}
+    for m in re.finditer(r"#define (ZE_\w+_DDI_FIELDS)\(X\)((?:[^\n]*\\\n)*[^\n]*)",
+                         text):
+        fields[m.group(1)] = [(f, int(a), int(b)) for f, a, b in re.findall(
+            r"X\((\w+),\s*(\d+),\s*(\d+)\)", m.group(2))]
+    m = re.search(r"#define ZE_DDI_TABLES\(T\)((?:[^\n]*\\\n)*[^\n]*)", text)
+    if not m:
+        fail("ZE_DDI_TABLES not found")
+    tables = []
+    for t, g, f in re.findall(r"T\((\w+),\s*(\w+),\s*(\w+)\)", m.group(1)):
+        if f not in fields:
+            fail("no field list " + f)
+        tables.append((t, g, fields[f]))
+    return tables
+
+
+def parse_ddi(text):
+    """{table: {field: pfn type}} from the ze_<table>_dditable_t structs."""
+    out = {}
+    for m in re.finditer(r"typedef struct _ze_(\w+)_dditable_t \{(.*?)\}", text,
+                         re.S):
+        out[m.group(1)] = dict((f, t) for t, f in re.findall(
+            r"(ze_pfn\w+_t)\s+(\w+);", m.group(2)))
+    return out
+
+
+def parse_api(text):
+    pfns = {}
+    for ret, name, params in re.findall(
+            r"typedef (\w+) \(ZE_APICALL \*(ze_pfn\w+_t)\)\((.*?)\);",
+            text, re.S):
+        plist = []
+        for p in params.split(","):
+            p = " ".join(p.split())
+            if p == "void":
+                continue
+            m = re.match(r"^(.*?)\s*\b(\w+)$", p)
+            if not m or "(" in p or "[" in p:
+                fail("cannot parse parameter %r of %s" % (p, name))
+            plist.append((m.group(1), m.group(2)))
+        pfns[name] = (ret, plist)
+    handles = set(re.findall(r"typedef struct _\w+ \*(\w+);", text))
+    enums = set(re.findall(r"\}\s*(\w+);", text)) & set(
+        re.findall(r"typedef enum _(\w+)", text))
+    structs = set(re.findall(r"typedef struct _(\w+)", text)) - handles
+    scalars = dict((n, t) for t, n in re.findall(
+        r"typedef (uint8_t|uint32_t|uint64_t|int32_t) (\w+);", text))
+    fnptrs = set(re.findall(r"typedef void \(ZE_APICALL \*(\w+)\)", text))
+    m = re.search(r"typedef enum _ze_result_t \{(.*?)\}", text, re.S)
+    results = [n for n in re.findall(r"(ZE_RESULT_\w+)\s*=", m.group(1))
+               if n != "ZE_RESULT_FORCE_UINT32"]
+    return pfns, handles, enums, structs, scalars, fnptrs, results
+
+
+class Types:
+    def __init__(self, handles, enums, structs, scalars, fnptrs):
+        self.handles, self.enums, self.structs = handles, enums, structs
+        self.scalars, self.fnptrs = scalars, fnptrs
+
+    def fmt(self, ctype, name, tmp):
+        """(printf conversion, argument expression, temp decl or None)."""
+        bare = ctype.replace("const ", "").strip()
+        a = "a->" + name
+        if "*" in ctype or bare in self.handles:
+            return "%p", "(const void *)" + a, None
+        if bare in self.fnptrs:
+            return "%p", "(const void *)(uintptr_t)" + a, None
+        if bare == "size_t":
+            return "%zu", a, None
+        if bare in ("uint32_t", "unsigned int"):
+            return "%u", "(unsigned)" + a, None
+        if bare == "uint64_t":
+            return "%llu", "(unsigned long long)" + a, None
+        if bare in self.enums:
+            return "%d", "(int)" + a, None
+        if bare in self.scalars:
+            if bare.endswith("_flags_t"):
+                return "0x%x", "(unsigned)" + a, None
+            return "%llu", "(unsigned long long)" + a, None
+        if bare in self.structs:
+            decl = "char %s[40];" % tmp
+            return "%s", "val_fmt_bytes(%s, sizeof(%s), &%s, sizeof(%s))" % (
+                tmp, tmp, a, a), decl
+        fail("no format for parameter type %r" % ctype)
+
+
+def entry_name(pfn):
+    m = re.match(r"ze_pfn(\w+)_t$", pfn)
+    return "ze" + m.group(1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--api", required=True)
+    ap.add_argument("--ddi", required=True)
+    ap.add_argument("--versions", required=True)
+    ap.add_argument("--out-h", required=True)
+    ap.add_argument("--out-c", required=True)
+    ap.add_argument("hooks", nargs="*")
+    args = ap.parse_args()
+
+    tables = parse_tables(open(args.versions).read())
+    ddi = parse_ddi(open(args.ddi).read())
+    pfns, handles, enums, structs, scalars, fnptrs, results = parse_api(
+        open(args.api).read())
+    types = Types(handles, enums, structs, scalars, fnptrs)
+
+    hooked = set()
+    for path in args.hooks:
+        hooked |= set(re.findall(r"^val_(ze\w+)\(", open(path).read(), re.M))
+
+    # One entry per (table, field): the entry point, its parameters.
+    eps = []
+    seen = set()
+    for table, getter, fields in tables:
+        for field, ma, mi in fields:
+            pfn = ddi.get(table, {}).get(field)
+            if not pfn or pfn not in pfns:
+                fail("no pfn type for %s.%s" % (table, field))
+            name = entry_name(pfn)
+            if name in seen:
+                fail("entry point %s appears twice" % name)
+            seen.add(name)
+            ret, params = pfns[pfn]
+            eps.append(dict(table=table, getter=getter, field=field, ma=ma,
+                            mi=mi, pfn=pfn, name=name, ret=ret,
+                            params=params))
+    unknown = hooked - seen
+    if unknown:
+        fail("hooks for unknown entry points: " + ", ".join(sorted(unknown)))
+
+    write_header(args.out_h, eps, hooked)
+    write_source(args.out_c, eps, hooked, tables, types, results)
+
+
+def proto_params(params):
+    return ", ".join("%s %s" % (t, n) for t, n in params) or "void"
+
+
+def write_header(path, eps, hooked):
+    o = []
+    o.append("/* SPDX-License-Identifier: MIT */")
+    o.append("/* Generated by val_gen.py: do not edit. */")
+    o.append("#ifndef ZEMEM_VAL_GEN_H\n#define ZEMEM_VAL_GEN_H\n")
+    o.append("#include <level_zero/ze_api.h>\n#include <level_zero/ze_ddi.h>\n")
+    o.append("enum val_ep {")
+    for e in eps:
+        o.append("\tVAL_EP_%s," % e["name"])
+    o.append("\tVAL_EP_COUNT,\n};\n")
+    o.append("struct val_call;\n")
+    for e in eps:
+        o.append("struct val_args_%s {" % e["name"])
+        for t, n in e["params"]:
+            o.append("\t%s %s;" % (t, n))
+        if not e["params"]:
+            o.append("\tchar unused;")
+        o.append("};")
+    o.append("")
+    o.append("/* Hand-written checks (one per hooked entry point). */")
+    for e in eps:
+        if e["name"] in hooked:
+            extra = ", " + proto_params(e["params"]) if e["params"] else ""
+            o.append("%s val_%s(const struct val_call *call%s);" % (
+                e["ret"], e["name"], extra))
+    o.append("")
+    o.append("#endif")
+    open(path, "w").write("\n".join(o) + "\n")
+
+
+def write_source(path, eps, hooked, tables, types, results):
+    o = []
+    o.append("/* SPDX-License-Identifier: MIT */")
+    o.append("/* Generated by val_gen.py: do not edit. */")
+    o.append('#include "val.h"\n')
+    o.append("#include <stdio.h>\n")
+    o.append("ze_dditable_t val_next;\n")
+
+    o.append("static const char *const ep_names[VAL_EP_COUNT] = {")
+    for e in eps:
+        o.append('\t"%s",' % e["name"])
+    o.append("};\n")
+    o.append("const char *\nval_ep_name(unsigned ep)\n{")
+    o.append('\treturn ep < VAL_EP_COUNT ? ep_names[ep] : "?";\n}\n')
+
+    o.append("const char *\nval_result_name(ze_result_t r)\n{")
+    o.append("\tswitch (r) {")
+    for r in results:
+        o.append('\tcase %s: return "%s";' % (r, r))
+    o.append('\tdefault: return "ZE_RESULT_?";\n\t}\n}\n')
+
+    o.append("int\nval_format_args(const struct val_call *c, char *buf, size_t len)\n{")
+    o.append("\tswitch (c->ep) {")
+    for e in eps:
+        o.append("\tcase VAL_EP_%s: {" % e["name"])
+        if not e["params"]:
+            o.append('\t\treturn snprintf(buf, len, "%s", "");\n\t}')
+            continue
+        o.append("\t\tconst struct val_args_%s *a = c->args;" % e["name"])
+        fmts, exprs = [], []
+        for i, (t, n) in enumerate(e["params"]):
+            f, x, decl = types.fmt(t, n, "t%d" % i)
+            if decl:
+                o.append("\t\t" + decl)
+            fmts.append("%s=%s" % (n, f))
+            exprs.append(x)
+        o.append('\t\treturn snprintf(buf, len, "%s",\n\t\t\t\t%s);' % (
+            ", ".join(fmts), ",\n\t\t\t\t".join(exprs)))
+        o.append("\t}")
+    o.append('\tdefault:\n\t\treturn snprintf(buf, len, "?");\n\t}\n}\n')
+
+    for e in eps:
+        name, params = e["name"], e["params"]
+        names = ", ".join(n for _, n in params)
+        ret = e["ret"]
+        plain = ret != "ze_result_t"   # no error path: no checks, no count
+        o.append("static %s ZE_APICALL\nw_%s(%s)\n{" % (
+            ret, name, proto_params(params)))
+        init = "{ %s }" % names if params else "{ 0 }"
+        o.append("\tconst struct val_args_%s a = %s;" % (name, init))
+        ctx_first = bool(params) and params[0][0] == "ze_context_handle_t"
+        o.append("\tstruct val_call call = { VAL_EP_%s, &a, NULL };" % name)
+        o.append("\t%s r;" % ret)
+        if ctx_first and not plain:
+            o.append("\tif (val_cfg.tracking)")
+            o.append("\t\tcall.hctx = val_handle_find(%s);" % params[0][1])
+        checks = []
+        if params and params[0][0] in types.handles:
+            checks.append('if (!%s && val_cfg.params)\n\t\t\treturn val_null_handle(&call, "%s");'
+                          % (params[0][1], params[0][1]))
+        for i, (t, n) in enumerate(params):
+            fn = LIFETIME_CHECKS.get(t)
+            if ctx_first and i == 0:
+                fn = "val_check_first_context"
+            if fn:
+                checks.append('if ((r = %s(&call, "%s", %s)))\n\t\t\treturn r;'
+                              % (fn, n, n))
+        if checks and not plain:
+            o.append("\tif (val_cfg.checks) {")
+            for c in checks:
+                o.append("\t\t" + c)
+            o.append("\t}")
+        if name in hooked:
+            o.append("\tr = val_%s(&call%s);" % (
+                name, ", " + names if params else ""))
+        else:
+            o.append("\tr = val_next.%s.%s(%s);" % (
+                e["getter"], e["field"], names))
+        if plain:
+            pass
+        else:
+            o.append("\tif (val_cfg.leak && r == ZE_RESULT_SUCCESS)")
+            o.append("\t\tval_count(VAL_EP_%s);" % name)
+        o.append("\t(void)call;")
+        o.append("\treturn r;\n}\n")
+
+    for table, getter, fields in tables:
+        o.append("ZE_DLLEXPORT ze_result_t ZE_APICALL")
+        o.append("zeGet%sProcAddrTable(ze_api_version_t version,"
+                 " ze_%s_dditable_t *table);" % (getter, table))
+        o.append("ZE_DLLEXPORT ze_result_t ZE_APICALL")
+        o.append("zeGet%sProcAddrTable(ze_api_version_t version,"
+                 " ze_%s_dditable_t *table)\n{" % (getter, table))
+        o.append("\tze_result_t r = val_getter_begin(version, table);")
+        o.append("\tif (r != ZE_RESULT_SUCCESS || !val_cfg.enabled)")
+        o.append("\t\treturn r;")
+        o.append("\tval_lock_next();")
+        for field, ma, mi in fields:
+            name = next(e["name"] for e in eps
+                        if e["table"] == table and e["field"] == field)
+            o.append("\tif ((uint32_t)version >= (uint32_t)ZE_MAKE_VERSION(%d, %d) &&"
+                     % (ma, mi))
+            o.append("\t    table->%s && table->%s != w_%s) {" % (
+                field, field, name))
+            o.append("\t\tval_next.%s.%s = table->%s;" % (getter, field, field))
+            o.append("\t\ttable->%s = w_%s;" % (field, name))
+            o.append("\t}")
+        o.append("\tval_unlock_next();")
+        o.append("\treturn ZE_RESULT_SUCCESS;\n}\n")
+
+    for g in TOOL_GETTERS:
+        o.append("ZE_DLLEXPORT ze_result_t ZE_APICALL\n%s(ze_api_version_t version, void *table);" % g)
+        o.append("ZE_DLLEXPORT ze_result_t ZE_APICALL\n%s(ze_api_version_t version, void *table)\n{" % g)
+        o.append("\treturn val_getter_begin(version, table);\n}\n")
+    open(path, "w").write("\n".join(o) + "\n")
+
+
+if __name__ == "__main__":
+    main()

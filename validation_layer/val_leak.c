@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * val_leak: the leak report, at zeContextDestroy (the objects the context
+ * still owned) and at process exit (everything still live).
+ *
+ * Two parts, both written where findings go:
+ *   - with ZEL_ENABLE_BASIC_LEAK_CHECKER=1, the balance table of
+ *     create/destroy calls, in the shape of Level Zero's basic leak
+ *     checker: one row per object kind, creators on the left (several
+ *     joined with "|"), destroyers after "\--->", and "---> LEAK = n" when
+ *     they do not balance. At exit it covers every row with the calls the
+ *     whole process made; at zeContextDestroy, only when the context still
+ *     owned something, the memory rows with that context's calls;
+ *   - one "leak" finding per live object (allocation, import,
+ *     reservation, physical memory object, IPC handle never put): kind,
+ *     address, size, and where it was allocated (a backtrace with
+ *     ZEMEM_VALIDATION_BACKTRACE=1).
+ *
+ * Locking: takes val_lock for the object lists; the table reads atomics.
+ */
+#include "val.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define E(name) VAL_EP_##name
+
+static void
+add_context_counts(struct val_handle *hd, void *arg)
+{
+	uint64_t *total = arg;
+	if (atomic_load(&hd->kind) != VAL_H_CONTEXT || !hd->counts ||
+	    !atomic_load(&hd->live))
+		return;
+	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+		total[i] += hd->counts[i];
+}
+
+struct row {
+	bool per_context;    /* every call of the row takes the context */
+	uint8_t nctor, ndtor;
+	uint16_t ctor[3], dtor[2];
+};
+
+static const struct row rows[] = {
+	{ false, 2, 1, { E(zeContextCreate), E(zeContextCreateEx) },
+	  { E(zeContextDestroy) } },
+	{ false, 1, 1, { E(zeCommandQueueCreate) }, { E(zeCommandQueueDestroy) } },
+	{ false, 1, 1, { E(zeModuleCreate) }, { E(zeModuleDestroy) } },
+	{ false, 1, 1, { E(zeKernelCreate) }, { E(zeKernelDestroy) } },
+	{ false, 1, 1, { E(zeEventPoolCreate) }, { E(zeEventPoolDestroy) } },
+	{ false, 2, 1,
+	  { E(zeCommandListCreateImmediate), E(zeCommandListCreate) },
+	  { E(zeCommandListDestroy) } },
+	{ false, 1, 1, { E(zeEventCreate) }, { E(zeEventDestroy) } },
+	{ false, 1, 1, { E(zeFenceCreate) }, { E(zeFenceDestroy) } },
+	{ false, 2, 1, { E(zeImageCreate), E(zeImageViewCreateExt) },
+	  { E(zeImageDestroy) } },
+	{ false, 1, 1, { E(zeSamplerCreate) }, { E(zeSamplerDestroy) } },
+	{ true, 3, 2,
+	  { E(zeMemAllocDevice), E(zeMemAllocHost), E(zeMemAllocShared) },
+	  { E(zeMemFree), E(zeMemFreeExt) } },
+	{ true, 1, 1, { E(zeMemOpenIpcHandle) }, { E(zeMemCloseIpcHandle) } },
+	{ true, 2, 1,
+	  { E(zeMemGetIpcHandle), E(zeMemGetIpcHandleWithProperties) },
+	  { E(zeMemPutIpcHandle) } },
+	{ true, 1, 1, { E(zeVirtualMemReserve) }, { E(zeVirtualMemFree) } },
+	{ true, 1, 1, { E(zeVirtualMemMap) }, { E(zeVirtualMemUnmap) } },
+	{ true, 1, 1, { E(zePhysicalMemCreate) }, { E(zePhysicalMemDestroy) } },
+};
+
+/* ---- counting ---- */
+
+uint8_t val_count_mode[VAL_EP_COUNT];
+/* Counts of threads that exited and of contexts that were destroyed. */
+static _Atomic uint64_t gone_counts[VAL_EP_COUNT];
+
+/* One per thread that counted: written by that thread only (relaxed
+ * load and store, no read-modify-write), read by the reports. */
+struct tcounts {
+	_Atomic uint64_t n[VAL_EP_COUNT];
+	struct tcounts *prev, *next;   /* reg_lock */
+};
+
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tcounts *reg_head;     /* reg_lock */
+static pthread_key_t reg_key;
+static bool reg_key_ok;
+static __thread struct tcounts *mine
+	__attribute__((tls_model("initial-exec")));
+
+static void
+thread_gone(void *arg)
+{
+	struct tcounts *t = arg;
+	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+		atomic_fetch_add(&gone_counts[i], atomic_load(&t->n[i]));
+	pthread_mutex_lock(&reg_lock);
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		reg_head = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	pthread_mutex_unlock(&reg_lock);
+	mine = NULL;
+	free(t);
+}
+
+void
+val_leak_init(void)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		uint8_t mode = rows[i].per_context ? VAL_COUNT_CONTEXT
+						   : VAL_COUNT_THREAD;
+		for (int c = 0; c < rows[i].nctor; c++)
+			val_count_mode[rows[i].ctor[c]] = mode;
+		for (int d = 0; d < rows[i].ndtor; d++)
+			val_count_mode[rows[i].dtor[d]] = mode;
+	}
+	reg_key_ok = !pthread_key_create(&reg_key, thread_gone);
+}
+
+void
+val_count_thread(unsigned ep)
+{
+	struct tcounts *t = mine;
+	if (!t) {
+		t = calloc(1, sizeof(*t));
+		if (!t) {
+			atomic_fetch_add(&gone_counts[ep], 1);
+			return;
+		}
+		pthread_mutex_lock(&reg_lock);
+		t->next = reg_head;
+		if (reg_head)
+			reg_head->prev = t;
+		reg_head = t;
+		pthread_mutex_unlock(&reg_lock);
+		if (reg_key_ok)
+			pthread_setspecific(reg_key, t);
+		mine = t;
+	}
+	atomic_store_explicit(&t->n[ep],
+			      atomic_load_explicit(&t->n[ep],
+						   memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+void
+val_count_gone(unsigned ep, int delta)
+{
+	atomic_fetch_add(&gone_counts[ep], (uint64_t)(int64_t)delta);
+}
+
+void
+val_count_after(const struct val_call *call)
+{
+	if (!val_cfg.leak)
+		return;
+	val_mtx_lock(&val_lock);
+	val_count_locked(call, 1);
+	val_mtx_unlock(&val_lock);
+}
+
+/* Caller holds val_lock: every count of the process so far. */
+static void
+total_counts(uint64_t *total)
+{
+	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+		total[i] = atomic_load(&gone_counts[i]);
+	pthread_mutex_lock(&reg_lock);
+	for (struct tcounts *t = reg_head; t; t = t->next)
+		for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+			total[i] += atomic_load_explicit(&t->n[i],
+							 memory_order_relaxed);
+	pthread_mutex_unlock(&reg_lock);
+	val_handle_walk(add_context_counts, total);
+}
+
+/* ---- the report ---- */
+
+void
+val_leak_table(const uint64_t *counts, bool per_context, const char *when)
+{
+	char buf[16384];
+	size_t n = 0, cap = sizeof(buf);
+#define OUT(...)                                                            \
+	do {                                                                \
+		if (n < cap) {                                              \
+			int k_ = snprintf(buf + n, cap - n, __VA_ARGS__);   \
+			n += k_ > 0 ? (size_t)k_ : 0;                       \
+		}                                                           \
+	} while (0)
+	OUT("Check balance of create/destroy calls (zemem validation layer, "
+	    "%s)\n", when);
+	OUT("----------------------------------------------------------\n");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *row = &rows[i];
+		long long diff = 0;
+		if (per_context && !row->per_context)
+			continue;
+		for (int c = 0; c < row->nctor; c++) {
+			uint64_t v = counts[row->ctor[c]];
+			diff += (long long)v;
+			OUT("%s%30s = %-5llu", c ? " |\n" : "",
+			    val_ep_name(row->ctor[c]), (unsigned long long)v);
+		}
+		OUT(" \\--->");
+		for (int d = 0; d < row->ndtor; d++) {
+			uint64_t v = counts[row->dtor[d]];
+			diff -= (long long)v;
+			if (d)
+				OUT("\n%44s", "\\--->");
+			OUT("%30s = %-5llu", val_ep_name(row->dtor[d]),
+			    (unsigned long long)v);
+		}
+		if (diff)
+			OUT(" ---> LEAK = %lld", diff);
+		OUT("\n");
+	}
+#undef OUT
+	val_write_text(buf, n < cap ? n : cap - 1);
+}
+
+struct collect {
+	ze_context_handle_t ctx;    /* NULL: every context */
+	struct val_rec **v;
+	size_t n, cap;
+};
+
+static int
+collect_live(struct val_node *node, void *arg)
+{
+	struct collect *c = arg;
+	struct val_rec *r = (struct val_rec *)((char *)node -
+					       offsetof(struct val_rec, node));
+	if (r->state != VAL_LIVE || (c->ctx && r->ctx != c->ctx))
+		return 0;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct val_rec **v = realloc(c->v, cap * sizeof(*v));
+		if (!v)
+			return 1;
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n++] = r;
+	return 0;
+}
+
+struct pmem_walk {
+	const struct val_call *call;
+	ze_context_handle_t ctx;
+	ze_result_t res;
+	struct val_site *site;
+	size_t n;
+};
+
+static void
+pmem_leak(struct val_handle *hd, void *arg)
+{
+	struct pmem_walk *w = arg;
+	char c[1024];
+	if (atomic_load(&hd->kind) != VAL_H_PMEM || !atomic_load(&hd->live) ||
+	    (w->ctx && hd->ctx != w->ctx))
+		return;
+	val_site_format(&hd->create, c, sizeof(c));
+	if (w->call)
+		val_note(VAL_CAT_LEAK, w->call, w->res,
+			 "context destroyed with a live physical memory "
+			 "object %p (%zu bytes, #%llu) created %s", hd->h,
+			 hd->size, (unsigned long long)hd->id, c);
+	else
+		val_report(VAL_CAT_LEAK, NULL, ZE_RESULT_SUCCESS,
+			   "live physical memory object %p (%zu bytes, #%llu, "
+			   "context %p) created %s", hd->h, hd->size,
+			   (unsigned long long)hd->id, (void *)hd->ctx, c);
+	if (w->call) /* the driver destroyed it with the context */
+		val_handle_kill(hd, w->site);
+	w->n++;
+}
+
+void
+val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
+		ze_result_t res)
+{
+	struct collect c = { .ctx = ctx };
+	struct val_site site;
+	char d[3072];
+	val_site_record(&site, call);
+	if (call) {
+		val_mtx_lock(&val_lock);
+	} else {
+		/* At exit another thread may be stuck holding the lock (the
+		 * process is exiting under it): wait a little, then give up. */
+		int tries = 0;
+		while (!val_mtx_trylock(&val_lock)) {
+			if (++tries > 200) {
+				static const char msg[] =
+					"zemem-validation: exit leak report "
+					"skipped: the layer is busy in another "
+					"thread\n";
+				val_write_text(msg, sizeof(msg) - 1);
+				val_site_clear(&site);
+				return;
+			}
+			usleep(1000);
+		}
+	}
+	val_index_walk(&val_mem_index, collect_live, &c);
+	val_index_walk(&val_import_index, collect_live, &c);
+	struct val_handle *hd = ctx ? val_handle_find(ctx) : NULL;
+	struct pmem_walk w = { call, ctx, res, &site, 0 };
+	bool table = val_cfg.leak &&
+		     (!call || (c.n && hd && hd->counts));
+	if (table && call) {
+		char when[128];
+		snprintf(when, sizeof(when), "at zeContextDestroy(hContext=%p)",
+			 (void *)ctx);
+		val_leak_table(hd->counts, true, when);
+	} else if (table) {
+		static uint64_t total[VAL_EP_COUNT];
+		total_counts(total);
+		val_leak_table(total, false, "at exit");
+	}
+	if (call && hd && hd->counts) {
+		/* The context is gone: its calls join the process's. */
+		for (unsigned i = 0; i < VAL_EP_COUNT; i++) {
+			atomic_fetch_add(&gone_counts[i], hd->counts[i]);
+			hd->counts[i] = 0;
+		}
+	}
+	for (size_t i = 0; i < c.n; i++) {
+		val_rec_describe(c.v[i], d, sizeof(d));
+		if (call)
+			val_note(VAL_CAT_LEAK, call, res,
+				 "context destroyed with a live %s", d);
+		else
+			val_report(VAL_CAT_LEAK, NULL, ZE_RESULT_SUCCESS,
+				   "live %s", d);
+	}
+	val_handle_walk(pmem_leak, &w);
+	if (!call) {
+		val_ipc_leaks();
+	} else {
+		/* The driver freed them: retire the records (and mappings
+		 * inside the context's reservations). */
+		for (size_t i = 0; i < c.n; i++)
+			val_rec_retire(c.v[i], &site);
+		c.n = 0;
+		val_index_walk(&val_map_index, collect_live, &c);
+		for (size_t i = 0; i < c.n; i++)
+			val_rec_retire(c.v[i], &site);
+	}
+	val_mtx_unlock(&val_lock);
+	val_site_clear(&site);
+	free(c.v);
+}

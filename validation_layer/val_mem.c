@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+/*
+ * val_mem: the USM entry points (zeMemAlloc{Host,Device,Shared},
+ * zeMemFree, zeMemFreeExt, zeMemGetAllocProperties, zeMemGetAddressRange)
+ * and the pointer-release logic that zeMemCloseIpcHandle shares.
+ *
+ * Vocabulary (val.h): an allocation call is checked (parameters), passed
+ * on, and its result checked (alignment) and recorded (lifetime, leaks).
+ * A release finds the record that contains the pointer, in any index, and
+ * decides:
+ *   freed record, same base      double free / double close
+ *   freed record, inside         release of a pointer into freed memory
+ *   wrong kind                   zeMemFree of an IPC import or a VMM
+ *                                reservation; close of a USM allocation
+ *   inside a live record         release of an interior pointer
+ *   other context                release through the wrong context
+ *   no record                    passed on; reported only if the driver
+ *                                refuses it too (the layer cannot know
+ *                                memory it never saw, e.g. from an
+ *                                extension function that bypasses it)
+ * and on success retires the record before calling the driver (so another
+ * thread that gets the same addresses from the driver meanwhile finds no
+ * live record there); a failure puts it back.
+ *
+ * Locking: val_lock around index work only; never across a call to the
+ * next layer.
+ */
+#include "val.h"
+
+#include <stdio.h>
+
+static struct val_rec *
+find_any(uintptr_t p, unsigned expect)
+{
+	struct val_rec *m = val_rec_find(&val_mem_index, p);
+	if (m && m->state == VAL_LIVE && (expect & (1u << m->kind)))
+		return m;  /* the usual case: no need to look further */
+	struct val_rec *i = val_rec_find(&val_import_index, p);
+	if (m && i) /* prefer the kind the call releases, then a live one */
+		return (expect & (1u << i->kind)) ||
+			       (i->state == VAL_LIVE && m->state != VAL_LIVE)
+			       ? i
+			       : m;
+	return m ? m : i;
+}
+
+static const char *
+how_to_release(enum val_kind k)
+{
+	switch (k) {
+	case VAL_KIND_IMPORT: return "zeMemCloseIpcHandle";
+	case VAL_KIND_RESERVATION:
+	case VAL_KIND_MAPPING: return "zeVirtualMemUnmap and zeVirtualMemFree";
+	default: return "zeMemFree";
+	}
+}
+
+/* Caller holds val_lock. */
+static ze_result_t
+release_check(const struct val_call *call, ze_context_handle_t ctx,
+	      uintptr_t p, unsigned expect, struct val_rec **out)
+{
+	struct val_rec *r = find_any(p, expect);
+	char d[3072];
+	*out = NULL;
+	if (!r)
+		return ZE_RESULT_SUCCESS;
+	bool base = val_rec_base(r) == p;
+	bool kind_ok = expect & (1u << r->kind);
+	if (!val_cfg.lifetime) {
+		/* Only keep the records right for the leak report. */
+		if (r->state == VAL_LIVE && base && kind_ok && r->ctx == ctx)
+			*out = r;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (r->state == VAL_LIVE && base && kind_ok && r->ctx == ctx) {
+		*out = r;  /* the common case: nothing to format */
+		return ZE_RESULT_SUCCESS;
+	}
+	const char *verb = expect & (1u << VAL_KIND_IMPORT) ? "close"
+							     : "free";
+	ze_result_t bad = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	val_rec_describe(r, d, sizeof(d));
+	if (r->state == VAL_FREED && base)
+		return val_report(VAL_CAT_LIFETIME, call, bad,
+				  "double %s: %p was already released; %s",
+				  verb, (void *)p, d);
+	if (r->state == VAL_FREED)
+		return val_report(VAL_CAT_LIFETIME, call, bad,
+				  "%s of %p, %zu bytes into memory that was "
+				  "already released; %s", verb, (void *)p,
+				  (size_t)(p - val_rec_base(r)), d);
+	if (!kind_ok && r->kind == VAL_KIND_IMPORT)
+		return val_report(VAL_CAT_LIFETIME, call, bad,
+				  "%p was opened by zeMemOpenIpcHandle: "
+				  "release it with zeMemCloseIpcHandle; %s",
+				  (void *)p, d);
+	if (!kind_ok && (expect & (1u << VAL_KIND_IMPORT)))
+		return val_report(VAL_CAT_LIFETIME, call, bad,
+				  "%p was not opened by zeMemOpenIpcHandle: "
+				  "it is %s (release it with %s)", (void *)p,
+				  d, how_to_release(r->kind));
+	if (!kind_ok)
+		return val_report(VAL_CAT_LIFETIME, call, bad,
+				  "%p is not %s memory: it is in %s (release "
+				  "it with %s)", (void *)p,
+				  val_ep_name(call->ep), d,
+				  how_to_release(r->kind));
+	if (!base)
+		return val_report(VAL_CAT_LIFETIME, call, bad,
+				  "%s of an interior pointer: %p is %zu bytes "
+				  "into %s", verb, (void *)p,
+				  (size_t)(p - val_rec_base(r)), d);
+	return val_report(VAL_CAT_LIFETIME, call, bad,
+			  "%s through the wrong context: %p belongs to "
+			  "context %p, not %p; %s", verb, (void *)p,
+			  (void *)r->ctx, (void *)ctx, d);
+}
+
+ze_result_t
+val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
+		  const void *ptr, unsigned expect, struct val_release *rel)
+{
+	struct val_site site;
+	struct val_rec *r;
+	rel->ix = NULL;
+	if (!val_cfg.tracking)
+		return ZE_RESULT_SUCCESS;
+	val_site_record(&site, call);
+	val_mtx_lock(&val_lock);
+	ze_result_t res = release_check(call, ctx, (uintptr_t)ptr, expect,
+					&r);
+	if (!res && r) {
+		rel->ix = r->ix;
+		rel->base = val_rec_base(r);
+		rel->id = r->id;
+		val_rec_retire(r, &site);
+		val_count_locked(call, 1);  /* taken back if the driver fails */
+	}
+	val_mtx_unlock(&val_lock);
+	val_site_clear(&site);
+	return res;
+}
+
+void
+val_release_end(const struct val_call *call, const void *ptr,
+		const struct val_release *rel, ze_result_t res)
+{
+	if (!val_cfg.tracking)
+		return;
+	if (res == ZE_RESULT_SUCCESS) {
+		if (!rel->ix)  /* not counted by val_release_begin */
+			val_count_after(call);
+		return;
+	}
+	if (rel->ix) {
+		val_mtx_lock(&val_lock);
+		val_rec_unretire(rel->ix, rel->base, rel->id);
+		val_count_locked(call, -1);
+		val_mtx_unlock(&val_lock);
+	} else if (val_cfg.lifetime) {
+		val_note(VAL_CAT_LIFETIME, call, res,
+			 "%p is not memory the layer saw allocated or opened, "
+			 "and the driver refused it too", ptr);
+	}
+}
+
+void
+val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
+	       void *ptr)
+{
+	struct val_site site;
+	if (val_cfg.params && ptr && q->align &&
+	    ((uintptr_t)ptr & (q->align - 1)))
+		val_note(VAL_CAT_DRIVER, call, ZE_RESULT_SUCCESS,
+			 "driver bug: the driver returned %p, which is not "
+			 "aligned to the %zu bytes asked for", ptr, q->align);
+	if (!val_cfg.tracking || !ptr)
+		return;
+	val_site_record(&site, call);
+	val_mtx_lock(&val_lock);
+	struct val_rec *r = val_rec_add(&val_mem_index, q->kind, &site,
+					(uintptr_t)ptr, q->size, call);
+	if (r) {
+		r->ctx = q->ctx;
+		r->dev = q->dev;
+		r->align = q->align;
+		r->flags = q->flags;
+	}
+	val_count_locked(call, 1);
+	val_mtx_unlock(&val_lock);
+}
+
+static ze_result_t
+null_pointer(const struct val_call *call, const char *name)
+{
+	return val_report(VAL_CAT_PARAMETER, call,
+			  ZE_RESULT_ERROR_INVALID_NULL_POINTER, "%s is NULL",
+			  name);
+}
+
+ze_result_t
+val_zeMemAllocShared(const struct val_call *call, ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	ze_result_t r;
+	if (val_cfg.params) {
+		if (!device_desc)
+			return null_pointer(call, "device_desc");
+		if (!host_desc)
+			return null_pointer(call, "host_desc");
+		if (!pptr)
+			return null_pointer(call, "pptr");
+		if ((r = val_check_device_desc(call, device_desc, &q)) ||
+		    (r = val_check_host_desc(call, host_desc, &q)) ||
+		    (r = val_check_size_align(call, &q)))
+			return r;
+	}
+	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
+					alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_done(call, &q, *pptr);
+	return r;
+}
+
+ze_result_t
+val_zeMemAllocDevice(const struct val_call *call, ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	ze_result_t r;
+	if (val_cfg.params) {
+		if (!hDevice)
+			return val_null_handle(call, "hDevice");
+		if (!device_desc)
+			return null_pointer(call, "device_desc");
+		if (!pptr)
+			return null_pointer(call, "pptr");
+		if ((r = val_check_device_desc(call, device_desc, &q)) ||
+		    (r = val_check_size_align(call, &q)))
+			return r;
+	}
+	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
+					hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_done(call, &q, *pptr);
+	return r;
+}
+
+ze_result_t
+val_zeMemAllocHost(const struct val_call *call, ze_context_handle_t hContext,
+		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		   size_t alignment, void **pptr)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
+		.align = alignment,
+	};
+	ze_result_t r;
+	if (val_cfg.params) {
+		if (!host_desc)
+			return null_pointer(call, "host_desc");
+		if (!pptr)
+			return null_pointer(call, "pptr");
+		if ((r = val_check_host_desc(call, host_desc, &q)) ||
+		    (r = val_check_size_align(call, &q)))
+			return r;
+	}
+	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
+				      pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_done(call, &q, *pptr);
+	return r;
+}
+
+ze_result_t
+val_zeMemFree(const struct val_call *call, ze_context_handle_t hContext,
+	      void *ptr)
+{
+	struct val_release rel;
+	ze_result_t r;
+	if (val_cfg.params && !ptr)
+		return null_pointer(call, "ptr");
+	if ((r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
+		return r;
+	r = val_next.Mem.pfnFree(hContext, ptr);
+	val_release_end(call, ptr, &rel, r);
+	return r;
+}
+
+ze_result_t
+val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
+		 const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr)
+{
+	struct val_release rel;
+	ze_result_t r;
+	if (val_cfg.params) {
+		if (!pMemFreeDesc)
+			return null_pointer(call, "pMemFreeDesc");
+		if (!ptr)
+			return null_pointer(call, "ptr");
+		if (pMemFreeDesc->stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)
+			return val_report(VAL_CAT_PARAMETER, call,
+					  ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					  "pMemFreeDesc->stype is 0x%x, "
+					  "expected ZE_STRUCTURE_TYPE_MEMORY_"
+					  "FREE_EXT_DESC (0x%x)",
+					  (unsigned)pMemFreeDesc->stype,
+					  (unsigned)ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC);
+		if (pMemFreeDesc->freePolicy & ~0x3u)
+			return val_report(VAL_CAT_PARAMETER, call,
+					  ZE_RESULT_ERROR_INVALID_ENUMERATION,
+					  "pMemFreeDesc->freePolicy 0x%x has "
+					  "unknown bits",
+					  (unsigned)pMemFreeDesc->freePolicy);
+		if ((r = val_check_chain(call, "pMemFreeDesc",
+					 pMemFreeDesc->pNext, NULL, 0, NULL)))
+			return r;
+	}
+	if ((r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
+		return r;
+	r = val_next.Mem.pfnFreeExt(hContext, pMemFreeDesc, ptr);
+	val_release_end(call, ptr, &rel, r);
+	return r;
+}
+
+ze_result_t
+val_zeMemGetAllocProperties(const struct val_call *call,
+			    ze_context_handle_t hContext, const void *ptr,
+			    ze_memory_allocation_properties_t *pMemAllocProperties,
+			    ze_device_handle_t *phDevice)
+{
+	if (val_cfg.params) {
+		if (!ptr)
+			return null_pointer(call, "ptr");
+		if (!pMemAllocProperties)
+			return null_pointer(call, "pMemAllocProperties");
+	}
+	ze_result_t r = val_next.Mem.pfnGetAllocProperties(
+		hContext, ptr, pMemAllocProperties, phDevice);
+	if (r == ZE_RESULT_SUCCESS && phDevice && *phDevice)
+		val_device_seen(*phDevice, call);
+	return r;
+}
+
+ze_result_t
+val_zeMemGetAddressRange(const struct val_call *call,
+			 ze_context_handle_t hContext, const void *ptr,
+			 void **pBase, size_t *pSize)
+{
+	if (val_cfg.params && !ptr)
+		return null_pointer(call, "ptr");
+	return val_next.Mem.pfnGetAddressRange(hContext, ptr, pBase, pSize);
+}
