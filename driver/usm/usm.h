@@ -39,7 +39,8 @@ enum bk_type {
 	BK_COUNT,
 };
 
-/* Page-isolated and fd-backed (an external-memory export descriptor). */
+/* Backed by a memfd of its own, whatever its size (an external-memory
+ * export descriptor): an fd handed out for it shows this block only. */
 #define USM_FLAG_EXPORTABLE 0x1u
 /* Back it with a dma-buf (udmabuf, else DRM PRIME): always a large
  * allocation; -EOPNOTSUPP when the machine has no dma-buf exporter. */

@@ -191,8 +191,8 @@ usm_alloc(struct usm_heap *h, const struct usm_req *req, void **out)
 	if (USM_LIKELY(!isolate && !uf && size <= USM_FAST_MAX &&
 		       align <= USM_DEFAULT_ALIGN))
 		ai = base + usm_fast_class[(size + 15) >> 4];
-	else if (uf & USM_FLAG_DMABUF)
-		ai = -1;
+	else if (uf & (USM_FLAG_DMABUF | USM_FLAG_EXPORTABLE))
+		ai = -1; /* own fd: an external fd then shows this block only */
 	else if (isolate && align <= h->page_size &&
 		 (pages = (size + h->page_size - 1) >> h->page_shift) <=
 			 USM_NCLS_PAGE)

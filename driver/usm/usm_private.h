@@ -257,7 +257,13 @@ _Static_assert((USM_SEG_MAX >> 21) < (1u << USM_SEG_LENS),
 	       "USM_SEG_LENS too small for USM_SEG_MAX");
 #define USM_EMPTY_CACHE_MAX ((size_t)64 << 20) /* per heap */
 #define USM_REC_EXPORTED 0x80000000u           /* in usm_rec.size */
-#define USM_IDX_NONE UINT32_MAX
+/* End of a segment's free list. Free slots keep their link in rec.size, and
+ * a slot that sat in a thread cache goes back with whatever its size says:
+ * no link may carry USM_REC_EXPORTED, or that slot would count as dead. */
+#define USM_IDX_NONE 0x7fffffffu
+_Static_assert(USM_SEG_MAX / 16 < USM_IDX_NONE &&
+		       !(USM_IDX_NONE & USM_REC_EXPORTED),
+	       "free-list links must stay clear of USM_REC_EXPORTED");
 
 /* Per-slot record: 16 bytes, outside user memory. While the slot is free
  * (id 0) and in its segment, size links the segment's free list. */

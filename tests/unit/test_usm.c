@@ -821,6 +821,160 @@ START_TEST(test_usm_mark_exported_never_reused)
 }
 END_TEST
 
+/* An importer of an exported pooled block, as the IPC layer makes one: a
+ * file of its own on the pool memfd (another process's fd) and a shared
+ * mapping of the block's pages at its offset. */
+struct importer {
+	int fd;
+	unsigned char *v;
+	size_t n;
+	unsigned char byte;
+};
+
+static void
+import_block(struct importer *im, void *p, size_t n, unsigned char byte)
+{
+	memset(p, byte, n);
+	REQUIRE_EQ(usm_mark_exported(H, p), 0);
+	struct usm_info i = xquery(p);
+	REQUIRE(i.exported && i.fd >= 0 && i.page_exclusive,
+		"%p: exported %d, fd %d", p, i.exported, i.fd);
+	im->fd = fcntl(i.fd, F_DUPFD_CLOEXEC, 3);
+	REQUIRE(im->fd >= 0, "dup: %d", errno);
+	im->v = mmap(NULL, n, PROT_READ, MAP_SHARED, im->fd,
+		     (off_t)i.fd_offset);
+	REQUIRE(im->v != MAP_FAILED, "mmap: %d", errno);
+	im->n = n;
+	im->byte = byte;
+}
+
+static void
+import_check(const struct importer *im, const char *when)
+{
+	for (size_t k = 0; k < im->n; k++)
+		REQUIRE(im->v[k] == im->byte,
+			"%s: importer reads %#x at +%zu, not %#x (pages "
+			"punched or reused)", when, im->v[k], k, im->byte);
+}
+
+static void
+import_close(struct importer *im)
+{
+	munmap(im->v, im->n);
+	close(im->fd);
+}
+
+/* Fills the pool files with zeros through new DEVICE blocks of every
+ * page class: a reused slot or file range shows in the importers. */
+static void
+churn_device(void)
+{
+	enum { N = 3000 / SCALE };
+	static void *q[N];
+	for (int j = 0; j < N; j++) {
+		size_t n = (1 + (size_t)j % 16) * page;
+		memset(q[j] = xalloc(USM_KIND_DEVICE, n, 0, 0, CTX_A), 0, n);
+	}
+	for (int j = 0; j < N; j++)
+		xfree(q[j], CTX_A);
+	usm_trim(H);
+}
+
+START_TEST(test_usm_exported_pages_survive_trim)
+{
+	enum { NB = 1200, NX = 12 };
+	static void *b[NB];
+	struct importer im[1 + 2 * NX + 2];
+	void *xp[N_OF(im)];
+	size_t sz[] = { page, 2 * page, 16 * page };
+	int n = 0;
+
+	/* The report: a lone exported 4 KiB block, freed, then the last
+	 * context dies (usm_trim). */
+	void *p = xalloc(USM_KIND_DEVICE, page, 0, 0, CTX_A);
+	import_block(&im[n++], p, page, 0x77);
+	xfree(p, CTX_A);
+	import_check(&im[0], "freed");
+	usm_trim(H);
+	import_check(&im[0], "freed, trimmed");
+
+	/* Several exported slots in each segment (every class size above),
+	 * the exported ones freed last (the last live slots of their
+	 * segments), then trim; then by usm_free_ctx. */
+	for (int round = 0; round < 2; round++) {
+		void *ctx = round ? CTX_B : CTX_A;
+		int first = n;
+		for (int c = 0; c < (int)N_OF(sz); c++) {
+			size_t nb = c ? NB / 8 : NB;
+			for (size_t j = 0; j < nb; j++)
+				b[j] = xalloc(USM_KIND_DEVICE, sz[c], 0, 0,
+					      ctx);
+			for (int x = 0; x < NX / 3; x++) {
+				size_t j = (x * 7919u + 13u * c) % nb;
+				xp[n] = b[j];
+				b[j] = NULL;
+				import_block(&im[n], xp[n], sz[c],
+					     (unsigned char)(0x30 + n));
+				n++;
+			}
+			for (size_t j = 0; j < nb; j++)
+				if (b[j] && !round)
+					xfree(b[j], ctx);
+		}
+		for (int x = first; x < n; x++)
+			import_check(&im[x], "others freed");
+		if (!round)
+			for (int x = first; x < n; x++)
+				xfree(xp[x], ctx);
+		REQUIRE_EQ(usm_free_ctx(H, ctx, NULL, NULL),
+			   round ? NB + 2 * (NB / 8) : 0);
+		usm_trim(H);
+		for (int x = 0; x < n; x++)
+			import_check(&im[x], round ? "free_ctx, trimmed"
+						   : "freed last, trimmed");
+	}
+	churn_device();
+	for (int x = 0; x < n; x++)
+		import_check(&im[x], "after reuse of the pool file");
+
+	/* Heap destroy: one exported block freed, one still live. */
+	p = xalloc(USM_KIND_DEVICE, page, 0, 0, CTX_A);
+	void *live = xalloc(USM_KIND_DEVICE, page, 0, 0, CTX_A);
+	import_block(&im[n++], p, page, 0xa5);
+	import_block(&im[n++], live, page, 0x5a);
+	xfree(p, CTX_A);
+	usm_heap_destroy(H);
+	REQUIRE_EQ(usm_heap_create(&H), 0);
+	for (int x = 0; x < n; x++) {
+		import_check(&im[x], "heap destroyed");
+		import_close(&im[x]);
+	}
+}
+END_TEST
+
+START_TEST(test_usm_free_list_tail_never_dead)
+{
+	/* A slot refilled into the thread cache from the end of its
+	 * segment's free list, then flushed back unused, is free, not dead
+	 * (as if exported): nothing here was exported. */
+	void *p[16], *q;
+	for (int i = 0; i < 16; i++)
+		p[i] = xalloc(USM_KIND_DEVICE, page, 0, 0, CTX_A);
+	for (int i = 0; i < 3; i++)
+		xfree(p[i], CTX_A);
+	usm_trim(H);       /* free list of 3 */
+	q = xalloc(USM_KIND_DEVICE, page, 0, 0, CTX_A); /* cache takes all 3 */
+	usm_trim(H);       /* and gives them back unused */
+	struct usm_seg *s =
+		(struct usm_seg *)usm_index_find(&H->index, q);
+	REQUIRE(s && s->span.type == SPAN_SEG, "%p: no segment", q);
+	REQUIRE_EQ(s->ndead, 0);
+	xfree(q, CTX_A);
+	for (int i = 3; i < 16; i++)
+		xfree(p[i], CTX_A);
+}
+END_TEST
+
 START_TEST(test_usm_stats_memory_given_back)
 {
 	enum { N = 20000 / SCALE, M = 200000 / SCALE };
@@ -1084,6 +1238,8 @@ main(int argc, char **argv)
 		test_usm_query_backing_fd_maps_same_bytes,
 		test_usm_free_ctx_frees_only_that_ctx,
 		test_usm_mark_exported_never_reused,
+		test_usm_exported_pages_survive_trim,
+		test_usm_free_list_tail_never_dead,
 		test_usm_stats_memory_given_back,
 		test_usm_stats_fds_bounded_1m,
 		test_usm_heap_destroy_releases_everything,
