@@ -1,255 +1,471 @@
 // SPDX-License-Identifier: MIT
 /*
- * zemem-bench: every performance figure of zemem, each printed as a ratio
- * against a baseline measured in the same run (malloc/free, a direct call,
- * memcpy, ...). Every figure is the median of repeated trials. It is an
- * ordinary Level Zero application: run it through the system's loader (the
- * default) or through zemem's (LD_LIBRARY_PATH=build/loader).
+ * zemem-bench: every performance figure of zemem in one run, each printed
+ * as a ratio against a baseline measured in the same run (malloc/free, a
+ * direct call into the driver, Debian's loader, memcpy/memset, mmap, ...).
+ * Every figure is the median of repeated trials; the sizes and counts used
+ * are printed with it. It is an ordinary Level Zero application linked with
+ * the system's loader; what needs another loader, the validation layer or
+ * another process runs in children (zb.h).
  *
  *   zemem-bench [--json] [--quick] [SECTION...]
- * Sections: usm (alloc+free pairs, lookups).
+ *   sections: usm loader ipc validation vmm cmd (default: all)
+ *
+ * This file: options, setup, output (text and JSON), the temporary folder
+ * and the child protocol. The sections are in zb_<section>.c.
  */
-#include <level_zero/ze_api.h>
+#include "zb.h"
 
-#include <inttypes.h>
-#include <limits.h>
-#include <stdbool.h>
-#include <stdio.h>
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-static bool json, quick;
-static int json_count;
-static ze_driver_handle_t drv;
-static ze_device_handle_t dev;
-static ze_context_handle_t ctx;
-static const ze_device_mem_alloc_desc_t ddesc = {
+struct zb_state zb;
+const ze_device_mem_alloc_desc_t zb_ddesc = {
 	ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
 };
-static const ze_host_mem_alloc_desc_t hdesc = {
+const ze_host_mem_alloc_desc_t zb_hdesc = {
 	ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0
 };
 
-static uint64_t
-now_ns(void)
+static int json_count;
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+	const char *what;
+} sections[] = {
+	{ "usm", zb_usm, "alloc+free pairs vs malloc+free; lookups" },
+	{ "loader", zb_loader, "a cheap call: direct, zemem's loader, "
+			       "Debian's loader; 1 and 2 drivers" },
+	{ "ipc", zb_ipc, "get/open/close of a 2 MiB handle; 256 MiB read "
+			 "across processes" },
+	{ "validation", zb_val, "alloc+free and lookups, layer on vs off" },
+	{ "vmm", zb_vmm, "reserve+map+unmap+free vs mmap; 4-object range "
+			 "handle" },
+	{ "cmd", zb_cmd, "copy/fill bandwidth vs memcpy/memset; append+sync "
+			 "latency" },
+};
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+static const struct {
+	const char *mode;
+	int (*run)(void);
+} child_modes[] = {
+	{ "loader", zb_child_loader },
+	{ "ipc-open", zb_child_ipc_open },
+	{ "val", zb_child_val },
+	{ "vmm-export", zb_child_vmm_export },
+};
+
+/* ---- output ------------------------------------------------------------ */
+
+static void
+json_string(const char *s)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", (unsigned char)*s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void
+json_open_record(const char *section, const char *name)
+{
+	printf("%s    {\"section\": ", json_count++ ? ",\n" : "");
+	json_string(section);
+	printf(", \"name\": ");
+	json_string(name);
+}
+
+void
+zb_section(const char *section, const char *fmt, ...)
+{
+	if (zb.json)
+		return;
+	va_list ap;
+	printf("\n[%s] ", section);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+void
+zb_note(const char *fmt, ...)
+{
+	if (zb.json)
+		return;
+	va_list ap;
+	printf("  ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+void
+zb_report(const char *section, const char *name, double value,
+	  const char *unit, const char *base_name, double base,
+	  const char *params)
+{
+	if (!isfinite(value)) {
+		zb_skip(section, name, "a call failed while measuring (%s)",
+			params);
+		return;
+	}
+	/* A difference (an overhead) can come out negative within noise: no
+	 * ratio then. */
+	bool has_ratio = base > 0 && isfinite(base) && value >= 0;
+	double ratio = has_ratio ? value / base : 0;
+	if (zb.json) {
+		json_open_record(section, name);
+		printf(", \"value\": %.6g, \"unit\": ", value);
+		json_string(unit);
+		printf(", \"baseline\": ");
+		json_string(base_name);
+		printf(", \"baseline_value\": ");
+		if (isfinite(base))
+			printf("%.6g", base);
+		else
+			printf("null");
+		printf(", \"ratio\": ");
+		if (has_ratio)
+			printf("%.4g", ratio);
+		else
+			printf("null");
+		printf(", \"higher_is_better\": %s, \"params\": ",
+		       strstr(unit, "/s") ? "true" : "false");
+		json_string(params);
+		printf("}");
+		return;
+	}
+	char r[16];
+	if (has_ratio)
+		snprintf(r, sizeof(r), "%7.*fx", ratio >= 10 ? 1
+						 : ratio >= 0.1 ? 2 : 3, ratio);
+	else
+		snprintf(r, sizeof(r), "%8s", "n/a");
+	/* Two decimals, or none from 1000 on, in 9 columns. */
+	printf("  %-40s %9.*f %-4s | %-30s %9.*f | %s  %s\n", name,
+	       value >= 1000 ? 0 : 2, value, unit, base_name,
+	       base >= 1000 ? 0 : 2, base, r, params);
+	fflush(stdout);
+}
+
+void
+zb_skip(const char *section, const char *name, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (zb.json) {
+		json_open_record(section, name);
+		printf(", \"skipped\": ");
+		json_string(why);
+		printf("}");
+		return;
+	}
+	printf("  %-40s skipped: %s\n", name, why);
+	fflush(stdout);
 }
 
 static int
 cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
+	return (x > y) - (x < y);
 }
 
-static double
-median(double *v, int n)
+double
+zb_median(double *v, int n)
 {
+	if (n <= 0)
+		return NAN;
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One result line: name, value, unit, baseline name and value, ratio. */
-static void
-report(const char *section, const char *name, double value, const char *unit,
-       const char *base_name, double base, const char *params)
-{
-	double ratio = base > 0 ? value / base : 0;
-	if (json) {
-		printf("%s{\"section\":\"%s\",\"name\":\"%s\",\"value\":%.3f,"
-		       "\"unit\":\"%s\",\"baseline\":\"%s\","
-		       "\"baseline_value\":%.3f,\"ratio\":%.3f,"
-		       "\"params\":\"%s\"}",
-		       json_count++ ? ",\n" : "[\n", section, name, value, unit,
-		       base_name, base, ratio, params);
-		return;
-	}
-	printf("  %-34s %10.1f %-5s  %-18s %10.1f  ratio %6.2fx  (%s)\n", name,
-	       value, unit, base_name, base, ratio, params);
-}
+/* ---- temporary folder -------------------------------------------------- */
 
-enum kind { K_HOST, K_DEVICE, K_SHARED, K_MALLOC };
-static const char *const kind_names[] = { "host", "device", "shared",
-					  "malloc" };
-
-static ze_result_t
-alloc_kind(enum kind k, size_t size, void **p)
-{
-	switch (k) {
-	case K_HOST: return zeMemAllocHost(ctx, &hdesc, size, 0, p);
-	case K_DEVICE: return zeMemAllocDevice(ctx, &ddesc, size, 0, dev, p);
-	case K_SHARED:
-		return zeMemAllocShared(ctx, &ddesc, &hdesc, size, 0, dev, p);
-	default:
-		*p = malloc(size);
-		return *p ? ZE_RESULT_SUCCESS : ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	}
-}
+static char tmp_dir[64];
+static char tmp_files[8][128];
+static int ntmp;
 
 static void
-free_kind(enum kind k, void *p)
+tmp_cleanup(void)
 {
-	if (k == K_MALLOC)
-		free(p);
+	for (int i = 0; i < ntmp; i++)
+		unlink(tmp_files[i]);
+	if (tmp_dir[0])
+		rmdir(tmp_dir);
+}
+
+const char *
+zb_tmp_path(const char *name)
+{
+	if (!tmp_dir[0]) {
+		snprintf(tmp_dir, sizeof(tmp_dir), "/tmp/zemem-bench-XXXXXX");
+		if (!mkdtemp(tmp_dir)) {
+			tmp_dir[0] = '\0';
+			return NULL;
+		}
+		atexit(tmp_cleanup);
+	}
+	if (ntmp == 8)
+		return NULL;
+	snprintf(tmp_files[ntmp], sizeof(tmp_files[0]), "%s/%s", tmp_dir,
+		 name);
+	return tmp_files[ntmp++];
+}
+
+/* ---- children ---------------------------------------------------------- */
+
+int
+zb_child_start(struct zb_child *c, const char *mode, const char *const env[])
+{
+	char *argv[] = { (char *)"zemem-bench", (char *)"--child",
+			 (char *)mode, zb.quick ? (char *)"--quick" : NULL,
+			 NULL };
+	int from = -1;
+	c->to = -1;
+	c->from = NULL;
+	c->pid = tool_spawn(argv, env, &c->to, &from);
+	if (c->pid < 0)
+		return -errno;
+	c->from = fdopen(from, "r");
+	if (!c->from) {
+		int e = -errno;
+		close(from);
+		close(c->to);
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+		return e;
+	}
+	return 0;
+}
+
+int
+zb_child_line(struct zb_child *c, struct zb_kv *kv)
+{
+	char line[256];
+	if (!fgets(line, sizeof(line), c->from))
+		return -1;
+	line[strcspn(line, "\n")] = '\0';
+	if (kv->n == ZB_KV_MAX)
+		return 0;
+	size_t k = strcspn(line, " ");
+	snprintf(kv->key[kv->n], sizeof(kv->key[0]), "%.*s", (int)k, line);
+	snprintf(kv->val[kv->n], sizeof(kv->val[0]), "%s",
+		 line[k] ? line + k + 1 : "");
+	kv->n++;
+	return 0;
+}
+
+int
+zb_child_finish(struct zb_child *c, struct zb_kv *kv)
+{
+	int status = 0;
+	if (c->to >= 0)
+		close(c->to);
+	c->to = -1;
+	while (zb_child_line(c, kv) == 0)
+		;
+	fclose(c->from);
+	c->from = NULL;
+	while (waitpid(c->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int
+zb_child_run(const char *mode, const char *const env[], struct zb_kv *kv)
+{
+	struct zb_child c;
+	kv->n = 0;
+	if (zb_child_start(&c, mode, env))
+		return -1;
+	return zb_child_finish(&c, kv);
+}
+
+const char *
+zb_kv_str(const struct zb_kv *kv, const char *key)
+{
+	for (int i = kv->n - 1; i >= 0; i--)
+		if (!strcmp(kv->key[i], key))
+			return kv->val[i];
+	return NULL;
+}
+
+double
+zb_kv_num(const struct zb_kv *kv, const char *key)
+{
+	const char *v = zb_kv_str(kv, key);
+	return v ? strtod(v, NULL) : NAN;
+}
+
+void
+zb_child_failed(const char *section, const char *name,
+		const struct zb_kv *kv, int status)
+{
+	const char *s = zb_kv_str(kv, "skip");
+	if (s)
+		zb_skip(section, name, "%s", s);
+	else if ((s = zb_kv_str(kv, "error")))
+		zb_skip(section, name, "the child failed: %s", s);
 	else
-		zeMemFree(ctx, p);
+		zb_skip(section, name, "the child %s %d", status < 0
+			? "was killed or crashed, status" : "exited with",
+			status);
 }
 
-/* ns per alloc+free pair, median of trials. */
-static double
-pair_ns(enum kind k, size_t size, int iters, int trials)
+void
+zb_out(const char *key, const char *fmt, ...)
 {
-	double t[31];
-	for (int r = 0; r < trials; r++) {
-		uint64_t t0 = now_ns();
-		for (int i = 0; i < iters; i++) {
-			void *p;
-			if (alloc_kind(k, size, &p))
-				abort();
-			__asm__ volatile("" : : "r"(p) : "memory");
-			free_kind(k, p);
-		}
-		t[r] = (double)(now_ns() - t0) / iters;
-	}
-	return median(t, trials);
+	va_list ap;
+	printf("%s ", key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
 }
+
+int
+zb_child_setup(void)
+{
+	ze_result_t r = zeInit(0);
+	uint32_t n = 1;
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	if (!r)
+		r = zeDriverGet(&n, &zb.drv);
+	if (!r && !n)
+		r = ZE_RESULT_ERROR_UNINITIALIZED;
+	n = 1;
+	if (!r)
+		r = zeDeviceGet(zb.drv, &n, &zb.dev);
+	if (!r)
+		r = zeContextCreate(zb.drv, &cd, &zb.ctx);
+	if (r) {
+		zb_out("error", "setup through %s: %s", tool_loader_path(),
+		       tool_result_str(r));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- main -------------------------------------------------------------- */
 
 static void
-bench_usm(void)
+usage(FILE *f)
 {
-	static const size_t sizes[] = { 64, 1024, 64 * 1024, 2 << 20 };
-	int trials = quick ? 5 : 15;
-	if (!json)
-		printf("usm: alloc+free pair vs glibc malloc+free (ns/pair, "
-		       "median of %d trials)\n", trials);
-	for (size_t s = 0; s < 4; s++) {
-		int iters = sizes[s] >= (1 << 20) ? 2000 : 20000;
-		if (quick)
-			iters /= 4;
-		double base = pair_ns(K_MALLOC, sizes[s], iters, trials);
-		for (int k = K_HOST; k <= K_SHARED; k++) {
-			char name[64], params[64];
-			snprintf(name, sizeof(name), "alloc+free %s %zu B",
-				 kind_names[k], sizes[s]);
-			snprintf(params, sizeof(params), "%d pairs x %d trials",
-				 iters, trials);
-			double v = pair_ns(k, sizes[s], iters, trials);
-			report("usm", name, v, "ns", "malloc+free", base,
-			       params);
-		}
-	}
-	/* Lookups on interior pointers with many live allocations. */
-	static const int lives[] = { 1000, 100000, 1000000 };
-	if (!json)
-		printf("usm: zeMemGetAllocProperties on random interior "
-		       "pointers (ns/call, median)\n");
-	double first = 0;
-	for (int l = 0; l < 3; l++) {
-		int n = lives[l];
-		if (quick && n > 100000)
-			n = 100000;
-		void **ptrs = malloc(sizeof(void *) * (size_t)n);
-		for (int i = 0; i < n; i++)
-			if (zeMemAllocHost(ctx, &hdesc, 64, 0, &ptrs[i]))
-				abort();
-		enum { Q = 1 << 16 };
-		const void **q = malloc(sizeof(void *) * Q);
-		unsigned seed = 12345;
-		for (int i = 0; i < Q; i++) {
-			seed = seed * 1103515245u + 12345u;
-			q[i] = (char *)ptrs[(seed >> 4) % (unsigned)n] +
-			       (seed % 64);
-		}
-		double t[15];
-		for (int r = 0; r < trials; r++) {
-			ze_memory_allocation_properties_t mp = {
-				ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
-				NULL
-			};
-			uint64_t t0 = now_ns();
-			for (int i = 0; i < Q; i++)
-				if (zeMemGetAllocProperties(ctx, q[i], &mp,
-							    NULL) ||
-				    mp.type != ZE_MEMORY_TYPE_HOST)
-					abort();
-			t[r] = (double)(now_ns() - t0) / Q;
-		}
-		double v = median(t, trials);
-		if (l == 0)
-			first = v;
-		char name[64], params[64];
-		snprintf(name, sizeof(name), "lookup, %d live", n);
-		snprintf(params, sizeof(params), "%d random queries", Q);
-		report("usm", name, v, "ns", "lookup, 1000 live", first,
-		       params);
-		for (int i = 0; i < n; i++)
-			zeMemFree(ctx, ptrs[i]);
-		free(ptrs);
-		free(q);
-	}
+	fprintf(f, "usage: zemem-bench [--json] [--quick] [SECTION...]\n"
+		   "  --json   one JSON object: the run, then every figure\n"
+		   "  --quick  fewer trials and smaller sizes\n"
+		   "sections (default: all):\n");
+	for (size_t i = 0; i < NSECTIONS; i++)
+		fprintf(f, "  %-11s %s\n", sections[i].name, sections[i].what);
 }
 
 static int
 setup(void)
 {
-	if (!getenv("ZE_ENABLE_ALT_DRIVERS")) {
-		char self[PATH_MAX], cand[PATH_MAX + 64], real[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n > 0) {
-			self[n] = '\0';
-			char *slash = strrchr(self, '/');
-			if (slash)
-				*slash = '\0';
-			snprintf(cand, sizeof(cand),
-				 "%s/../driver/libze_zemem.so.1", self);
-			if (realpath(cand, real))
-				setenv("ZE_ENABLE_ALT_DRIVERS", real, 1);
-		}
-	}
-	if (zeInit(0)) {
-		fprintf(stderr, "zemem-bench: zeInit failed: no driver\n");
-		return -1;
-	}
+	ze_result_t r = zeInit(0);
 	uint32_t n = 1;
-	if (zeDriverGet(&n, &drv) || !n)
+	if (!r)
+		r = zeDriverGet(&n, &zb.drv);
+	if (r || !n) {
+		tool_explain_no_driver(stderr, "zemem-bench",
+				       r ? r : ZE_RESULT_ERROR_UNINITIALIZED);
 		return -1;
+	}
 	n = 1;
-	if (zeDeviceGet(drv, &n, &dev) || !n)
-		return -1;
 	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	return zeContextCreate(drv, &cd, &ctx) ? -1 : 0;
+	if ((r = zeDeviceGet(zb.drv, &n, &zb.dev)) || !n ||
+	    (r = zeContextCreate(zb.drv, &cd, &zb.ctx))) {
+		fprintf(stderr, "zemem-bench: no device or context: %s\n",
+			tool_result_str(r));
+		return -1;
+	}
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	bool want_usm = false, any = false;
+	bool want[NSECTIONS] = { false }, any = false;
+	const char *child = NULL;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "--quick"))
-			quick = true;
-		else if (!strcmp(argv[i], "usm"))
-			want_usm = any = true;
-		else {
-			fprintf(stderr, "usage: zemem-bench [--json] [--quick] "
-					"[usm]\n");
-			return 2;
+		size_t s;
+		if (!strcmp(argv[i], "--json")) {
+			zb.json = true;
+		} else if (!strcmp(argv[i], "--quick")) {
+			zb.quick = true;
+		} else if (!strcmp(argv[i], "--child") && i + 1 < argc) {
+			child = argv[++i];
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else {
+			for (s = 0; s < NSECTIONS; s++)
+				if (!strcmp(argv[i], sections[s].name))
+					break;
+			if (s == NSECTIONS) {
+				usage(stderr);
+				return 2;
+			}
+			want[s] = any = true;
 		}
 	}
-	if (!any)
-		want_usm = true;
+	if (child) {
+		for (size_t m = 0; m < sizeof(child_modes) /
+					       sizeof(child_modes[0]); m++)
+			if (!strcmp(child, child_modes[m].mode))
+				return child_modes[m].run();
+		fprintf(stderr, "zemem-bench: unknown child mode %s\n", child);
+		return 2;
+	}
+	/* A child that dies before reading its stdin must not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	tool_default_driver();
 	if (setup())
 		return 1;
-	if (want_usm)
-		bench_usm();
-	if (json)
-		printf("%s]\n", json_count ? "\n" : "[");
-	zeContextDestroy(ctx);
+	const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
+	if (zb.json) {
+		printf("{\n  \"tool\": \"zemem-bench\", \"quick\": %s,\n"
+		       "  \"loader\": ", zb.quick ? "true" : "false");
+		json_string(tool_loader_path());
+		printf(", \"driver\": ");
+		json_string(alt ? alt : "");
+		printf(",\n  \"results\": [\n");
+	} else {
+		printf("zemem-bench%s: loader %s, driver %s\n"
+		       "Each line: figure (median of the trials) | baseline "
+		       "measured in this run | ratio = figure / baseline  "
+		       "(sizes, counts, target)\n", zb.quick ? " --quick" : "",
+		       tool_loader_path(), alt ? alt : "(loader default)");
+	}
+	for (size_t s = 0; s < NSECTIONS; s++) {
+		if (any && !want[s])
+			continue;
+		sections[s].run();
+	}
+	if (zb.json)
+		printf("\n  ]\n}\n");
+	zeContextDestroy(zb.ctx);
 	return 0;
 }

@@ -1,27 +1,31 @@
 // SPDX-License-Identifier: MIT
 /*
- * zemem-info: what the Level Zero loader finds: drivers, devices and their
- * properties, memory and IPC capabilities, zemem's options, and a
- * self-check that allocates, touches and frees one allocation of each kind.
+ * zemem-info: what the Level Zero loader finds: the loader and its layers,
+ * drivers (version, IPC properties, free policies, extensions), devices
+ * with all their properties (core, compute, queue groups, module, memory,
+ * memory access, caches, external memory, peers), the VMM page sizes,
+ * zemem's options (--env), and a self-check that allocates, touches,
+ * queries and frees one allocation of each kind and round-trips one IPC
+ * handle inside this process.
  *
  * It is an ordinary Level Zero application linked with the system's loader
  * (libze_loader.so.1). When ZE_ENABLE_ALT_DRIVERS is not set it points the
  * loader at the zemem driver next to this program (build tree) or in the
- * installed library directory, and says so.
+ * installed library directory, and says so. When no driver is found it
+ * says why (tool_explain_no_driver) and exits 1.
  */
 #include <level_zero/ze_api.h>
 
-#include <dlfcn.h>
-#include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "tool_common.h"
 #include "u_options.h"
+
+#define MAX_DEVICES 64
 
 static int failures;
 
@@ -34,100 +38,69 @@ usage(FILE *f)
 		"help\n"
 		"  --no-selfcheck  do not allocate memory\n"
 		"Environment: ZE_ENABLE_ALT_DRIVERS (driver list for the "
-		"loader),\n"
-		"ZEMEM_* (see --env).\n");
-}
-
-static const char *
-res(ze_result_t r)
-{
-	static char buf[32];
-	switch (r) {
-	case ZE_RESULT_SUCCESS: return "SUCCESS";
-	case ZE_RESULT_ERROR_UNINITIALIZED: return "ERROR_UNINITIALIZED";
-	case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE:
-		return "ERROR_UNSUPPORTED_FEATURE";
-	case ZE_RESULT_ERROR_UNSUPPORTED_VERSION:
-		return "ERROR_UNSUPPORTED_VERSION";
-	default:
-		snprintf(buf, sizeof(buf), "0x%x", (unsigned)r);
-		return buf;
-	}
+		"loader; default: zemem's driver\nnext to this program or "
+		"installed), ZEMEM_* (see --env).\n");
 }
 
 static void
 uuid_str(const uint8_t *id, char *out)
 {
-	for (int i = 0; i < 16; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
+	tool_hex_encode(id, 16, out);
 }
 
 static const char *
-human(uint64_t v, char *buf, size_t len)
+hsize(uint64_t v)
 {
-	if (v >= (1ull << 30) && v % (1ull << 20) == 0)
-		snprintf(buf, len, "%.1f GiB", (double)v / (1ull << 30));
-	else if (v >= (1ull << 20))
-		snprintf(buf, len, "%.1f MiB", (double)v / (1ull << 20));
-	else if (v >= 1024)
-		snprintf(buf, len, "%.1f KiB", (double)v / 1024);
-	else
-		snprintf(buf, len, "%" PRIu64 " B", v);
-	return buf;
+	static char bufs[4][32];
+	static int next;
+	char *b = bufs[next++ % 4];
+	return tool_human(v, b, sizeof(bufs[0]));
 }
 
-/* Sets ZE_ENABLE_ALT_DRIVERS to zemem's driver when the user did not. */
-static void
-default_driver(void)
+/* The names of the bits set in f, space-separated ("none" if none). */
+static const char *
+flag_names(uint32_t f, const char *const *names, int n)
 {
-	if (getenv("ZE_ENABLE_ALT_DRIVERS"))
-		return;
-	char self[PATH_MAX], cand[PATH_MAX + 64];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	const char *found = NULL;
-	if (n > 0) {
-		self[n] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(cand, sizeof(cand),
-				 "%s/../driver/libze_zemem.so.1", self);
-			if (!access(cand, R_OK))
-				found = cand;
-		}
-	}
-	if (!found && !access(ZEMEM_INSTALLED_DRIVER, R_OK))
-		found = ZEMEM_INSTALLED_DRIVER;
-	if (found) {
-		char real[PATH_MAX];
-		if (realpath(found, real))
-			found = real;
-		setenv("ZE_ENABLE_ALT_DRIVERS", found, 1);
-		printf("ZE_ENABLE_ALT_DRIVERS was not set; using %s\n\n",
-		       found);
-	}
+	static char bufs[4][160];
+	static int next;
+	char *b = bufs[next++ % 4];
+	size_t len = 0;
+	b[0] = '\0';
+	for (int i = 0; i < n; i++)
+		if (f & (1u << i) && names[i])
+			len += (size_t)snprintf(b + len, sizeof(bufs[0]) - len,
+						"%s%s", len ? " " : "",
+						names[i]);
+	return len ? b : "none";
 }
+#define FLAGS(f, names) flag_names((f), (names), \
+				   (int)(sizeof(names) / sizeof(*(names))))
 
 static void
 print_caps(const char *what, ze_memory_access_cap_flags_t f)
 {
-	printf("    %-22s %s%s%s%s%s\n", what, f ? "" : "none",
-	       f & ZE_MEMORY_ACCESS_CAP_FLAG_RW ? "rw " : "",
-	       f & ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC ? "atomic " : "",
-	       f & ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT ? "concurrent " : "",
-	       f & ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT_ATOMIC
-		       ? "concurrent-atomic" : "");
+	static const char *const n[] = { "rw", "atomic", "concurrent",
+					 "concurrent-atomic" };
+	printf("      %-22s %s\n", what, FLAGS(f, n));
+}
+
+static const char *
+ext_types(ze_external_memory_type_flags_t f)
+{
+	static const char *const n[] = { "opaque-fd", "dma-buf" };
+	return FLAGS(f, n);
 }
 
 static void
-print_device(ze_device_handle_t dev, uint32_t idx)
+print_core(ze_device_handle_t dev, uint32_t idx)
 {
-	char u[33], b1[32], b2[32];
+	char u[33];
 	ze_device_properties_t p = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
 				     NULL };
 	ze_result_t r = zeDeviceGetProperties(dev, &p);
 	if (r) {
-		printf("  device %u: zeDeviceGetProperties: %s\n", idx, res(r));
+		printf("  device %u: zeDeviceGetProperties: %s\n", idx,
+		       tool_result_str(r));
 		failures++;
 		return;
 	}
@@ -139,27 +112,89 @@ print_device(ze_device_handle_t dev, uint32_t idx)
 	printf("    uuid                   %s\n", u);
 	printf("    vendor/device id       0x%04x/0x%04x\n", p.vendorId,
 	       p.deviceId);
-	printf("    flags                  %s%s%s\n",
-	       p.flags & ZE_DEVICE_PROPERTY_FLAG_INTEGRATED ? "integrated " : "",
-	       p.flags & ZE_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING
-		       ? "on-demand-paging " : "",
-	       p.flags & ZE_DEVICE_PROPERTY_FLAG_SUBDEVICE ? "subdevice" : "");
-	printf("    maxMemAllocSize        %s\n",
-	       human(p.maxMemAllocSize, b1, sizeof(b1)));
-	uint32_t n = 0;
-	zeDeviceGetMemoryProperties(dev, &n, NULL);
-	for (uint32_t i = 0; i < n && i < 8; i++) {
-		ze_device_memory_properties_t mp[8];
-		for (uint32_t k = 0; k < 8; k++)
-			mp[k] = (ze_device_memory_properties_t){
-				ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, NULL
-			};
-		uint32_t m = n < 8 ? n : 8;
-		if (zeDeviceGetMemoryProperties(dev, &m, mp) == 0)
-			printf("    memory %u               %s, %s\n", i,
-			       mp[i].name, human(mp[i].totalSize, b2,
-						 sizeof(b2)));
+	static const char *const fl[] = { "integrated", "subdevice", "ecc",
+					  "on-demand-paging" };
+	printf("    flags                  %s\n", FLAGS(p.flags, fl));
+	printf("    maxMemAllocSize        %s\n", hsize(p.maxMemAllocSize));
+	printf("    core clock             %u MHz\n", p.coreClockRate);
+	printf("    hardware contexts      %u, queue priorities up to %u\n",
+	       p.maxHardwareContexts, p.maxCommandQueuePriority);
+	printf("    EUs                    %u slice(s) x %u subslice(s) x %u "
+	       "EU(s), %u thread(s)/EU, SIMD %u\n", p.numSlices,
+	       p.numSubslicesPerSlice, p.numEUsPerSubslice, p.numThreadsPerEU,
+	       p.physicalEUSimdWidth);
+	printf("    timer                  %" PRIu64 " ns resolution, %u valid "
+	       "bits (kernel %u)\n", p.timerResolution, p.timestampValidBits,
+	       p.kernelTimestampValidBits);
+}
+
+static void
+print_compute(ze_device_handle_t dev)
+{
+	ze_device_compute_properties_t c = {
+		ZE_STRUCTURE_TYPE_DEVICE_COMPUTE_PROPERTIES, NULL
+	};
+	ze_result_t r = zeDeviceGetComputeProperties(dev, &c);
+	if (r) {
+		printf("    compute                %s\n", tool_result_str(r));
+	} else {
+		printf("    compute                group size <= %u (%u x %u x %u"
+		       "), shared local memory %s, %u sub-group size(s)\n",
+		       c.maxTotalGroupSize, c.maxGroupSizeX, c.maxGroupSizeY,
+		       c.maxGroupSizeZ, hsize(c.maxSharedLocalMemory),
+		       c.numSubGroupSizes);
 	}
+	ze_device_module_properties_t m = {
+		ZE_STRUCTURE_TYPE_DEVICE_MODULE_PROPERTIES, NULL
+	};
+	r = zeDeviceGetModuleProperties(dev, &m);
+	if (r)
+		printf("    modules                not supported (%s)\n",
+		       tool_result_str(r));
+	else
+		printf("    modules                SPIR-V %u.%u, flags 0x%x\n",
+		       ZE_MAJOR_VERSION(m.spirvVersionSupported),
+		       ZE_MINOR_VERSION(m.spirvVersionSupported), m.flags);
+	uint32_t n = 0;
+	ze_command_queue_group_properties_t g[8];
+	r = zeDeviceGetCommandQueueGroupProperties(dev, &n, NULL);
+	if (n > 8)
+		n = 8;
+	for (uint32_t k = 0; k < n; k++)
+		g[k] = (ze_command_queue_group_properties_t){
+			ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES, NULL
+		};
+	if (!r)
+		r = zeDeviceGetCommandQueueGroupProperties(dev, &n, g);
+	if (r || !n)
+		printf("    queue groups           none (%s)\n",
+		       tool_result_str(r));
+	static const char *const gf[] = { "compute", "copy",
+					  "cooperative-kernels", "metrics" };
+	for (uint32_t k = 0; !r && k < n; k++)
+		printf("    queue group %u          %s: %u queue(s), fill "
+		       "patterns <= %zu B\n", k, FLAGS(g[k].flags, gf),
+		       g[k].numQueues, g[k].maxMemoryFillPatternSize);
+}
+
+static void
+print_memory(ze_device_handle_t dev)
+{
+	uint32_t n = 0;
+	ze_device_memory_properties_t mp[8];
+	zeDeviceGetMemoryProperties(dev, &n, NULL);
+	if (n > 8)
+		n = 8;
+	for (uint32_t k = 0; k < n; k++)
+		mp[k] = (ze_device_memory_properties_t){
+			ZE_STRUCTURE_TYPE_DEVICE_MEMORY_PROPERTIES, NULL
+		};
+	if (n && zeDeviceGetMemoryProperties(dev, &n, mp) == 0)
+		for (uint32_t i = 0; i < n; i++)
+			printf("    memory %u               %s, %s, %u MHz, "
+			       "%u-bit bus\n", i, mp[i].name,
+			       hsize(mp[i].totalSize), mp[i].maxClockRate,
+			       mp[i].maxBusWidth);
 	ze_device_memory_access_properties_t ap = {
 		ZE_STRUCTURE_TYPE_DEVICE_MEMORY_ACCESS_PROPERTIES, NULL
 	};
@@ -185,37 +220,81 @@ print_device(ze_device_handle_t dev, uint32_t idx)
 		if (zeDeviceGetCacheProperties(dev, &n, cp) == 0) {
 			printf("    caches                ");
 			for (uint32_t k = 0; k < n; k++)
-				printf(" %s", human(cp[k].cacheSize, b1,
-						    sizeof(b1)));
+				printf(" %s%s", hsize(cp[k].cacheSize),
+				       cp[k].flags &
+						       ZE_DEVICE_CACHE_PROPERTY_FLAG_USER_CONTROL
+					       ? " (user control)" : "");
 			printf("\n");
 		}
 	}
 	ze_device_external_memory_properties_t ep = {
 		ZE_STRUCTURE_TYPE_DEVICE_EXTERNAL_MEMORY_PROPERTIES, NULL
 	};
-	if (zeDeviceGetExternalMemoryProperties(dev, &ep) == 0)
-		printf("    external memory        export 0x%x, import 0x%x"
-		       " (opaque-fd 0x%x, dma-buf 0x%x)\n",
-		       ep.memoryAllocationExportTypes,
-		       ep.memoryAllocationImportTypes,
-		       ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD,
-		       ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF);
+	ze_result_t r = zeDeviceGetExternalMemoryProperties(dev, &ep);
+	if (r) {
+		printf("    external memory        %s\n", tool_result_str(r));
+	} else {
+		printf("    external memory        allocations: export %s, "
+		       "import %s\n",
+		       ext_types(ep.memoryAllocationExportTypes),
+		       ext_types(ep.memoryAllocationImportTypes));
+		printf("                           images: export %s, import "
+		       "%s\n", ext_types(ep.imageExportTypes),
+		       ext_types(ep.imageImportTypes));
+	}
 	uint32_t ns = 0;
 	zeDeviceGetSubDevices(dev, &ns, NULL);
 	printf("    sub-devices            %u\n", ns);
 }
 
 static void
-selfcheck(ze_driver_handle_t drv, ze_device_handle_t dev)
+print_peers(ze_device_handle_t *devs, uint32_t n)
 {
-	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	ze_context_handle_t ctx;
-	ze_result_t r = zeContextCreate(drv, &cd, &ctx);
-	if (r) {
-		printf("  self-check: zeContextCreate: %s\n", res(r));
-		failures++;
+	if (n < 2)
 		return;
+	printf("  peers (access, atomics):\n");
+	for (uint32_t a = 0; a < n; a++) {
+		printf("    device %u ->", a);
+		for (uint32_t b = 0; b < n; b++) {
+			ze_bool_t can = 0;
+			ze_device_p2p_properties_t pp = {
+				ZE_STRUCTURE_TYPE_DEVICE_P2P_PROPERTIES, NULL
+			};
+			if (a == b)
+				continue;
+			zeDeviceCanAccessPeer(devs[a], devs[b], &can);
+			zeDeviceGetP2PProperties(devs[a], devs[b], &pp);
+			printf("  %u: %s%s", b, can ? "yes" : "no",
+			       pp.flags & ZE_DEVICE_P2P_PROPERTY_FLAG_ATOMICS
+				       ? "+atomics" : "");
+		}
+		printf("\n");
 	}
+}
+
+static void
+print_vmm(ze_context_handle_t ctx, ze_device_handle_t dev)
+{
+	static const size_t sizes[] = { 1, 4096, 65536, 1 << 20, 2 << 20,
+					64 << 20, 1 << 30 };
+	printf("    VMM page size for     ");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+		size_t page = 0;
+		ze_result_t r = zeVirtualMemQueryPageSize(ctx, dev, sizes[i],
+							  &page);
+		if (r) {
+			printf(" %s", tool_result_str(r));
+			break;
+		}
+		printf("%s %s: %s", i ? "," : "", hsize(sizes[i]), hsize(page));
+	}
+	printf("\n");
+}
+
+/* Allocate, touch, query and free one allocation of each kind. */
+static void
+check_kinds(ze_context_handle_t ctx, ze_device_handle_t dev)
+{
 	ze_device_mem_alloc_desc_t dd = {
 		ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
 	};
@@ -225,13 +304,15 @@ selfcheck(ze_driver_handle_t drv, ze_device_handle_t dev)
 	for (int k = 0; k < 3; k++) {
 		void *p = NULL;
 		size_t size = 1 << 20;
-		r = k == 0 ? zeMemAllocHost(ctx, &hd, size, 4096, &p)
-		  : k == 1 ? zeMemAllocDevice(ctx, &dd, size, 4096, dev, &p)
-			   : zeMemAllocShared(ctx, &dd, &hd, size, 4096, dev,
-					      &p);
+		ze_result_t r =
+			k == 0 ? zeMemAllocHost(ctx, &hd, size, 4096, &p)
+			: k == 1 ? zeMemAllocDevice(ctx, &dd, size, 4096, dev,
+						    &p)
+				 : zeMemAllocShared(ctx, &dd, &hd, size, 4096,
+						    dev, &p);
 		const char *verdict = "ok";
 		if (r || !p) {
-			verdict = res(r);
+			verdict = tool_result_str(r);
 		} else {
 			memset(p, 0x5a, size);
 			ze_memory_allocation_properties_t mp = {
@@ -258,7 +339,130 @@ selfcheck(ze_driver_handle_t drv, ze_device_handle_t dev)
 		printf("  self-check %-7s 1 MiB alloc/touch/query/free: %s\n",
 		       names[k], verdict);
 	}
-	zeContextDestroy(ctx);
+}
+
+/* One IPC handle of a device allocation, opened in this process: the
+ * import is a second pointer to the same memory. */
+static void
+check_ipc(ze_context_handle_t ctx, ze_device_handle_t dev)
+{
+	ze_device_mem_alloc_desc_t dd = {
+		ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
+	};
+	ze_pfnMemPutIpcHandle_t put =
+		TOOL_SYM(ze_pfnMemPutIpcHandle_t, "zeMemPutIpcHandle");
+	const char *verdict = "ok";
+	char why[96];
+	void *p = NULL, *q = NULL;
+	ze_ipc_mem_handle_t h;
+	ze_result_t r = zeMemAllocDevice(ctx, &dd, 1 << 20, 0, dev, &p);
+	if (r) {
+		snprintf(why, sizeof(why), "alloc: %s", tool_result_str(r));
+		verdict = why;
+		goto out;
+	}
+	r = zeMemGetIpcHandle(ctx, p, &h);
+	if (r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE) {
+		printf("  self-check ipc     skipped: the driver does not "
+		       "export memory (%s)\n", tool_result_str(r));
+		zeMemFree(ctx, p);
+		return;
+	}
+	if (r) {
+		snprintf(why, sizeof(why), "get: %s", tool_result_str(r));
+		verdict = why;
+		goto out_free;
+	}
+	r = zeMemOpenIpcHandle(ctx, dev, h, 0, &q);
+	if (r) {
+		snprintf(why, sizeof(why), "open: %s", tool_result_str(r));
+		verdict = why;
+		goto out_put;
+	}
+	((volatile unsigned char *)p)[4096] = 0xa7;
+	if (q == p || ((volatile unsigned char *)q)[4096] != 0xa7)
+		verdict = "the import does not alias the allocation";
+	if ((r = zeMemCloseIpcHandle(ctx, q)) && !strcmp(verdict, "ok"))
+		verdict = "close failed";
+out_put:
+	if (put && (r = put(ctx, h)) && !strcmp(verdict, "ok"))
+		verdict = "put failed";
+out_free:
+	zeMemFree(ctx, p);
+out:
+	if (strcmp(verdict, "ok"))
+		failures++;
+	printf("  self-check ipc     1 MiB get/open/alias/close%s: %s\n",
+	       put ? "/put" : "", verdict);
+}
+
+static void
+print_driver(ze_driver_handle_t drv, uint32_t i, bool check)
+{
+	ze_driver_memory_free_ext_properties_t fp = {
+		ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, NULL, 0
+	};
+	ze_driver_properties_t dp = { ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES,
+				      &fp };
+	ze_api_version_t v = 0;
+	char u[33];
+	zeDriverGetProperties(drv, &dp);
+	zeDriverGetApiVersion(drv, &v);
+	uuid_str(dp.uuid.id, u);
+	printf("driver %u: api %u.%u, version 0x%08x, uuid %s\n", i,
+	       ZE_MAJOR_VERSION(v), ZE_MINOR_VERSION(v), dp.driverVersion, u);
+	ze_driver_ipc_properties_t ip = {
+		ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES, NULL
+	};
+	static const char *const ipf[] = { "memory", "event-pool" };
+	static const char *const fpf[] = { "blocking-free", "defer-free" };
+	if (zeDriverGetIpcProperties(drv, &ip) == 0)
+		printf("  ipc                      %s (fd transport "
+		       "ZEMEM_IPC_TRANSPORT=%s, broker %s)\n",
+		       FLAGS(ip.flags, ipf),
+		       u_option_str(U_OPT_IPC_TRANSPORT),
+		       u_option_u64(U_OPT_IPC_BROKER) ? "on" : "off");
+	printf("  free policies            %s\n",
+	       FLAGS(fp.freePolicies, fpf));
+	uint32_t ne = 0;
+	zeDriverGetExtensionProperties(drv, &ne, NULL);
+	ze_driver_extension_properties_t ext[64];
+	if (ne > 64)
+		ne = 64;
+	zeDriverGetExtensionProperties(drv, &ne, ext);
+	printf("  extensions               %u\n", ne);
+	for (uint32_t k = 0; k < ne; k++)
+		printf("    %s %u.%u\n", ext[k].name,
+		       ZE_MAJOR_VERSION(ext[k].version),
+		       ZE_MINOR_VERSION(ext[k].version));
+	uint32_t ndev = 0;
+	zeDeviceGet(drv, &ndev, NULL);
+	ze_device_handle_t devs[MAX_DEVICES];
+	if (ndev > MAX_DEVICES)
+		ndev = MAX_DEVICES;
+	zeDeviceGet(drv, &ndev, devs);
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_context_handle_t ctx = NULL;
+	ze_result_t r = zeContextCreate(drv, &cd, &ctx);
+	if (r) {
+		printf("  zeContextCreate: %s\n", tool_result_str(r));
+		failures++;
+		ctx = NULL;
+	}
+	for (uint32_t k = 0; k < ndev; k++) {
+		print_core(devs[k], k);
+		print_compute(devs[k]);
+		print_memory(devs[k]);
+		if (ctx)
+			print_vmm(ctx, devs[k]);
+	}
+	print_peers(devs, ndev);
+	if (check && ndev && ctx) {
+		check_kinds(ctx, devs[0]);
+		check_ipc(ctx, devs[0]);
+	}
+	if (ctx)
+		zeContextDestroy(ctx);
 }
 
 int
@@ -278,75 +482,33 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	const char *chosen = tool_default_driver();
+	if (chosen)
+		printf("ZE_ENABLE_ALT_DRIVERS was not set; using %s\n", chosen);
 	if (env) {
 		printf("zemem options (environment):\n");
 		u_options_dump(stdout);
 		printf("\n");
 	}
-	default_driver();
 	ze_result_t r = zeInit(0);
-	if (r) {
-		const char *alt = getenv("ZE_ENABLE_ALT_DRIVERS");
-		fprintf(stderr,
-			"zemem-info: zeInit failed (%s): the Level Zero loader "
-			"found no usable driver.\n"
-			"  ZE_ENABLE_ALT_DRIVERS=%s\n"
-			"  Check that the path names libze_zemem.so.1 and that "
-			"it loads (ZEMEM_LOG_LEVEL=debug shows the driver's "
-			"side).\n",
-			res(r), alt ? alt : "(unset)");
+	uint32_t nd = 0;
+	if (!r)
+		r = zeDriverGet(&nd, NULL);
+	if (r || !nd) {
+		fflush(stdout);
+		tool_explain_no_driver(stderr, "zemem-info",
+				       r ? r : ZE_RESULT_ERROR_UNINITIALIZED);
 		return 1;
 	}
-	uint32_t nd = 0;
-	zeDriverGet(&nd, NULL);
+	printf("loader: %s (layers: %s)\n\n", tool_loader_path(),
+	       tool_loader_layers());
 	ze_driver_handle_t drivers[16];
 	if (nd > 16)
 		nd = 16;
 	zeDriverGet(&nd, drivers);
 	printf("%u driver(s)\n", nd);
-	for (uint32_t i = 0; i < nd; i++) {
-		ze_driver_properties_t dp = {
-			ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES, NULL
-		};
-		ze_api_version_t v = 0;
-		char u[33];
-		zeDriverGetProperties(drivers[i], &dp);
-		zeDriverGetApiVersion(drivers[i], &v);
-		uuid_str(dp.uuid.id, u);
-		printf("driver %u: api %u.%u, version 0x%08x, uuid %s\n", i,
-		       ZE_MAJOR_VERSION(v), ZE_MINOR_VERSION(v),
-		       dp.driverVersion, u);
-		ze_driver_ipc_properties_t ip = {
-			ZE_STRUCTURE_TYPE_DRIVER_IPC_PROPERTIES, NULL
-		};
-		if (zeDriverGetIpcProperties(drivers[i], &ip) == 0)
-			printf("  ipc                      %s%s\n",
-			       ip.flags & ZE_IPC_PROPERTY_FLAG_MEMORY
-				       ? "memory " : "none",
-			       ip.flags & ZE_IPC_PROPERTY_FLAG_EVENT_POOL
-				       ? "event-pool" : "");
-		uint32_t ne = 0;
-		zeDriverGetExtensionProperties(drivers[i], &ne, NULL);
-		ze_driver_extension_properties_t ext[64];
-		if (ne > 64)
-			ne = 64;
-		zeDriverGetExtensionProperties(drivers[i], &ne, ext);
-		printf("  extensions               %u\n", ne);
-		for (uint32_t k = 0; k < ne; k++)
-			printf("    %s %u.%u\n", ext[k].name,
-			       ZE_MAJOR_VERSION(ext[k].version),
-			       ZE_MINOR_VERSION(ext[k].version));
-		uint32_t ndev = 0;
-		zeDeviceGet(drivers[i], &ndev, NULL);
-		ze_device_handle_t devs[64];
-		if (ndev > 64)
-			ndev = 64;
-		zeDeviceGet(drivers[i], &ndev, devs);
-		for (uint32_t k = 0; k < ndev; k++)
-			print_device(devs[k], k);
-		if (check && ndev)
-			selfcheck(drivers[i], devs[0]);
-	}
+	for (uint32_t i = 0; i < nd; i++)
+		print_driver(drivers[i], i, check);
 	if (failures)
 		printf("\n%d check(s) FAILED\n", failures);
 	else

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/*
+ * zb_cmd: copy-engine figures (issue 7), on an immediate command list of
+ * the device's copy queue group, device memory to device memory.
+ *
+ *   copy, synced    zeCommandListAppendMemoryCopy + synchronize per copy
+ *                   (completion latency included) vs memcpy;
+ *   copy, streamed  a batch of appends, one synchronize, vs memcpy;
+ *   fill            zeCommandListAppendMemoryFill with a 1-byte pattern
+ *                   (and a 16-byte one in the full run), streamed, vs
+ *                   memset;
+ *   latency         an empty append (a barrier) + synchronize on an
+ *                   asynchronous and on a synchronous immediate list vs a
+ *                   mutex/condition-variable round trip to another thread
+ *                   (the least it costs to hand work to a worker and wait).
+ * Sizes 4 KiB to 256 MiB (x4; --quick: x16 up to 16 MiB); each trial moves
+ * about 256 MiB (--quick 32 MiB); baseline and engine trials alternate.
+ * Target: >= 0.9x from 1 MiB up. Synchronize is zeCommandListHostSynchronize
+ * where the loader has it (Level Zero 1.6), else an event signalled by the
+ * last append (zeEventHostSynchronize + zeEventHostReset).
+ */
+#include "zb.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ze_command_list_handle_t imm;
+static ze_pfnCommandListHostSynchronize_t host_sync;
+static ze_event_handle_t ev;
+static char *src, *dst;
+
+static ze_result_t
+sync_list(ze_command_list_handle_t l)
+{
+	if (host_sync)
+		return host_sync(l, UINT64_MAX);
+	ze_result_t r = zeEventHostSynchronize(ev, UINT64_MAX);
+	return r ? r : zeEventHostReset(ev);
+}
+
+enum mode { BASE_COPY, SYNC_COPY, STREAM_COPY, BASE_SET, FILL };
+
+/* Repetitions so one trial moves about 256 MiB (--quick 32 MiB). */
+static int
+reps_for(size_t size)
+{
+	size_t r = (zb.quick ? 32 * ZB_MiB : 256 * ZB_MiB) / size;
+	return r < 2 ? 2 : r > 4096 ? 4096 : (int)r;
+}
+
+/* GB/s of one trial, NAN on an error. */
+static double
+trial(enum mode m, size_t size, const uint8_t *pat, size_t psize)
+{
+	int reps = reps_for(size);
+	ze_result_t res = ZE_RESULT_SUCCESS;
+	uint64_t t0 = tool_now_ns();
+	for (int i = 0; i < reps && !res; i++) {
+		ze_event_handle_t sig =
+			host_sync || (m != SYNC_COPY && i < reps - 1) ? NULL
+								       : ev;
+		switch (m) {
+		case BASE_COPY:
+			memcpy(dst, src, size);
+			zb_keep(dst);
+			break;
+		case BASE_SET:
+			memset(dst, pat[0], size);
+			zb_keep(dst);
+			break;
+		case SYNC_COPY:
+			res = zeCommandListAppendMemoryCopy(imm, dst, src, size,
+							    sig, 0, NULL);
+			if (!res)
+				res = sync_list(imm);
+			break;
+		case STREAM_COPY:
+			res = zeCommandListAppendMemoryCopy(imm, dst, src, size,
+							    sig, 0, NULL);
+			break;
+		case FILL:
+			res = zeCommandListAppendMemoryFill(imm, dst, pat,
+							    psize, size, sig, 0,
+							    NULL);
+			break;
+		}
+	}
+	if (!res && (m == STREAM_COPY || m == FILL))
+		res = sync_list(imm);
+	double t = (double)(tool_now_ns() - t0);
+	return res ? NAN : (double)size * reps / t;
+}
+
+/* Median GB/s of engine mode m and of its baseline, alternated. */
+static void
+measure(enum mode m, enum mode base, size_t size, const uint8_t *pat,
+	size_t psize, double *eng, double *ref)
+{
+	double e[9], b[9];
+	int trials = zb.quick ? 3 : 9;
+	trial(base, size, pat, psize); /* warm up both */
+	trial(m, size, pat, psize);
+	for (int t = 0; t < trials; t++) {
+		b[t] = trial(base, size, pat, psize);
+		e[t] = trial(m, size, pat, psize);
+	}
+	*eng = zb_median(e, trials);
+	*ref = zb_median(b, trials);
+}
+
+static void
+bandwidth(size_t max)
+{
+	uint8_t pat[16];
+	char name[64], b[32], p[96];
+	int trials = zb.quick ? 3 : 9;
+	for (size_t s = 4096; s <= max; s *= zb.quick ? 16 : 4) {
+		double e, ref;
+		const char *sz = tool_human(s, b, sizeof(b));
+		snprintf(p, sizeof(p), "%d trials of %d x %s%s", trials,
+			 reps_for(s), sz, s >= ZB_MiB ? ", target >= 0.9x"
+						     : "");
+		measure(SYNC_COPY, BASE_COPY, s, NULL, 0, &e, &ref);
+		snprintf(name, sizeof(name), "copy %s, synced", sz);
+		zb_report("cmd", name, e, "GB/s", "memcpy", ref, p);
+		measure(STREAM_COPY, BASE_COPY, s, NULL, 0, &e, &ref);
+		snprintf(name, sizeof(name), "copy %s, streamed", sz);
+		zb_report("cmd", name, e, "GB/s", "memcpy", ref, p);
+		for (size_t psize = 1; psize <= 16; psize *= 16) {
+			if (psize > 1 && zb.quick)
+				break;
+			for (size_t i = 0; i < sizeof(pat); i++)
+				pat[i] = psize == 1 ? 0x3c : (uint8_t)(i * 7 + 1);
+			measure(FILL, BASE_SET, s, pat, psize, &e, &ref);
+			snprintf(name, sizeof(name), "fill %s, %zu-byte pattern",
+				 sz, psize);
+			zb_report("cmd", name, e, "GB/s", "memset", ref, p);
+		}
+	}
+}
+
+/* ---- latency ----------------------------------------------------------- */
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int turn; /* 1: the worker's, 0: the main thread's, -1: stop */
+} pp = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+
+static void *
+ping_worker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&pp.lock);
+	for (;;) {
+		while (pp.turn == 0)
+			pthread_cond_wait(&pp.cond, &pp.lock);
+		if (pp.turn < 0)
+			break;
+		pp.turn = 0;
+		pthread_cond_broadcast(&pp.cond);
+	}
+	pthread_mutex_unlock(&pp.lock);
+	return NULL;
+}
+
+/* us per round trip to the ping worker (l NULL) or per append + sync. */
+static double
+latency_trial(ze_command_list_handle_t l, int iters)
+{
+	uint64_t t0 = tool_now_ns();
+	for (int i = 0; i < iters; i++) {
+		if (!l) {
+			pthread_mutex_lock(&pp.lock);
+			pp.turn = 1;
+			pthread_cond_broadcast(&pp.cond);
+			while (pp.turn == 1)
+				pthread_cond_wait(&pp.cond, &pp.lock);
+			pthread_mutex_unlock(&pp.lock);
+			continue;
+		}
+		if (zeCommandListAppendBarrier(l, host_sync ? NULL : ev, 0,
+					       NULL) ||
+		    sync_list(l))
+			return NAN;
+	}
+	return (double)(tool_now_ns() - t0) / iters / 1000.0;
+}
+
+static void
+latency(const ze_command_queue_desc_t *qd)
+{
+	int iters = zb.quick ? 1000 : 5000, trials = zb.quick ? 3 : 9;
+	ze_command_queue_desc_t sd = *qd;
+	ze_command_list_handle_t syn = NULL;
+	pthread_t th;
+	double tb[9], ta[9], ts[9];
+	char p[128];
+	sd.mode = ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+	ze_result_t r = zeCommandListCreateImmediate(zb.ctx, zb.dev, &sd, &syn);
+	if (pthread_create(&th, NULL, ping_worker, NULL)) {
+		zb_skip("cmd", "append+sync latency", "no thread for the "
+			"baseline");
+		if (!r)
+			zeCommandListDestroy(syn);
+		return;
+	}
+	/* The three alternate, trial by trial. */
+	for (int t = 0; t < trials; t++) {
+		tb[t] = latency_trial(NULL, iters);
+		ta[t] = latency_trial(imm, iters);
+		ts[t] = r ? NAN : latency_trial(syn, iters);
+	}
+	pthread_mutex_lock(&pp.lock);
+	pp.turn = -1;
+	pthread_cond_broadcast(&pp.cond);
+	pthread_mutex_unlock(&pp.lock);
+	pthread_join(th, NULL);
+	double base = zb_median(tb, trials);
+	snprintf(p, sizeof(p), "empty barrier; %d iterations x %d trials; "
+		 "sync by %s", iters, trials,
+		 host_sync ? "zeCommandListHostSynchronize" : "event");
+	zb_report("cmd", "append+sync, asynchronous immediate list",
+		  zb_median(ta, trials), "us", "thread round trip (condvar)",
+		  base, p);
+	if (r) {
+		zb_skip("cmd", "append+sync, synchronous immediate list",
+			"zeCommandListCreateImmediate: %s", tool_result_str(r));
+		return;
+	}
+	zb_report("cmd", "append+sync, synchronous immediate list",
+		  zb_median(ts, trials), "us", "thread round trip (condvar)",
+		  base, p);
+	zeCommandListDestroy(syn);
+}
+
+/* ---- section ----------------------------------------------------------- */
+
+static uint32_t
+copy_ordinal(void)
+{
+	ze_command_queue_group_properties_t g[8];
+	uint32_t n = 0, best = 0;
+	if (zeDeviceGetCommandQueueGroupProperties(zb.dev, &n, NULL) || !n)
+		return 0;
+	if (n > 8)
+		n = 8;
+	for (uint32_t k = 0; k < n; k++)
+		g[k] = (ze_command_queue_group_properties_t){
+			ZE_STRUCTURE_TYPE_COMMAND_QUEUE_GROUP_PROPERTIES, NULL
+		};
+	if (zeDeviceGetCommandQueueGroupProperties(zb.dev, &n, g))
+		return 0;
+	for (uint32_t k = n; k-- > 0;) {
+		if (!(g[k].flags & ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COPY))
+			continue;
+		best = k;
+		if (!(g[k].flags &
+		      ZE_COMMAND_QUEUE_GROUP_PROPERTY_FLAG_COMPUTE))
+			break;
+	}
+	return best;
+}
+
+void
+zb_cmd(void)
+{
+	size_t max = zb.quick ? 16 * ZB_MiB : 256 * ZB_MiB;
+	ze_event_pool_handle_t pool = NULL;
+	ze_command_queue_desc_t qd = {
+		ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC, NULL, copy_ordinal(), 0,
+		0, ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+		ZE_COMMAND_QUEUE_PRIORITY_NORMAL
+	};
+	zb_section("cmd", "immediate list on queue group %u, device -> "
+		   "device, GB/s", qd.ordinal);
+	host_sync = TOOL_SYM(ze_pfnCommandListHostSynchronize_t,
+			     "zeCommandListHostSynchronize");
+	src = dst = NULL;
+	ze_result_t r = zeCommandListCreateImmediate(zb.ctx, zb.dev, &qd, &imm);
+	if (r) {
+		zb_skip("cmd", "all", "zeCommandListCreateImmediate: %s",
+			tool_result_str(r));
+		return;
+	}
+	if (!host_sync) {
+		ze_event_pool_desc_t epd = {
+			ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+			ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1
+		};
+		ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+				       ZE_EVENT_SCOPE_FLAG_HOST,
+				       ZE_EVENT_SCOPE_FLAG_HOST };
+		if ((r = zeEventPoolCreate(zb.ctx, &epd, 1, &zb.dev, &pool)) ||
+		    (r = zeEventCreate(pool, &ed, &ev))) {
+			zb_skip("cmd", "all", "no zeCommandListHostSynchronize "
+				"in the loader, and events: %s",
+				tool_result_str(r));
+			goto out;
+		}
+	}
+	if ((r = zeMemAllocDevice(zb.ctx, &zb_ddesc, max, 0, zb.dev,
+				  (void **)&src)) ||
+	    (r = zeMemAllocDevice(zb.ctx, &zb_ddesc, max, 0, zb.dev,
+				  (void **)&dst))) {
+		zb_skip("cmd", "all", "zeMemAllocDevice(%zu): %s", max,
+			tool_result_str(r));
+		goto out;
+	}
+	memset(src, 1, max); /* fault every page in */
+	memset(dst, 2, max);
+	bandwidth(max);
+	latency(&qd);
+out:
+	if (src)
+		zeMemFree(zb.ctx, src);
+	if (dst)
+		zeMemFree(zb.ctx, dst);
+	if (ev)
+		zeEventDestroy(ev);
+	if (pool)
+		zeEventPoolDestroy(pool);
+	ev = NULL;
+	zeCommandListDestroy(imm);
+}
