@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_mem: what the copy engine knows about memory: range checks of append
+ * arguments, the list of batches in flight, and frees of memory that work
+ * still uses (zeMemFree, zeMemFreeExt with BLOCKING_FREE or DEFER_FREE).
+ *
+ * Vocabulary:
+ *   span      what one lookup of `checks` says of a range: unknown to it,
+ *             inside memory it knows, or running past the end of it. The
+ *             lookups: USM allocations (any context), pointers the list's
+ *             context opened from IPC handles, and that context's VMM
+ *             reservations (every page of the range mapped). Memory no
+ *             lookup knows is system memory (malloc, stack, mmap): the
+ *             device has shared-system access, so it is trusted as long as
+ *             the range does not wrap and does not run into known memory.
+ *   in flight a submitted batch that has not completed; an op of it whose
+ *             index is below batch->progress has finished and no longer
+ *             counts as using its memory.
+ *   deferred  a free postponed until no op in flight touches the
+ *             allocation; the worker that finishes the last such op frees
+ *             it. A deferred record keeps the allocation's unique id, so an
+ *             allocation freed meanwhile by zeContextDestroy (and its
+ *             address reused) is never freed a second time.
+ *
+ * Policy (documented in drv_mem.c as well):
+ *   BLOCKING_FREE  waits until no op in flight uses the memory, then frees;
+ *   DEFER_FREE     returns at once, the memory is freed when that work is
+ *                  done;
+ *   zeMemFree, and zeMemFreeExt without a policy: like DEFER_FREE, so memory
+ *                  in flight is never unmapped under a running copy. A
+ *                  second free of a deferred pointer is INVALID_ARGUMENT.
+ *   Only submitted work counts: a recorded but not executed regular list
+ *   that names freed memory is the application's bug when it runs.
+ *   A blocking free of memory whose work waits on an event that only the
+ *   freeing thread would signal never returns (the application's deadlock).
+ *
+ * Locking: mem_lock guards the in-flight list and the deferred list; frees
+ * sleep on mem_cond. usm is only called with mem_lock released. Leaf lock.
+ */
+#include "cmd.h"
+#include "vmm/vmm.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+struct deferred {
+	struct deferred *next;
+	void *ptr;
+	struct _ze_context_handle_t *ctx;
+	uint64_t id;
+	uintptr_t lo, hi;
+};
+
+static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t mem_cond;
+static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
+static struct cmd_batch *inflight;     /* mem_lock */
+static struct deferred *deferred_head; /* mem_lock */
+/* Blocking frees waiting + deferred records: workers only take mem_lock
+ * after an op when it is not 0. */
+static _Atomic uint32_t watchers;
+/* Batches in flight: frees skip everything while there are none. */
+static _Atomic uint32_t ninflight;
+
+static void
+mem_init(void)
+{
+	if (cmd_cond_init(&mem_cond))
+		pthread_cond_init(&mem_cond, NULL);
+}
+
+/* What a lookup says about a range [p, p + size) (size > 0). */
+enum span {
+	SPAN_UNKNOWN,  /* not memory this lookup knows */
+	SPAN_OK,       /* inside memory it knows */
+	SPAN_PAST,     /* starts in its memory, runs past the end */
+};
+
+struct span_check {
+	const char *kind;
+	enum span (*check)(struct _ze_context_handle_t *ctx, uintptr_t p,
+			   size_t size, uintptr_t *base, size_t *len);
+};
+
+static enum span
+span_of(uintptr_t p, size_t size, uintptr_t base, size_t len,
+	uintptr_t *obase, size_t *olen)
+{
+	*obase = base;
+	*olen = len;
+	return p + size <= base + len ? SPAN_OK : SPAN_PAST;
+}
+
+/* USM allocations of any context (the heap is the driver's). */
+static enum span
+check_usm(struct _ze_context_handle_t *ctx, uintptr_t p, size_t size,
+	  uintptr_t *base, size_t *len)
+{
+	(void)ctx;
+	struct usm_info info;
+	if (usm_query(drv_driver.heap, (const void *)p, &info))
+		return SPAN_UNKNOWN;
+	return span_of(p, size, (uintptr_t)info.base, info.size, base, len);
+}
+
+/* Pointers ctx opened with zeMemOpenIpcHandle (or imported fds). */
+static enum span
+check_ipc(struct _ze_context_handle_t *ctx, uintptr_t p, size_t size,
+	  uintptr_t *base, size_t *len)
+{
+	void *b;
+	size_t n;
+	if (!ipc_mem_range(ctx, (const void *)p, &b, &n))
+		return SPAN_UNKNOWN;
+	return span_of(p, size, (uintptr_t)b, n, base, len);
+}
+
+static int
+walk_ok(const struct vmm_piece *piece, void *arg)
+{
+	(void)piece;
+	(void)arg;
+	return 0;
+}
+
+/* ctx's virtual reservations: every page of the range must be mapped
+ * (adjacent mappings of one reservation are fine). */
+static enum span
+check_vmm(struct _ze_context_handle_t *ctx, uintptr_t p, size_t size,
+	  uintptr_t *base, size_t *len)
+{
+	*base = p;
+	*len = 0;
+	/* The first byte alone tells whether the range is VMM memory (one
+	 * lookup for the common case: it is not). */
+	int err = vmm_range_walk(ctx, (const void *)p, 1, walk_ok, NULL);
+	if (err == -ENOENT)
+		return SPAN_UNKNOWN;
+	if (err || size == 1)
+		return err ? SPAN_PAST : SPAN_OK; /* -ENXIO: not mapped */
+	/* In a reservation: every page must be mapped, inside it. */
+	return vmm_range_walk(ctx, (const void *)p, size, walk_ok, NULL)
+		? SPAN_PAST : SPAN_OK;
+}
+
+/* The memory the driver knows, most common first. */
+static const struct span_check checks[] = {
+	{ "USM", check_usm },
+	{ "IPC-imported", check_ipc },
+	{ "virtual (VMM)", check_vmm },
+};
+#define NCHECKS (sizeof(checks) / sizeof(checks[0]))
+
+ze_result_t
+cmd_check_range(struct _ze_context_handle_t *ctx, const void *ptr,
+		size_t size, const char *what)
+{
+	uintptr_t p = (uintptr_t)ptr, base;
+	size_t len;
+	if (size > UINTPTR_MAX - p)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"%s: %zu bytes at %p wrap around the address "
+				"space", what, size, ptr);
+	if (!size)
+		return ZE_RESULT_SUCCESS;
+	for (size_t i = 0; i < NCHECKS; i++) {
+		switch (checks[i].check(ctx, p, size, &base, &len)) {
+		case SPAN_OK:
+			return ZE_RESULT_SUCCESS;
+		case SPAN_PAST:
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+					"%s: %zu bytes at %p run past the end "
+					"of %s memory (%#lx, %zu bytes)", what,
+					size, ptr, checks[i].kind,
+					(unsigned long)base, len);
+		case SPAN_UNKNOWN:
+			break;
+		}
+	}
+	/* System memory (malloc, stack, mmap): trusted, unless its last
+	 * byte lies in memory the driver knows. */
+	uintptr_t last = p + size - 1;
+	for (size_t i = 0; i < NCHECKS; i++)
+		if (checks[i].check(ctx, last, 1, &base, &len) != SPAN_UNKNOWN)
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+					"%s: %zu bytes at %p start outside "
+					"any allocation and run into %s "
+					"memory", what, size, ptr,
+					checks[i].kind);
+	return ZE_RESULT_SUCCESS;
+}
+
+static bool
+op_hits(const struct cmd_op *op, uintptr_t lo, uintptr_t hi)
+{
+	for (int k = 0; k < 2; k++) {
+		uintptr_t a, b;
+		if (cmd_op_range(op, k, &a, &b) && a < hi && lo < b)
+			return true;
+	}
+	return false;
+}
+
+/* Does an unfinished op of b touch [lo, hi)? mem_lock. */
+static bool
+batch_uses(struct cmd_batch *b, uintptr_t lo, uintptr_t hi)
+{
+	uint64_t done = atomic_load_explicit(&b->progress,
+					     memory_order_acquire);
+	if (b->has_op)
+		return done == 0 && op_hits(&b->op, lo, hi);
+	uint64_t i = 0;
+	for (uint32_t l = 0; l < b->nlists; l++) {
+		const struct _ze_command_list_handle_t *list = b->lists[l];
+		for (size_t j = 0; j < list->nops; j++, i++)
+			if (i >= done && op_hits(&list->ops[j], lo, hi))
+				return true;
+	}
+	return false;
+}
+
+static bool
+in_flight(uintptr_t lo, uintptr_t hi)
+{
+	for (struct cmd_batch *b = inflight; b; b = b->inext)
+		if (batch_uses(b, lo, hi))
+			return true;
+	return false;
+}
+
+/* Frees every deferred allocation no longer in flight. */
+static void
+reap(void)
+{
+	struct deferred *ready = NULL;
+	pthread_mutex_lock(&mem_lock);
+	for (struct deferred **pp = &deferred_head; *pp;) {
+		struct deferred *d = *pp;
+		if (in_flight(d->lo, d->hi)) {
+			pp = &d->next;
+			continue;
+		}
+		*pp = d->next;
+		d->next = ready;
+		ready = d;
+		atomic_fetch_sub(&watchers, 1);
+	}
+	pthread_mutex_unlock(&mem_lock);
+	while (ready) {
+		struct deferred *d = ready;
+		ready = d->next;
+		struct usm_info info;
+		if (!usm_query(drv_driver.heap, d->ptr, &info) &&
+		    info.id == d->id && info.base == d->ptr &&
+		    !usm_free(drv_driver.heap, d->ptr, d->ctx, &info))
+			drv_mem_release(&info, NULL);
+		else
+			u_dbg("cmd", "deferred free of %p: already gone "
+				     "(context destroyed)", d->ptr);
+		free(d);
+	}
+}
+
+/* Sleeps until no op in flight touches [lo, hi); mem_lock held. */
+static void
+wait_idle(uintptr_t lo, uintptr_t hi)
+{
+	struct cmd_deadline forever = { .forever = true };
+	atomic_fetch_add(&watchers, 1);
+	while (in_flight(lo, hi))
+		cmd_cond_wait(&mem_cond, &mem_lock, &forever);
+	atomic_fetch_sub(&watchers, 1);
+}
+
+void
+cmd_mem_track(struct cmd_batch *b)
+{
+	pthread_mutex_lock(&mem_lock);
+	atomic_fetch_add(&ninflight, 1);
+	b->iprev = NULL;
+	b->inext = inflight;
+	if (inflight)
+		inflight->iprev = b;
+	inflight = b;
+	pthread_mutex_unlock(&mem_lock);
+}
+
+void
+cmd_mem_untrack(struct cmd_batch *b)
+{
+	pthread_mutex_lock(&mem_lock);
+	if (b->iprev)
+		b->iprev->inext = b->inext;
+	else
+		inflight = b->inext;
+	if (b->inext)
+		b->inext->iprev = b->iprev;
+	b->iprev = b->inext = NULL;
+	atomic_fetch_sub(&ninflight, 1);
+	bool watched = atomic_load(&watchers) != 0;
+	if (watched)
+		pthread_cond_broadcast(&mem_cond);
+	pthread_mutex_unlock(&mem_lock);
+	if (watched)
+		reap();
+}
+
+void
+cmd_mem_progress(void)
+{
+	if (!atomic_load_explicit(&watchers, memory_order_acquire))
+		return;
+	pthread_once(&mem_once, mem_init);
+	pthread_mutex_lock(&mem_lock);
+	pthread_cond_broadcast(&mem_cond);
+	pthread_mutex_unlock(&mem_lock);
+	reap();
+}
+
+ze_result_t
+cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
+	     bool *deferred)
+{
+	*deferred = false;
+	/* No work in flight and no deferred free: nothing to look at (a
+	 * batch submitted while its memory is freed is the caller's race). */
+	if (!atomic_load(&ninflight) && !atomic_load(&watchers))
+		return ZE_RESULT_SUCCESS;
+	struct usm_info info;
+	/* Not the base of a live allocation of ctx: usm_free reports it. */
+	if (usm_query(drv_driver.heap, ptr, &info) || info.base != ptr ||
+	    info.ctx != (void *)ctx)
+		return ZE_RESULT_SUCCESS;
+	pthread_once(&mem_once, mem_init);
+	uintptr_t lo = (uintptr_t)ptr, hi = lo + (info.size ? info.size : 1);
+	pthread_mutex_lock(&mem_lock);
+	for (struct deferred *d = deferred_head; d; d = d->next) {
+		if (d->ptr == ptr && d->id == info.id) {
+			pthread_mutex_unlock(&mem_lock);
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					"%p was already freed (the free waits "
+					"for work in flight)", ptr);
+		}
+	}
+	if (!in_flight(lo, hi)) {
+		pthread_mutex_unlock(&mem_lock);
+		return ZE_RESULT_SUCCESS;
+	}
+	struct deferred *d = NULL;
+	if (!(policy & ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE))
+		d = malloc(sizeof(*d));
+	if (d) {
+		*d = (struct deferred){ deferred_head, ptr, ctx, info.id, lo,
+					hi };
+		deferred_head = d;
+		atomic_fetch_add(&watchers, 1);
+		pthread_mutex_unlock(&mem_lock);
+		*deferred = true;
+		u_dbg("cmd", "free of %p deferred: work in flight uses it",
+		      ptr);
+		return ZE_RESULT_SUCCESS;
+	}
+	/* Blocking (asked for, or no memory for a record). */
+	wait_idle(lo, hi);
+	pthread_mutex_unlock(&mem_lock);
+	return ZE_RESULT_SUCCESS;
+}
+
+void
+cmd_mem_wait_idle(const void *ptr, size_t size)
+{
+	uintptr_t lo = (uintptr_t)ptr;
+	if (!size || size > UINTPTR_MAX - lo || !atomic_load(&ninflight))
+		return;
+	pthread_once(&mem_once, mem_init);
+	pthread_mutex_lock(&mem_lock);
+	wait_idle(lo, lo + size);
+	pthread_mutex_unlock(&mem_lock);
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_cmd_ipc: the copy engine writing into memory another process
+ * exported. The test allocates device memory, gets an IPC handle and
+ * starts itself again (fork + exec, "--child") with the handle on a pipe;
+ * the child opens the handle and, with an immediate command list, copies a
+ * pattern into the imported memory, fills its tail, checks that a copy
+ * running past the imported range is refused, closes the handle and
+ * answers. The parent checks its memory.
+ *
+ * Exits 77 (skipped, reason printed) when the driver has no IPC entry
+ * points.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tcmd.h"
+
+#define N ((1u << 20) + 123u)
+#define TAIL 4096u
+#define FILL 0xa5c3e1f0u
+#define CHILD_IN 3
+#define CHILD_OUT 4
+
+static const char *self_exe;
+
+/* The parts of tcmd.h this program uses. */
+void
+tc_pattern(void *buf, size_t n, unsigned seed)
+{
+	unsigned char *b = buf;
+	for (size_t i = 0; i < n; i++)
+		b[i] = (unsigned char)(seed + i * 131 + (i >> 8));
+}
+
+bool
+tc_check_pattern(const void *buf, size_t n, unsigned seed)
+{
+	const unsigned char *b = buf;
+	for (size_t i = 0; i < n; i++)
+		if (b[i] != (unsigned char)(seed + i * 131 + (i >> 8)))
+			return false;
+	return true;
+}
+
+static int
+full_io(int fd, void *buf, size_t n, bool wr)
+{
+	char *p = buf;
+	while (n) {
+		ssize_t k = wr ? write(fd, p, n) : read(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* ---- child: import and write with the copy engine --------------------- */
+
+#define STEP(expr)                                                          \
+	do {                                                                \
+		ze_result_t r_ = (expr);                                    \
+		if (r_ != want) {                                           \
+			fprintf(stderr, "child: %s = 0x%x (wanted 0x%x)\n", \
+				#expr, r_, want);                           \
+			return r_ ? (int)r_ : -1;                           \
+		}                                                           \
+	} while (0)
+
+static int
+child_work(void)
+{
+	ze_result_t want = ZE_RESULT_SUCCESS;
+	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
+		return -1;
+	STEP(zt.global.pfnInit(0));
+	uint32_t n = 1;
+	STEP(zt.driver.pfnGet(&n, &zt.drv));
+	n = 1;
+	STEP(zt.device.pfnGet(zt.drv, &n, &zt.dev));
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	STEP(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
+	ze_ipc_mem_handle_t h;
+	if (full_io(CHILD_IN, &h, sizeof(h), false))
+		return -1;
+	void *p = NULL;
+	STEP(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, h, 0, &p));
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 1, 0, 0, 0, 0 };
+	ze_command_list_handle_t l;
+	STEP(zt.list.pfnCreateImmediate(zt.ctx, zt.dev, &qd, &l));
+	char *src = malloc(N);
+	if (!src)
+		return -1;
+	tc_pattern(src, N - TAIL, 42);
+	uint32_t fill = FILL;
+	STEP(zt.list.pfnAppendMemoryCopy(l, p, src, N - TAIL, NULL, 0, NULL));
+	STEP(zt.list.pfnAppendMemoryFill(l, (char *)p + N - TAIL, &fill, 4,
+					 TAIL, NULL, 0, NULL));
+	STEP(zt.list.pfnHostSynchronize(l, UINT64_MAX));
+	/* The imported range is known: running past it is refused. */
+	want = ZE_RESULT_ERROR_INVALID_SIZE;
+	STEP(zt.list.pfnAppendMemoryCopy(l, (char *)p + 16, src, N, NULL, 0,
+					 NULL));
+	want = ZE_RESULT_SUCCESS;
+	free(src);
+	STEP(zt.list.pfnDestroy(l));
+	STEP(zt.mem.pfnCloseIpcHandle(zt.ctx, p));
+	STEP(zt.context.pfnDestroy(zt.ctx));
+	return 0;
+}
+
+static int
+child_main(void)
+{
+	int rc = child_work();
+	full_io(CHILD_OUT, &rc, sizeof(rc), true);
+	return rc ? 1 : 0;
+}
+
+/* ---- parent ------------------------------------------------------------ */
+
+static pid_t
+start_child(int *to, int *from)
+{
+	int a[2], b[2];
+	ck_assert_int_eq(pipe2(a, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(b, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* dup2 clears close-on-exec on the copies. */
+		if (dup2(a[0], CHILD_IN) < 0 || dup2(b[1], CHILD_OUT) < 0)
+			_exit(127);
+		execl(self_exe, self_exe, "--child", (char *)NULL);
+		_exit(127);
+	}
+	close(a[0]);
+	close(b[1]);
+	*to = a[1];
+	*from = b[0];
+	return pid;
+}
+
+START_TEST(test_ipc_copy_into_imported_memory)
+{
+	unsigned char *mem = NULL;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, N, 0, zt.dev,
+					       (void **)&mem),
+			 ZE_RESULT_SUCCESS);
+	memset(mem, 0, N);
+	ze_ipc_mem_handle_t h;
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, mem, &h),
+			 ZE_RESULT_SUCCESS);
+	int to, from, rc = -1, status;
+	pid_t pid = start_child(&to, &from);
+	ck_assert_int_eq(full_io(to, &h, sizeof(h), true), 0);
+	ck_assert_int_eq(full_io(from, &rc, sizeof(rc), false), 0);
+	close(to);
+	close(from);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(rc == 0, "child failed with 0x%x (see stderr)", rc);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert(tc_check_pattern(mem, N - TAIL, 42));
+	for (size_t i = N - TAIL; i < N; i += 4) {
+		uint32_t v;
+		memcpy(&v, mem + i, 4);
+		ck_assert_uint_eq(v, FILL);
+	}
+	if (zt.mem.pfnPutIpcHandle)
+		ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h),
+				 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, mem), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--child"))
+		return child_main();
+	self_exe = "/proc/self/exe";
+	struct zt probe;
+	memset(&probe, 0, sizeof(probe));
+	if (zt_load_version(&probe, ZE_API_VERSION_CURRENT))
+		return EXIT_FAILURE;
+	if (!probe.mem.pfnGetIpcHandle || !probe.mem.pfnOpenIpcHandle ||
+	    !probe.mem.pfnCloseIpcHandle) {
+		printf("skipped: the driver has no IPC entry points "
+		       "(zeMemGetIpcHandle / OpenIpcHandle): driver/ipc is "
+		       "not built in\n");
+		return 77;
+	}
+	Suite *s = suite_create("cmd-ipc");
+	TCase *tc = tcase_create("ipc");
+	tcase_add_checked_fixture(tc, zt_checked_setup, zt_checked_teardown);
+	tcase_add_test(tc, test_ipc_copy_into_imported_memory);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
