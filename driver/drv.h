@@ -35,6 +35,7 @@
 #define DRV_MAX_CONTEXTS 1024
 #define DRV_DEVICE_MAGIC 0x7a6d6476u  /* "zmdv" */
 #define DRV_CONTEXT_MAGIC 0x7a6d6378u /* "zmcx" */
+#define DRV_CONTEXT_DYING 0x7a6d6364u /* "zmcd": being destroyed */
 #define DRV_DRIVER_MAGIC 0x7a6d6472u  /* "zmdr" */
 #define DRV_API_VERSION ZE_API_VERSION_1_18
 
@@ -212,7 +213,266 @@ ze_result_t drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
 					size_t imageWidth, size_t imageHeight,
 					unsigned int elementSizeInBytes,
 					size_t *rowPitch);
+/* Device-memory budget: reserve size bytes (false: budget exhausted) and
+ * give them back. */
+bool drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size);
+void drv_budget_release(struct _ze_device_handle_t *dev, size_t size);
 /* Called by context destroy: release the device budget of a freed block. */
 void drv_mem_release(const struct usm_info *info, void *arg);
+
+/* vmm/: virtual and physical memory entry points (vmm_resv.c, vmm_map.c,
+ * vmm_phys.c); the hooks for drv_mem.c / drv_context.c / ipc are in
+ * vmm/vmm.h. */
+ze_result_t drv_zeVirtualMemReserve(ze_context_handle_t hContext,
+				    const void *pStart, size_t size,
+				    void **pptr);
+ze_result_t drv_zeVirtualMemFree(ze_context_handle_t hContext,
+				 const void *ptr, size_t size);
+ze_result_t drv_zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
+					  ze_device_handle_t hDevice,
+					  size_t size, size_t *pagesize);
+ze_result_t drv_zeVirtualMemMap(ze_context_handle_t hContext,
+				const void *ptr, size_t size,
+				ze_physical_mem_handle_t hPhysicalMemory,
+				size_t offset,
+				ze_memory_access_attribute_t access);
+ze_result_t drv_zeVirtualMemUnmap(ze_context_handle_t hContext,
+				  const void *ptr, size_t size);
+ze_result_t drv_zeVirtualMemSetAccessAttribute(
+	ze_context_handle_t hContext, const void *ptr, size_t size,
+	ze_memory_access_attribute_t access);
+ze_result_t drv_zeVirtualMemGetAccessAttribute(
+	ze_context_handle_t hContext, const void *ptr, size_t size,
+	ze_memory_access_attribute_t *access, size_t *outSize);
+ze_result_t drv_zePhysicalMemCreate(ze_context_handle_t hContext,
+				    ze_device_handle_t hDevice,
+				    ze_physical_mem_desc_t *desc,
+				    ze_physical_mem_handle_t *phPhysicalMemory);
+ze_result_t drv_zePhysicalMemDestroy(ze_context_handle_t hContext,
+				     ze_physical_mem_handle_t hPhysicalMemory);
+ze_result_t drv_zePhysicalMemGetProperties(
+	ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+	ze_physical_mem_properties_t *pMemProperties);
+
+/* ipc/ipc_api.c: IPC entry points */
+ze_result_t drv_zeMemGetIpcHandle(ze_context_handle_t hContext,
+				  const void *ptr,
+				  ze_ipc_mem_handle_t *pIpcHandle);
+ze_result_t drv_zeMemGetIpcHandleWithProperties(
+	ze_context_handle_t hContext, const void *ptr, void *pNext,
+	ze_ipc_mem_handle_t *pIpcHandle);
+ze_result_t drv_zeMemOpenIpcHandle(ze_context_handle_t hContext,
+				   ze_device_handle_t hDevice,
+				   ze_ipc_mem_handle_t handle,
+				   ze_ipc_memory_flags_t flags, void **pptr);
+ze_result_t drv_zeMemCloseIpcHandle(ze_context_handle_t hContext,
+				    const void *ptr);
+ze_result_t drv_zeMemPutIpcHandle(ze_context_handle_t hContext,
+				  ze_ipc_mem_handle_t handle);
+ze_result_t drv_zeMemGetFileDescriptorFromIpcHandleExp(
+	ze_context_handle_t hContext, ze_ipc_mem_handle_t ipcHandle,
+	uint64_t *pHandle);
+ze_result_t drv_zeMemGetIpcHandleFromFileDescriptorExp(
+	ze_context_handle_t hContext, uint64_t handle,
+	ze_ipc_mem_handle_t *pIpcHandle);
+/* ipc/ipc_api.c: hooks for drv_mem.c, drv_device.c, drv_context.c */
+/* External memory types this machine supports (export and import). */
+uint32_t ipc_external_types(void);
+/* An allocation from ze_external_memory_import_fd_t (flags != 0). */
+ze_result_t ipc_mem_import_fd(struct _ze_context_handle_t *c,
+			      enum usm_kind kind,
+			      struct _ze_device_handle_t *dev,
+			      const ze_external_memory_import_fd_t *imp,
+			      size_t size, void **pptr);
+/* zeMemFree of a pointer usm does not know (-ENOENT from usm_free). */
+ze_result_t ipc_mem_free(struct _ze_context_handle_t *c, void *ptr);
+/* zeMemGetAllocProperties / GetAddressRange of an imported pointer: false
+ * when ptr is no import of c. */
+bool ipc_mem_props(struct _ze_context_handle_t *c, const void *ptr,
+		   ze_memory_allocation_properties_t *props,
+		   ze_device_handle_t *phDevice, ze_result_t *res);
+bool ipc_mem_range(struct _ze_context_handle_t *c, const void *ptr,
+		   void **pBase, size_t *pSize);
+/* ze_external_memory_export_fd_t in zeMemGetAllocProperties' chain. */
+ze_result_t ipc_mem_export_fd(struct _ze_context_handle_t *c,
+			      const struct usm_info *info,
+			      ze_external_memory_export_fd_t *e);
+/* An allocation was freed (drv_mem_release; may run under usm locks). */
+void ipc_mem_freed(const struct usm_info *info);
+/* Closes every import of a context being destroyed. */
+void ipc_context_destroyed(struct _ze_context_handle_t *c);
+/* Once, from driver init: fork handlers, broker thread. */
+void ipc_driver_init(void);
+
+/* cmd/: the copy engine (queues, lists, fences, events); see cmd/cmd.h */
+/* cmd_queue.c: queue groups for zeDeviceGetCommandQueueGroupProperties */
+uint32_t cmd_queue_group_count(void);
+void cmd_queue_group_props(uint32_t ordinal,
+			   ze_command_queue_group_properties_t *p);
+/* cmd_mem.c: zeMemFree / zeMemFreeExt of memory that submitted work may
+ * still use. *deferred true: the free was queued behind that work (done);
+ * false: the caller frees now (a BLOCKING_FREE has waited already). An
+ * error is a second free of a deferred pointer. */
+ze_result_t cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr,
+			 uint32_t policy, bool *deferred);
+/* Blocks until no submitted copy-engine op touches [ptr, ptr + size): for
+ * whoever unmaps memory a copy may use (IPC close, VMM unmap). */
+void cmd_mem_wait_idle(const void *ptr, size_t size);
+/* cmd_queue.c */
+ze_result_t cmd_zeCommandQueueCreate(ze_context_handle_t hContext,
+				     ze_device_handle_t hDevice,
+				     const ze_command_queue_desc_t *desc,
+				     ze_command_queue_handle_t *phCommandQueue);
+ze_result_t cmd_zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue);
+ze_result_t cmd_zeCommandQueueExecuteCommandLists(
+	ze_command_queue_handle_t hCommandQueue, uint32_t numCommandLists,
+	ze_command_list_handle_t *phCommandLists, ze_fence_handle_t hFence);
+ze_result_t cmd_zeCommandQueueSynchronize(
+	ze_command_queue_handle_t hCommandQueue, uint64_t timeout);
+ze_result_t cmd_zeCommandQueueGetOrdinal(
+	ze_command_queue_handle_t hCommandQueue, uint32_t *pOrdinal);
+ze_result_t cmd_zeCommandQueueGetIndex(
+	ze_command_queue_handle_t hCommandQueue, uint32_t *pIndex);
+ze_result_t cmd_zeCommandQueueGetFlags(
+	ze_command_queue_handle_t hCommandQueue,
+	ze_command_queue_flags_t *pFlags);
+ze_result_t cmd_zeCommandQueueGetMode(
+	ze_command_queue_handle_t hCommandQueue,
+	ze_command_queue_mode_t *pMode);
+ze_result_t cmd_zeCommandQueueGetPriority(
+	ze_command_queue_handle_t hCommandQueue,
+	ze_command_queue_priority_t *pPriority);
+/* cmd_list.c */
+ze_result_t cmd_zeCommandListCreate(ze_context_handle_t hContext,
+				    ze_device_handle_t hDevice,
+				    const ze_command_list_desc_t *desc,
+				    ze_command_list_handle_t *phCommandList);
+ze_result_t cmd_zeCommandListCreateImmediate(
+	ze_context_handle_t hContext, ze_device_handle_t hDevice,
+	const ze_command_queue_desc_t *altdesc,
+	ze_command_list_handle_t *phCommandList);
+ze_result_t cmd_zeCommandListDestroy(ze_command_list_handle_t hCommandList);
+ze_result_t cmd_zeCommandListClose(ze_command_list_handle_t hCommandList);
+ze_result_t cmd_zeCommandListReset(ze_command_list_handle_t hCommandList);
+ze_result_t cmd_zeCommandListHostSynchronize(
+	ze_command_list_handle_t hCommandList, uint64_t timeout);
+ze_result_t cmd_zeCommandListGetDeviceHandle(
+	ze_command_list_handle_t hCommandList, ze_device_handle_t *phDevice);
+ze_result_t cmd_zeCommandListGetContextHandle(
+	ze_command_list_handle_t hCommandList, ze_context_handle_t *phContext);
+ze_result_t cmd_zeCommandListGetOrdinal(
+	ze_command_list_handle_t hCommandList, uint32_t *pOrdinal);
+ze_result_t cmd_zeCommandListIsImmediate(
+	ze_command_list_handle_t hCommandList, ze_bool_t *pIsImmediate);
+ze_result_t cmd_zeCommandListGetFlags(ze_command_list_handle_t hCommandList,
+				      ze_command_list_flags_t *pFlags);
+ze_result_t cmd_zeCommandListImmediateGetIndex(
+	ze_command_list_handle_t hCommandList, uint32_t *pIndex);
+ze_result_t cmd_zeCommandListImmediateGetFlags(
+	ze_command_list_handle_t hCommandList,
+	ze_command_queue_flags_t *pFlags);
+ze_result_t cmd_zeCommandListImmediateGetMode(
+	ze_command_list_handle_t hCommandList, ze_command_queue_mode_t *pMode);
+ze_result_t cmd_zeCommandListImmediateGetPriority(
+	ze_command_list_handle_t hCommandList,
+	ze_command_queue_priority_t *pPriority);
+/* cmd_append.c */
+ze_result_t cmd_zeCommandListAppendWriteGlobalTimestamp(
+	ze_command_list_handle_t hCommandList, uint64_t *dstptr,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendBarrier(
+	ze_command_list_handle_t hCommandList, ze_event_handle_t hSignalEvent,
+	uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryRangesBarrier(
+	ze_command_list_handle_t hCommandList, uint32_t numRanges,
+	const size_t *pRangeSizes, const void **pRanges,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryCopy(
+	ze_command_list_handle_t hCommandList, void *dstptr,
+	const void *srcptr, size_t size, ze_event_handle_t hSignalEvent,
+	uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryCopyWithParameters(
+	ze_command_list_handle_t hCommandList, void *dstptr,
+	const void *srcptr, size_t size, const void *pNext,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryCopyFromContext(
+	ze_command_list_handle_t hCommandList, void *dstptr,
+	ze_context_handle_t hContextSrc, const void *srcptr, size_t size,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryFill(
+	ze_command_list_handle_t hCommandList, void *ptr, const void *pattern,
+	size_t pattern_size, size_t size, ze_event_handle_t hSignalEvent,
+	uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryFillWithParameters(
+	ze_command_list_handle_t hCommandList, void *ptr, const void *pattern,
+	size_t patternSize, size_t size, const void *pNext,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryCopyRegion(
+	ze_command_list_handle_t hCommandList, void *dstptr,
+	const ze_copy_region_t *dstRegion, uint32_t dstPitch,
+	uint32_t dstSlicePitch, const void *srcptr,
+	const ze_copy_region_t *srcRegion, uint32_t srcPitch,
+	uint32_t srcSlicePitch, ze_event_handle_t hSignalEvent,
+	uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListAppendMemoryPrefetch(
+	ze_command_list_handle_t hCommandList, const void *ptr, size_t size);
+ze_result_t cmd_zeCommandListAppendMemAdvise(
+	ze_command_list_handle_t hCommandList, ze_device_handle_t hDevice,
+	const void *ptr, size_t size, ze_memory_advice_t advice);
+ze_result_t cmd_zeCommandListAppendSignalEvent(
+	ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent);
+ze_result_t cmd_zeCommandListAppendSignalEventWithParameters(
+	ze_command_list_handle_t hCommandList, const void *pNext,
+	ze_event_handle_t hEvent);
+ze_result_t cmd_zeCommandListAppendWaitOnEvents(
+	ze_command_list_handle_t hCommandList, uint32_t numEvents,
+	ze_event_handle_t *phEvents);
+ze_result_t cmd_zeCommandListAppendWaitOnEventsWithParameters(
+	ze_command_list_handle_t hCommandList, const void *pNext,
+	uint32_t numEvents, ze_event_handle_t *phEvents);
+ze_result_t cmd_zeCommandListAppendEventReset(
+	ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent);
+/* cmd_fence.c */
+ze_result_t cmd_zeFenceCreate(ze_command_queue_handle_t hCommandQueue,
+			      const ze_fence_desc_t *desc,
+			      ze_fence_handle_t *phFence);
+ze_result_t cmd_zeFenceDestroy(ze_fence_handle_t hFence);
+ze_result_t cmd_zeFenceHostSynchronize(ze_fence_handle_t hFence,
+				       uint64_t timeout);
+ze_result_t cmd_zeFenceQueryStatus(ze_fence_handle_t hFence);
+ze_result_t cmd_zeFenceReset(ze_fence_handle_t hFence);
+/* cmd_event.c */
+ze_result_t cmd_zeEventPoolCreate(ze_context_handle_t hContext,
+				  const ze_event_pool_desc_t *desc,
+				  uint32_t numDevices,
+				  ze_device_handle_t *phDevices,
+				  ze_event_pool_handle_t *phEventPool);
+ze_result_t cmd_zeEventPoolDestroy(ze_event_pool_handle_t hEventPool);
+ze_result_t cmd_zeEventPoolGetContextHandle(ze_event_pool_handle_t hEventPool,
+					    ze_context_handle_t *phContext);
+ze_result_t cmd_zeEventPoolGetFlags(ze_event_pool_handle_t hEventPool,
+				    ze_event_pool_flags_t *pFlags);
+ze_result_t cmd_zeEventCreate(ze_event_pool_handle_t hEventPool,
+			      const ze_event_desc_t *desc,
+			      ze_event_handle_t *phEvent);
+ze_result_t cmd_zeEventDestroy(ze_event_handle_t hEvent);
+ze_result_t cmd_zeEventHostSignal(ze_event_handle_t hEvent);
+ze_result_t cmd_zeEventHostSynchronize(ze_event_handle_t hEvent,
+				       uint64_t timeout);
+ze_result_t cmd_zeEventQueryStatus(ze_event_handle_t hEvent);
+ze_result_t cmd_zeEventHostReset(ze_event_handle_t hEvent);
+ze_result_t cmd_zeEventQueryKernelTimestamp(
+	ze_event_handle_t hEvent, ze_kernel_timestamp_result_t *dstptr);
+ze_result_t cmd_zeEventGetEventPool(ze_event_handle_t hEvent,
+				    ze_event_pool_handle_t *phEventPool);
+ze_result_t cmd_zeEventGetSignalScope(ze_event_handle_t hEvent,
+				      ze_event_scope_flags_t *pSignalScope);
+ze_result_t cmd_zeEventGetWaitScope(ze_event_handle_t hEvent,
+				    ze_event_scope_flags_t *pWaitScope);
 
 #endif

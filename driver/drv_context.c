@@ -12,6 +12,7 @@
  * live). Readers only load the magic.
  */
 #include "drv.h"
+#include "vmm/vmm.h"
 
 #include <pthread.h>
 
@@ -134,15 +135,26 @@ drv_zeContextDestroy(ze_context_handle_t h)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"%p is not a live context", (void *)h);
 	}
-	/* Mark it dead first: calls racing with destroy now fail cleanly. */
-	atomic_store_explicit(&c->magic, 0, memory_order_release);
-	bool last = --ctx_live == 0;
+	/* Mark it dying first: calls racing with destroy now fail cleanly,
+	 * and the slot is not reused while its memory is being released. */
+	atomic_store_explicit(&c->magic, DRV_CONTEXT_DYING,
+			      memory_order_release);
 	pthread_mutex_unlock(&ctx_lock);
+	/* Work still queued may use its memory: let it finish first (the
+	 * spec makes that the application's duty; a crash in a worker
+	 * thread would be a poor way to say so). */
+	cmd_mem_wait_idle(NULL, UINTPTR_MAX);
+	vmm_ctx_destroy(c); /* its reservations, mappings, physical objects */
+	ipc_context_destroyed(c); /* its IPC imports */
 	size_t n = usm_free_ctx(drv_driver.heap, c, drv_mem_release, NULL);
 	if (n)
 		u_info("drv", "context #%llu destroyed with %zu live "
 			      "allocation(s); freed them",
 		       (unsigned long long)c->serial, n);
+	pthread_mutex_lock(&ctx_lock);
+	atomic_store_explicit(&c->magic, 0, memory_order_release);
+	bool last = --ctx_live == 0;
+	pthread_mutex_unlock(&ctx_lock);
 	/* With no context left nothing can use cached memory: give it all
 	 * back to the system. */
 	if (last)

@@ -76,6 +76,116 @@ static const ze_mem_dditable_t impl_mem = {
 	.pfnGetAddressRange = drv_zeMemGetAddressRange,
 	.pfnFreeExt = drv_zeMemFreeExt,
 	.pfnGetPitchFor2dImage = drv_zeMemGetPitchFor2dImage,
+	.pfnGetIpcHandle = drv_zeMemGetIpcHandle,
+	.pfnOpenIpcHandle = drv_zeMemOpenIpcHandle,
+	.pfnCloseIpcHandle = drv_zeMemCloseIpcHandle,
+	.pfnPutIpcHandle = drv_zeMemPutIpcHandle,
+	.pfnGetIpcHandleWithProperties = drv_zeMemGetIpcHandleWithProperties,
+};
+
+static const ze_mem_exp_dditable_t impl_mem_exp = {
+	.pfnGetIpcHandleFromFileDescriptorExp =
+		drv_zeMemGetIpcHandleFromFileDescriptorExp,
+	.pfnGetFileDescriptorFromIpcHandleExp =
+		drv_zeMemGetFileDescriptorFromIpcHandleExp,
+};
+
+static const ze_virtual_mem_dditable_t impl_virtual_mem = {
+	.pfnReserve = drv_zeVirtualMemReserve,
+	.pfnFree = drv_zeVirtualMemFree,
+	.pfnQueryPageSize = drv_zeVirtualMemQueryPageSize,
+	.pfnMap = drv_zeVirtualMemMap,
+	.pfnUnmap = drv_zeVirtualMemUnmap,
+	.pfnSetAccessAttribute = drv_zeVirtualMemSetAccessAttribute,
+	.pfnGetAccessAttribute = drv_zeVirtualMemGetAccessAttribute,
+};
+
+static const ze_physical_mem_dditable_t impl_physical_mem = {
+	.pfnCreate = drv_zePhysicalMemCreate,
+	.pfnDestroy = drv_zePhysicalMemDestroy,
+	.pfnGetProperties = drv_zePhysicalMemGetProperties,
+};
+
+/* cmd/: the copy engine. */
+static const ze_command_queue_dditable_t impl_command_queue = {
+	.pfnCreate = cmd_zeCommandQueueCreate,
+	.pfnDestroy = cmd_zeCommandQueueDestroy,
+	.pfnExecuteCommandLists = cmd_zeCommandQueueExecuteCommandLists,
+	.pfnSynchronize = cmd_zeCommandQueueSynchronize,
+	.pfnGetOrdinal = cmd_zeCommandQueueGetOrdinal,
+	.pfnGetIndex = cmd_zeCommandQueueGetIndex,
+	.pfnGetFlags = cmd_zeCommandQueueGetFlags,
+	.pfnGetMode = cmd_zeCommandQueueGetMode,
+	.pfnGetPriority = cmd_zeCommandQueueGetPriority,
+};
+
+static const ze_command_list_dditable_t impl_command_list = {
+	.pfnCreate = cmd_zeCommandListCreate,
+	.pfnCreateImmediate = cmd_zeCommandListCreateImmediate,
+	.pfnDestroy = cmd_zeCommandListDestroy,
+	.pfnClose = cmd_zeCommandListClose,
+	.pfnReset = cmd_zeCommandListReset,
+	.pfnAppendWriteGlobalTimestamp =
+		cmd_zeCommandListAppendWriteGlobalTimestamp,
+	.pfnAppendBarrier = cmd_zeCommandListAppendBarrier,
+	.pfnAppendMemoryRangesBarrier =
+		cmd_zeCommandListAppendMemoryRangesBarrier,
+	.pfnAppendMemoryCopy = cmd_zeCommandListAppendMemoryCopy,
+	.pfnAppendMemoryFill = cmd_zeCommandListAppendMemoryFill,
+	.pfnAppendMemoryCopyRegion = cmd_zeCommandListAppendMemoryCopyRegion,
+	.pfnAppendMemoryCopyFromContext =
+		cmd_zeCommandListAppendMemoryCopyFromContext,
+	.pfnAppendMemoryPrefetch = cmd_zeCommandListAppendMemoryPrefetch,
+	.pfnAppendMemAdvise = cmd_zeCommandListAppendMemAdvise,
+	.pfnAppendSignalEvent = cmd_zeCommandListAppendSignalEvent,
+	.pfnAppendWaitOnEvents = cmd_zeCommandListAppendWaitOnEvents,
+	.pfnAppendEventReset = cmd_zeCommandListAppendEventReset,
+	.pfnHostSynchronize = cmd_zeCommandListHostSynchronize,
+	.pfnGetDeviceHandle = cmd_zeCommandListGetDeviceHandle,
+	.pfnGetContextHandle = cmd_zeCommandListGetContextHandle,
+	.pfnGetOrdinal = cmd_zeCommandListGetOrdinal,
+	.pfnImmediateGetIndex = cmd_zeCommandListImmediateGetIndex,
+	.pfnIsImmediate = cmd_zeCommandListIsImmediate,
+	.pfnAppendMemoryCopyWithParameters =
+		cmd_zeCommandListAppendMemoryCopyWithParameters,
+	.pfnAppendMemoryFillWithParameters =
+		cmd_zeCommandListAppendMemoryFillWithParameters,
+	.pfnGetFlags = cmd_zeCommandListGetFlags,
+	.pfnImmediateGetFlags = cmd_zeCommandListImmediateGetFlags,
+	.pfnImmediateGetMode = cmd_zeCommandListImmediateGetMode,
+	.pfnImmediateGetPriority = cmd_zeCommandListImmediateGetPriority,
+	.pfnAppendSignalEventWithParameters =
+		cmd_zeCommandListAppendSignalEventWithParameters,
+	.pfnAppendWaitOnEventsWithParameters =
+		cmd_zeCommandListAppendWaitOnEventsWithParameters,
+};
+
+static const ze_fence_dditable_t impl_fence = {
+	.pfnCreate = cmd_zeFenceCreate,
+	.pfnDestroy = cmd_zeFenceDestroy,
+	.pfnHostSynchronize = cmd_zeFenceHostSynchronize,
+	.pfnQueryStatus = cmd_zeFenceQueryStatus,
+	.pfnReset = cmd_zeFenceReset,
+};
+
+static const ze_event_pool_dditable_t impl_event_pool = {
+	.pfnCreate = cmd_zeEventPoolCreate,
+	.pfnDestroy = cmd_zeEventPoolDestroy,
+	.pfnGetContextHandle = cmd_zeEventPoolGetContextHandle,
+	.pfnGetFlags = cmd_zeEventPoolGetFlags,
+};
+
+static const ze_event_dditable_t impl_event = {
+	.pfnCreate = cmd_zeEventCreate,
+	.pfnDestroy = cmd_zeEventDestroy,
+	.pfnHostSignal = cmd_zeEventHostSignal,
+	.pfnHostSynchronize = cmd_zeEventHostSynchronize,
+	.pfnQueryStatus = cmd_zeEventQueryStatus,
+	.pfnHostReset = cmd_zeEventHostReset,
+	.pfnQueryKernelTimestamp = cmd_zeEventQueryKernelTimestamp,
+	.pfnGetEventPool = cmd_zeEventGetEventPool,
+	.pfnGetSignalScope = cmd_zeEventGetSignalScope,
+	.pfnGetWaitScope = cmd_zeEventGetWaitScope,
 };
 
 static ze_result_t

@@ -161,8 +161,11 @@ drv_zeDeviceGetCommandQueueGroupProperties(
 {
 	CHECK_DEVICE(h, dev);
 	CHECK_PTR(pCount);
-	/* Command queues are not implemented yet: no groups. */
-	*pCount = 0;
+	/* The copy engine (driver/cmd): ordinal 0 compute (COMPUTE | COPY),
+	 * ordinal 1 copy only, fill patterns up to 128 bytes. */
+	COUNT_QUERY(pCount, p, cmd_queue_group_count());
+	for (uint32_t i = 0; i < *pCount; i++)
+		cmd_queue_group_props(i, &p[i]);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -275,9 +278,11 @@ drv_zeDeviceGetExternalMemoryProperties(ze_device_handle_t h,
 {
 	CHECK_DEVICE(h, dev);
 	CHECK_PTR(p);
-	/* No external memory types until fd export/import is implemented. */
-	p->memoryAllocationImportTypes = 0;
-	p->memoryAllocationExportTypes = 0;
+	/* driver/ipc: OPAQUE_FD (a memfd) always; DMA_BUF only where the
+	 * machine has a dma-buf exporter (udmabuf or a DRM render node).
+	 * No images. */
+	p->memoryAllocationImportTypes = ipc_external_types();
+	p->memoryAllocationExportTypes = ipc_external_types();
 	p->imageImportTypes = 0;
 	p->imageExportTypes = 0;
 	return ZE_RESULT_SUCCESS;

@@ -30,6 +30,8 @@ static const ze_driver_extension_properties_t extensions[] = {
 	{ ZE_MEMORY_FREE_POLICIES_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
 	{ ZE_RELAXED_ALLOCATION_LIMITS_EXP_NAME, ZE_MAKE_VERSION(1, 0) },
 	{ ZE_SUB_ALLOCATIONS_EXP_NAME, ZE_MAKE_VERSION(1, 0) },
+	/* driver/ipc: zeMemGetIpcHandleWithProperties (DEFAULT type) */
+	{ ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
 };
 
 /* 64-bit FNV-1a, to derive stable UUIDs from fixed strings. */
@@ -110,6 +112,10 @@ global_init(void)
 			 i, cpu);
 	}
 	d->initialized = true;
+	/* IPC: fork handlers and the broker thread (a process-lifetime
+	 * thread and socket, started here rather than at the first export so
+	 * nothing appears in the middle of an application's run). */
+	ipc_driver_init();
 	u_info("drv", "zemem %s: %u device(s), %llu MiB device memory each, "
 		      "maxMemAllocSize %llu MiB",
 	       "0.1.0", d->device_count,
@@ -141,6 +147,9 @@ drv_result(int err)
 	case -ENFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
 	case -ETIMEDOUT: return ZE_RESULT_NOT_READY;
 	case -EAGAIN: return ZE_RESULT_NOT_READY;
+	case -EBADMSG: return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* bad bytes */
+	case -ESTALE: return ZE_RESULT_ERROR_INVALID_ARGUMENT;  /* put handle */
+	case -EBADF: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
 	default: return ZE_RESULT_ERROR_UNKNOWN;
 	}
 }
@@ -299,7 +308,8 @@ drv_zeDriverGetIpcProperties(ze_driver_handle_t h,
 	if (!props)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"props is NULL");
-	props->flags = 0;
+	/* Memory IPC (driver/ipc); event pools are not shareable yet. */
+	props->flags = ZE_IPC_PROPERTY_FLAG_MEMORY;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -331,7 +341,18 @@ drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
 	if (!name || !ppFunctionAddress)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"name or ppFunctionAddress is NULL");
-	/* None of the implemented extensions adds a function. */
+	/* The experimental fd <-> IPC handle conversions (also in the MemExp
+	 * table), for applications that look them up by name. */
+	if (!strcmp(name, "zeMemGetIpcHandleFromFileDescriptorExp")) {
+		*ppFunctionAddress =
+			(void *)drv_zeMemGetIpcHandleFromFileDescriptorExp;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (!strcmp(name, "zeMemGetFileDescriptorFromIpcHandleExp")) {
+		*ppFunctionAddress =
+			(void *)drv_zeMemGetFileDescriptorFromIpcHandleExp;
+		return ZE_RESULT_SUCCESS;
+	}
 	*ppFunctionAddress = NULL;
 	return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 			"no extension function named \"%s\"", name);

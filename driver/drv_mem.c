@@ -9,6 +9,7 @@
  * allocations with no device and host allocations count against no device.
  */
 #include "drv.h"
+#include "vmm/vmm.h"
 
 #include <errno.h>
 #include <string.h>
@@ -28,6 +29,8 @@
 struct alloc_ext {
 	bool relaxed_max_size;
 	uint32_t usm_flags;
+	/* ze_external_memory_import_fd_t with nonzero flags (driver/ipc) */
+	const ze_external_memory_import_fd_t *import;
 };
 
 static ze_result_t
@@ -52,13 +55,27 @@ parse_chain(const void *pNext, struct alloc_ext *ext, const char *which)
 		}
 		case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC:
 		case ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD: {
+			/* Types driver/ipc supports (OPAQUE_FD: a memfd;
+			 * DMA_BUF where the machine has an exporter). */
 			const ze_external_memory_export_desc_t *e =
 				(const void *)d;
-			if (e->flags)
+			if (e->flags & ~ipc_external_types())
 				return DRV_FAIL(
 					ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
 					"external memory type 0x%x is not "
 					"supported", e->flags);
+			if (!e->flags)
+				break;
+			if (d->stype ==
+			    ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD) {
+				ext->import = (const void *)d;
+				break;
+			}
+			/* Exportable: fd-backed and page-isolated; a dma-buf
+			 * when asked for one. */
+			ext->usm_flags |= USM_FLAG_EXPORTABLE;
+			if (e->flags & ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF)
+				ext->usm_flags |= USM_FLAG_DMABUF;
 			break;
 		}
 		default:
@@ -123,8 +140,8 @@ check_size_align(size_t size, size_t alignment, uint64_t max_alloc,
 	return ZE_RESULT_SUCCESS;
 }
 
-static bool
-budget_reserve(struct _ze_device_handle_t *dev, size_t size)
+bool
+drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
 {
 	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
 	do {
@@ -136,8 +153,8 @@ budget_reserve(struct _ze_device_handle_t *dev, size_t size)
 	return true;
 }
 
-static void
-budget_release(struct _ze_device_handle_t *dev, size_t size)
+void
+drv_budget_release(struct _ze_device_handle_t *dev, size_t size)
 {
 	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
 }
@@ -147,7 +164,8 @@ drv_mem_release(const struct usm_info *info, void *arg)
 {
 	(void)arg;
 	if (info->kind != USM_KIND_HOST && info->dev)
-		budget_release(info->dev, info->size);
+		drv_budget_release(info->dev, info->size);
+	ipc_mem_freed(info); /* drops its export's external-fd reference */
 }
 
 /* Common tail of the three allocators. dev may be NULL (host, shared with
@@ -158,13 +176,17 @@ do_alloc(struct _ze_context_handle_t *ctx, enum usm_kind kind,
 	 const struct alloc_ext *ext, size_t size, size_t alignment,
 	 void **pptr)
 {
+	/* Imported memory is the fd's owner's: no usm block, no budget. */
+	if (ext->import)
+		return ipc_mem_import_fd(ctx, kind, dev, ext->import, size,
+					 pptr);
 	struct usm_req req = {
 		.kind = kind, .size = size, .align = alignment,
 		.ze_flags = ze_flags, .usm_flags = ext->usm_flags,
 		.ctx = ctx, .dev = dev,
 	};
 	bool counted = kind != USM_KIND_HOST && dev;
-	if (counted && !budget_reserve(dev, size))
+	if (counted && !drv_budget_reserve(dev, size))
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
 				"device %u: %zu bytes requested, %llu of %llu "
 				"in use", dev->ordinal, size,
@@ -173,7 +195,7 @@ do_alloc(struct _ze_context_handle_t *ctx, enum usm_kind kind,
 	int err = usm_alloc(drv_driver.heap, &req, pptr);
 	if (err) {
 		if (counted)
-			budget_release(dev, size);
+			drv_budget_release(dev, size);
 		*pptr = NULL;
 		if (err == -ENOMEM)
 			return DRV_FAIL(kind == USM_KIND_HOST
@@ -285,13 +307,18 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 			alignment, pptr);
 }
 
-ze_result_t
-drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
+/* Frees ptr with a zeMemFreeExt policy (0: zeMemFree). Memory that
+ * submitted copy-engine work still uses (driver/cmd) is never unmapped
+ * under a running copy: BLOCKING_FREE waits for that work, then frees;
+ * DEFER_FREE and the default policy (zeMemFree included) return at once and
+ * the worker that finishes the last op using the memory frees it. */
+static ze_result_t
+mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 {
-	CHECK_CONTEXT(hContext, c);
-	if (!ptr)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-				"ptr is NULL");
+	bool deferred;
+	ze_result_t r = cmd_mem_free(c, ptr, policy, &deferred);
+	if (r || deferred)
+		return r;
 	struct usm_info info;
 	int err = usm_free(drv_driver.heap, ptr, c, &info);
 	switch (err) {
@@ -299,9 +326,9 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 		drv_mem_release(&info, NULL);
 		return ZE_RESULT_SUCCESS;
 	case -ENOENT:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a live allocation (never "
-				"allocated, or already freed)", ptr);
+		/* An external-memory import, an IPC-opened pointer (close it
+		 * instead), or nothing: driver/ipc says which. */
+		return ipc_mem_free(c, ptr);
 	case -EINVAL:
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"%p is inside an allocation, not its base",
@@ -316,13 +343,23 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 }
 
 ze_result_t
+drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!ptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"ptr is NULL");
+	return mem_free(c, ptr, 0);
+}
+
+ze_result_t
 drv_zeMemFreeExt(ze_context_handle_t hContext,
 		 const ze_memory_free_ext_desc_t *desc, void *ptr)
 {
 	CHECK_CONTEXT(hContext, c);
-	if (!desc)
+	if (!desc || !ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-				"pMemFreeDesc is NULL");
+				"pMemFreeDesc or ptr is NULL");
 	if (desc->stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"desc->stype is 0x%x", desc->stype);
@@ -332,9 +369,7 @@ drv_zeMemFreeExt(ze_context_handle_t hContext,
 	if (desc->freePolicy & ~known)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
 				"unknown free policy 0x%x", desc->freePolicy);
-	/* No command engine holds memory yet: nothing can be in flight, so
-	 * blocking, deferred and immediate frees all complete now. */
-	return drv_zeMemFree(hContext, ptr);
+	return mem_free(c, ptr, desc->freePolicy);
 }
 
 ze_result_t
@@ -347,7 +382,12 @@ drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr or pMemAllocProperties is NULL");
 	struct usm_info info;
-	if (usm_query(drv_driver.heap, ptr, &info) || info.ctx != c) {
+	ze_result_t ipc_res;
+	bool known = !usm_query(drv_driver.heap, ptr, &info) && info.ctx == c;
+	if (!known && ipc_mem_props(c, ptr, props, phDevice, &ipc_res))
+		return ipc_res; /* an imported pointer */
+	known = known || !vmm_usm_info(c, ptr, &info); /* a VMM mapping */
+	if (!known) {
 		props->type = ZE_MEMORY_TYPE_UNKNOWN;
 		props->id = 0;
 		props->pageSize = 0;
@@ -361,6 +401,13 @@ drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 	if (phDevice)
 		*phDevice = info.dev;
 	for (ze_base_properties_t *e = props->pNext; e; e = e->pNext) {
+		if (e->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD) {
+			ze_result_t r = ipc_mem_export_fd(c, &info,
+							  (void *)e);
+			if (r)
+				return r;
+			continue;
+		}
 		if (e->stype !=
 		    ZE_STRUCTURE_TYPE_MEMORY_SUB_ALLOCATIONS_EXP_PROPERTIES)
 			continue;
@@ -389,7 +436,11 @@ drv_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
 	struct usm_info info;
-	if (usm_query(drv_driver.heap, ptr, &info) || info.ctx != c)
+	bool known = !usm_query(drv_driver.heap, ptr, &info) && info.ctx == c;
+	if (!known && ipc_mem_range(c, ptr, pBase, pSize))
+		return ZE_RESULT_SUCCESS; /* an imported pointer */
+	known = known || !vmm_usm_info(c, ptr, &info); /* a VMM mapping */
+	if (!known)
 		return DRV_FAIL(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND,
 				"%p is in no allocation of this context", ptr);
 	if (pBase)

@@ -331,6 +331,12 @@ drv_zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr)
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
+	void *base = NULL;
+	size_t size = 0;
+	/* Copies still queued into the mapping finish before it goes. */
+	if (drv_zeMemGetAddressRange(hContext, ptr, &base, &size) ==
+		    ZE_RESULT_SUCCESS && base == ptr)
+		cmd_mem_wait_idle(ptr, size);
 	int err = ipc_import_close(c, ptr);
 	if (err == -ENOENT)
 		err = ipc_phys_close(c, ptr);

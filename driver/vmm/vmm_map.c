@@ -332,6 +332,7 @@ drv_zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr,
 	if (r || (r = check_range(__func__, ptr, size)))
 		return r;
 	struct fail f = { ZE_RESULT_SUCCESS, "" };
+	cmd_mem_wait_idle(ptr, size); /* no copy may run into it any more */
 	pthread_rwlock_wrlock(&vmm_lock);
 	unmap_locked(ctx, (uintptr_t)ptr, size, &f);
 	pthread_rwlock_unlock(&vmm_lock);

@@ -276,6 +276,7 @@ drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 	if (a % os)
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
 				"%p is not page aligned", ptr);
+	cmd_mem_wait_idle(ptr, size); /* no copy may run into it any more */
 	pthread_rwlock_wrlock(&vmm_lock);
 	size_t i = index_upper(a);
 	struct vmm_resv *rv = i ? vmm_resvs[i - 1] : NULL;

@@ -1217,6 +1217,18 @@ END_TEST
 int
 main(int argc, char **argv)
 {
+	bool only_dma = argc > 1 && !strcmp(argv[1], "dmabuf");
+	if (only_dma) {
+		const char *why_u, *why_d;
+		int u = usm_backend_status(BK_UDMABUF, &why_u);
+		int d = usm_backend_status(BK_DRM_PRIME, &why_d);
+		if (u && d) {
+			printf("SKIP: no dma-buf exporter: udmabuf: %s; "
+			       "drm-prime: %s\n", why_u, why_d);
+			return 77;
+		}
+	}
+
 	/* negative cases first */
 	const TTest *const tests[] = {
 		test_usm_alloc_bad_args,
@@ -1260,17 +1272,6 @@ main(int argc, char **argv)
 	tcase_add_test(dma, test_usm_backend_udmabuf_roundtrip);
 	tcase_add_test(dma, test_usm_backend_drm_prime_roundtrip);
 	suite_add_tcase(s, dma);
-	bool only_dma = argc > 1 && !strcmp(argv[1], "dmabuf");
-	if (only_dma) {
-		const char *why_u, *why_d;
-		int u = usm_backend_status(BK_UDMABUF, &why_u);
-		int d = usm_backend_status(BK_DRM_PRIME, &why_d);
-		if (u && d) {
-			printf("SKIP: no dma-buf exporter: udmabuf: %s; "
-			       "drm-prime: %s\n", why_u, why_d);
-			return 77;
-		}
-	}
 	SRunner *sr = srunner_create(s);
 	srunner_run_tagged(sr, NULL, only_dma ? "dmabuf" : "usm", NULL, NULL,
 			   CK_NORMAL);
