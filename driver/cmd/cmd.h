@@ -285,6 +285,10 @@ int cmd_cond_wait(pthread_cond_t *c, pthread_mutex_t *m,
  * sleeps: true if reached. */
 bool cmd_spin_u64(_Atomic uint64_t *v, uint64_t want, uint64_t ns);
 bool cmd_spin_bool(_Atomic bool *v, uint64_t ns);
+/* Waits until *flag (written under cmd_sync_lock) is set, spinning a
+ * little first; timeout in ns (0: just look, UINT64_MAX: forever).
+ * Returns whether it was set. */
+bool cmd_wait_signalled(_Atomic bool *flag, uint64_t timeout);
 static inline uint64_t
 cmd_spin_cap(uint64_t timeout, uint64_t budget)
 {

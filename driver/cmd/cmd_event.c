@@ -303,23 +303,7 @@ cmd_zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	bool done = atomic_load_explicit(&e->signalled, memory_order_acquire);
-	if (!done && timeout)
-		done = cmd_spin_bool(&e->signalled,
-				     cmd_spin_cap(timeout,
-						  CMD_SPIN_WORKER_NS));
-	if (!done && timeout) {
-		struct cmd_deadline d;
-		cmd_deadline_set(&d, timeout);
-		pthread_mutex_lock(&cmd_sync_lock);
-		while (!(done = atomic_load_explicit(&e->signalled,
-						     memory_order_acquire)))
-			if (cmd_cond_wait(&cmd_sync_cond, &cmd_sync_lock, &d))
-				break;
-		if (!done)
-			done = atomic_load(&e->signalled);
-		pthread_mutex_unlock(&cmd_sync_lock);
-	}
+	bool done = cmd_wait_signalled(&e->signalled, timeout);
 	cmd_obj_put(&e->obj);
 	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }

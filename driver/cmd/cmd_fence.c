@@ -105,23 +105,7 @@ cmd_zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout)
 {
 	struct _ze_fence_handle_t *f;
 	CMD_GET(f, cmd_fence_get, hFence, "hFence");
-	bool done = atomic_load_explicit(&f->signalled, memory_order_acquire);
-	if (!done && timeout)
-		done = cmd_spin_bool(&f->signalled,
-				     cmd_spin_cap(timeout,
-						  CMD_SPIN_WORKER_NS));
-	if (!done && timeout) {
-		struct cmd_deadline d;
-		cmd_deadline_set(&d, timeout);
-		pthread_mutex_lock(&cmd_sync_lock);
-		while (!(done = atomic_load_explicit(&f->signalled,
-						     memory_order_acquire)))
-			if (cmd_cond_wait(&cmd_sync_cond, &cmd_sync_lock, &d))
-				break;
-		if (!done)
-			done = atomic_load(&f->signalled);
-		pthread_mutex_unlock(&cmd_sync_lock);
-	}
+	bool done = cmd_wait_signalled(&f->signalled, timeout);
 	cmd_obj_put(&f->obj);
 	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
 }

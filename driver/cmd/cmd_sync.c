@@ -224,3 +224,25 @@ cmd_events_wait(struct _ze_event_handle_t **ev, uint32_t n,
 	pthread_mutex_unlock(&cmd_sync_lock);
 	return ret;
 }
+
+bool
+cmd_wait_signalled(_Atomic bool *flag, uint64_t timeout)
+{
+	bool done = atomic_load_explicit(flag, memory_order_acquire);
+	if (!done && timeout)
+		done = cmd_spin_bool(flag, cmd_spin_cap(timeout,
+							CMD_SPIN_WORKER_NS));
+	if (!done && timeout) {
+		struct cmd_deadline d;
+		cmd_deadline_set(&d, timeout);
+		pthread_mutex_lock(&cmd_sync_lock);
+		while (!(done = atomic_load_explicit(flag,
+						     memory_order_acquire)))
+			if (cmd_cond_wait(&cmd_sync_cond, &cmd_sync_lock, &d))
+				break;
+		if (!done)
+			done = atomic_load(flag);
+		pthread_mutex_unlock(&cmd_sync_lock);
+	}
+	return done;
+}
