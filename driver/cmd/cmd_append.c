@@ -426,9 +426,10 @@ cmd_zeCommandListAppendMemoryRangesBarrier(
 					      numWaitEvents, phWaitEvents);
 }
 
-ze_result_t
-cmd_zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
-				   ze_event_handle_t hEvent)
+/* Signal or reset one event, in order with the list's other commands. */
+static ze_result_t
+append_event_op(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent,
+		enum cmd_op_kind kind)
 {
 	CHECK_LIST(hCommandList);
 	if (!hEvent)
@@ -438,8 +439,15 @@ cmd_zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
 	ze_result_t r = begin(&a, hCommandList, hEvent, 0, NULL);
 	if (r)
 		return r;
-	a.op.kind = CMD_OP_SIGNAL;
+	a.op.kind = kind;
 	return end(&a, ZE_RESULT_SUCCESS);
+}
+
+ze_result_t
+cmd_zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
+				   ze_event_handle_t hEvent)
+{
+	return append_event_op(hCommandList, hEvent, CMD_OP_SIGNAL);
 }
 
 ze_result_t
@@ -482,16 +490,7 @@ ze_result_t
 cmd_zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
 				  ze_event_handle_t hEvent)
 {
-	CHECK_LIST(hCommandList);
-	if (!hEvent)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-				"hEvent is NULL");
-	struct append a;
-	ze_result_t r = begin(&a, hCommandList, hEvent, 0, NULL);
-	if (r)
-		return r;
-	a.op.kind = CMD_OP_RESET;
-	return end(&a, ZE_RESULT_SUCCESS);
+	return append_event_op(hCommandList, hEvent, CMD_OP_RESET);
 }
 
 ze_result_t
