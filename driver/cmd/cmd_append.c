@@ -181,17 +181,14 @@ cmd_zeCommandListAppendMemoryCopyFromContext(
 	if (!dstptr || !srcptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"dstptr or srcptr is NULL");
-	CHECK_WAITS(numWaitEvents, phWaitEvents);
 	if (!drv_context_get(hContextSrc))
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"hContextSrc %p is not a live context",
 				(void *)hContextSrc);
-	struct append a;
-	ze_result_t r = begin(&a, hCommandList, hSignalEvent, numWaitEvents,
-			      phWaitEvents);
-	if (r)
-		return r;
-	return end(&a, copy_args(&a, dstptr, srcptr, size));
+	/* One memory: a copy from another context is an ordinary copy. */
+	return cmd_zeCommandListAppendMemoryCopy(hCommandList, dstptr, srcptr,
+						 size, hSignalEvent,
+						 numWaitEvents, phWaitEvents);
 }
 
 ze_result_t

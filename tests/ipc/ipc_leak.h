@@ -1,73 +1,52 @@
 // SPDX-License-Identifier: MIT
 /*
- * ipc_leak: the leak fixture of the IPC suites, on top of leakcheck.h.
+ * ipc_leak: the fixture of the IPC suites, on top of zt.h and leakcheck.h
+ * (which compares every fd, and every mapping or, under a sanitizer, every
+ * shared mapping).
  *
- * Normally it is leakcheck itself (every fd, every mapping). Under
- * AddressSanitizer the sanitizer's own allocator maps and grows private
- * anonymous regions while a test runs, which leakcheck would report; there
- * the fixture checks every fd and every shared mapping (MAP_SHARED: all
- * that the driver's USM and IPC code ever maps), and ignores private
- * anonymous ones.
+ * Like zt_checked_setup, after one export and one pooled host allocation in
+ * a context of their own: the broker thread and its socket live from then
+ * to the end of the process, and the last context's destroy gives usm's
+ * caches back, so the baseline taken after that is what a test must leave.
  */
 #ifndef ZEMEM_IPC_LEAK_H
 #define ZEMEM_IPC_LEAK_H
 
 #include <check.h>
-#include <stdio.h>
-#include <string.h>
+#include <signal.h>
 
 #include "leakcheck.h"
+#include "zt.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define IPC_LEAK_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define IPC_LEAK_ASAN 1
-#endif
-#endif
+static struct leakcheck ipc_lc;
 
-struct ipc_leak {
-	struct leakcheck lc;
-	int nfd, nshared;
-};
-
-/* Number of MAP_SHARED mappings of this process. */
-static inline int
-ipc_leak_shared_maps(void)
+static inline void
+ipc_fixture_setup(void)
 {
-	FILE *f = fopen("/proc/self/maps", "re");
-	char line[512];
-	int n = 0;
-	while (f && fgets(line, sizeof(line), f)) {
-		char perms[8];
-		if (sscanf(line, "%*x-%*x %7s", perms) == 1 && perms[3] == 's')
-			n++;
-	}
-	if (f)
-		fclose(f);
-	return n;
+	void *p;
+	ze_ipc_mem_handle_t h;
+	signal(SIGPIPE, SIG_IGN); /* a killed peer must not kill the test */
+	zt_setup();
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096, 0,
+					       zt.dev, &p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), ZE_RESULT_SUCCESS);
+	zt_teardown();
+	leakcheck_begin(&ipc_lc);
+	zt_ctx_create();
 }
 
 static inline void
-ipc_leak_begin(struct ipc_leak *l)
+ipc_fixture_teardown(void)
 {
-#ifdef IPC_LEAK_ASAN
-	l->nfd = leakcheck_count_fds();
-	l->nshared = ipc_leak_shared_maps();
-#else
-	leakcheck_begin(&l->lc);
-#endif
-}
-
-static inline void
-ipc_leak_end(struct ipc_leak *l)
-{
-#ifdef IPC_LEAK_ASAN
-	ck_assert_int_eq(leakcheck_count_fds(), l->nfd);
-	ck_assert_int_eq(ipc_leak_shared_maps(), l->nshared);
-#else
-	leakcheck_end(&l->lc);
-#endif
+	leakcheck_assert_all_cloexec();
+	zt_teardown();
+	leakcheck_end(&ipc_lc);
 }
 
 #endif

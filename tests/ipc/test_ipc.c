@@ -34,7 +34,6 @@
 #define R_OK_ ZE_RESULT_SUCCESS
 #define R_ARG ZE_RESULT_ERROR_INVALID_ARGUMENT
 
-static struct ipc_leak lc;
 
 static void *
 alloc_dev(size_t size)
@@ -71,32 +70,6 @@ open_h(ze_ipc_mem_handle_t h, void **p)
 	return zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, h, 0, p);
 }
 
-/* Like zt_checked_setup, after one export in a context of its own: the
- * broker thread and its socket live from the first export to the end of
- * the process. The last context's destroy gives usm's caches back. */
-static void
-setup(void)
-{
-	zt_setup();
-	void *p = alloc_dev(4096);
-	put(get(p));
-	mem_free(p);
-	/* usm keeps one pool memfd per kind once it exists. */
-	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
-			 R_OK_);
-	mem_free(p);
-	zt_teardown();
-	ipc_leak_begin(&lc);
-	zt_ctx_create();
-}
-
-static void
-teardown(void)
-{
-	leakcheck_assert_all_cloexec();
-	zt_teardown();
-	ipc_leak_end(&lc);
-}
 
 /* ---- get ---------------------------------------------------------------- */
 
@@ -706,7 +679,7 @@ ipc_suite(void)
 {
 	Suite *s = suite_create("ipc");
 	TCase *tc = tcase_create("api");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, ipc_fixture_setup, ipc_fixture_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_get_null_arguments);
 	tcase_add_test(tc, test_get_unknown_or_interior_pointer);
@@ -733,7 +706,7 @@ ipc_suite(void)
 	tcase_add_test(tc, test_threads_get_open_close_put);
 	suite_add_tcase(s, tc);
 	TCase *tx = tcase_create("external");
-	tcase_add_checked_fixture(tx, setup, teardown);
+	tcase_add_checked_fixture(tx, ipc_fixture_setup, ipc_fixture_teardown);
 	ipc_suite_external(tx);
 	suite_add_tcase(s, tx);
 	return s;

@@ -26,33 +26,7 @@
 #define R_OK_ ZE_RESULT_SUCCESS
 #define R_ARG ZE_RESULT_ERROR_INVALID_ARGUMENT
 
-static struct ipc_leak lc;
 
-static void
-setup(void)
-{
-	signal(SIGPIPE, SIG_IGN);
-	zt_setup();
-	void *p;
-	ze_ipc_mem_handle_t h;
-	/* Start the broker thread before the leak baseline. */
-	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096, 0,
-					       zt.dev, &p), R_OK_);
-	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_OK_);
-	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
-	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_OK_);
-	zt_teardown();
-	ipc_leak_begin(&lc);
-	zt_ctx_create();
-}
-
-static void
-teardown(void)
-{
-	leakcheck_assert_all_cloexec();
-	zt_teardown();
-	ipc_leak_end(&lc);
-}
 
 static ze_physical_mem_handle_t
 phys_create(size_t size)
@@ -458,7 +432,7 @@ phys_suite(void)
 {
 	Suite *s = suite_create("ipc_phys");
 	TCase *tc = tcase_create("phys");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, ipc_fixture_setup, ipc_fixture_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_phys_handle_same_process);
 	tcase_add_test(tc, test_phys_handle_xproc);

@@ -26,36 +26,9 @@
 #define R_OK_ ZE_RESULT_SUCCESS
 #define R_ARG ZE_RESULT_ERROR_INVALID_ARGUMENT
 
-static struct ipc_leak lc;
 static unsigned char *mem;
 static ze_ipc_mem_handle_t handle;
 
-/* Like zt_checked_setup, after one export in a context of its own: the
- * broker thread and its socket live from the first export on. */
-static void
-setup(void)
-{
-	signal(SIGPIPE, SIG_IGN);
-	zt_setup();
-	void *p;
-	ze_ipc_mem_handle_t h;
-	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096, 0,
-					       zt.dev, &p), R_OK_);
-	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_OK_);
-	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
-	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_OK_);
-	zt_teardown();
-	ipc_leak_begin(&lc);
-	zt_ctx_create();
-}
-
-static void
-teardown(void)
-{
-	leakcheck_assert_all_cloexec();
-	zt_teardown();
-	ipc_leak_end(&lc);
-}
 
 /* An exported 2 MiB device allocation full of byte. */
 static void
@@ -377,7 +350,7 @@ xproc_suite(void)
 {
 	Suite *s = suite_create("ipc_xproc");
 	TCase *tc = tcase_create("xproc");
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, ipc_fixture_setup, ipc_fixture_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_xproc_open_other_uid_refused);
 	tcase_add_test(tc, test_xproc_open_no_transport_no_fd);
