@@ -304,18 +304,5 @@ suite(void)
 int
 main(void)
 {
-	/* Probe in a child: the probe must not load the driver here. */
-	pid_t pid = fork();
-	if (pid == 0)
-		_exit(ipc_available() ? 0 : 77);
-	int st = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
-		return EXIT_FAILURE;
-	if (WEXITSTATUS(st) == 77)
-		return 77;
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return vt_run_if(ipc_available, suite);
 }

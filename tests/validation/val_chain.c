@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *
@@ -330,4 +331,22 @@ vt_assert_findings(int n)
 		fprintf(stderr, "--- log ---\n%s--- end ---\n", log);
 	free(log);
 	ck_assert_int_eq(got, n);
+}
+
+int
+vt_run_if(int (*available)(void), Suite *(*make)(void))
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(available() ? 0 : 77);
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return EXIT_FAILURE;
+	if (WEXITSTATUS(st) == 77)
+		return 77;
+	SRunner *sr = srunner_create(make());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

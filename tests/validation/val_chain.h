@@ -16,6 +16,8 @@
 #ifndef ZEMEM_VAL_CHAIN_H
 #define ZEMEM_VAL_CHAIN_H
 
+#include <check.h>
+#include <stdbool.h>
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
 #include <stdbool.h>
@@ -97,5 +99,10 @@ int vt_count_findings(const char *text);
 /* Set the layer's switches: "p" params, "l" lifetime, "k" leak checker,
  * "b" backtraces, "a" abort; the others are unset. */
 void vt_switches(const char *which);
+
+/* main() of a suite that needs a driver feature: available() (nonzero:
+ * yes) runs in a child, so the probe does not load the driver here; exit
+ * 77 (skipped) when it says no, else run the suite make() builds. */
+int vt_run_if(int (*available)(void), Suite *(*make)(void));
 
 #endif
