@@ -248,6 +248,16 @@ main(int argc, char **argv)
 	(void)argc;
 	const char *su = getenv("ZEMEM_TEST_SETUID");
 	if (su && strcmp(su, "done")) {
+		/* The build tree may sit below a directory the new user cannot
+		 * search (a 0700 mktemp -d): keep the driver open across the
+		 * exec (deliberately not close-on-exec) and load it through
+		 * /proc/self/fd, which needs only read access to the file. */
+		int dfd = open(zt_driver_path(), O_RDONLY);
+		if (dfd >= 0) {
+			char path[64];
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", dfd);
+			setenv("ZEMEM_TEST_DRIVER", path, 1);
+		}
 		if (switch_uid((uid_t)atoi(su)) < 0) {
 			perror("ipc_helper: setuid");
 			return 2;
