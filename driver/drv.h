@@ -57,11 +57,13 @@ struct _ze_device_handle_t {
 	char name[ZE_MAX_DEVICE_NAME];
 };
 
+/* 32 bytes: a handle is checked by address with a mask, not a division. */
 struct _ze_context_handle_t {
 	_Atomic uint32_t magic;        /* DRV_CONTEXT_MAGIC while live */
 	uint32_t slot;
 	uint64_t devmask;              /* bit i: device i belongs to it */
 	uint64_t serial;               /* creation number, for logs */
+	uint64_t reserved;
 };
 
 /* drv_driver.c */
@@ -75,7 +77,7 @@ ze_result_t drv_result(int err);
 /* Record the description of the last error of this thread (and log it at
  * debug level); returns res so callers can `return drv_fail(...)`. */
 ze_result_t drv_fail(ze_result_t res, const char *func, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4), cold));
 #define DRV_FAIL(res, ...) drv_fail((res), __func__, __VA_ARGS__)
 static inline bool
 drv_driver_valid(ze_driver_handle_t h)
@@ -96,7 +98,20 @@ const char *drv_result_name(ze_result_t r);
 
 /* drv_context.c */
 extern struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
-struct _ze_context_handle_t *drv_context_get(ze_context_handle_t h);
+_Static_assert(sizeof(struct _ze_context_handle_t) == 32,
+	       "context slots are found with a mask");
+/* The live context h, or NULL (a forged handle is never dereferenced). */
+static inline struct _ze_context_handle_t *
+drv_context_get(ze_context_handle_t h)
+{
+	uintptr_t off = (uintptr_t)h - (uintptr_t)drv_contexts;
+	if (off >= sizeof(drv_contexts) || off % sizeof(drv_contexts[0]))
+		return NULL;
+	if (atomic_load_explicit(&h->magic, memory_order_acquire) !=
+	    DRV_CONTEXT_MAGIC)
+		return NULL;
+	return h;
+}
 static inline bool
 drv_context_has_device(const struct _ze_context_handle_t *c,
 		       const struct _ze_device_handle_t *d)
@@ -313,8 +328,22 @@ void cmd_queue_group_props(uint32_t ordinal,
  * still use. *deferred true: the free was queued behind that work (done);
  * false: the caller frees now (a BLOCKING_FREE has waited already). An
  * error is a second free of a deferred pointer. */
-ze_result_t cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr,
-			 uint32_t policy, bool *deferred);
+ze_result_t cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
+			      uint32_t policy, bool *deferred);
+extern _Atomic uint32_t cmd_mem_watchers;  /* blocked or deferred frees */
+extern _Atomic uint32_t cmd_mem_ninflight; /* batches in flight */
+static inline ze_result_t
+cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
+	     bool *deferred)
+{
+	/* No work in flight and no deferred free: nothing to look at (a
+	 * batch submitted while its memory is freed is the caller's race). */
+	if (!atomic_load(&cmd_mem_ninflight) && !atomic_load(&cmd_mem_watchers)) {
+		*deferred = false;
+		return ZE_RESULT_SUCCESS;
+	}
+	return cmd_mem_free_slow(ctx, ptr, policy, deferred);
+}
 /* Blocks until no submitted copy-engine op touches [ptr, ptr + size): for
  * whoever unmaps memory a copy may use (IPC close, VMM unmap). */
 void cmd_mem_wait_idle(const void *ptr, size_t size);

@@ -22,19 +22,6 @@ static uint32_t ctx_next;
 static uint64_t ctx_serial;
 static uint32_t ctx_live;   /* live contexts, under ctx_lock */
 
-struct _ze_context_handle_t *
-drv_context_get(ze_context_handle_t h)
-{
-	uintptr_t p = (uintptr_t)h, b = (uintptr_t)drv_contexts;
-	if (p < b || (p - b) % sizeof(drv_contexts[0]) ||
-	    (p - b) / sizeof(drv_contexts[0]) >= DRV_MAX_CONTEXTS)
-		return NULL;
-	if (atomic_load_explicit(&h->magic, memory_order_acquire) !=
-	    DRV_CONTEXT_MAGIC)
-		return NULL;
-	return h;
-}
-
 static ze_result_t
 context_create(ze_driver_handle_t h, const ze_context_desc_t *desc,
 	       uint64_t devmask, ze_context_handle_t *phContext)

@@ -33,7 +33,7 @@ struct alloc_ext {
 	const ze_external_memory_import_fd_t *import;
 };
 
-static ze_result_t
+static __attribute__((noinline)) ze_result_t
 parse_chain(const void *pNext, struct alloc_ext *ext, const char *which)
 {
 	for (const ze_base_desc_t *d = pNext; d; d = d->pNext) {
@@ -87,7 +87,7 @@ parse_chain(const void *pNext, struct alloc_ext *ext, const char *which)
 	return ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t
+static inline ze_result_t
 check_device_desc(const ze_device_mem_alloc_desc_t *dd, struct alloc_ext *ext)
 {
 	if (dd->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
@@ -100,10 +100,11 @@ check_device_desc(const ze_device_mem_alloc_desc_t *dd, struct alloc_ext *ext)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"memory ordinal %u (the device has 1)",
 				dd->ordinal);
-	return parse_chain(dd->pNext, ext, "device descriptor");
+	return dd->pNext ? parse_chain(dd->pNext, ext, "device descriptor")
+			 : ZE_RESULT_SUCCESS;
 }
 
-static ze_result_t
+static inline ze_result_t
 check_host_desc(const ze_host_mem_alloc_desc_t *hd, struct alloc_ext *ext)
 {
 	if (hd->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
@@ -117,11 +118,12 @@ check_host_desc(const ze_host_mem_alloc_desc_t *hd, struct alloc_ext *ext)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"MEM_READ_ONLY and BIAS_WRITE_COMBINED are "
 				"mutually exclusive");
-	return parse_chain(hd->pNext, ext, "host descriptor");
+	return hd->pNext ? parse_chain(hd->pNext, ext, "host descriptor")
+			 : ZE_RESULT_SUCCESS;
 }
 
 /* Checks shared by every kind, after the descriptors were parsed. */
-static ze_result_t
+static inline ze_result_t
 check_size_align(size_t size, size_t alignment, uint64_t max_alloc,
 		 const struct alloc_ext *ext)
 {
@@ -159,18 +161,27 @@ drv_budget_release(struct _ze_device_handle_t *dev, size_t size)
 	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
 }
 
+static inline void
+mem_release(const struct usm_info *info)
+{
+	if (info->kind != USM_KIND_HOST && info->dev)
+		drv_budget_release(info->dev, info->size);
+	/* Drops its export's external-fd reference; only an exported block
+	 * (usm_mark_exported: driver/ipc marks before it exports) has one. */
+	if (__builtin_expect(info->exported, 0))
+		ipc_mem_freed(info);
+}
+
 void
 drv_mem_release(const struct usm_info *info, void *arg)
 {
 	(void)arg;
-	if (info->kind != USM_KIND_HOST && info->dev)
-		drv_budget_release(info->dev, info->size);
-	ipc_mem_freed(info); /* drops its export's external-fd reference */
+	mem_release(info);
 }
 
 /* Common tail of the three allocators. dev may be NULL (host, shared with
  * no device). */
-static ze_result_t
+static inline __attribute__((always_inline)) ze_result_t
 do_alloc(struct _ze_context_handle_t *ctx, enum usm_kind kind,
 	 struct _ze_device_handle_t *dev, uint32_t ze_flags,
 	 const struct alloc_ext *ext, size_t size, size_t alignment,
@@ -312,7 +323,7 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
  * under a running copy: BLOCKING_FREE waits for that work, then frees;
  * DEFER_FREE and the default policy (zeMemFree included) return at once and
  * the worker that finishes the last op using the memory frees it. */
-static ze_result_t
+static inline __attribute__((always_inline)) ze_result_t
 mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 {
 	bool deferred;
@@ -323,7 +334,7 @@ mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 	int err = usm_free(drv_driver.heap, ptr, c, &info);
 	switch (err) {
 	case 0:
-		drv_mem_release(&info, NULL);
+		mem_release(&info);
 		return ZE_RESULT_SUCCESS;
 	case -ENOENT:
 		/* An external-memory import, an IPC-opened pointer (close it
@@ -383,7 +394,9 @@ drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 				"ptr or pMemAllocProperties is NULL");
 	struct usm_info info;
 	ze_result_t ipc_res;
-	bool known = !usm_query(drv_driver.heap, ptr, &info) && info.ctx == c;
+	/* An export descriptor in the chain looks the block up again
+	 * (driver/ipc), so the cheap lookup is enough here. */
+	bool known = !usm_lookup(drv_driver.heap, ptr, &info) && info.ctx == c;
 	if (!known && ipc_mem_props(c, ptr, props, phDevice, &ipc_res))
 		return ipc_res; /* an imported pointer */
 	known = known || !vmm_usm_info(c, ptr, &info); /* a VMM mapping */
@@ -436,7 +449,7 @@ drv_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
 	struct usm_info info;
-	bool known = !usm_query(drv_driver.heap, ptr, &info) && info.ctx == c;
+	bool known = !usm_lookup(drv_driver.heap, ptr, &info) && info.ctx == c;
 	if (!known && ipc_mem_range(c, ptr, pBase, pSize))
 		return ZE_RESULT_SUCCESS; /* an imported pointer */
 	known = known || !vmm_usm_info(c, ptr, &info); /* a VMM mapping */

@@ -58,9 +58,9 @@ static struct cmd_batch *inflight;     /* mem_lock */
 static struct deferred *deferred_head; /* mem_lock */
 /* Blocking frees waiting + deferred records: workers only take mem_lock
  * after an op when it is not 0. */
-static _Atomic uint32_t watchers;
+_Atomic uint32_t cmd_mem_watchers;
 /* Batches in flight: frees skip everything while there are none. */
-static _Atomic uint32_t ninflight;
+_Atomic uint32_t cmd_mem_ninflight;
 
 static void
 mem_init(void)
@@ -243,7 +243,7 @@ reap(void)
 		*pp = d->next;
 		d->next = ready;
 		ready = d;
-		atomic_fetch_sub(&watchers, 1);
+		atomic_fetch_sub(&cmd_mem_watchers, 1);
 	}
 	pthread_mutex_unlock(&mem_lock);
 	while (ready) {
@@ -266,17 +266,17 @@ static void
 wait_idle(uintptr_t lo, uintptr_t hi)
 {
 	struct cmd_deadline forever = { .forever = true };
-	atomic_fetch_add(&watchers, 1);
+	atomic_fetch_add(&cmd_mem_watchers, 1);
 	while (in_flight(lo, hi))
 		cmd_cond_wait(&mem_cond, &mem_lock, &forever);
-	atomic_fetch_sub(&watchers, 1);
+	atomic_fetch_sub(&cmd_mem_watchers, 1);
 }
 
 void
 cmd_mem_track(struct cmd_batch *b)
 {
 	pthread_mutex_lock(&mem_lock);
-	atomic_fetch_add(&ninflight, 1);
+	atomic_fetch_add(&cmd_mem_ninflight, 1);
 	b->iprev = NULL;
 	b->inext = inflight;
 	if (inflight)
@@ -296,8 +296,8 @@ cmd_mem_untrack(struct cmd_batch *b)
 	if (b->inext)
 		b->inext->iprev = b->iprev;
 	b->iprev = b->inext = NULL;
-	atomic_fetch_sub(&ninflight, 1);
-	bool watched = atomic_load(&watchers) != 0;
+	atomic_fetch_sub(&cmd_mem_ninflight, 1);
+	bool watched = atomic_load(&cmd_mem_watchers) != 0;
 	if (watched)
 		pthread_cond_broadcast(&mem_cond);
 	pthread_mutex_unlock(&mem_lock);
@@ -308,7 +308,7 @@ cmd_mem_untrack(struct cmd_batch *b)
 void
 cmd_mem_progress(void)
 {
-	if (!atomic_load_explicit(&watchers, memory_order_acquire))
+	if (!atomic_load_explicit(&cmd_mem_watchers, memory_order_acquire))
 		return;
 	pthread_once(&mem_once, mem_init);
 	pthread_mutex_lock(&mem_lock);
@@ -318,13 +318,12 @@ cmd_mem_progress(void)
 }
 
 ze_result_t
-cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
-	     bool *deferred)
+cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
+		  uint32_t policy, bool *deferred)
 {
 	*deferred = false;
-	/* No work in flight and no deferred free: nothing to look at (a
-	 * batch submitted while its memory is freed is the caller's race). */
-	if (!atomic_load(&ninflight) && !atomic_load(&watchers))
+	/* Checked again: cmd_mem_free() read both before the call. */
+	if (!atomic_load(&cmd_mem_ninflight) && !atomic_load(&cmd_mem_watchers))
 		return ZE_RESULT_SUCCESS;
 	struct usm_info info;
 	/* Not the base of a live allocation of ctx: usm_free reports it. */
@@ -353,7 +352,7 @@ cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
 		*d = (struct deferred){ deferred_head, ptr, ctx, info.id, lo,
 					hi };
 		deferred_head = d;
-		atomic_fetch_add(&watchers, 1);
+		atomic_fetch_add(&cmd_mem_watchers, 1);
 		pthread_mutex_unlock(&mem_lock);
 		*deferred = true;
 		u_dbg("cmd", "free of %p deferred: work in flight uses it",
@@ -370,7 +369,7 @@ void
 cmd_mem_wait_idle(const void *ptr, size_t size)
 {
 	uintptr_t lo = (uintptr_t)ptr;
-	if (!size || size > UINTPTR_MAX - lo || !atomic_load(&ninflight))
+	if (!size || size > UINTPTR_MAX - lo || !atomic_load(&cmd_mem_ninflight))
 		return;
 	pthread_once(&mem_once, mem_init);
 	pthread_mutex_lock(&mem_lock);

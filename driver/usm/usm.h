@@ -70,7 +70,7 @@ struct usm_info {
 	size_t align;       /* as requested (0 if the request said 0) */
 	enum usm_kind kind;
 	uint32_t ze_flags;
-	uint64_t id;        /* unique, nonzero, increasing per heap */
+	uint64_t id;        /* unique, nonzero; increasing per thread */
 	void *ctx;
 	void *dev;
 	int bk_type;        /* enum bk_type */
@@ -119,6 +119,9 @@ int usm_free(struct usm_heap *h, void *ptr, void *ctx,
 /* Finds the allocation containing ptr (any byte of [base, base + size)).
  * 0 or -ENOENT. */
 int usm_query(struct usm_heap *h, const void *ptr, struct usm_info *out);
+/* usm_query without page_exclusive (left false; for a pooled block that
+ * answer reads its neighbours' records): the cheap lookup. */
+int usm_lookup(struct usm_heap *h, const void *ptr, struct usm_info *out);
 
 /* Frees every live allocation of ctx; cb (may be NULL) sees each one first.
  * cb runs with usm locks held: it must not call into this heap. Returns the

@@ -17,7 +17,9 @@
  *   query  index read section -> span -> record read consistently.
  * A read section takes no lock and writes only the thread's own counter
  * (usm_private.h).
- * Ids come from one atomic counter per heap: unique, nonzero, increasing.
+ * Ids come from one atomic counter per heap, taken USM_ID_BLOCK at a time
+ * by each thread cache: unique, nonzero, and increasing along one thread's
+ * allocations.
  */
 #include "usm_private.h"
 
@@ -106,6 +108,16 @@ usm_heap_destroy(struct usm_heap *h)
 	free(h);
 }
 
+uint64_t
+usm_id_refill(struct usm_heap *h, struct usm_tcache *tc)
+{
+	uint64_t id = atomic_fetch_add_explicit(&h->next_id, USM_ID_BLOCK,
+						memory_order_relaxed);
+	tc->id_next = id + 1;
+	tc->id_end = id + USM_ID_BLOCK;
+	return id;
+}
+
 /* The owner index of req, through the thread's one-entry cache. */
 static int
 owner_of(struct usm_heap *h, struct usm_tcache *tc, const struct usm_req *req,
@@ -155,9 +167,8 @@ pool_alloc(struct usm_heap *h, struct usm_tcache *tc, unsigned ai,
 	atomic_thread_fence(memory_order_release);
 	atomic_store_explicit(&r->size, (uint32_t)size, memory_order_relaxed);
 	atomic_store_explicit(&r->owner, owner, memory_order_relaxed);
-	uint64_t id = atomic_fetch_add_explicit(&h->next_id, 1,
-						memory_order_relaxed);
-	atomic_store_explicit(&r->id, id, memory_order_release);
+	atomic_store_explicit(&r->id, usm_id_take(h, tc),
+			      memory_order_release);
 	USM_UNPOISON(p, size);
 	*out = p;
 	return 0;
@@ -201,7 +212,7 @@ usm_alloc(struct usm_heap *h, const struct usm_req *req, void **out)
 		ai = usm_arena_for(kind, isolate, size, align);
 	if (USM_LIKELY(ai >= 0))
 		return pool_alloc(h, tc, (unsigned)ai, size, owner, out);
-	return usm_large_alloc(h, req, owner, out);
+	return usm_large_alloc(h, req, owner, usm_id_take(h, tc), out);
 }
 
 /* What a lookup found: the live allocation containing a pointer. */
@@ -259,7 +270,7 @@ ref_fill(struct usm_heap *h, const struct usm_ref *r, struct usm_info *out)
 }
 
 /* tc: the caller's cache, or NULL if it has none. */
-static void
+static inline __attribute__((always_inline)) void
 pool_free(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
 	  void *ptr, bool exported)
 {
@@ -278,19 +289,25 @@ pool_free(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
 	b->slot[b->n++] = ptr;
 }
 
-int
-usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
+/* The owner's context, without a consistent view of the whole entry. */
+static inline void *
+owner_ctx(struct usm_heap *h, uint32_t owner)
 {
-	if (!h)
-		return -EINVAL;
+	return atomic_load_explicit(&usm_owner_get(&h->owners, owner)->ctx,
+				    memory_order_relaxed);
+}
+
+/* Frees a large allocation, or reports what is wrong with ptr (not in a
+ * pool segment). Called in a read section; ends it. */
+static int
+free_other(struct usm_heap *h, struct usm_tcache *rd, void *ptr, void *ctx,
+	   struct usm_info *freed)
+{
 	struct usm_ref r;
-	struct usm_tcache *rd = usm_rd_lock(h);
 	int err = ref_find(h, ptr, &r);
 	if (!err && (uintptr_t)ptr != r.base)
 		err = -EINVAL;
-	if (!err && atomic_load_explicit(
-			    &usm_owner_get(&h->owners, r.v.owner)->ctx,
-			    memory_order_relaxed) != ctx)
+	if (!err && owner_ctx(h, r.v.owner) != ctx)
 		err = -EPERM;
 	if (!err) {
 		uint64_t id = r.v.id;
@@ -303,7 +320,7 @@ usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
 	/* Claimed: the span stays until we give the memory back. */
 	if (freed)
 		ref_fill(h, &r, freed);
-	if (r.span->type == SPAN_SEG)
+	if (r.span->type == SPAN_SEG) /* only if it became one meanwhile */
 		pool_free(h, rd, (struct usm_seg *)r.span, ptr, r.v.exported);
 	else
 		usm_large_release(h, (struct usm_large *)r.span);
@@ -311,7 +328,45 @@ usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
 }
 
 int
-usm_query(struct usm_heap *h, const void *ptr, struct usm_info *out)
+usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
+{
+	if (USM_UNLIKELY(!h))
+		return -EINVAL;
+	struct usm_tcache *rd = usm_rd_lock(h);
+	struct usm_span *sp = usm_index_find(&h->index, ptr);
+	if (USM_UNLIKELY(!sp || sp->type != SPAN_SEG))
+		return free_other(h, rd, ptr, ctx, freed);
+	/* A pooled slot: the common case, written out flat. */
+	struct usm_seg *s = (struct usm_seg *)sp;
+	uintptr_t a = (uintptr_t)ptr;
+	uint32_t slot = usm_seg_slot(s, a), size, owner;
+	uint64_t id;
+	int err = -ENOENT;
+	if (USM_LIKELY(slot < s->nslots) &&
+	    !usm_rec_read(&s->recs[slot], &id, &size, &owner)) {
+		uintptr_t base = sp->base + (uintptr_t)slot * s->slot_size;
+		if (USM_UNLIKELY(a != base))
+			err = a - base < (size & ~USM_REC_EXPORTED) ? -EINVAL
+								   : -ENOENT;
+		else if (USM_UNLIKELY(owner_ctx(h, owner) != ctx))
+			err = -EPERM;
+		else if (USM_LIKELY(atomic_compare_exchange_strong(
+				 &s->recs[slot].id, &id, 0)))
+			err = 0;
+		/* else: freed by someone else meanwhile */
+	}
+	usm_rd_unlock(h, rd);
+	if (USM_UNLIKELY(err))
+		return err;
+	/* Claimed: the segment stays until the slot is given back. */
+	if (freed)
+		usm_seg_fill(h, s, slot, id, size, owner, freed);
+	pool_free(h, rd, s, ptr, size & USM_REC_EXPORTED);
+	return 0;
+}
+
+static int
+query(struct usm_heap *h, const void *ptr, struct usm_info *out, bool pages)
 {
 	if (!h || !out)
 		return -EINVAL;
@@ -320,13 +375,25 @@ usm_query(struct usm_heap *h, const void *ptr, struct usm_info *out)
 	int err = ref_find(h, ptr, &r);
 	if (!err) {
 		ref_fill(h, &r, out);
-		if (r.span->type == SPAN_SEG)
+		if (pages && r.span->type == SPAN_SEG)
 			out->page_exclusive = usm_seg_page_exclusive(
 				h, (struct usm_seg *)r.span, r.slot, r.base,
 				r.v.size);
 	}
 	usm_rd_unlock(h, rd);
 	return err;
+}
+
+int
+usm_query(struct usm_heap *h, const void *ptr, struct usm_info *out)
+{
+	return query(h, ptr, out, true);
+}
+
+int
+usm_lookup(struct usm_heap *h, const void *ptr, struct usm_info *out)
+{
+	return query(h, ptr, out, false);
 }
 
 size_t

@@ -186,7 +186,7 @@ cache_take(struct usm_heap *h, size_t len, size_t align)
 
 int
 usm_large_alloc(struct usm_heap *h, const struct usm_req *req,
-		uint32_t owner, void **out)
+		uint32_t owner, uint64_t id, void **out)
 {
 	size_t page = h->page_size;
 	if (req->size > ((size_t)1 << USM_VA_BITS))
@@ -214,8 +214,6 @@ usm_large_alloc(struct usm_heap *h, const struct usm_req *req,
 	pthread_mutex_unlock(&h->large_mtx);
 	usm_count(&h->large_count[l->obj.type], 1);
 	usm_count(&h->large_bytes, (int64_t)req->size);
-	uint64_t id = atomic_fetch_add_explicit(&h->next_id, 1,
-						memory_order_relaxed);
 	atomic_store_explicit(&l->id, id, memory_order_release);
 	*out = (void *)l->span.base;
 	return 0;

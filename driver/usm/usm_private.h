@@ -403,7 +403,7 @@ struct usm_large {
 };
 
 int usm_large_alloc(struct usm_heap *h, const struct usm_req *req,
-		    uint32_t owner, void **out);
+		    uint32_t owner, uint64_t id, void **out);
 /* After the caller claimed l (id swapped to 0): cache or destroy it. */
 void usm_large_release(struct usm_heap *h, struct usm_large *l);
 /* What usm_large_read() returns: one consistent view of l. */
@@ -442,6 +442,9 @@ struct usm_tcache {
 	_Alignas(64) _Atomic uint64_t rd;
 	_Alignas(64) struct usm_heap *heap;
 	struct usm_tcache *prev, *next; /* heap->tcs, under tc_mtx */
+	/* ids handed out by this thread: [id_next, id_end) of a block taken
+	 * from heap->next_id (usm_id_take) */
+	uint64_t id_next, id_end;
 	/* last owner interned by this thread */
 	uint64_t oc_gen;
 	struct usm_owner_key oc_key;
@@ -496,6 +499,22 @@ usm_tcache_get(struct usm_heap *h)
 	if (USM_LIKELY(usm_tls_tc.serial == h->serial))
 		return usm_tls_tc.tc;
 	return usm_tcache_slow(h);
+}
+
+/* Ids per block a thread takes from heap->next_id: one locked add per
+ * USM_ID_BLOCK allocations instead of one per allocation. */
+#define USM_ID_BLOCK 256
+
+uint64_t usm_id_refill(struct usm_heap *h, struct usm_tcache *tc);
+
+/* A new allocation id: unique in the heap, nonzero, and increasing along
+ * each thread's allocations (not across threads). */
+static inline uint64_t
+usm_id_take(struct usm_heap *h, struct usm_tcache *tc)
+{
+	if (USM_UNLIKELY(tc->id_next == tc->id_end))
+		return usm_id_refill(h, tc);
+	return tc->id_next++;
 }
 
 static inline const char *
