@@ -504,9 +504,66 @@ START_TEST(test_usm_alloc_threads_concurrent)
 }
 END_TEST
 
+/* Ids come in per-thread blocks: threads allocating at once (some blocks
+ * pooled, some large) must still never see the same id twice. */
+enum { ID_THREADS = 8, ID_PER = 3000 };
+static uint64_t id_seen[ID_THREADS * ID_PER];
+
+static void *
+id_worker(void *arg)
+{
+	uintptr_t t = (uintptr_t)arg;
+	for (int i = 0; i < ID_PER; i++) {
+		size_t n = i % 97 ? 1 + (size_t)(i * 53) % 5000 : 100000;
+		void *p = xalloc(kinds[(t + (unsigned)i) % 3], n, 0, 0, CTX_A);
+		id_seen[t * ID_PER + (unsigned)i] = xquery(p).id;
+		if (i % 2) /* odd ones freed (their slots reused), even kept */
+			xfree(p, CTX_A);
+	}
+	return NULL;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+START_TEST(test_usm_ids_unique_across_threads)
+{
+	const size_t stack_len = 1 << 20;
+	pthread_t th[ID_THREADS];
+	void *stack[ID_THREADS];
+	for (uintptr_t t = 0; t < ID_THREADS; t++) {
+		/* our own stacks: glibc's stack cache would look like a leak */
+		stack[t] = mmap(NULL, stack_len, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+		REQUIRE(stack[t] != MAP_FAILED, "stack");
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstack(&a, stack[t], stack_len);
+		REQUIRE_EQ(pthread_create(&th[t], &a, id_worker, (void *)t),
+			   0);
+		pthread_attr_destroy(&a);
+	}
+	for (int t = 0; t < ID_THREADS; t++) {
+		pthread_join(th[t], NULL);
+		munmap(stack[t], stack_len);
+	}
+	qsort(id_seen, N_OF(id_seen), sizeof(id_seen[0]), cmp_u64);
+	REQUIRE(id_seen[0] != 0, "id 0 handed out");
+	for (size_t i = 1; i < N_OF(id_seen); i++)
+		REQUIRE(id_seen[i] != id_seen[i - 1], "id %llu twice",
+			(unsigned long long)id_seen[i]);
+	usm_free_ctx(H, CTX_A, NULL, NULL);
+}
+END_TEST
+
 void
 tusm_add_life_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_usm_ids_unique_across_threads);
 	tcase_add_test(tc, test_usm_free_ctx_frees_only_that_ctx);
 	tcase_add_test(tc, test_usm_mark_exported_never_reused);
 	tcase_add_test(tc, test_usm_exported_pages_survive_trim);
