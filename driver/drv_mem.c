@@ -203,7 +203,10 @@ do_alloc(struct _ze_context_handle_t *ctx, enum usm_kind kind,
 				"in use", dev->ordinal, size,
 				(unsigned long long)atomic_load(&dev->used),
 				(unsigned long long)dev->budget);
-	int err = usm_alloc(drv_driver.heap, &req, pptr);
+	int err = ext->usm_flags
+			  ? usm_alloc(drv_driver.heap, &req, pptr)
+			  : usm_alloc_plain(drv_driver.heap, kind, ctx, dev,
+					    ze_flags, size, alignment, pptr);
 	if (err) {
 		if (counted)
 			drv_budget_release(dev, size);

@@ -109,6 +109,13 @@ void usm_heap_destroy(struct usm_heap *h);
  * -ENOMEM: out of memory or address space; -EOPNOTSUPP: USM_FLAG_DMABUF
  * and no dma-buf exporter; other -errno of the backing store (-EMFILE). */
 int usm_alloc(struct usm_heap *h, const struct usm_req *req, void **out);
+/* usm_alloc of the common request, its fields as arguments: no usm_flags.
+ * The caller has checked what usm_alloc checks: h and out not NULL, kind
+ * valid, size > 0, align 0 or a power of two. *out is only written on
+ * success. */
+int usm_alloc_plain(struct usm_heap *h, enum usm_kind kind, void *ctx,
+		    void *dev, uint32_t ze_flags, size_t size, size_t align,
+		    void **out);
 
 /* 0; -ENOENT: unknown or already freed; -EINVAL: interior pointer of a live
  * allocation; -EPERM: allocated by another ctx. freed (may be NULL) gets

@@ -118,36 +118,31 @@ usm_id_refill(struct usm_heap *h, struct usm_tcache *tc)
 	return id;
 }
 
-/* The owner index of req, through the thread's one-entry cache. */
-static int
-owner_of(struct usm_heap *h, struct usm_tcache *tc, const struct usm_req *req,
-	 uint32_t *idx)
+/* The owner index of a request, through the thread's one-entry cache. */
+static inline __attribute__((always_inline)) int
+owner_of(struct usm_heap *h, struct usm_tcache *tc,
+	 const struct usm_owner_key *nk, uint32_t *idx)
 {
 	uint64_t gen = atomic_load_explicit(&h->owners.gen,
 					    memory_order_acquire);
 	struct usm_owner_key *k = &tc->oc_key;
-	uint32_t ac = usm_align_code(req->align);
-	if (USM_LIKELY(tc->oc_gen == gen && k->ctx == req->ctx &&
-		       k->dev == req->dev && k->ze_flags == req->ze_flags &&
-		       k->usm_flags == req->usm_flags &&
-		       k->align_code == ac)) {
+	if (USM_LIKELY(tc->oc_gen == gen && k->ctx == nk->ctx &&
+		       k->dev == nk->dev && k->ze_flags == nk->ze_flags &&
+		       k->usm_flags == nk->usm_flags &&
+		       k->align_code == nk->align_code)) {
 		*idx = tc->oc_idx;
 		return 0;
 	}
-	struct usm_owner_key nk = {
-		.ctx = req->ctx, .dev = req->dev, .ze_flags = req->ze_flags,
-		.usm_flags = req->usm_flags, .align_code = ac,
-	};
-	int err = usm_owner_intern(&h->owners, &nk, idx);
+	int err = usm_owner_intern(&h->owners, nk, idx);
 	if (err)
 		return err;
-	tc->oc_key = nk;
+	tc->oc_key = *nk;
 	tc->oc_idx = *idx;
 	tc->oc_gen = gen;
 	return 0;
 }
 
-static int
+static inline __attribute__((always_inline)) int
 pool_alloc(struct usm_heap *h, struct usm_tcache *tc, unsigned ai,
 	   size_t size, uint32_t owner, void **out)
 {
@@ -174,29 +169,25 @@ pool_alloc(struct usm_heap *h, struct usm_tcache *tc, unsigned ai,
 	return 0;
 }
 
-int
-usm_alloc(struct usm_heap *h, const struct usm_req *req, void **out)
+/* usm_alloc after its argument checks; k is the owner key (usm_flags
+ * included). Inlined into both entry points, so the one that passes
+ * constants (usm_alloc_plain) loses the branches it cannot take. */
+static inline __attribute__((always_inline)) int
+alloc_body(struct usm_heap *h, enum usm_kind kind,
+	   const struct usm_owner_key *k, size_t size, size_t align,
+	   void **out)
 {
-	if (USM_UNLIKELY(!h || !req || !out))
-		return -EINVAL;
-	*out = NULL;
-	size_t size = req->size, align = req->align;
-	enum usm_kind kind = req->kind;
-	if (USM_UNLIKELY(!size || (align & (align - 1)) ||
-			 kind < USM_KIND_HOST || kind > USM_KIND_SHARED ||
-			 (req->usm_flags & ~USM_FLAGS_ALL)))
-		return -EINVAL;
 	struct usm_tcache *tc = usm_tcache_get(h);
 	if (USM_UNLIKELY(!tc))
 		return -ENOMEM;
 	uint32_t owner;
-	int err = owner_of(h, tc, req, &owner);
+	int err = owner_of(h, tc, k, &owner);
 	if (USM_UNLIKELY(err))
 		return err;
 	/* The arena: class tables for the common cases, else the general
 	 * search; -1 for large. */
 	int ai, base = ((int)kind - 1) * USM_NCLS;
-	uint32_t uf = req->usm_flags;
+	uint32_t uf = k->usm_flags;
 	bool isolate = kind == USM_KIND_DEVICE || (uf & USM_FLAG_EXPORTABLE);
 	size_t pages;
 	if (USM_LIKELY(!isolate && !uf && size <= USM_FAST_MAX &&
@@ -212,7 +203,43 @@ usm_alloc(struct usm_heap *h, const struct usm_req *req, void **out)
 		ai = usm_arena_for(kind, isolate, size, align);
 	if (USM_LIKELY(ai >= 0))
 		return pool_alloc(h, tc, (unsigned)ai, size, owner, out);
-	return usm_large_alloc(h, req, owner, usm_id_take(h, tc), out);
+	struct usm_req req = {
+		.kind = kind, .size = size, .align = align,
+		.ze_flags = k->ze_flags, .usm_flags = uf,
+		.ctx = k->ctx, .dev = k->dev,
+	};
+	return usm_large_alloc(h, &req, owner, usm_id_take(h, tc), out);
+}
+
+int
+usm_alloc(struct usm_heap *h, const struct usm_req *req, void **out)
+{
+	if (USM_UNLIKELY(!h || !req || !out))
+		return -EINVAL;
+	*out = NULL;
+	size_t size = req->size, align = req->align;
+	enum usm_kind kind = req->kind;
+	if (USM_UNLIKELY(!size || (align & (align - 1)) ||
+			 kind < USM_KIND_HOST || kind > USM_KIND_SHARED ||
+			 (req->usm_flags & ~USM_FLAGS_ALL)))
+		return -EINVAL;
+	struct usm_owner_key k = {
+		.ctx = req->ctx, .dev = req->dev, .ze_flags = req->ze_flags,
+		.usm_flags = req->usm_flags,
+		.align_code = usm_align_code(align),
+	};
+	return alloc_body(h, kind, &k, size, align, out);
+}
+
+int
+usm_alloc_plain(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
+		uint32_t ze_flags, size_t size, size_t align, void **out)
+{
+	struct usm_owner_key k = {
+		.ctx = ctx, .dev = dev, .ze_flags = ze_flags, .usm_flags = 0,
+		.align_code = usm_align_code(align),
+	};
+	return alloc_body(h, kind, &k, size, align, out);
 }
 
 /* What a lookup found: the live allocation containing a pointer. */
