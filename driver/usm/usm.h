@@ -126,8 +126,10 @@ int usm_free(struct usm_heap *h, void *ptr, void *ctx,
 /* Finds the allocation containing ptr (any byte of [base, base + size)).
  * 0 or -ENOENT. */
 int usm_query(struct usm_heap *h, const void *ptr, struct usm_info *out);
-/* usm_query without page_exclusive (left false; for a pooled block that
- * answer reads its neighbours' records): the cheap lookup. */
+/* The cheap usm_query: fills only base, size, kind, id, ctx, dev,
+ * page_size and exported; the other fields are left as they were (in
+ * particular page_exclusive, which for a pooled block reads the
+ * neighbours' records). */
 int usm_lookup(struct usm_heap *h, const void *ptr, struct usm_info *out);
 
 /* Frees every live allocation of ctx; cb (may be NULL) sees each one first.

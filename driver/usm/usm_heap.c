@@ -400,12 +400,24 @@ query(struct usm_heap *h, const void *ptr, struct usm_info *out, bool pages)
 	struct usm_ref r;
 	struct usm_tcache *rd = usm_rd_lock(h);
 	int err = ref_find(h, ptr, &r);
-	if (!err) {
+	if (!err && pages) {
 		ref_fill(h, &r, out);
-		if (pages && r.span->type == SPAN_SEG)
+		if (r.span->type == SPAN_SEG)
 			out->page_exclusive = usm_seg_page_exclusive(
 				h, (struct usm_seg *)r.span, r.slot, r.base,
 				r.v.size);
+	} else if (!err) {
+		/* usm_lookup: what the properties and range queries read */
+		const struct usm_owner *e = usm_owner_get(&h->owners,
+							  r.v.owner);
+		out->base = (void *)r.base;
+		out->size = r.v.size;
+		out->kind = (enum usm_kind)r.v.kind;
+		out->id = r.v.id;
+		out->exported = r.v.exported;
+		out->page_size = h->page_size;
+		out->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
+		out->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
 	}
 	usm_rd_unlock(h, rd);
 	return err;
