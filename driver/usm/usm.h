@@ -119,7 +119,8 @@ int usm_alloc_plain(struct usm_heap *h, enum usm_kind kind, void *ctx,
 
 /* 0; -ENOENT: unknown or already freed; -EINVAL: interior pointer of a live
  * allocation; -EPERM: allocated by another ctx. freed (may be NULL) gets
- * what usm_query() said of it, page_exclusive left false. */
+ * what usm_lookup() said of it (for a pooled block; a large one gets all of
+ * usm_query's fields). */
 int usm_free(struct usm_heap *h, void *ptr, void *ctx,
 	     struct usm_info *freed);
 

@@ -316,6 +316,23 @@ pool_free(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
 	b->slot[b->n++] = ptr;
 }
 
+/* What usm_lookup and usm_free tell: base, size, kind, id, exported,
+ * page_size, ctx and dev (usm.h). */
+static inline __attribute__((always_inline)) void
+brief_fill(struct usm_heap *h, uintptr_t base, size_t size, unsigned kind,
+	   uint64_t id, bool exported, uint32_t owner, struct usm_info *out)
+{
+	const struct usm_owner *e = usm_owner_get(&h->owners, owner);
+	out->base = (void *)base;
+	out->size = size;
+	out->kind = (enum usm_kind)kind;
+	out->id = id;
+	out->exported = exported;
+	out->page_size = h->page_size;
+	out->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
+	out->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
+}
+
 /* The owner's context, without a consistent view of the whole entry. */
 static inline void *
 owner_ctx(struct usm_heap *h, uint32_t owner)
@@ -387,7 +404,8 @@ usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
 		return err;
 	/* Claimed: the segment stays until the slot is given back. */
 	if (freed)
-		usm_seg_fill(h, s, slot, id, size, owner, freed);
+		brief_fill(h, (uintptr_t)ptr, size & ~USM_REC_EXPORTED,
+			   s->kind, id, size & USM_REC_EXPORTED, owner, freed);
 	pool_free(h, rd, s, ptr, size & USM_REC_EXPORTED);
 	return 0;
 }
@@ -407,17 +425,8 @@ query(struct usm_heap *h, const void *ptr, struct usm_info *out, bool pages)
 				h, (struct usm_seg *)r.span, r.slot, r.base,
 				r.v.size);
 	} else if (!err) {
-		/* usm_lookup: what the properties and range queries read */
-		const struct usm_owner *e = usm_owner_get(&h->owners,
-							  r.v.owner);
-		out->base = (void *)r.base;
-		out->size = r.v.size;
-		out->kind = (enum usm_kind)r.v.kind;
-		out->id = r.v.id;
-		out->exported = r.v.exported;
-		out->page_size = h->page_size;
-		out->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
-		out->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
+		brief_fill(h, r.base, r.v.size, r.v.kind, r.v.id, r.v.exported,
+			   r.v.owner, out);
 	}
 	usm_rd_unlock(h, rd);
 	return err;
