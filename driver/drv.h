@@ -47,8 +47,9 @@ struct _ze_driver_handle_t {
 	struct usm_heap *heap;
 };
 
+/* 512 bytes: a handle is checked by address with shifts and masks. */
 struct _ze_device_handle_t {
-	uint32_t magic;
+	_Alignas(512) uint32_t magic;
 	uint32_t ordinal;
 	uint64_t budget;               /* bytes of device memory */
 	uint64_t max_alloc;            /* maxMemAllocSize */
@@ -69,6 +70,8 @@ struct _ze_context_handle_t {
 /* drv_driver.c */
 extern struct _ze_driver_handle_t drv_driver;
 extern struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
+_Static_assert(sizeof(struct _ze_device_handle_t) == 512,
+	       "device slots are found with shifts and masks");
 /* Set up the driver once; 0 or -errno. */
 int drv_global_init(void);
 /* Stable 16-byte id derived from a name and an ordinal. */
@@ -231,6 +234,8 @@ ze_result_t drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
 /* Device-memory budget: reserve size bytes (false: budget exhausted) and
  * give them back. */
 bool drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size);
+/* usm's credit hook: a thread's unused budget on device slot goes back. */
+void drv_budget_credit_hook(unsigned slot, uint64_t amount);
 void drv_budget_release(struct _ze_device_handle_t *dev, size_t size);
 /* Called by context destroy: release the device budget of a freed block. */
 void drv_mem_release(const struct usm_info *info, void *arg);
@@ -332,13 +337,19 @@ ze_result_t cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
 			      uint32_t policy, bool *deferred);
 extern _Atomic uint32_t cmd_mem_watchers;  /* blocked or deferred frees */
 extern _Atomic uint32_t cmd_mem_ninflight; /* batches in flight */
+/* No work in flight and no deferred free: a free has nothing to wait for
+ * (a batch submitted while its memory is freed is the caller's race). */
+static inline bool
+cmd_mem_idle(void)
+{
+	return !atomic_load(&cmd_mem_ninflight) &&
+	       !atomic_load(&cmd_mem_watchers);
+}
 static inline ze_result_t
 cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
 	     bool *deferred)
 {
-	/* No work in flight and no deferred free: nothing to look at (a
-	 * batch submitted while its memory is freed is the caller's race). */
-	if (!atomic_load(&cmd_mem_ninflight) && !atomic_load(&cmd_mem_watchers)) {
+	if (cmd_mem_idle()) {
 		*deferred = false;
 		return ZE_RESULT_SUCCESS;
 	}

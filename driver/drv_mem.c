@@ -9,6 +9,7 @@
  * allocations with no device and host allocations count against no device.
  */
 #include "drv.h"
+#include "usm_fast.h"
 #include "vmm/vmm.h"
 
 #include <errno.h>
@@ -142,8 +143,9 @@ check_size_align(size_t size, size_t alignment, uint64_t max_alloc,
 	return ZE_RESULT_SUCCESS;
 }
 
-bool
-drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
+/* Exactly size bytes of dev's budget, or false. */
+static bool
+budget_take(struct _ze_device_handle_t *dev, uint64_t size)
 {
 	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
 	do {
@@ -155,10 +157,74 @@ drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
 	return true;
 }
 
+/* Gives the calling thread's credit on dev back to the device. */
+static void
+credit_flush(struct _ze_device_handle_t *dev)
+{
+	uint64_t *cr = usm_thread_credit(drv_driver.heap);
+	if (cr && cr[dev->ordinal]) {
+		drv_budget_release(dev, cr[dev->ordinal]);
+		cr[dev->ordinal] = 0;
+	}
+}
+
+bool
+drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
+{
+	if (budget_take(dev, size))
+		return true;
+	/* What this thread holds in advance counts as used: give it back
+	 * first, so one thread alone always sees the exact budget. */
+	credit_flush(dev);
+	return budget_take(dev, size);
+}
+
 void
 drv_budget_release(struct _ze_device_handle_t *dev, size_t size)
 {
 	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
+}
+
+void
+drv_budget_credit_hook(unsigned slot, uint64_t amount)
+{
+	if (slot < DRV_MAX_DEVICES)
+		drv_budget_release(&drv_devices[slot], amount);
+}
+
+/* The fast paths' budget: from the thread's credit (usm_thread_credit:
+ * budget taken DRV_CREDIT_CHUNK at a time, given back above twice that),
+ * so a pair of small device allocations touches no shared counter. A
+ * thread holds at most 2 * DRV_CREDIT_CHUNK of a device's budget unused;
+ * a reservation that fails returns the calling thread's credit first. */
+#define DRV_CREDIT_CHUNK ((uint64_t)256 << 10)
+_Static_assert(DRV_MAX_DEVICES <= USM_CREDIT_SLOTS,
+	       "one credit slot per device");
+
+static inline bool
+credit_take(struct _ze_device_handle_t *dev, uint64_t *cr, size_t size)
+{
+	uint64_t *c = &cr[dev->ordinal];
+	if (USM_LIKELY(*c >= size)) {
+		*c -= size;
+		return true;
+	}
+	if (size < DRV_CREDIT_CHUNK && budget_take(dev, DRV_CREDIT_CHUNK)) {
+		*c += DRV_CREDIT_CHUNK - size;
+		return true;
+	}
+	return drv_budget_reserve(dev, size);
+}
+
+static inline void
+credit_give(struct _ze_device_handle_t *dev, uint64_t *cr, size_t size)
+{
+	uint64_t *c = &cr[dev->ordinal];
+	*c += size;
+	if (USM_UNLIKELY(*c > 2 * DRV_CREDIT_CHUNK)) {
+		drv_budget_release(dev, *c - DRV_CREDIT_CHUNK);
+		*c = DRV_CREDIT_CHUNK;
+	}
 }
 
 static inline void
@@ -168,7 +234,7 @@ mem_release(const struct usm_info *info)
 		drv_budget_release(info->dev, info->size);
 	/* Drops its export's external-fd reference; only an exported block
 	 * (usm_mark_exported: driver/ipc marks before it exports) has one. */
-	if (__builtin_expect(info->exported, 0))
+	if (USM_UNLIKELY(info->exported))
 		ipc_mem_freed(info);
 }
 
@@ -222,6 +288,42 @@ do_alloc(struct _ze_context_handle_t *ctx, enum usm_kind kind,
 	return ZE_RESULT_SUCCESS;
 }
 
+/* Host flag bits a fast allocation takes: known, and not both of the two
+ * that exclude each other. */
+static inline bool
+host_flags_ok(ze_host_mem_alloc_flags_t f)
+{
+	const ze_host_mem_alloc_flags_t x =
+		ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY |
+		ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED;
+	return !(f & ~(ze_host_mem_alloc_flags_t)HOST_FLAGS_ALL) &&
+	       (f & x) != x;
+}
+
+/* The allocators' common case, inline: descriptors checked by the caller
+ * (no chains), a pooled size, the thread's cache ready (usm_fast.h). true:
+ * *pptr is the new block; false: nothing changed, take the full path,
+ * which checks everything again and reports what is wrong. */
+static inline __attribute__((always_inline)) bool
+fast_alloc(struct _ze_context_handle_t *c, enum usm_kind kind,
+	   struct _ze_device_handle_t *dev, uint32_t ze_flags, size_t size,
+	   size_t alignment, uint64_t max_alloc, void **pptr)
+{
+	if (size - 1 >= max_alloc || (alignment & (alignment - 1)))
+		return false; /* size 0 wraps round */
+	uint64_t *cr = NULL;
+	if (kind != USM_KIND_HOST && dev &&
+	    (!(cr = usm_fast_credit(drv_driver.heap)) ||
+	     !credit_take(dev, cr, size)))
+		return false; /* no cache yet, or out of budget */
+	if (!usm_fast_alloc(drv_driver.heap, kind, c, dev, ze_flags, size,
+			    alignment, pptr))
+		return true;
+	if (cr)
+		credit_give(dev, cr, size);
+	return false;
+}
+
 #define CHECK_CONTEXT(h, c)                                                 \
 	struct _ze_context_handle_t *c = drv_context_get(h);                \
 	do {                                                                \
@@ -256,6 +358,24 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct _ze_device_handle_t *fd = hDevice ? drv_device_get(hDevice)
+						 : NULL;
+	if (USM_LIKELY(fc && device_desc && host_desc && pptr &&
+		       (!hDevice || (fd && drv_context_has_device(fc, fd))) &&
+		       device_desc->stype ==
+			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
+		       host_desc->stype ==
+			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
+		       !device_desc->pNext && !host_desc->pNext &&
+		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
+		       !device_desc->ordinal &&
+		       host_flags_ok(host_desc->flags)) &&
+	    fast_alloc(fc, USM_KIND_SHARED, fd,
+		       device_desc->flags | (host_desc->flags << 8), size,
+		       alignment, fd ? fd->max_alloc : drv_devices[0].max_alloc,
+		       pptr))
+		return ZE_RESULT_SUCCESS;
 	CHECK_CONTEXT(hContext, c);
 	if (!device_desc || !host_desc || !pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
@@ -282,6 +402,18 @@ drv_zeMemAllocDevice(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct _ze_device_handle_t *fd = drv_device_get(hDevice);
+	if (USM_LIKELY(fc && fd && device_desc && pptr &&
+		       drv_context_has_device(fc, fd) &&
+		       device_desc->stype ==
+			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
+		       !device_desc->pNext &&
+		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
+		       !device_desc->ordinal) &&
+	    fast_alloc(fc, USM_KIND_DEVICE, fd, device_desc->flags, size,
+		       alignment, fd->max_alloc, pptr))
+		return ZE_RESULT_SUCCESS;
 	CHECK_CONTEXT(hContext, c);
 	if (!hDevice)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
@@ -306,6 +438,14 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	if (USM_LIKELY(fc && host_desc && pptr &&
+		       host_desc->stype ==
+			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
+		       !host_desc->pNext && host_flags_ok(host_desc->flags)) &&
+	    fast_alloc(fc, USM_KIND_HOST, NULL, host_desc->flags, size,
+		       alignment, drv_devices[0].max_alloc, pptr))
+		return ZE_RESULT_SUCCESS;
 	CHECK_CONTEXT(hContext, c);
 	if (!host_desc || !pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
@@ -359,6 +499,19 @@ mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 ze_result_t
 drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
+	/* The common call, inline: a live pooled block of the context, no
+	 * copy-engine work that could use it (usm_fast.h). */
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct usm_info info;
+	if (USM_LIKELY(fc && ptr && cmd_mem_idle() &&
+		       !usm_fast_free(drv_driver.heap, ptr, fc, &info))) {
+		if (info.kind != USM_KIND_HOST && info.dev)
+			credit_give(info.dev, usm_fast_credit(drv_driver.heap),
+				    info.size);
+		if (USM_UNLIKELY(info.exported))
+			ipc_mem_freed(&info);
+		return ZE_RESULT_SUCCESS;
+	}
 	CHECK_CONTEXT(hContext, c);
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,

@@ -146,8 +146,20 @@ void usm_stats(struct usm_heap *h, struct usm_stats *out);
  * handed out again). 0, -ENOENT, -EINVAL (interior pointer). */
 int usm_mark_exported(struct usm_heap *h, const void *base);
 
-/* Gives cached memory back: the calling thread's slot cache, every empty
- * pool segment, the large-mapping cache. */
+/* Credit: counters the heap's user keeps per thread, in the thread's cache
+ * (the driver keeps device-memory budget it took in advance there, so a
+ * pair of small allocations touches no shared counter). usm hands every
+ * nonzero slot to the hook (and zeroes it) when the thread exits and in
+ * usm_trim (the calling thread's). Set the hook before any allocation. */
+#define USM_CREDIT_SLOTS 64
+void usm_set_credit_hook(struct usm_heap *h,
+			 void (*hook)(unsigned slot, uint64_t amount));
+/* The calling thread's credit slots (creates its cache), or NULL. */
+uint64_t *usm_thread_credit(struct usm_heap *h);
+
+/* Gives cached memory back: the calling thread's slot cache (and its
+ * credit, to the hook), every empty pool segment, the large-mapping
+ * cache. */
 void usm_trim(struct usm_heap *h);
 
 /* Is the backing store usable on this machine? 0, or -ENODEV / -ENOSYS /

@@ -21,7 +21,7 @@
  * by each thread cache: unique, nonzero, and increasing along one thread's
  * allocations.
  */
-#include "usm_private.h"
+#include "usm_fast.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -154,17 +154,7 @@ pool_alloc(struct usm_heap *h, struct usm_tcache *tc, unsigned ai,
 		b->n = (uint32_t)n;
 	}
 	void *p = b->slot[--b->n];
-	/* The slot is ours: no read section needed to find its segment.
-	 * hot is only ever compared, never followed: it may be stale. */
-	struct usm_seg *s = (struct usm_seg *)usm_index_find(&h->index, p);
-	b->hot = s;
-	struct usm_rec *r = &s->recs[usm_seg_slot(s, (uintptr_t)p)];
-	atomic_thread_fence(memory_order_release);
-	atomic_store_explicit(&r->size, (uint32_t)size, memory_order_relaxed);
-	atomic_store_explicit(&r->owner, owner, memory_order_relaxed);
-	atomic_store_explicit(&r->id, usm_id_take(h, tc),
-			      memory_order_release);
-	USM_UNPOISON(p, size);
+	usm_slot_publish(h, tc, b, p, size, owner, usm_id_take(h, tc));
 	*out = p;
 	return 0;
 }
@@ -235,6 +225,8 @@ int
 usm_alloc_plain(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
 		uint32_t ze_flags, size_t size, size_t align, void **out)
 {
+	if (!usm_fast_alloc(h, kind, ctx, dev, ze_flags, size, align, out))
+		return 0;
 	struct usm_owner_key k = {
 		.ctx = ctx, .dev = dev, .ze_flags = ze_flags, .usm_flags = 0,
 		.align_code = usm_align_code(align),
@@ -296,23 +288,19 @@ ref_fill(struct usm_heap *h, const struct usm_ref *r, struct usm_info *out)
 		usm_large_fill(h, (struct usm_large *)r->span, &r->v, out);
 }
 
-/* tc: the caller's cache, or NULL if it has none. */
-static inline __attribute__((always_inline)) void
-pool_free(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
-	  void *ptr, bool exported)
+void
+usm_slot_give_slow(struct usm_heap *h, struct tc_bin *b, struct usm_seg *s,
+		   void *ptr, bool exported)
 {
-	USM_POISON(ptr, s->slot_size);
-	struct tc_bin *b = tc ? &tc->bin[s->arena_idx] : NULL;
-	if (USM_UNLIKELY(!b || b->hot != s || exported)) {
+	if (!b || b->hot != s || exported) {
 		usm_arena_give(h, s->arena_idx, &ptr, 1);
 		return;
 	}
-	if (USM_UNLIKELY(b->n == TC_BIN_CAP)) {
-		usm_arena_give(h, s->arena_idx, b->slot, TC_BATCH);
-		memmove(b->slot, b->slot + TC_BATCH,
-			(TC_BIN_CAP - TC_BATCH) * sizeof(b->slot[0]));
-		b->n -= TC_BATCH;
-	}
+	/* the bin is full: half of it goes back */
+	usm_arena_give(h, s->arena_idx, b->slot, TC_BATCH);
+	memmove(b->slot, b->slot + TC_BATCH,
+		(TC_BIN_CAP - TC_BATCH) * sizeof(b->slot[0]));
+	b->n -= TC_BATCH;
 	b->slot[b->n++] = ptr;
 }
 
@@ -341,8 +329,9 @@ owner_ctx(struct usm_heap *h, uint32_t owner)
 				    memory_order_relaxed);
 }
 
-/* Frees a large allocation, or reports what is wrong with ptr (not in a
- * pool segment). Called in a read section; ends it. */
+/* Frees what usm_fast_free did not (a large allocation, a pooled block
+ * freed by a thread without a cache), or reports what is wrong with ptr.
+ * Called in a read section; ends it. */
 static int
 free_other(struct usm_heap *h, struct usm_tcache *rd, void *ptr, void *ctx,
 	   struct usm_info *freed)
@@ -364,8 +353,9 @@ free_other(struct usm_heap *h, struct usm_tcache *rd, void *ptr, void *ctx,
 	/* Claimed: the span stays until we give the memory back. */
 	if (freed)
 		ref_fill(h, &r, freed);
-	if (r.span->type == SPAN_SEG) /* only if it became one meanwhile */
-		pool_free(h, rd, (struct usm_seg *)r.span, ptr, r.v.exported);
+	if (r.span->type == SPAN_SEG)
+		usm_slot_give(h, rd, (struct usm_seg *)r.span, ptr,
+			      r.v.exported);
 	else
 		usm_large_release(h, (struct usm_large *)r.span);
 	return 0;
@@ -376,38 +366,10 @@ usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
 {
 	if (USM_UNLIKELY(!h))
 		return -EINVAL;
-	struct usm_tcache *rd = usm_rd_lock(h);
-	struct usm_span *sp = usm_index_find(&h->index, ptr);
-	if (USM_UNLIKELY(!sp || sp->type != SPAN_SEG))
-		return free_other(h, rd, ptr, ctx, freed);
-	/* A pooled slot: the common case, written out flat. */
-	struct usm_seg *s = (struct usm_seg *)sp;
-	uintptr_t a = (uintptr_t)ptr;
-	uint32_t slot = usm_seg_slot(s, a), size, owner;
-	uint64_t id;
-	int err = -ENOENT;
-	if (USM_LIKELY(slot < s->nslots) &&
-	    !usm_rec_read(&s->recs[slot], &id, &size, &owner)) {
-		uintptr_t base = sp->base + (uintptr_t)slot * s->slot_size;
-		if (USM_UNLIKELY(a != base))
-			err = a - base < (size & ~USM_REC_EXPORTED) ? -EINVAL
-								   : -ENOENT;
-		else if (USM_UNLIKELY(owner_ctx(h, owner) != ctx))
-			err = -EPERM;
-		else if (USM_LIKELY(atomic_compare_exchange_strong(
-				 &s->recs[slot].id, &id, 0)))
-			err = 0;
-		/* else: freed by someone else meanwhile */
-	}
-	usm_rd_unlock(h, rd);
-	if (USM_UNLIKELY(err))
-		return err;
-	/* Claimed: the segment stays until the slot is given back. */
-	if (freed)
-		brief_fill(h, (uintptr_t)ptr, size & ~USM_REC_EXPORTED,
-			   s->kind, id, size & USM_REC_EXPORTED, owner, freed);
-	pool_free(h, rd, s, ptr, size & USM_REC_EXPORTED);
-	return 0;
+	if (USM_LIKELY(!usm_fast_free(h, ptr, ctx, freed)))
+		return 0;
+	/* Anything else, errors included: the general path decides. */
+	return free_other(h, usm_rd_lock(h), ptr, ctx, freed);
 }
 
 static int

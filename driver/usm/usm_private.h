@@ -450,6 +450,7 @@ struct usm_tcache {
 	struct usm_owner_key oc_key;
 	uint32_t oc_idx;
 	struct tc_bin bin[USM_NARENA];
+	uint64_t credit[USM_CREDIT_SLOTS]; /* the heap user's (usm.h) */
 };
 
 int usm_tcache_global_add(struct usm_heap *h);
@@ -474,6 +475,7 @@ struct usm_heap {
 	pthread_mutex_t tc_mtx;
 	struct usm_tcache *tcs;
 	struct usm_heap *g_next;  /* g_heaps list, usm_tcache.c */
+	void (*credit_hook)(unsigned slot, uint64_t amount);
 	/* large allocations */
 	pthread_mutex_t large_mtx;
 	struct usm_large *large_live, *large_cache;

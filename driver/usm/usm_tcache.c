@@ -15,7 +15,8 @@
  * usm_heap_destroy, whichever comes first.
  *
  * The cache also holds the thread's index read-section counter (rd), which
- * index writers scan (usm_index.c).
+ * index writers scan (usm_index.c), and the heap user's credit slots
+ * (usm.h), handed to the heap's credit hook when the cache is flushed.
  *
  * Locks: g_heaps_mtx (outermost) protects the list of live heaps; the
  * destructor holds it while it checks that its cache still belongs to a
@@ -50,6 +51,12 @@ unlink_tc(struct usm_heap *h, struct usm_tcache *tc)
 void
 usm_tcache_flush_all(struct usm_tcache *tc)
 {
+	struct usm_heap *h = tc->heap;
+	for (unsigned i = 0; i < USM_CREDIT_SLOTS; i++) {
+		if (tc->credit[i] && h->credit_hook)
+			h->credit_hook(i, tc->credit[i]);
+		tc->credit[i] = 0;
+	}
 	for (unsigned i = 0; i < USM_NARENA; i++) {
 		struct tc_bin *b = &tc->bin[i];
 		if (b->n) {
@@ -139,6 +146,20 @@ usm_tcache_slow(struct usm_heap *h)
 	usm_tls_tc.serial = h->serial;
 	usm_tls_tc.tc = tc;
 	return tc;
+}
+
+void
+usm_set_credit_hook(struct usm_heap *h,
+		    void (*hook)(unsigned slot, uint64_t amount))
+{
+	h->credit_hook = hook;
+}
+
+uint64_t *
+usm_thread_credit(struct usm_heap *h)
+{
+	struct usm_tcache *tc = usm_tcache_get(h);
+	return tc ? tc->credit : NULL;
 }
 
 void

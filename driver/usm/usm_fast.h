@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * usm_fast: the pooled alloc and free fast paths, inline, for the driver's
+ * zeMemAlloc* / zeMemFree entry points and for usm_heap.c itself.
+ *
+ * A fast path does the common case from the thread's cache with no call:
+ * an owner the thread interned last, a size class with a slot in the bin,
+ * ids left in the thread's block; on free, the base of a live pooled block
+ * of the caller's context. Anything else returns USM_FAST_MISS before it
+ * changed anything, and the caller calls the full function (usm_alloc_plain,
+ * usm_free), which handles every case and reports every error. So there is
+ * one truth for the rules (usm_heap.c calls these same functions), and the
+ * driver saves the calls, the request struct and the re-checks.
+ */
+#ifndef ZEMEM_USM_FAST_H
+#define ZEMEM_USM_FAST_H
+
+#include "usm_private.h"
+
+#include <string.h>
+
+#define USM_FAST_MISS 1
+
+/* A pooled slot taken from a bin becomes a live block: its record gets
+ * size, owner and a fresh id (the id last, with release: see the seqlock
+ * in usm_private.h). The slot is the caller's, so no read section. */
+static inline __attribute__((always_inline)) void
+usm_slot_publish(struct usm_heap *h, struct usm_tcache *tc, struct tc_bin *b,
+		 void *p, size_t size, uint32_t owner, uint64_t id)
+{
+	/* hot is only ever compared, never followed: it may go stale. */
+	struct usm_seg *s = (struct usm_seg *)usm_index_find(&h->index, p);
+	b->hot = s;
+	struct usm_rec *r = &s->recs[usm_seg_slot(s, (uintptr_t)p)];
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&r->size, (uint32_t)size, memory_order_relaxed);
+	atomic_store_explicit(&r->owner, owner, memory_order_relaxed);
+	atomic_store_explicit(&r->id, id, memory_order_release);
+	(void)tc;
+	USM_UNPOISON(p, size);
+}
+
+/* A claimed pooled slot goes back: to the thread's bin when it is in the
+ * bin's hot segment, else (or if it was exported) to its arena. tc: the
+ * caller's cache, or NULL if it has none. */
+void usm_slot_give_slow(struct usm_heap *h, struct tc_bin *b,
+			struct usm_seg *s, void *ptr, bool exported);
+
+static inline __attribute__((always_inline)) void
+usm_slot_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
+	      void *ptr, bool exported)
+{
+	USM_POISON(ptr, s->slot_size);
+	struct tc_bin *b = tc ? &tc->bin[s->arena_idx] : NULL;
+	if (USM_LIKELY(b && b->hot == s && !exported && b->n < TC_BIN_CAP))
+		b->slot[b->n++] = ptr;
+	else
+		usm_slot_give_slow(h, b, s, ptr, exported);
+}
+
+/* The arena of a request on the fast path, or -1. */
+static inline __attribute__((always_inline)) int
+usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
+	       size_t align)
+{
+	int base = ((int)kind - 1) * USM_NCLS;
+	if (kind != USM_KIND_DEVICE) {
+		if (USM_LIKELY(size <= USM_FAST_MAX &&
+			       align <= USM_DEFAULT_ALIGN))
+			return base + usm_fast_class[(size + 15) >> 4];
+		return -1;
+	}
+	/* device blocks are page-isolated: whole-page classes */
+	size_t pages = (size + h->page_size - 1) >> h->page_shift;
+	if (USM_LIKELY(align <= h->page_size && pages <= USM_NCLS_PAGE))
+		return base + USM_NCLS_SMALL + (int)pages - 1;
+	return -1;
+}
+
+/* usm_thread_credit() for a thread whose cache exists, else NULL. */
+static inline uint64_t *
+usm_fast_credit(struct usm_heap *h)
+{
+	return USM_LIKELY(usm_tls_tc.serial == h->serial)
+		       ? usm_tls_tc.tc->credit
+		       : NULL;
+}
+
+/* usm_alloc_plain's common case (same preconditions): 0, or USM_FAST_MISS
+ * with nothing changed. */
+static inline __attribute__((always_inline)) int
+usm_fast_alloc(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
+	       uint32_t ze_flags, size_t size, size_t align, void **out)
+{
+	if (USM_UNLIKELY(usm_tls_tc.serial != h->serial))
+		return USM_FAST_MISS;
+	struct usm_tcache *tc = usm_tls_tc.tc;
+	const struct usm_owner_key *k = &tc->oc_key;
+	if (USM_UNLIKELY(
+		    tc->oc_gen != atomic_load_explicit(&h->owners.gen,
+						       memory_order_acquire) ||
+		    k->ctx != ctx || k->dev != dev ||
+		    k->ze_flags != ze_flags || k->usm_flags ||
+		    k->align_code != usm_align_code(align)))
+		return USM_FAST_MISS;
+	int ai = usm_fast_arena(h, kind, size, align);
+	if (USM_UNLIKELY(ai < 0))
+		return USM_FAST_MISS;
+	struct tc_bin *b = &tc->bin[ai];
+	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
+		return USM_FAST_MISS;
+	void *p = b->slot[--b->n];
+	usm_slot_publish(h, tc, b, p, size, tc->oc_idx, tc->id_next++);
+	*out = p;
+	return 0;
+}
+
+/* usm_free's common case: the base of a live pooled block of ctx, freed by
+ * a thread with a cache. 0 (freed, like usm_free), or USM_FAST_MISS with
+ * nothing changed: usm_free then decides (and reports any error). */
+static inline __attribute__((always_inline)) int
+usm_fast_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
+{
+	if (USM_UNLIKELY(usm_tls_tc.serial != h->serial))
+		return USM_FAST_MISS;
+	struct usm_tcache *tc = usm_tls_tc.tc;
+	/* read section (usm_rd_lock, with the cache in hand) */
+	uint64_t rd = atomic_load_explicit(&tc->rd, memory_order_relaxed);
+	atomic_store_explicit(&tc->rd, rd + 1, memory_order_relaxed);
+	if (USM_LIKELY(h->index.asym))
+		atomic_signal_fence(memory_order_seq_cst);
+	else
+		atomic_thread_fence(memory_order_seq_cst);
+	struct usm_span *sp = usm_index_find(&h->index, ptr);
+	struct usm_seg *s = (struct usm_seg *)sp;
+	uintptr_t a = (uintptr_t)ptr;
+	uint32_t slot = 0, size, owner;
+	uint64_t id;
+	bool ok = sp && sp->type == SPAN_SEG &&
+		  (slot = usm_seg_slot(s, a)) < s->nslots &&
+		  !usm_rec_read(&s->recs[slot], &id, &size, &owner) &&
+		  a == sp->base + (uintptr_t)slot * s->slot_size &&
+		  atomic_load_explicit(
+			  &usm_owner_get(&h->owners, owner)->ctx,
+			  memory_order_relaxed) == ctx &&
+		  atomic_compare_exchange_strong(&s->recs[slot].id, &id, 0);
+	atomic_store_explicit(&tc->rd, rd + 2, memory_order_release);
+	if (USM_UNLIKELY(!ok))
+		return USM_FAST_MISS;
+	/* Claimed: the segment stays until the slot is given back. */
+	if (freed) {
+		const struct usm_owner *e = usm_owner_get(&h->owners, owner);
+		freed->base = ptr;
+		freed->size = size & ~USM_REC_EXPORTED;
+		freed->kind = (enum usm_kind)s->kind;
+		freed->id = id;
+		freed->exported = size & USM_REC_EXPORTED;
+		freed->page_size = h->page_size;
+		freed->ctx = ctx;
+		freed->dev = atomic_load_explicit(&e->dev,
+						  memory_order_relaxed);
+	}
+	usm_slot_give(h, tc, s, ptr, size & USM_REC_EXPORTED);
+	return 0;
+}
+
+#endif
