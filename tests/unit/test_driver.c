@@ -430,6 +430,67 @@ START_TEST(test_alloc_budget_and_limits)
 }
 END_TEST
 
+/* Small device allocations take budget per thread, in advance (credit):
+ * one thread alone still sees the exact budget, and an exiting thread's
+ * credit comes back. */
+static void *
+credit_worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 100; i++) {
+		void *p;
+		if (zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 64, 0, zt.dev,
+					  &p) ||
+		    zt.mem.pfnFree(zt.ctx, p))
+			return (void *)1;
+	}
+	return NULL; /* exits holding credit */
+}
+
+START_TEST(test_budget_credit_exact)
+{
+	setenv("ZEMEM_DEVICE_MEMORY_SIZE", "8M", 1);
+	zt_setup();
+	enum { STACK = 1 << 20 };
+	void *stack = mmap(NULL, STACK, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stack, MAP_FAILED);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, stack, STACK);
+	pthread_t th;
+	void *ret;
+	ck_assert_int_eq(pthread_create(&th, &attr, credit_worker, NULL), 0);
+	pthread_attr_destroy(&attr);
+	pthread_join(th, &ret);
+	ck_assert_ptr_null(ret);
+	munmap(stack, STACK);
+	/* This thread holds credit too (a small block live), and still gets
+	 * every byte: the worker's credit came back when it exited, its own
+	 * goes back when a reservation would fail. */
+	void *small, *rest, *one;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 64, 0,
+					       zt.dev, &small),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc,
+					       (8 << 20) - 64, 0, zt.dev,
+					       &rest),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1, 0,
+					       zt.dev, &one),
+			 ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, rest), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, small), ZE_RESULT_SUCCESS);
+	/* Freed small blocks refill the credit; the full budget is still
+	 * there for one allocation. */
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 8 << 20, 0,
+					       zt.dev, &rest),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, rest), ZE_RESULT_SUCCESS);
+	zt_teardown();
+}
+END_TEST
+
 START_TEST(test_alloc_descriptor_errors)
 {
 	void *p = (void *)1;
@@ -708,6 +769,7 @@ driver_suite(void)
 	tcase_add_test(raw, test_device_count_option);
 	tcase_add_test(raw, test_context_destroy_frees_allocations);
 	tcase_add_test(raw, test_alloc_budget_and_limits);
+	tcase_add_test(raw, test_budget_credit_exact);
 	tcase_add_test(raw, test_device_uuid_stable_across_processes);
 	suite_add_tcase(s, raw);
 
