@@ -22,8 +22,13 @@
  * thread that gets the same addresses from the driver meanwhile finds no
  * live record there); a failure puts it back.
  *
- * Locking: val_lock around index work only; never across a call to the
- * next layer.
+ * Hot paths: an allocation whose base the layer saw freed before, and a
+ * free of the base of a live allocation of the call's context, take the
+ * base's shard lock only (val_track.c). Everything else (a base never
+ * seen, any finding, imports) takes the world lock and runs the checks
+ * above on the trees.
+ *
+ * Locking: never across a call to the next layer.
  */
 #include "val.h"
 
@@ -55,7 +60,7 @@ how_to_release(enum val_kind k)
 	}
 }
 
-/* Caller holds val_lock. */
+/* Caller holds the world lock. */
 static ze_result_t
 release_check(const struct val_call *call, ze_context_handle_t ctx,
 	      uintptr_t p, unsigned expect, struct val_rec **out)
@@ -118,46 +123,34 @@ release_check(const struct val_call *call, ze_context_handle_t ctx,
 }
 
 ze_result_t
-val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
-		  const void *ptr, unsigned expect, struct val_release *rel)
+val_release_begin_slow(const struct val_call *call, ze_context_handle_t ctx,
+		       const void *ptr, unsigned expect,
+		       struct val_release *rel, struct val_site *site)
 {
-	struct val_site site;
 	struct val_rec *r;
-	rel->ix = NULL;
-	if (!val_cfg.tracking)
-		return ZE_RESULT_SUCCESS;
-	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	ze_result_t res = release_check(call, ctx, (uintptr_t)ptr, expect,
 					&r);
 	if (!res && r) {
 		rel->ix = r->ix;
 		rel->base = val_rec_base(r);
 		rel->id = r->id;
-		val_rec_retire(r, &site);
-		val_count_locked(call, 1);  /* taken back if the driver fails */
+		val_rec_retire(r, site);
 	}
-	val_mtx_unlock(&val_lock);
-	val_site_clear(&site);
+	val_world_unlock();
+	val_site_clear(site);
+	if (!res && r)
+		val_count_call(call, 1);  /* taken back if the driver fails */
 	return res;
 }
 
 void
-val_release_end(const struct val_call *call, const void *ptr,
-		const struct val_release *rel, ze_result_t res)
+val_release_undo(const struct val_call *call, const void *ptr,
+		 const struct val_release *rel, ze_result_t res)
 {
-	if (!val_cfg.tracking)
-		return;
-	if (res == ZE_RESULT_SUCCESS) {
-		if (!rel->ix)  /* not counted by val_release_begin */
-			val_count_after(call);
-		return;
-	}
 	if (rel->ix) {
-		val_mtx_lock(&val_lock);
 		val_rec_unretire(rel->ix, rel->base, rel->id);
-		val_count_locked(call, -1);
-		val_mtx_unlock(&val_lock);
+		val_count_call(call, -1);
 	} else if (val_cfg.lifetime) {
 		val_note(VAL_CAT_LIFETIME, call, res,
 			 "%p is not memory the layer saw allocated or opened, "
@@ -166,20 +159,11 @@ val_release_end(const struct val_call *call, const void *ptr,
 }
 
 void
-val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
-	       void *ptr)
+val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
+	       void *ptr, struct val_site *site)
 {
-	struct val_site site;
-	if (val_cfg.params && ptr && q->align &&
-	    ((uintptr_t)ptr & (q->align - 1)))
-		val_note(VAL_CAT_DRIVER, call, ZE_RESULT_SUCCESS,
-			 "driver bug: the driver returned %p, which is not "
-			 "aligned to the %zu bytes asked for", ptr, q->align);
-	if (!val_cfg.tracking || !ptr)
-		return;
-	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
-	struct val_rec *r = val_rec_add(&val_mem_index, q->kind, &site,
+	val_world_lock();
+	struct val_rec *r = val_rec_add(&val_mem_index, q->kind, site,
 					(uintptr_t)ptr, q->size, call);
 	if (r) {
 		r->ctx = q->ctx;
@@ -187,8 +171,17 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 		r->align = q->align;
 		r->flags = q->flags;
 	}
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
+	val_site_clear(site);
+}
+
+void
+val_alloc_misaligned(const struct val_call *call,
+		     const struct val_alloc_req *q, void *ptr)
+{
+	val_note(VAL_CAT_DRIVER, call, ZE_RESULT_SUCCESS,
+		 "driver bug: the driver returned %p, which is not "
+		 "aligned to the %zu bytes asked for", ptr, q->align);
 }
 
 static ze_result_t
