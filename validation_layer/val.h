@@ -398,6 +398,32 @@ val_shard_find(const struct val_shard *s, uintptr_t p)
 		r = r->hnext;
 	return r;
 }
+static inline void
+val_rlist_push(struct val_rlist *l, struct val_rec *r)
+{
+	r->lnext = NULL;
+	r->lprev = l->tail;
+	if (l->tail)
+		l->tail->lnext = r;
+	else
+		l->head = r;
+	l->tail = r;
+	l->n++;
+}
+static inline void
+val_rlist_unlink(struct val_rlist *l, struct val_rec *r)
+{
+	if (r->lprev)
+		r->lprev->lnext = r->lnext;
+	else
+		l->head = r->lnext;
+	if (r->lnext)
+		r->lnext->lprev = r->lprev;
+	else
+		l->tail = r->lprev;
+	r->lprev = r->lnext = NULL;
+	l->n--;
+}
 /* val_lock and every shard lock, in order; for everything but the hot
  * paths. */
 void val_world_lock(void);
@@ -405,17 +431,32 @@ void val_world_unlock(void);
 /* Caller holds its shard's lock. Retire r (val_rec_retire); returns true
  * when the shard's stale list is long enough that the caller should call
  * val_shard_sweep(s) once it has let go of the shard lock. */
-bool val_rec_retire_fast(struct val_rec *r, struct val_site *site);
+bool val_rec_evict(struct val_shard *s);
+static inline bool
+val_rec_retire_fast(struct val_rec *r, struct val_site *site)
+{
+	struct val_shard *s = &val_shards[r->shard];
+	r->state = VAL_FREED;
+	r->free = *site;   /* a live record has no free backtrace */
+	site->bt = NULL;
+	val_rlist_push(&s->q, r);
+	if (s->q.n <= VAL_QUARANTINE / VAL_SHARDS)
+		return false;
+	return val_rec_evict(s);
+}
 void val_shard_sweep(struct val_shard *s);
 /* Caller holds r's shard lock: take a FREED or STALE record back for a
  * new life at its base (kind, size, site taken over; the other fields
  * zero). */
 void val_rec_revive(struct val_rec *r, enum val_kind kind,
 		    struct val_site *site, size_t size);
+void val_rec_clear_bts(struct val_rec *r);
 /* A new record id of kind: unique, and in call order within a thread
  * (blocks of ids per thread, so no atomic operation per record). */
 uint64_t val_rec_id_slow(enum val_kind kind);
-extern __thread uint64_t val_id_next[VAL_KIND_COUNT], val_id_end[VAL_KIND_COUNT]
+extern __thread uint64_t val_id_next[VAL_KIND_COUNT]
+	__attribute__((tls_model("initial-exec")));
+extern __thread uint64_t val_id_end[VAL_KIND_COUNT]
 	__attribute__((tls_model("initial-exec")));
 static inline uint64_t
 val_rec_id(enum val_kind kind)
@@ -625,6 +666,23 @@ val_is_pow2(size_t x)
 }
 
 /* ---- val_mem.c ---- */
+/* val_params.c: smallest maxMemAllocSize of the devices seen (0: none). */
+extern _Atomic uint64_t val_smallest_max_alloc;
+
+/* The full checks of the allocations (val_hot.h has the quick ones), and the finding of a NULL pointer. */
+ze_result_t val_null_pointer(const struct val_call *call, const char *name);
+ze_result_t val_alloc_shared_check(const struct val_call *call,
+				   const ze_device_mem_alloc_desc_t *device_desc,
+				   const ze_host_mem_alloc_desc_t *host_desc,
+				   void **pptr, struct val_alloc_req *q);
+ze_result_t val_alloc_device_check(const struct val_call *call,
+				   const ze_device_mem_alloc_desc_t *device_desc,
+				   ze_device_handle_t hDevice, void **pptr,
+				   struct val_alloc_req *q);
+ze_result_t val_alloc_host_check(const struct val_call *call,
+				 const ze_host_mem_alloc_desc_t *host_desc,
+				 void **pptr, struct val_alloc_req *q);
+
 /* After a successful allocation: alignment check and record (inline:
  * the hot path; val_alloc_slow for a base the hash does not have). */
 void val_alloc_slow(const struct val_call *call,
@@ -649,8 +707,17 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 	if (__builtin_expect(r && r->state != VAL_LIVE && q->size &&
 				     q->size <= r->size, 1)) {
 		/* The driver handed out a base it had before: the record,
-		 * no longer than the old one, cannot overlap another. */
-		val_rec_revive(r, q->kind, &site, q->size);
+		 * no longer than the old one, cannot overlap another. A
+		 * record of val_mem_index has no VMM fields to reset. */
+		val_rlist_unlink(r->state == VAL_FREED ? &s->q : &s->stale, r);
+		if (r->alloc.bt || r->free.bt)
+			val_rec_clear_bts(r);
+		r->free.ep = 0;
+		r->size = q->size;
+		r->kind = (uint8_t)q->kind;
+		r->state = VAL_LIVE;
+		r->id = val_rec_id(q->kind);
+		r->alloc = site;
 		r->ctx = q->ctx;
 		r->dev = q->dev;
 		r->align = q->align;

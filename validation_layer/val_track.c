@@ -38,7 +38,6 @@
 #include <unistd.h>
 
 #define STALE_MAX 128                  /* per shard, before a sweep */
-#define SHARD_Q (VAL_QUARANTINE / VAL_SHARDS)
 #define SHARD_FREE_MAX 64
 #define ID_BLOCK 64
 
@@ -49,7 +48,9 @@ struct val_index val_import_index;
 struct val_index val_map_index;
 
 static _Atomic uint64_t id_pool[VAL_KIND_COUNT];
-__thread uint64_t val_id_next[VAL_KIND_COUNT], val_id_end[VAL_KIND_COUNT]
+__thread uint64_t val_id_next[VAL_KIND_COUNT]
+	__attribute__((tls_model("initial-exec")));
+__thread uint64_t val_id_end[VAL_KIND_COUNT]
 	__attribute__((tls_model("initial-exec")));
 
 uint64_t
@@ -105,33 +106,8 @@ rec_of(struct val_node *n)
 
 /* ---- lists (quarantine, stale) ---- */
 
-static void
-list_push(struct val_rlist *l, struct val_rec *r)
-{
-	r->lnext = NULL;
-	r->lprev = l->tail;
-	if (l->tail)
-		l->tail->lnext = r;
-	else
-		l->head = r;
-	l->tail = r;
-	l->n++;
-}
-
-static void
-list_unlink(struct val_rlist *l, struct val_rec *r)
-{
-	if (r->lprev)
-		r->lprev->lnext = r->lnext;
-	else
-		l->head = r->lnext;
-	if (r->lnext)
-		r->lnext->lprev = r->lprev;
-	else
-		l->tail = r->lprev;
-	r->lprev = r->lnext = NULL;
-	l->n--;
-}
+#define list_push val_rlist_push
+#define list_unlink val_rlist_unlink
 
 /* The list r is on, by its state (LIVE: none). */
 static struct val_rlist *
@@ -364,18 +340,12 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 	return r;
 }
 
+/* Caller holds s->lock and s's quarantine is over its size: the oldest
+ * freed record of the shard goes stale. True when the stale list wants a
+ * sweep. */
 bool
-val_rec_retire_fast(struct val_rec *r, struct val_site *site)
+val_rec_evict(struct val_shard *s)
 {
-	struct val_shard *s = &val_shards[r->shard];
-	r->state = VAL_FREED;
-	val_site_clear(&r->free);
-	r->free = *site;
-	site->bt = NULL;
-	list_push(&s->q, r);
-	if (s->q.n <= SHARD_Q)
-		return false;
-	/* The oldest freed record of the shard goes stale. */
 	struct val_rec *old = s->q.head;
 	list_unlink(&s->q, old);
 	old->state = VAL_STALE;
@@ -383,6 +353,13 @@ val_rec_retire_fast(struct val_rec *r, struct val_site *site)
 	val_site_clear(&old->free);
 	list_push(&s->stale, old);
 	return s->stale.n >= STALE_MAX;
+}
+
+void
+val_rec_clear_bts(struct val_rec *r)
+{
+	val_site_clear(&r->alloc);
+	val_site_clear(&r->free);
 }
 
 /* Caller holds val_lock and s->lock: unindex the stale records. */
@@ -406,6 +383,7 @@ val_shard_sweep(struct val_shard *s)
 void
 val_rec_retire(struct val_rec *r, struct val_site *site)
 {
+	val_site_clear(&r->free);
 	if (val_rec_retire_fast(r, site))
 		sweep_locked(&val_shards[r->shard]);
 }
