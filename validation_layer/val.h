@@ -17,12 +17,21 @@
  *   record    what the layer knows about a range of addresses: a USM
  *             allocation, an IPC import, a VMM reservation or a mapping
  *             (struct val_rec), kept in an interval index (val_index.c:
- *             an AVL tree for "which record contains p", O(log n), plus a
- *             hash of base addresses for the exact lookups of hot paths);
- *   quarantine  the last VAL_QUARANTINE freed records, kept (still in the
- *             index, marked freed) so a double free can say where the
+ *             an AVL tree for "which record contains p", O(log n));
+ *             the records of val_mem_index (USM and reservations) are
+ *             also in a sharded hash of base addresses (val_track.c),
+ *             which is all the hot paths touch;
+ *   shard     one of VAL_SHARDS parts of that hash, chosen by the base
+ *             address, with its own lock, quarantine and stale list;
+ *   quarantine  about the last VAL_QUARANTINE freed records (a FIFO of
+ *             VAL_QUARANTINE / VAL_SHARDS per shard), kept (still
+ *             indexed, marked FREED) so a double free can say where the
  *             memory was allocated and freed; when the driver hands out
  *             the same base again, the freed record is reused in place;
+ *   stale     a record pushed out of the quarantine: forgotten (lookups
+ *             treat it as absent) but left where it is, so the driver
+ *             handing out its base again reuses it in place; the stale
+ *             records of a shard are unindexed in batches;
  *   handle    a context, device or physical-memory object the layer has
  *             seen created (struct val_handle), in a lock-free table;
  *   site      where something happened: the entry point and, with
@@ -37,12 +46,20 @@
  * Locks, in order (take a later one only while holding an earlier one, or
  * none):
  *   val_next_lock  the getters, while they patch tables and val_next;
- *   val_lock       every record, index and quarantine, the IPC handle set,
+ *   val_lock       the trees of the three indexes, the IPC handle set,
  *                  inserting into the handle table, and the mutable fields
  *                  of handles (marked below). Handle lookups
  *                  (val_handle_find) take no lock.
+ *   shard locks    (val_track.c) a shard's hash chains, quarantine and
+ *                  stale lists, and the fields of the records whose base
+ *                  falls in that shard. The hot paths (allocation, free of
+ *                  a base pointer) take one shard lock and nothing else,
+ *                  and wait for nothing while they hold it. Every other
+ *                  path that touches records takes the world lock
+ *                  (val_world_lock: val_lock, then every shard in order),
+ *                  so it sees all records still and may take its time.
  *   reg_lock       (val_leak.c) the list of per-thread count arrays.
- * The layer never calls the next layer while holding val_lock.
+ * The layer never calls the next layer while holding any of these.
  *
  * Errors: checks return ZE_RESULT_SUCCESS (0) or the result code that the
  * wrapper returns instead of calling the next layer; val_report() prints
@@ -152,29 +169,60 @@ const char *val_site_format(const struct val_site *s, char *buf, size_t len);
 const char *val_fmt_bytes(char *buf, size_t len, const void *p, size_t n);
 /* Successful calls for the leak table (val_leak.c). Only the entry points
  * of the table's rows count. Those of the memory rows (allocations, IPC,
- * VMM, physical memory: they take a context) are counted by their hooks,
- * in the context's own array, under val_lock (val_count_locked); the
- * others by the wrapper, in a per-thread array (no atomic operation). */
+ * VMM, physical memory: they take a context) are counted by their hooks
+ * (val_count_call), for the process and for the context; the others by
+ * the wrapper (val_count), for the process. Every count is a plain
+ * increment in an array of the calling thread (struct val_tcounts: no
+ * lock, no atomic read-modify-write); reports add the arrays up. */
 enum val_count_mode {
 	VAL_COUNT_NONE,
-	VAL_COUNT_THREAD,    /* wrapper, per-thread array */
-	VAL_COUNT_CONTEXT,   /* hook, the context's array, under val_lock */
+	VAL_COUNT_THREAD,    /* wrapper: the process's count only */
+	VAL_COUNT_CONTEXT,   /* hook: the process's and the context's */
 };
 extern uint8_t val_count_mode[VAL_EP_COUNT];   /* set once by val_init */
-void val_count_thread(unsigned ep);
+#define VAL_CSLOTS 4   /* contexts a thread counts for without a lookup */
+struct val_cslot {
+	/* Written by the owning thread under reg_lock; read by reports. */
+	_Atomic(struct val_handle *) hd;
+	_Atomic uint64_t gen;            /* hd's generation when taken */
+	_Atomic uint64_t n[VAL_EP_COUNT];
+};
+struct val_tcounts {
+	/* Written by the owning thread only (relaxed load and store), read
+	 * by the reports. */
+	_Atomic uint64_t n[VAL_EP_COUNT];
+	struct val_cslot slot[VAL_CSLOTS];   /* slot[0]: the last used */
+	struct val_tcounts *prev, *next;     /* reg_lock */
+};
+extern pthread_mutex_t val_reg_lock;   /* reg_lock (val_leak.c) */
+extern __thread struct val_tcounts *val_tcounts
+	__attribute__((tls_model("initial-exec")));
+static inline void
+val_bump(_Atomic uint64_t *c, int delta)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) +
+				      (uint64_t)(int64_t)delta,
+			      memory_order_relaxed);
+}
+void val_count_thread_slow(unsigned ep);
 static inline void
 val_count(unsigned ep)
 {
-	if (val_count_mode[ep] == VAL_COUNT_THREAD)
-		val_count_thread(ep);
+	struct val_tcounts *t = val_tcounts;
+	if (val_count_mode[ep] != VAL_COUNT_THREAD)
+		return;
+	if (t)
+		val_bump(&t->n[ep], 1);
+	else
+		val_count_thread_slow(ep);
 }
-/* Caller holds val_lock: count call (delta +1, or -1 to take back a count
- * made before the driver refused the call); inline, below. */
-static inline void val_count_locked(const struct val_call *call, int delta);
-/* A count with no live context to hold it. */
+/* Count call for the process and its context (delta +1, or -1 to take
+ * back a count made before the driver refused the call); inline, below.
+ * Takes no lock. */
+static inline void val_count_call(const struct val_call *call, int delta);
+void val_count_call_slow(const struct val_call *call, int delta);
+/* A count with no per-thread array to hold it. */
 void val_count_gone(unsigned ep, int delta);
-/* The same, taking val_lock (for paths that do not hold it). */
-void val_count_after(const struct val_call *call);
 /* val_gen.c */
 const char *val_ep_name(unsigned ep);
 const char *val_result_name(ze_result_t r);
@@ -234,7 +282,7 @@ struct val_node *val_index_ceil(const struct val_index *ix, uintptr_t key);
 int val_index_walk(const struct val_index *ix,
 		   int (*fn)(struct val_node *n, void *arg), void *arg);
 
-/* ---- val_track.c: records, quarantine, the memory indexes ---- */
+/* ---- val_track.c: records, shards, quarantine, the memory indexes ---- */
 
 enum val_kind {
 	VAL_KIND_HOST,
@@ -249,24 +297,30 @@ enum val_kind {
 enum val_state {
 	VAL_LIVE,
 	VAL_FREED,      /* in the quarantine */
+	VAL_STALE,      /* out of the quarantine: as good as absent */
 };
 
 struct val_handle;
 
 struct val_rec {
-	struct val_node node;       /* key: base address */
-	struct val_index *ix;       /* the index it is in */
+	/* Hot fields first: the fast paths read the first cache line. */
+	struct val_rec *hnext;      /* shard hash chain (hashed only) */
+	uintptr_t base;             /* == node.key; immutable while indexed */
 	size_t size;
-	uint64_t id;                /* n-th record of its kind */
-	ze_context_handle_t ctx;
-	ze_device_handle_t dev;
-	size_t align;
-	uint32_t flags;
 	uint8_t kind;               /* enum val_kind */
 	uint8_t state;              /* enum val_state */
+	uint8_t shard;              /* val_shards[shard] (by base) */
+	bool hashed;                /* in the shard hash (val_mem_index) */
+	uint32_t flags;
+	ze_context_handle_t ctx;
+	struct val_rec *lprev, *lnext;  /* quarantine / stale / free list */
+	uint64_t id;                /* n-th record of its kind */
+	ze_device_handle_t dev;
+	size_t align;
 	struct val_site alloc, free;
-	uint32_t qslot;             /* FREED: its slot in the quarantine */
-	struct val_rec *next_free;  /* on the free list */
+	/* Cold: val_lock (tree), or VMM. */
+	struct val_node node;       /* key: base address */
+	struct val_index *ix;       /* the index it is in */
 	uint64_t nmaps;             /* reservation: mapping records inside */
 	struct val_handle *pmem;    /* mapping: its physical object */
 	size_t offset;              /* mapping: offset into pmem */
@@ -304,19 +358,127 @@ val_mtx_unlock(val_mtx_t *m)
 		val_mtx_wake(m);
 }
 extern val_mtx_t val_lock;
-/* All below: caller holds val_lock. */
+
+/* The shards: see the vocabulary above. */
+#define VAL_SHARD_BITS 4
+#define VAL_SHARDS (1u << VAL_SHARD_BITS)
+struct val_rlist {
+	struct val_rec *head, *tail;    /* head: the oldest */
+	uint32_t n;
+};
+struct val_shard {
+	val_mtx_t lock;
+	struct val_rec **buckets;       /* nbuckets (power of 2), or NULL */
+	size_t mask;                    /* nbuckets - 1 */
+	size_t count;                   /* records in the hash */
+	struct val_rlist q;             /* quarantine (FREED), FIFO */
+	struct val_rlist stale;         /* STALE, to unindex */
+	struct val_rec *free_list;      /* recycled records (lnext) */
+	uint32_t nfree;
+} __attribute__((aligned(64)));
+extern struct val_shard val_shards[VAL_SHARDS];
+static inline uint64_t
+val_mix(uintptr_t p)
+{
+	return (uint64_t)p * 0x9e3779b97f4a7c15ull;
+}
+static inline unsigned
+val_shard_index(uintptr_t p)
+{
+	return (unsigned)(val_mix(p) >> (64 - VAL_SHARD_BITS));
+}
+/* Caller holds s->lock: the hashed record at base p (any state), or NULL. */
+static inline struct val_rec *
+val_shard_find(const struct val_shard *s, uintptr_t p)
+{
+	if (!s->buckets)
+		return NULL;
+	struct val_rec *r = s->buckets[(val_mix(p) >> 24) & s->mask];
+	while (r && r->base != p)
+		r = r->hnext;
+	return r;
+}
+static inline void
+val_rlist_push(struct val_rlist *l, struct val_rec *r)
+{
+	r->lnext = NULL;
+	r->lprev = l->tail;
+	if (l->tail)
+		l->tail->lnext = r;
+	else
+		l->head = r;
+	l->tail = r;
+	l->n++;
+}
+static inline void
+val_rlist_unlink(struct val_rlist *l, struct val_rec *r)
+{
+	if (r->lprev)
+		r->lprev->lnext = r->lnext;
+	else
+		l->head = r->lnext;
+	if (r->lnext)
+		r->lnext->lprev = r->lprev;
+	else
+		l->tail = r->lprev;
+	r->lprev = r->lnext = NULL;
+	l->n--;
+}
+/* val_lock and every shard lock, in order; for everything but the hot
+ * paths. */
+void val_world_lock(void);
+void val_world_unlock(void);
+/* Caller holds its shard's lock. Retire r (val_rec_retire); returns true
+ * when the shard's stale list is long enough that the caller should call
+ * val_shard_sweep(s) once it has let go of the shard lock. */
+bool val_rec_evict(struct val_shard *s);
+static inline bool
+val_rec_retire_fast(struct val_rec *r, struct val_site *site)
+{
+	struct val_shard *s = &val_shards[r->shard];
+	r->state = VAL_FREED;
+	r->free = *site;   /* a live record has no free backtrace */
+	site->bt = NULL;
+	val_rlist_push(&s->q, r);
+	if (s->q.n <= VAL_QUARANTINE / VAL_SHARDS)
+		return false;
+	return val_rec_evict(s);
+}
+void val_shard_sweep(struct val_shard *s);
+/* Caller holds r's shard lock: take a FREED or STALE record back for a
+ * new life at its base (kind, size, site taken over; the other fields
+ * zero). */
+void val_rec_revive(struct val_rec *r, enum val_kind kind,
+		    struct val_site *site, size_t size);
+void val_rec_clear_bts(struct val_rec *r);
+/* A new record id of kind: unique, and in call order within a thread
+ * (blocks of ids per thread, so no atomic operation per record). */
+uint64_t val_rec_id_slow(enum val_kind kind);
+extern __thread uint64_t val_id_next[VAL_KIND_COUNT]
+	__attribute__((tls_model("initial-exec")));
+extern __thread uint64_t val_id_end[VAL_KIND_COUNT]
+	__attribute__((tls_model("initial-exec")));
+static inline uint64_t
+val_rec_id(enum val_kind kind)
+{
+	if (val_id_next[kind] < val_id_end[kind])
+		return val_id_next[kind]++;
+	return val_rec_id_slow(kind);
+}
+
+/* All below: caller holds the world lock (val_world_lock). */
 extern struct val_index val_mem_index;     /* USM and reservations */
 extern struct val_index val_import_index;  /* IPC imports */
 extern struct val_index val_map_index;     /* VMM mappings */
 static inline uintptr_t
 val_rec_base(const struct val_rec *r)
 {
-	return r->node.key;
+	return r->base;
 }
 static inline uintptr_t
 val_rec_end(const struct val_rec *r)
 {
-	return r->node.key + (r->size ? r->size : 1);
+	return r->base + (r->size ? r->size : 1);
 }
 /* A LIVE record for [base, base + size) in ix, allocated at site (taken
  * over), other fields zero; NULL when out of memory. Freed records it
@@ -329,29 +491,25 @@ struct val_rec *val_rec_add(struct val_index *ix, enum val_kind kind,
 /* A record outside any index (val_rec_add uses it). */
 struct val_rec *val_rec_new(enum val_kind kind, struct val_site *site,
 			    uintptr_t base, size_t size);
+/* Put a record of val_rec_new into ix (and the hash, for val_mem_index);
+ * 0, or -1 when it cannot (r is dropped). */
+int val_rec_insert(struct val_index *ix, struct val_rec *r);
 static inline struct val_rec *
 val_rec_of(struct val_node *n)
 {
 	return n ? (struct val_rec *)((char *)n - offsetof(struct val_rec, node))
 		 : NULL;
 }
-struct val_rec *val_rec_find_slow(const struct val_index *ix, uintptr_t p);
-/* The record (live or freed) that contains p, or NULL: by exact base
- * first (the usual case), else through the tree. */
-static inline struct val_rec *
-val_rec_find(const struct val_index *ix, uintptr_t p)
-{
-	struct val_rec *r = val_rec_of(val_index_find(ix, p));
-	if (r || !ix->count)
-		return r;
-	return val_rec_find_slow(ix, p);
-}
+/* The record (live or freed, not stale) that contains p, or NULL: by
+ * exact base first (the usual case), else through the tree. */
+struct val_rec *val_rec_find(const struct val_index *ix, uintptr_t p);
 /* Mark freed (site: where, taken over) and move into the quarantine. */
 void val_rec_retire(struct val_rec *r, struct val_site *site);
 /* Undo val_rec_retire when the next layer failed the free; r is looked
- * up again by base and id, since it may have been evicted meanwhile. */
+ * up again by base and id, since it may have been evicted meanwhile.
+ * Takes the locks it needs. */
 void val_rec_unretire(struct val_index *ix, uintptr_t base, uint64_t id);
-/* Drop a record for good (index, quarantine, memory). */
+/* Drop a record for good (index, hash, quarantine, memory). */
 void val_rec_drop(struct val_rec *r);
 const char *val_kind_name(enum val_kind k);
 /* "host allocation 0x..+N (#id, context 0x..) allocated by ...[, freed by
@@ -373,11 +531,14 @@ struct val_handle {
 	uint64_t id;                /* val_lock */
 	struct val_site create, destroy;   /* val_lock */
 	/* context */
+	_Atomic uint64_t gen;              /* +1 per life (reg_lock) */
 	ze_driver_handle_t drv;
 	_Atomic uint64_t max_alloc;        /* largest of its devices' */
 	_Atomic size_t page;               /* smallest VMM page, 0: unknown */
 	ze_device_handle_t dev0;           /* a device of the context */
-	uint64_t *counts;                  /* val_lock: per-context calls */
+	/* Per-context calls (leak checker): those of per-thread slots that
+	 * were given up; the rest are in the slots (val_leak.c). */
+	_Atomic uint64_t *counts;
 	/* device: max_alloc above, and */
 	_Atomic uint32_t mem_ordinals;     /* 0: not queried yet */
 	/* physical memory */
@@ -388,16 +549,22 @@ struct val_handle {
 };
 
 static inline void
-val_count_locked(const struct val_call *call, int delta)
+val_count_call(const struct val_call *call, int delta)
 {
 	struct val_handle *hd = call->hctx;
+	struct val_tcounts *t = val_tcounts;
 	if (!val_cfg.leak)
 		return;
-	if (hd && hd->counts &&
-	    atomic_load_explicit(&hd->live, memory_order_relaxed))
-		hd->counts[call->ep] += (uint64_t)(int64_t)delta;
-	else
-		val_count_gone(call->ep, delta);
+	if (t && hd &&
+	    atomic_load_explicit(&t->slot[0].hd, memory_order_relaxed) == hd &&
+	    atomic_load_explicit(&t->slot[0].gen, memory_order_relaxed) ==
+		    atomic_load_explicit(&hd->gen, memory_order_relaxed) &&
+	    atomic_load_explicit(&hd->live, memory_order_relaxed)) {
+		val_bump(&t->n[call->ep], delta);
+		val_bump(&t->slot[0].n[call->ep], delta);
+		return;
+	}
+	val_count_call_slow(call, delta);
 }
 
 /* Lookup without a lock; NULL when the layer never saw h. */
@@ -499,24 +666,131 @@ val_is_pow2(size_t x)
 }
 
 /* ---- val_mem.c ---- */
-/* After a successful allocation: alignment check and record. */
-void val_alloc_done(const struct val_call *call,
-		    const struct val_alloc_req *q, void *ptr);
+/* val_params.c: smallest maxMemAllocSize of the devices seen (0: none). */
+extern _Atomic uint64_t val_smallest_max_alloc;
+
+/* The full checks of the allocations (val_hot.h has the quick ones), and the finding of a NULL pointer. */
+ze_result_t val_null_pointer(const struct val_call *call, const char *name);
+ze_result_t val_alloc_shared_check(const struct val_call *call,
+				   const ze_device_mem_alloc_desc_t *device_desc,
+				   const ze_host_mem_alloc_desc_t *host_desc,
+				   void **pptr, struct val_alloc_req *q);
+ze_result_t val_alloc_device_check(const struct val_call *call,
+				   const ze_device_mem_alloc_desc_t *device_desc,
+				   ze_device_handle_t hDevice, void **pptr,
+				   struct val_alloc_req *q);
+ze_result_t val_alloc_host_check(const struct val_call *call,
+				 const ze_host_mem_alloc_desc_t *host_desc,
+				 void **pptr, struct val_alloc_req *q);
+
+/* After a successful allocation: alignment check and record (inline:
+ * the hot path; val_alloc_slow for a base the hash does not have). */
+void val_alloc_slow(const struct val_call *call,
+		    const struct val_alloc_req *q, void *ptr,
+		    struct val_site *site);
+void val_alloc_misaligned(const struct val_call *call,
+			  const struct val_alloc_req *q, void *ptr);
+static inline void
+val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
+	       void *ptr)
+{
+	struct val_site site;
+	uintptr_t b = (uintptr_t)ptr;
+	if (val_cfg.params && (b & (q->align - 1)) && q->align)
+		val_alloc_misaligned(call, q, ptr);
+	if (!val_cfg.tracking || !ptr)
+		return;
+	val_site_record(&site, call);
+	struct val_shard *s = &val_shards[val_shard_index(b)];
+	val_mtx_lock(&s->lock);
+	struct val_rec *r = val_shard_find(s, b);
+	if (__builtin_expect(r && r->state != VAL_LIVE && q->size &&
+				     q->size <= r->size, 1)) {
+		/* The driver handed out a base it had before: the record,
+		 * no longer than the old one, cannot overlap another. A
+		 * record of val_mem_index has no VMM fields to reset. */
+		val_rlist_unlink(r->state == VAL_FREED ? &s->q : &s->stale, r);
+		if (r->alloc.bt || r->free.bt)
+			val_rec_clear_bts(r);
+		r->free.ep = 0;
+		r->size = q->size;
+		r->kind = (uint8_t)q->kind;
+		r->state = VAL_LIVE;
+		r->id = val_rec_id(q->kind);
+		r->alloc = site;
+		r->ctx = q->ctx;
+		r->dev = q->dev;
+		r->align = q->align;
+		r->flags = q->flags;
+		val_mtx_unlock(&s->lock);
+	} else {
+		val_mtx_unlock(&s->lock);
+		val_alloc_slow(call, q, ptr, &site);
+	}
+	val_count_call(call, 1);
+}
 /* Releasing a pointer (zeMemFree, zeMemFreeExt, zeMemCloseIpcHandle):
  * begin checks it (expect: the kinds the call may release, a bit per enum
  * val_kind) and retires its record; end puts the record back when the
  * next layer failed, and reports a pointer the layer did not know that
- * the driver refused too. */
+ * the driver refused too. Inline: the free of a live base is the hot
+ * path; anything else goes to val_release_begin_slow. */
 struct val_release {
 	struct val_index *ix;   /* NULL: the layer did not know the pointer */
 	uintptr_t base;
 	uint64_t id;
 };
-ze_result_t val_release_begin(const struct val_call *call,
-			      ze_context_handle_t ctx, const void *ptr,
-			      unsigned expect, struct val_release *rel);
-void val_release_end(const struct val_call *call, const void *ptr,
-		     const struct val_release *rel, ze_result_t res);
+ze_result_t val_release_begin_slow(const struct val_call *call,
+				   ze_context_handle_t ctx, const void *ptr,
+				   unsigned expect, struct val_release *rel,
+				   struct val_site *site);
+void val_release_undo(const struct val_call *call, const void *ptr,
+		      const struct val_release *rel, ze_result_t res);
+static inline ze_result_t
+val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
+		  const void *ptr, unsigned expect, struct val_release *rel)
+{
+	struct val_site site;
+	uintptr_t b = (uintptr_t)ptr;
+	rel->ix = NULL;
+	if (!val_cfg.tracking)
+		return ZE_RESULT_SUCCESS;
+	val_site_record(&site, call);
+	struct val_shard *s = &val_shards[val_shard_index(b)];
+	val_mtx_lock(&s->lock);
+	struct val_rec *r = val_shard_find(s, b);
+	if (__builtin_expect(r && r->state == VAL_LIVE &&
+				     ((expect >> r->kind) & 1) && r->ctx == ctx,
+			     1)) {
+		/* The common case: retire it before the driver frees it, so
+		 * another thread that gets the same addresses meanwhile
+		 * finds no live record there. */
+		rel->ix = &val_mem_index;
+		rel->base = b;
+		rel->id = r->id;
+		bool sweep = val_rec_retire_fast(r, &site);
+		val_mtx_unlock(&s->lock);
+		if (sweep)
+			val_shard_sweep(s);
+		val_count_call(call, 1);  /* taken back if the driver fails */
+		return ZE_RESULT_SUCCESS;
+	}
+	val_mtx_unlock(&s->lock);
+	return val_release_begin_slow(call, ctx, ptr, expect, rel, &site);
+}
+static inline void
+val_release_end(const struct val_call *call, const void *ptr,
+		const struct val_release *rel, ze_result_t res)
+{
+	if (!val_cfg.tracking)
+		return;
+	if (__builtin_expect(res == ZE_RESULT_SUCCESS, 1)) {
+		if (!rel->ix)  /* not counted by val_release_begin */
+			val_count_call(call, 1);
+		return;
+	}
+	val_release_undo(call, ptr, rel, res);
+}
 #define VAL_USM_KINDS                                                       \
 	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \
 	 (1u << VAL_KIND_SHARED))
@@ -524,7 +798,7 @@ void val_release_end(const struct val_call *call, const void *ptr,
 void val_device_seen(ze_device_handle_t dev, const struct val_call *call);
 
 /* ---- val_ipc.c ---- */
-/* Leak report: handles got and never put. Caller holds val_lock. */
+/* Leak report: handles got and never put. Caller holds the world lock. */
 size_t val_ipc_leaks(void);
 
 /* ---- val_context.c / val_leak.c ---- */

@@ -77,7 +77,8 @@ context_created(const struct val_call *call, ze_driver_handle_t drv,
 		hd->dev0 = ndev ? devs[0] : NULL;
 		atomic_store(&hd->max_alloc, max ? max : UINT64_MAX);
 		if (val_cfg.leak && !hd->counts)
-			hd->counts = calloc(VAL_EP_COUNT, sizeof(hd->counts[0]));
+			hd->counts = calloc(VAL_EP_COUNT,
+					    sizeof(hd->counts[0]));
 	}
 	val_mtx_unlock(&val_lock);
 	free(all);

@@ -121,8 +121,6 @@ val_handle_add(const void *h, enum val_hkind kind, struct val_site *site)
 		/* The driver reused the address of a dead object. */
 		val_site_clear(&hd->create);
 		val_site_clear(&hd->destroy);
-		free((void *)hd->counts);
-		hd->counts = NULL;
 		hd->drv = NULL;
 		hd->dev0 = NULL;
 		hd->ctx = NULL;
@@ -153,6 +151,13 @@ val_handle_add(const void *h, enum val_hkind kind, struct val_site *site)
 		count++;
 		place(atomic_load_explicit(&table, memory_order_relaxed), hd);
 	}
+	/* A new life: the counts of the last one are not this one's (the
+	 * per-thread slots of the last life no longer match, val_leak.c). */
+	pthread_mutex_lock(&val_reg_lock);
+	atomic_fetch_add(&hd->gen, 1);
+	for (unsigned i = 0; hd->counts && i < VAL_EP_COUNT; i++)
+		atomic_store(&hd->counts[i], 0);
+	pthread_mutex_unlock(&val_reg_lock);
 	atomic_store(&hd->kind, kind);
 	hd->id = ++next_id[kind];
 	hd->create = *site;

@@ -17,7 +17,8 @@
  * IPC entry points may be missing from the driver: the getters then leave
  * their slots NULL and none of this runs.
  *
- * Locking: the handle set is under val_lock.
+ * Locking: the handle set is under val_lock; records under the world
+ * lock (val.h).
  */
 #include "val.h"
 
@@ -119,14 +120,14 @@ check_export(const struct val_call *call, const void *ptr,
 			       : val_check_pmem_slow(call, "ptr", ptr);
 	char d[3072];
 	ze_result_t res = ZE_RESULT_SUCCESS;
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	struct val_rec *r = val_rec_find(&val_mem_index, (uintptr_t)ptr);
 	if (r && r->state == VAL_FREED)
 		res = val_report(VAL_CAT_LIFETIME, call,
 				 ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				 "IPC handle of released memory: %s",
 				 val_rec_describe(r, d, sizeof(d)));
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
 	return res;
 }
 
@@ -151,9 +152,9 @@ exported(const struct val_call *call, const void *ptr,
 		e->get = site;
 		site.bt = NULL;
 	}
-	val_count_locked(call, 1);
 	val_mtx_unlock(&val_lock);
 	val_site_clear(&site);
+	val_count_call(call, 1);
 }
 
 ze_result_t
@@ -225,7 +226,7 @@ val_zeMemPutIpcHandle(const struct val_call *call, ze_context_handle_t hContext,
 	val_site_clear(&site);
 	ze_result_t r = val_next.Mem.pfnPutIpcHandle(hContext, handle);
 	if (r == ZE_RESULT_SUCCESS)
-		val_count_after(call);
+		val_count_call(call, 1);
 	if (r != ZE_RESULT_SUCCESS && counted) {
 		val_mtx_lock(&val_lock);
 		if ((e = find(&handle, NULL)) && e->puts)
@@ -268,7 +269,7 @@ val_zeMemOpenIpcHandle(const struct val_call *call, ze_context_handle_t hContext
 		size = 1;
 	struct val_site site;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	struct val_rec *rec = val_rec_add(&val_import_index, VAL_KIND_IMPORT,
 					  &site, (uintptr_t)*pptr, size, call);
 	if (rec) {
@@ -276,8 +277,9 @@ val_zeMemOpenIpcHandle(const struct val_call *call, ze_context_handle_t hContext
 		rec->dev = hDevice;
 		rec->flags = flags;
 	}
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
+	val_site_clear(&site);
+	val_count_call(call, 1);
 	return r;
 }
 

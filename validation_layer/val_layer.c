@@ -37,17 +37,17 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t val_next_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool initialized;
 
-/* fork: no thread may hold val_lock in the child. */
+/* fork: no thread may hold val_lock or a shard lock in the child. */
 static void
 fork_prepare(void)
 {
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 }
 
 static void
 fork_release(void)
 {
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
 }
 
 static void

@@ -16,7 +16,19 @@
  *     address, size, and where it was allocated (a backtrace with
  *     ZEMEM_VALIDATION_BACKTRACE=1).
  *
- * Locking: takes val_lock for the object lists; the table reads atomics.
+ * Counting: every count is made by the calling thread in its own array
+ * (struct val_tcounts, val.h), with a plain load and store: the process's
+ * count of the entry point and, for the memory rows, the count of the
+ * call's context in one of the thread's VAL_CSLOTS context slots (a slot
+ * holds a context and its generation, so a slot of a destroyed context
+ * whose handle came back is not mistaken for the new one). The process's
+ * table adds up the arrays of live threads and those of exited ones
+ * (gone_counts); a context's table adds up the slots of that context and
+ * what slots given up left in the context's own array (hd->counts).
+ *
+ * Locking: takes the world lock for the object lists; reg_lock for the
+ * list of arrays and for changing a slot's context; the tables read
+ * atomics.
  */
 #include "val.h"
 
@@ -26,17 +38,6 @@
 #include <unistd.h>
 
 #define E(name) VAL_EP_##name
-
-static void
-add_context_counts(struct val_handle *hd, void *arg)
-{
-	uint64_t *total = arg;
-	if (atomic_load(&hd->kind) != VAL_H_CONTEXT || !hd->counts ||
-	    !atomic_load(&hd->live))
-		return;
-	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
-		total[i] += hd->counts[i];
-}
 
 struct row {
 	bool per_context;    /* every call of the row takes the context */
@@ -74,38 +75,54 @@ static const struct row rows[] = {
 /* ---- counting ---- */
 
 uint8_t val_count_mode[VAL_EP_COUNT];
-/* Counts of threads that exited and of contexts that were destroyed. */
+/* Counts of threads that exited (or had no array). */
 static _Atomic uint64_t gone_counts[VAL_EP_COUNT];
 
-/* One per thread that counted: written by that thread only (relaxed
- * load and store, no read-modify-write), read by the reports. */
-struct tcounts {
-	_Atomic uint64_t n[VAL_EP_COUNT];
-	struct tcounts *prev, *next;   /* reg_lock */
-};
-
-static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tcounts *reg_head;     /* reg_lock */
+pthread_mutex_t val_reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct val_tcounts *reg_head;     /* reg_lock */
 static pthread_key_t reg_key;
 static bool reg_key_ok;
-static __thread struct tcounts *mine
+__thread struct val_tcounts *val_tcounts
 	__attribute__((tls_model("initial-exec")));
+
+/* Caller holds reg_lock: the slot's counts go to its context's array,
+ * if the context is still in the same life. */
+static void
+slot_flush(struct val_cslot *sl)
+{
+	struct val_handle *hd = atomic_load_explicit(&sl->hd,
+						     memory_order_relaxed);
+	if (hd && hd->counts &&
+	    atomic_load(&sl->gen) == atomic_load(&hd->gen)) {
+		for (unsigned i = 0; i < VAL_EP_COUNT; i++) {
+			uint64_t v = atomic_load_explicit(
+				&sl->n[i], memory_order_relaxed);
+			if (v)
+				atomic_fetch_add(&hd->counts[i], v);
+		}
+	}
+	atomic_store_explicit(&sl->hd, NULL, memory_order_relaxed);
+	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+		atomic_store_explicit(&sl->n[i], 0, memory_order_relaxed);
+}
 
 static void
 thread_gone(void *arg)
 {
-	struct tcounts *t = arg;
+	struct val_tcounts *t = arg;
+	pthread_mutex_lock(&val_reg_lock);
 	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 		atomic_fetch_add(&gone_counts[i], atomic_load(&t->n[i]));
-	pthread_mutex_lock(&reg_lock);
+	for (unsigned k = 0; k < VAL_CSLOTS; k++)
+		slot_flush(&t->slot[k]);
 	if (t->prev)
 		t->prev->next = t->next;
 	else
 		reg_head = t->next;
 	if (t->next)
 		t->next->prev = t->prev;
-	pthread_mutex_unlock(&reg_lock);
-	mine = NULL;
+	pthread_mutex_unlock(&val_reg_lock);
+	val_tcounts = NULL;
 	free(t);
 }
 
@@ -123,30 +140,85 @@ val_leak_init(void)
 	reg_key_ok = !pthread_key_create(&reg_key, thread_gone);
 }
 
-void
-val_count_thread(unsigned ep)
+/* This thread's array, made on its first count; NULL without memory. */
+static struct val_tcounts *
+my_counts(void)
 {
-	struct tcounts *t = mine;
+	struct val_tcounts *t = val_tcounts;
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	pthread_mutex_lock(&val_reg_lock);
+	t->next = reg_head;
+	if (reg_head)
+		reg_head->prev = t;
+	reg_head = t;
+	pthread_mutex_unlock(&val_reg_lock);
+	if (reg_key_ok)
+		pthread_setspecific(reg_key, t);
+	val_tcounts = t;
+	return t;
+}
+
+void
+val_count_thread_slow(unsigned ep)
+{
+	struct val_tcounts *t = my_counts();
+	if (t)
+		val_bump(&t->n[ep], 1);
+	else
+		val_count_gone(ep, 1);
+}
+
+void
+val_count_call_slow(const struct val_call *call, int delta)
+{
+	struct val_handle *hd = call->hctx;
+	struct val_tcounts *t = my_counts();
 	if (!t) {
-		t = calloc(1, sizeof(*t));
-		if (!t) {
-			atomic_fetch_add(&gone_counts[ep], 1);
-			return;
-		}
-		pthread_mutex_lock(&reg_lock);
-		t->next = reg_head;
-		if (reg_head)
-			reg_head->prev = t;
-		reg_head = t;
-		pthread_mutex_unlock(&reg_lock);
-		if (reg_key_ok)
-			pthread_setspecific(reg_key, t);
-		mine = t;
+		val_count_gone(call->ep, delta);
+		return;
 	}
-	atomic_store_explicit(&t->n[ep],
-			      atomic_load_explicit(&t->n[ep],
-						   memory_order_relaxed) + 1,
-			      memory_order_relaxed);
+	val_bump(&t->n[call->ep], delta);
+	if (!hd || !hd->counts || !atomic_load(&hd->live))
+		return;  /* no context to count for */
+	uint64_t gen = atomic_load(&hd->gen);
+	unsigned k;
+	for (k = 0; k < VAL_CSLOTS; k++) {
+		if (atomic_load_explicit(&t->slot[k].hd,
+					 memory_order_relaxed) == hd &&
+		    atomic_load_explicit(&t->slot[k].gen,
+					 memory_order_relaxed) == gen)
+			break;
+	}
+	pthread_mutex_lock(&val_reg_lock);
+	if (k == VAL_CSLOTS) {
+		/* Give up the least recently used slot. */
+		k = VAL_CSLOTS - 1;
+		slot_flush(&t->slot[k]);
+		atomic_store_explicit(&t->slot[k].hd, hd, memory_order_relaxed);
+		atomic_store_explicit(&t->slot[k].gen, gen,
+				      memory_order_relaxed);
+	}
+	/* Move slot k to the front, where the inline check looks. */
+	for (; k > 0; k--) {
+		struct val_cslot *a = &t->slot[k - 1], *b = &t->slot[k];
+		struct val_handle *h = atomic_load(&a->hd);
+		uint64_t g = atomic_load(&a->gen);
+		atomic_store(&a->hd, atomic_load(&b->hd));
+		atomic_store(&a->gen, atomic_load(&b->gen));
+		atomic_store(&b->hd, h);
+		atomic_store(&b->gen, g);
+		for (unsigned i = 0; i < VAL_EP_COUNT; i++) {
+			uint64_t v = atomic_load(&a->n[i]);
+			atomic_store(&a->n[i], atomic_load(&b->n[i]));
+			atomic_store(&b->n[i], v);
+		}
+	}
+	pthread_mutex_unlock(&val_reg_lock);
+	val_bump(&t->slot[0].n[call->ep], delta);
 }
 
 void
@@ -155,29 +227,40 @@ val_count_gone(unsigned ep, int delta)
 	atomic_fetch_add(&gone_counts[ep], (uint64_t)(int64_t)delta);
 }
 
-void
-val_count_after(const struct val_call *call)
-{
-	if (!val_cfg.leak)
-		return;
-	val_mtx_lock(&val_lock);
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
-}
-
-/* Caller holds val_lock: every count of the process so far. */
+/* Every count of the process so far. */
 static void
 total_counts(uint64_t *total)
 {
+	pthread_mutex_lock(&val_reg_lock);
 	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 		total[i] = atomic_load(&gone_counts[i]);
-	pthread_mutex_lock(&reg_lock);
-	for (struct tcounts *t = reg_head; t; t = t->next)
+	for (struct val_tcounts *t = reg_head; t; t = t->next)
 		for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 			total[i] += atomic_load_explicit(&t->n[i],
 							 memory_order_relaxed);
-	pthread_mutex_unlock(&reg_lock);
-	val_handle_walk(add_context_counts, total);
+	pthread_mutex_unlock(&val_reg_lock);
+}
+
+/* The counts of context hd in its present life. */
+static void
+context_counts(struct val_handle *hd, uint64_t *total)
+{
+	pthread_mutex_lock(&val_reg_lock);
+	uint64_t gen = atomic_load(&hd->gen);
+	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+		total[i] = atomic_load(&hd->counts[i]);
+	for (struct val_tcounts *t = reg_head; t; t = t->next) {
+		for (unsigned k = 0; k < VAL_CSLOTS; k++) {
+			struct val_cslot *sl = &t->slot[k];
+			if (atomic_load(&sl->hd) != hd ||
+			    atomic_load(&sl->gen) != gen)
+				continue;
+			for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+				total[i] += atomic_load_explicit(
+					&sl->n[i], memory_order_relaxed);
+		}
+	}
+	pthread_mutex_unlock(&val_reg_lock);
 }
 
 /* ---- the report ---- */
@@ -283,6 +366,31 @@ pmem_leak(struct val_handle *hd, void *arg)
 	w->n++;
 }
 
+/* At exit another thread may be stuck holding a lock (the process is
+ * exiting under it): wait a little, then give up. */
+static bool
+world_trylock(void)
+{
+	val_mtx_t *m[1 + VAL_SHARDS];
+	unsigned n = 0, tries = 0;
+	m[0] = &val_lock;
+	for (unsigned i = 0; i < VAL_SHARDS; i++)
+		m[1 + i] = &val_shards[i].lock;
+	while (n < 1 + VAL_SHARDS) {
+		if (val_mtx_trylock(m[n])) {
+			n++;
+			continue;
+		}
+		if (++tries > 200) {
+			while (n-- > 0)
+				val_mtx_unlock(m[n]);
+			return false;
+		}
+		usleep(1000);
+	}
+	return true;
+}
+
 void
 val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
 		ze_result_t res)
@@ -292,23 +400,14 @@ val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
 	char d[3072];
 	val_site_record(&site, call);
 	if (call) {
-		val_mtx_lock(&val_lock);
-	} else {
-		/* At exit another thread may be stuck holding the lock (the
-		 * process is exiting under it): wait a little, then give up. */
-		int tries = 0;
-		while (!val_mtx_trylock(&val_lock)) {
-			if (++tries > 200) {
-				static const char msg[] =
-					"zemem-validation: exit leak report "
-					"skipped: the layer is busy in another "
-					"thread\n";
-				val_write_text(msg, sizeof(msg) - 1);
-				val_site_clear(&site);
-				return;
-			}
-			usleep(1000);
-		}
+		val_world_lock();
+	} else if (!world_trylock()) {
+		static const char msg[] = "zemem-validation: exit leak report "
+					  "skipped: the layer is busy in "
+					  "another thread\n";
+		val_write_text(msg, sizeof(msg) - 1);
+		val_site_clear(&site);
+		return;
 	}
 	val_index_walk(&val_mem_index, collect_live, &c);
 	val_index_walk(&val_import_index, collect_live, &c);
@@ -316,22 +415,16 @@ val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
 	struct pmem_walk w = { call, ctx, res, &site, 0 };
 	bool table = val_cfg.leak &&
 		     (!call || (c.n && hd && hd->counts));
+	static uint64_t total[VAL_EP_COUNT];   /* world lock */
 	if (table && call) {
 		char when[128];
 		snprintf(when, sizeof(when), "at zeContextDestroy(hContext=%p)",
 			 (void *)ctx);
-		val_leak_table(hd->counts, true, when);
+		context_counts(hd, total);
+		val_leak_table(total, true, when);
 	} else if (table) {
-		static uint64_t total[VAL_EP_COUNT];
 		total_counts(total);
 		val_leak_table(total, false, "at exit");
-	}
-	if (call && hd && hd->counts) {
-		/* The context is gone: its calls join the process's. */
-		for (unsigned i = 0; i < VAL_EP_COUNT; i++) {
-			atomic_fetch_add(&gone_counts[i], hd->counts[i]);
-			hd->counts[i] = 0;
-		}
 	}
 	for (size_t i = 0; i < c.n; i++) {
 		val_rec_describe(c.v[i], d, sizeof(d));
@@ -355,7 +448,7 @@ val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
 		for (size_t i = 0; i < c.n; i++)
 			val_rec_retire(c.v[i], &site);
 	}
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
 	val_site_clear(&site);
 	free(c.v);
 }

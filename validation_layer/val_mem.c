@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * val_mem: the USM entry points (zeMemAlloc{Host,Device,Shared},
- * zeMemFree, zeMemFreeExt, zeMemGetAllocProperties, zeMemGetAddressRange)
- * and the pointer-release logic that zeMemCloseIpcHandle shares.
+ * val_mem: the USM entry points (zeMemFreeExt, zeMemGetAddressRange here;
+ * zeMemAlloc{Host,Device,Shared}, zeMemFree and zeMemGetAllocProperties
+ * inline in val_hot.h, with their slow paths here) and the pointer-release
+ * logic that zeMemCloseIpcHandle shares.
  *
  * Vocabulary (val.h): an allocation call is checked (parameters), passed
  * on, and its result checked (alignment) and recorded (lifetime, leaks).
@@ -22,8 +23,13 @@
  * thread that gets the same addresses from the driver meanwhile finds no
  * live record there); a failure puts it back.
  *
- * Locking: val_lock around index work only; never across a call to the
- * next layer.
+ * Hot paths: an allocation whose base the layer saw freed before, and a
+ * free of the base of a live allocation of the call's context, take the
+ * base's shard lock only (val_track.c). Everything else (a base never
+ * seen, any finding, imports) takes the world lock and runs the checks
+ * above on the trees.
+ *
+ * Locking: never across a call to the next layer.
  */
 #include "val.h"
 
@@ -55,7 +61,7 @@ how_to_release(enum val_kind k)
 	}
 }
 
-/* Caller holds val_lock. */
+/* Caller holds the world lock. */
 static ze_result_t
 release_check(const struct val_call *call, ze_context_handle_t ctx,
 	      uintptr_t p, unsigned expect, struct val_rec **out)
@@ -118,46 +124,34 @@ release_check(const struct val_call *call, ze_context_handle_t ctx,
 }
 
 ze_result_t
-val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
-		  const void *ptr, unsigned expect, struct val_release *rel)
+val_release_begin_slow(const struct val_call *call, ze_context_handle_t ctx,
+		       const void *ptr, unsigned expect,
+		       struct val_release *rel, struct val_site *site)
 {
-	struct val_site site;
 	struct val_rec *r;
-	rel->ix = NULL;
-	if (!val_cfg.tracking)
-		return ZE_RESULT_SUCCESS;
-	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	ze_result_t res = release_check(call, ctx, (uintptr_t)ptr, expect,
 					&r);
 	if (!res && r) {
 		rel->ix = r->ix;
 		rel->base = val_rec_base(r);
 		rel->id = r->id;
-		val_rec_retire(r, &site);
-		val_count_locked(call, 1);  /* taken back if the driver fails */
+		val_rec_retire(r, site);
 	}
-	val_mtx_unlock(&val_lock);
-	val_site_clear(&site);
+	val_world_unlock();
+	val_site_clear(site);
+	if (!res && r)
+		val_count_call(call, 1);  /* taken back if the driver fails */
 	return res;
 }
 
 void
-val_release_end(const struct val_call *call, const void *ptr,
-		const struct val_release *rel, ze_result_t res)
+val_release_undo(const struct val_call *call, const void *ptr,
+		 const struct val_release *rel, ze_result_t res)
 {
-	if (!val_cfg.tracking)
-		return;
-	if (res == ZE_RESULT_SUCCESS) {
-		if (!rel->ix)  /* not counted by val_release_begin */
-			val_count_after(call);
-		return;
-	}
 	if (rel->ix) {
-		val_mtx_lock(&val_lock);
 		val_rec_unretire(rel->ix, rel->base, rel->id);
-		val_count_locked(call, -1);
-		val_mtx_unlock(&val_lock);
+		val_count_call(call, -1);
 	} else if (val_cfg.lifetime) {
 		val_note(VAL_CAT_LIFETIME, call, res,
 			 "%p is not memory the layer saw allocated or opened, "
@@ -166,20 +160,11 @@ val_release_end(const struct val_call *call, const void *ptr,
 }
 
 void
-val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
-	       void *ptr)
+val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
+	       void *ptr, struct val_site *site)
 {
-	struct val_site site;
-	if (val_cfg.params && ptr && q->align &&
-	    ((uintptr_t)ptr & (q->align - 1)))
-		val_note(VAL_CAT_DRIVER, call, ZE_RESULT_SUCCESS,
-			 "driver bug: the driver returned %p, which is not "
-			 "aligned to the %zu bytes asked for", ptr, q->align);
-	if (!val_cfg.tracking || !ptr)
-		return;
-	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
-	struct val_rec *r = val_rec_add(&val_mem_index, q->kind, &site,
+	val_world_lock();
+	struct val_rec *r = val_rec_add(&val_mem_index, q->kind, site,
 					(uintptr_t)ptr, q->size, call);
 	if (r) {
 		r->ctx = q->ctx;
@@ -187,115 +172,85 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 		r->align = q->align;
 		r->flags = q->flags;
 	}
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
+	val_site_clear(site);
 }
 
-static ze_result_t
-null_pointer(const struct val_call *call, const char *name)
+void
+val_alloc_misaligned(const struct val_call *call,
+		     const struct val_alloc_req *q, void *ptr)
+{
+	val_note(VAL_CAT_DRIVER, call, ZE_RESULT_SUCCESS,
+		 "driver bug: the driver returned %p, which is not "
+		 "aligned to the %zu bytes asked for", ptr, q->align);
+}
+
+ze_result_t
+val_null_pointer(const struct val_call *call, const char *name)
 {
 	return val_report(VAL_CAT_PARAMETER, call,
 			  ZE_RESULT_ERROR_INVALID_NULL_POINTER, "%s is NULL",
 			  name);
 }
 
-ze_result_t
-val_zeMemAllocShared(const struct val_call *call, ze_context_handle_t hContext,
-		     const ze_device_mem_alloc_desc_t *device_desc,
-		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	ze_result_t r;
-	if (val_cfg.params) {
-		if (!device_desc)
-			return null_pointer(call, "device_desc");
-		if (!host_desc)
-			return null_pointer(call, "host_desc");
-		if (!pptr)
-			return null_pointer(call, "pptr");
-		if ((r = val_check_device_desc(call, device_desc, &q)) ||
-		    (r = val_check_host_desc(call, host_desc, &q)) ||
-		    (r = val_check_size_align(call, &q)))
-			return r;
-	}
-	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
-					alignment, hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS)
-		val_alloc_done(call, &q, *pptr);
-	return r;
-}
+#define null_pointer val_null_pointer
 
+/* The parameter checks of the allocations, in full, in the order that
+ * decides which finding a call with several problems gets; val_hot.h
+ * calls them when its quick test of the usual case fails. */
 ze_result_t
-val_zeMemAllocDevice(const struct val_call *call, ze_context_handle_t hContext,
-		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
-		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+val_alloc_shared_check(const struct val_call *call,
+		       const ze_device_mem_alloc_desc_t *device_desc,
+		       const ze_host_mem_alloc_desc_t *host_desc, void **pptr,
+		       struct val_alloc_req *q)
 {
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
 	ze_result_t r;
-	if (val_cfg.params) {
-		if (!hDevice)
-			return val_null_handle(call, "hDevice");
-		if (!device_desc)
-			return null_pointer(call, "device_desc");
-		if (!pptr)
-			return null_pointer(call, "pptr");
-		if ((r = val_check_device_desc(call, device_desc, &q)) ||
-		    (r = val_check_size_align(call, &q)))
-			return r;
-	}
-	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
-					hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS)
-		val_alloc_done(call, &q, *pptr);
-	return r;
-}
-
-ze_result_t
-val_zeMemAllocHost(const struct val_call *call, ze_context_handle_t hContext,
-		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		   size_t alignment, void **pptr)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment,
-	};
-	ze_result_t r;
-	if (val_cfg.params) {
-		if (!host_desc)
-			return null_pointer(call, "host_desc");
-		if (!pptr)
-			return null_pointer(call, "pptr");
-		if ((r = val_check_host_desc(call, host_desc, &q)) ||
-		    (r = val_check_size_align(call, &q)))
-			return r;
-	}
-	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
-				      pptr);
-	if (r == ZE_RESULT_SUCCESS)
-		val_alloc_done(call, &q, *pptr);
-	return r;
-}
-
-ze_result_t
-val_zeMemFree(const struct val_call *call, ze_context_handle_t hContext,
-	      void *ptr)
-{
-	struct val_release rel;
-	ze_result_t r;
-	if (val_cfg.params && !ptr)
-		return null_pointer(call, "ptr");
-	if ((r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
+	if (!device_desc)
+		return null_pointer(call, "device_desc");
+	if (!host_desc)
+		return null_pointer(call, "host_desc");
+	if (!pptr)
+		return null_pointer(call, "pptr");
+	if ((r = val_check_device_desc(call, device_desc, q)) ||
+	    (r = val_check_host_desc(call, host_desc, q)) ||
+	    (r = val_check_size_align(call, q)))
 		return r;
-	r = val_next.Mem.pfnFree(hContext, ptr);
-	val_release_end(call, ptr, &rel, r);
-	return r;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+val_alloc_device_check(const struct val_call *call,
+		       const ze_device_mem_alloc_desc_t *device_desc,
+		       ze_device_handle_t hDevice, void **pptr,
+		       struct val_alloc_req *q)
+{
+	ze_result_t r;
+	if (!hDevice)
+		return val_null_handle(call, "hDevice");
+	if (!device_desc)
+		return null_pointer(call, "device_desc");
+	if (!pptr)
+		return null_pointer(call, "pptr");
+	if ((r = val_check_device_desc(call, device_desc, q)) ||
+	    (r = val_check_size_align(call, q)))
+		return r;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+val_alloc_host_check(const struct val_call *call,
+		     const ze_host_mem_alloc_desc_t *host_desc, void **pptr,
+		     struct val_alloc_req *q)
+{
+	ze_result_t r;
+	if (!host_desc)
+		return null_pointer(call, "host_desc");
+	if (!pptr)
+		return null_pointer(call, "pptr");
+	if ((r = val_check_host_desc(call, host_desc, q)) ||
+	    (r = val_check_size_align(call, q)))
+		return r;
+	return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t
@@ -331,25 +286,6 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 		return r;
 	r = val_next.Mem.pfnFreeExt(hContext, pMemFreeDesc, ptr);
 	val_release_end(call, ptr, &rel, r);
-	return r;
-}
-
-ze_result_t
-val_zeMemGetAllocProperties(const struct val_call *call,
-			    ze_context_handle_t hContext, const void *ptr,
-			    ze_memory_allocation_properties_t *pMemAllocProperties,
-			    ze_device_handle_t *phDevice)
-{
-	if (val_cfg.params) {
-		if (!ptr)
-			return null_pointer(call, "ptr");
-		if (!pMemAllocProperties)
-			return null_pointer(call, "pMemAllocProperties");
-	}
-	ze_result_t r = val_next.Mem.pfnGetAllocProperties(
-		hContext, ptr, pMemAllocProperties, phDevice);
-	if (r == ZE_RESULT_SUCCESS && phDevice && *phDevice)
-		val_device_seen(*phDevice, call);
 	return r;
 }
 

@@ -28,7 +28,7 @@
 
 /* Smallest maxMemAllocSize of the devices asked so far (0: none yet): a
  * size at or below it fits every device, with no lookup. */
-static _Atomic uint64_t smallest_max_alloc;
+_Atomic uint64_t val_smallest_max_alloc;
 
 /* Extension structures an allocation descriptor may chain. */
 static const ze_structure_type_t alloc_chain[] = {
@@ -168,7 +168,7 @@ val_check_size_align(const struct val_call *call,
 		return val_report(VAL_CAT_PARAMETER, call,
 				  ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
 				  "size is 0");
-	uint64_t fits = atomic_load_explicit(&smallest_max_alloc,
+	uint64_t fits = atomic_load_explicit(&val_smallest_max_alloc,
 					     memory_order_relaxed);
 	if (!q->relaxed && (!fits || q->size > fits)) {
 		uint64_t max = q->dev ? val_device_max_alloc(q->dev)
@@ -196,9 +196,9 @@ static uint64_t
 query_max_alloc(ze_device_handle_t dev)
 {
 	uint64_t m = query_max_alloc_raw(dev);
-	uint64_t cur = atomic_load(&smallest_max_alloc);
+	uint64_t cur = atomic_load(&val_smallest_max_alloc);
 	while ((!cur || m < cur) &&
-	       !atomic_compare_exchange_weak(&smallest_max_alloc, &cur, m))
+	       !atomic_compare_exchange_weak(&val_smallest_max_alloc, &cur, m))
 		;
 	return m;
 }

@@ -13,9 +13,20 @@
  *
  * Each index holds ranges that do not overlap, so the record containing
  * an address is the floor of that address (val_index.c), found in
- * O(log n). Records are recycled through a small free list.
+ * O(log n). The records of val_mem_index are also in the shards' hash of
+ * base addresses: an allocation at a base the layer saw freed (the usual
+ * case: drivers hand addresses out again) and a free of a live base take
+ * one shard lock and touch no tree (val_mem.c). Everything else (a base
+ * never seen, overlaps, interior pointers, IPC, VMM, reports) runs under
+ * the world lock, as before the shards.
  *
- * Locking: everything here runs under val_lock (callers take it).
+ * The quarantine is per shard (VAL_QUARANTINE / VAL_SHARDS records each,
+ * bases spread evenly over the shards). A record pushed out of it goes
+ * stale: O(1), under the shard lock alone; stale records leave the trees
+ * in batches (val_shard_sweep, val_lock and one shard lock) when a shard
+ * has STALE_MAX of them, or are reused in place before that.
+ *
+ * Records are recycled through per-shard free lists.
  */
 #include "val.h"
 
@@ -26,22 +37,30 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define FREE_LIST_MAX 1024
+#define STALE_MAX 128                  /* per shard, before a sweep */
+#define SHARD_FREE_MAX 64
+#define ID_BLOCK 64
 
 val_mtx_t val_lock;
+struct val_shard val_shards[VAL_SHARDS];
 struct val_index val_mem_index;
 struct val_index val_import_index;
 struct val_index val_map_index;
 
-/* The quarantine: a ring of the last VAL_QUARANTINE freed records. A
- * record leaving it early (its addresses were allocated again) just
- * clears its slot, touching no other record; a full ring evicts the
- * record in the slot it writes next. */
-static struct val_rec *qring[VAL_QUARANTINE];
-static uint32_t qhead;  /* next slot written */
-static struct val_rec *free_list;
-static size_t free_count;
-static uint64_t next_id[VAL_KIND_COUNT];
+static _Atomic uint64_t id_pool[VAL_KIND_COUNT];
+__thread uint64_t val_id_next[VAL_KIND_COUNT]
+	__attribute__((tls_model("initial-exec")));
+__thread uint64_t val_id_end[VAL_KIND_COUNT]
+	__attribute__((tls_model("initial-exec")));
+
+uint64_t
+val_rec_id_slow(enum val_kind kind)
+{
+	uint64_t first = atomic_fetch_add(&id_pool[kind], ID_BLOCK) + 1;
+	val_id_next[kind] = first + 1;
+	val_id_end[kind] = first + ID_BLOCK;
+	return first;
+}
 
 void
 val_mtx_lock_slow(val_mtx_t *m, uint32_t c)
@@ -61,6 +80,22 @@ val_mtx_wake(val_mtx_t *m)
 	syscall(SYS_futex, &m->v, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
+void
+val_world_lock(void)
+{
+	val_mtx_lock(&val_lock);
+	for (unsigned i = 0; i < VAL_SHARDS; i++)
+		val_mtx_lock(&val_shards[i].lock);
+}
+
+void
+val_world_unlock(void)
+{
+	for (unsigned i = VAL_SHARDS; i-- > 0;)
+		val_mtx_unlock(&val_shards[i].lock);
+	val_mtx_unlock(&val_lock);
+}
+
 static inline struct val_rec *
 rec_of(struct val_node *n)
 {
@@ -68,6 +103,75 @@ rec_of(struct val_node *n)
 				      offsetof(struct val_rec, node))
 		 : NULL;
 }
+
+/* ---- lists (quarantine, stale) ---- */
+
+#define list_push val_rlist_push
+#define list_unlink val_rlist_unlink
+
+/* The list r is on, by its state (LIVE: none). */
+static struct val_rlist *
+list_of(struct val_rec *r)
+{
+	struct val_shard *s = &val_shards[r->shard];
+	return r->state == VAL_FREED ? &s->q
+	       : r->state == VAL_STALE ? &s->stale : NULL;
+}
+
+/* ---- the shard hash (caller holds the shard lock) ---- */
+
+static void
+hash_grow(struct val_shard *s)
+{
+	size_t nb = s->buckets ? (s->mask + 1) * 2 : 256;
+	struct val_rec **b = calloc(nb, sizeof(*b));
+	if (!b)
+		return;  /* chains get longer */
+	for (size_t i = 0; s->buckets && i <= s->mask; i++) {
+		for (struct val_rec *r = s->buckets[i], *next; r; r = next) {
+			next = r->hnext;
+			size_t k = (val_mix(r->base) >> 24) & (nb - 1);
+			r->hnext = b[k];
+			b[k] = r;
+		}
+	}
+	free(s->buckets);
+	s->buckets = b;
+	s->mask = nb - 1;
+}
+
+static bool
+hash_add(struct val_shard *s, struct val_rec *r)
+{
+	if (!s->buckets || s->count > s->mask)
+		hash_grow(s);
+	if (!s->buckets)
+		return false;
+	struct val_rec **b = &s->buckets[(val_mix(r->base) >> 24) & s->mask];
+	r->hnext = *b;
+	*b = r;
+	r->hashed = true;
+	s->count++;
+	return true;
+}
+
+static void
+hash_del(struct val_shard *s, struct val_rec *r)
+{
+	for (struct val_rec **l = &s->buckets[(val_mix(r->base) >> 24) &
+					      s->mask];
+	     *l; l = &(*l)->hnext) {
+		if (*l == r) {
+			*l = r->hnext;
+			s->count--;
+			break;
+		}
+	}
+	r->hnext = NULL;
+	r->hashed = false;
+}
+
+/* ---- records ---- */
 
 const char *
 val_kind_name(enum val_kind k)
@@ -83,14 +187,17 @@ val_kind_name(enum val_kind k)
 	}
 }
 
+/* Caller holds the world lock. */
 struct val_rec *
 val_rec_new(enum val_kind kind, struct val_site *site, uintptr_t base,
 	    size_t size)
 {
-	struct val_rec *r = free_list;
+	unsigned sh = val_shard_index(base);
+	struct val_shard *s = &val_shards[sh];
+	struct val_rec *r = s->free_list;
 	if (r) {
-		free_list = r->next_free;
-		free_count--;
+		s->free_list = r->lnext;
+		s->nfree--;
 	} else {
 		r = malloc(sizeof(*r));
 		if (!r) {
@@ -100,52 +207,75 @@ val_rec_new(enum val_kind kind, struct val_site *site, uintptr_t base,
 	}
 	memset(r, 0, sizeof(*r));
 	r->node.key = base;
+	r->base = base;
+	r->shard = (uint8_t)sh;
 	r->size = size;
 	r->kind = (uint8_t)kind;
 	r->state = VAL_LIVE;
-	r->id = ++next_id[kind];
+	r->id = val_rec_id(kind);
 	r->alloc = *site;
 	site->bt = NULL;
 	return r;
 }
 
-static void
-q_unlink(struct val_rec *r)
+int
+val_rec_insert(struct val_index *ix, struct val_rec *r)
 {
-	if (qring[r->qslot] == r)
-		qring[r->qslot] = NULL;
+	if (val_index_insert(ix, &r->node)) { /* a record there already */
+		val_rec_drop(r);
+		return -1;
+	}
+	r->ix = ix;
+	if (ix == &val_mem_index && !hash_add(&val_shards[r->shard], r)) {
+		val_rec_drop(r);  /* the hot paths could not find it */
+		return -1;
+	}
+	return 0;
 }
 
-void
-val_rec_drop(struct val_rec *r)
+/* Caller holds r's shard lock, and val_lock when r is in an index. */
+static void
+rec_drop(struct val_shard *s, struct val_rec *r)
 {
-	if (r->state == VAL_FREED)
-		q_unlink(r);
+	struct val_rlist *l = list_of(r);
+	if (l)
+		list_unlink(l, r);
 	if (r->ix)
 		val_index_remove(r->ix, &r->node);
+	if (r->hashed)
+		hash_del(s, r);
+	r->ix = NULL;
 	val_site_clear(&r->alloc);
 	val_site_clear(&r->free);
-	if (free_count < FREE_LIST_MAX) {
-		r->next_free = free_list;
-		free_list = r;
-		free_count++;
+	if (s->nfree < SHARD_FREE_MAX) {
+		r->lnext = s->free_list;
+		s->free_list = r;
+		s->nfree++;
 	} else {
 		free(r);
 	}
 }
 
-struct val_rec *
-val_rec_find_slow(const struct val_index *ix, uintptr_t p)
+void
+val_rec_drop(struct val_rec *r)
 {
-	struct val_rec *r = rec_of(val_index_floor(ix, p));
-	return r && p < val_rec_end(r) ? r : NULL;
+	rec_drop(&val_shards[r->shard], r);
 }
 
-/* Reset a record for a new life at base (keeps its place in the index). */
-static void
-rec_reset(struct val_rec *r, enum val_kind kind, struct val_site *site,
-	  size_t size)
+struct val_rec *
+val_rec_find(const struct val_index *ix, uintptr_t p)
 {
+	struct val_rec *r = rec_of(val_index_find(ix, p));
+	if (!r && ix->count)
+		r = rec_of(val_index_floor(ix, p));
+	return r && r->state != VAL_STALE && p < val_rec_end(r) ? r : NULL;
+}
+
+void
+val_rec_revive(struct val_rec *r, enum val_kind kind, struct val_site *site,
+	       size_t size)
+{
+	list_unlink(list_of(r), r);
 	val_site_clear(&r->alloc);
 	val_site_clear(&r->free);
 	r->free.ep = 0;
@@ -159,7 +289,7 @@ rec_reset(struct val_rec *r, enum val_kind kind, struct val_site *site,
 	r->size = size;
 	r->kind = (uint8_t)kind;
 	r->state = VAL_LIVE;
-	r->id = ++next_id[kind];
+	r->id = val_rec_id(kind);
 	r->alloc = *site;
 	site->bt = NULL;
 }
@@ -172,10 +302,8 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 	struct val_rec *reuse = rec_of(val_index_find(ix, base)), *o, *prev;
 	/* Fast path: a freed record at the same base, at least as long. No
 	 * record of an index overlaps another, so the new one cannot either. */
-	if (reuse && reuse->state == VAL_FREED && size && size <= reuse->size) {
-		q_unlink(reuse);
-		reuse->state = VAL_LIVE;
-		rec_reset(reuse, kind, site, size);
+	if (reuse && reuse->state != VAL_LIVE && size && size <= reuse->size) {
+		val_rec_revive(reuse, kind, site, size);
 		return reuse;
 	}
 	reuse = NULL;
@@ -183,11 +311,10 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 	for (o = rec_of(val_index_floor(ix, end - 1));
 	     o && val_rec_end(o) > base; o = prev) {
 		prev = rec_of(val_index_prev(&o->node));
-		if (o->state == VAL_FREED && val_rec_base(o) == base &&
+		if (o->state != VAL_LIVE && val_rec_base(o) == base &&
 		    !reuse) {
 			/* The common case: the driver gave the same address
 			 * again. Reuse the record where it sits. */
-			q_unlink(o);
 			reuse = o;
 			continue;
 		}
@@ -204,48 +331,75 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 		val_rec_drop(o);
 	}
 	if (reuse) {
-		reuse->state = VAL_LIVE;  /* out of the quarantine already */
-		rec_reset(reuse, kind, site, size);
+		val_rec_revive(reuse, kind, site, size);
 		return reuse;
 	}
 	struct val_rec *r = val_rec_new(kind, site, base, size);
-	if (!r)
-		return NULL;
-	r->ix = ix;
-	if (val_index_insert(ix, &r->node)) { /* cannot happen: cleared above */
-		r->ix = NULL;
-		val_rec_drop(r);
-		return NULL;
-	}
+	if (r && val_rec_insert(ix, r))
+		r = NULL;
 	return r;
+}
+
+/* Caller holds s->lock and s's quarantine is over its size: the oldest
+ * freed record of the shard goes stale. True when the stale list wants a
+ * sweep. */
+bool
+val_rec_evict(struct val_shard *s)
+{
+	struct val_rec *old = s->q.head;
+	list_unlink(&s->q, old);
+	old->state = VAL_STALE;
+	val_site_clear(&old->alloc);
+	val_site_clear(&old->free);
+	list_push(&s->stale, old);
+	return s->stale.n >= STALE_MAX;
+}
+
+void
+val_rec_clear_bts(struct val_rec *r)
+{
+	val_site_clear(&r->alloc);
+	val_site_clear(&r->free);
+}
+
+/* Caller holds val_lock and s->lock: unindex the stale records. */
+static void
+sweep_locked(struct val_shard *s)
+{
+	while (s->stale.head)
+		rec_drop(s, s->stale.head);
+}
+
+void
+val_shard_sweep(struct val_shard *s)
+{
+	val_mtx_lock(&val_lock);
+	val_mtx_lock(&s->lock);
+	sweep_locked(s);
+	val_mtx_unlock(&s->lock);
+	val_mtx_unlock(&val_lock);
 }
 
 void
 val_rec_retire(struct val_rec *r, struct val_site *site)
 {
-	r->state = VAL_FREED;
 	val_site_clear(&r->free);
-	r->free = *site;
-	site->bt = NULL;
-	struct val_rec *old = qring[qhead];
-	if (old)
-		val_rec_drop(old);  /* the oldest freed record goes */
-	qring[qhead] = r;
-	r->qslot = qhead;
-	qhead = (qhead + 1) % VAL_QUARANTINE;
+	if (val_rec_retire_fast(r, site))
+		sweep_locked(&val_shards[r->shard]);
 }
 
 void
 val_rec_unretire(struct val_index *ix, uintptr_t base, uint64_t id)
 {
-	struct val_rec *r = rec_of(val_index_floor(ix, base));
-	if (!r || val_rec_base(r) != base || r->id != id ||
-	    r->state != VAL_FREED)
-		return;
-	q_unlink(r);
-	r->state = VAL_LIVE;
-	val_site_clear(&r->free);
-	r->free.ep = 0;
+	val_world_lock();
+	struct val_rec *r = rec_of(val_index_find(ix, base));
+	if (r && r->id == id && r->state == VAL_FREED) {
+		list_unlink(&val_shards[r->shard].q, r);
+		r->state = VAL_LIVE;
+		val_site_clear(&r->free);
+		r->free.ep = 0;
+	}
+	val_world_unlock();
 }
 
 const char *

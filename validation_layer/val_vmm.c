@@ -19,8 +19,8 @@
  * The driver may not implement VMM yet: the getters then leave the slots
  * NULL and none of this runs.
  *
- * Locking: records and pmem nmaps under val_lock; the page-size queries
- * go to the next layer without it.
+ * Locking: records and pmem nmaps under the world lock (val.h); the
+ * page-size queries go to the next layer without it.
  */
 #include "val.h"
 
@@ -80,9 +80,9 @@ context_page(ze_context_handle_t ctx, size_t size)
 	return hd && hd->dev0 ? val_page_size(ctx, hd->dev0, size) : 0;
 }
 
-/* Remove [b, e) from the live records of ix (caller holds val_lock). The
- * first record retired takes site's backtrace; later ones get its entry
- * point only. */
+/* Remove [b, e) from the live records of ix (caller holds the world
+ * lock). The first record retired takes site's backtrace; later ones get
+ * its entry point only. */
 static void
 carve(struct val_index *ix, uintptr_t b, uintptr_t e, struct val_site *site)
 {
@@ -106,8 +106,7 @@ carve(struct val_index *ix, uintptr_t b, uintptr_t e, struct val_site *site)
 				t->offset = r->offset + (e - rb);
 				if (t->pmem)
 					t->pmem->nmaps++;
-				t->ix = ix;
-				val_index_insert(ix, &t->node);
+				val_rec_insert(ix, t);
 			}
 			r->size = e - rb;
 		}
@@ -121,7 +120,7 @@ carve(struct val_index *ix, uintptr_t b, uintptr_t e, struct val_site *site)
 	}
 }
 
-/* Caller holds val_lock. The first live mapping overlapping [b, e). */
+/* Caller holds the world lock. The first live mapping overlapping [b, e). */
 static struct val_rec *
 first_mapping(uintptr_t b, uintptr_t e, size_t *mapped)
 {
@@ -166,13 +165,13 @@ val_zeVirtualMemReserve(const struct val_call *call,
 		return r;
 	struct val_site site;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	struct val_rec *rec = val_rec_add(&val_mem_index, VAL_KIND_RESERVATION,
 					  &site, (uintptr_t)*pptr, size, call);
 	if (rec)
 		rec->ctx = hContext;
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
+	val_count_call(call, 1);
 	return r;
 }
 
@@ -193,7 +192,7 @@ val_zeVirtualMemFree(const struct val_call *call, ze_context_handle_t hContext,
 					  "size is 0");
 	}
 	if (val_cfg.lifetime && size) {
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		res = val_rec_find(&val_mem_index, b);
 		size_t mapped;
 		struct val_rec *m = first_mapping(b, e, &mapped);
@@ -228,7 +227,7 @@ val_zeVirtualMemFree(const struct val_call *call, ze_context_handle_t hContext,
 				       "still mapped (unmap them first); %s",
 				       mapped, size,
 				       val_rec_describe(m, d, sizeof(d)));
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
 		if (r)
 			return r;
 	}
@@ -236,10 +235,10 @@ val_zeVirtualMemFree(const struct val_call *call, ze_context_handle_t hContext,
 	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking && size) {
 		struct val_site site;
 		val_site_record(&site, call);
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		carve(&val_mem_index, b, e, &site);
-		val_count_locked(call, 1);
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
+		val_count_call(call, 1);
 		val_site_clear(&site);
 	}
 	return r;
@@ -279,7 +278,7 @@ val_zeVirtualMemMap(const struct val_call *call, ze_context_handle_t hContext,
 	}
 	if (val_cfg.lifetime && size && e > b) {
 		size_t mapped;
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		struct val_rec *res = val_rec_find(&val_mem_index, b);
 		struct val_rec *m = first_mapping(b, e, &mapped);
 		if (res && res->state == VAL_LIVE &&
@@ -307,7 +306,7 @@ val_zeVirtualMemMap(const struct val_call *call, ze_context_handle_t hContext,
 				       "%zu bytes of the range are already "
 				       "mapped: %s", mapped,
 				       val_rec_describe(m, d, sizeof(d)));
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
 		if (r)
 			return r;
 	}
@@ -317,7 +316,7 @@ val_zeVirtualMemMap(const struct val_call *call, ze_context_handle_t hContext,
 		return r;
 	struct val_site site;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	struct val_rec *rec = val_rec_add(&val_map_index, VAL_KIND_MAPPING,
 					  &site, b, size, call);
 	if (rec) {
@@ -328,8 +327,8 @@ val_zeVirtualMemMap(const struct val_call *call, ze_context_handle_t hContext,
 			pm->nmaps++;
 		}
 	}
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
+	val_count_call(call, 1);
 	return r;
 }
 
@@ -352,7 +351,7 @@ val_zeVirtualMemUnmap(const struct val_call *call, ze_context_handle_t hContext,
 	if (val_cfg.lifetime && size && e > b) {
 		size_t mapped;
 		r = ZE_RESULT_SUCCESS;
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		struct val_rec *res = val_rec_find(&val_mem_index, b);
 		struct val_rec *m = first_mapping(b, e, &mapped);
 		struct val_rec *gone = rec_of(val_index_floor(&val_map_index, b));
@@ -373,7 +372,7 @@ val_zeVirtualMemUnmap(const struct val_call *call, ze_context_handle_t hContext,
 				       ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				       "unmap through the wrong context: %s",
 				       val_rec_describe(m, d, sizeof(d)));
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
 		if (r)
 			return r;
 	}
@@ -381,10 +380,10 @@ val_zeVirtualMemUnmap(const struct val_call *call, ze_context_handle_t hContext,
 	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking && size && e > b) {
 		struct val_site site;
 		val_site_record(&site, call);
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		carve(&val_map_index, b, e, &site);
-		val_count_locked(call, 1);
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
+		val_count_call(call, 1);
 		val_site_clear(&site);
 	}
 	return r;
@@ -459,7 +458,7 @@ val_zePhysicalMemCreate(const struct val_call *call,
 		page = val_page_size(hContext, hDevice, desc->size);
 	struct val_site site;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	val_world_lock();
 	struct val_handle *hd = val_handle_add(*phPhysicalMemory, VAL_H_PMEM,
 					       &site);
 	if (hd) {
@@ -468,8 +467,8 @@ val_zePhysicalMemCreate(const struct val_call *call,
 		hd->size = desc->size;
 		atomic_store(&hd->page, page);
 	}
-	val_count_locked(call, 1);
-	val_mtx_unlock(&val_lock);
+	val_world_unlock();
+	val_count_call(call, 1);
 	return r;
 }
 
@@ -483,7 +482,7 @@ val_zePhysicalMemDestroy(const struct val_call *call,
 	if (val_cfg.params && !hPhysicalMemory)
 		return val_null_handle(call, "hPhysicalMemory");
 	if (val_cfg.lifetime && hd) {
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		if (hd->nmaps && atomic_load(&hd->live))
 			r = val_report(VAL_CAT_LIFETIME, call,
 				       ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE,
@@ -491,7 +490,7 @@ val_zePhysicalMemDestroy(const struct val_call *call,
 				       "mapped: %llu mapping(s) still use it "
 				       "(unmap them first)",
 				       (unsigned long long)hd->nmaps);
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
 		if (r)
 			return r;
 	}
@@ -499,11 +498,11 @@ val_zePhysicalMemDestroy(const struct val_call *call,
 	if (r == ZE_RESULT_SUCCESS && val_cfg.enabled) {
 		struct val_site site;
 		val_site_record(&site, call);
-		val_mtx_lock(&val_lock);
+		val_world_lock();
 		if (hd)
 			val_handle_kill(hd, &site);
-		val_count_locked(call, 1);
-		val_mtx_unlock(&val_lock);
+		val_world_unlock();
+		val_count_call(call, 1);
 		val_site_clear(&site);
 	}
 	return r;

@@ -7,6 +7,13 @@
  * operation and the on/off ratio. malloc+free is printed as a baseline.
  *
  *   bench_validation [rounds [iterations]]     (default 101 x 5000)
+ *   bench_validation --count on|off OP N        (OP: host, device, props)
+ *
+ * --count runs one side only, OP N times, and prints nothing: for
+ * instruction counts, which are repeatable where times are not. Run it
+ * under valgrind --tool=callgrind at two N, on and off; the layer's cost
+ * per operation is ((on, N2) - (on, N1) - (off, N2) + (off, N1)) /
+ * (N2 - N1) (tests/validation/val_icount.sh does this).
  *
  * Times are this thread's CPU time (CLOCK_THREAD_CPUTIME_ID), so time the
  * thread spends descheduled on a busy machine does not count; the median
@@ -19,6 +26,7 @@
  */
 #include "val_chain.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,14 +134,9 @@ prepare(struct side *s, const char *layer)
 	s->probe = (char *)s->live[LIVE / 2] + 8;
 }
 
-int
-main(int argc, char **argv)
+static void
+set_switches(void)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 101;
-	int iters = argc > 2 ? atoi(argv[2]) : 5000;
-	static struct side off, on;
-	if (rounds < 1 || iters < 1)
-		return 1;
 	if (!getenv("ZE_ENABLE_PARAMETER_VALIDATION") &&
 	    !getenv("ZE_ENABLE_HANDLE_LIFETIME") &&
 	    !getenv("ZEL_ENABLE_BASIC_LEAK_CHECKER")) {
@@ -141,6 +144,48 @@ main(int argc, char **argv)
 		setenv("ZE_ENABLE_HANDLE_LIFETIME", "1", 1);
 		setenv("ZEL_ENABLE_BASIC_LEAK_CHECKER", "1", 1);
 	}
+}
+
+/* --count on|off host|device|props N */
+static int
+count_main(int argc, char **argv)
+{
+	static struct side s;
+	enum op op;
+	if (argc != 5)
+		return 2;
+	bool on = !strcmp(argv[2], "on");
+	if (!strcmp(argv[3], "host"))
+		op = OP_HOST_PAIR;
+	else if (!strcmp(argv[3], "device"))
+		op = OP_DEVICE_PAIR;
+	else if (!strcmp(argv[3], "props"))
+		op = OP_PROPS;
+	else
+		return 2;
+	int n = atoi(argv[4]);
+	set_switches();
+	prepare(&s, on ? vc_layer_path() : NULL);
+	run(&s, op, 100);  /* warm: the first calls fill caches */
+	if (n > 0)
+		run(&s, op, n);
+	for (int i = 0; i < LIVE; i++)
+		s.c.api.zeMemFree(s.c.ctx, s.live[i]);
+	s.c.api.zeContextDestroy(s.c.ctx);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--count"))
+		return count_main(argc, argv);
+	int rounds = argc > 1 ? atoi(argv[1]) : 101;
+	int iters = argc > 2 ? atoi(argv[2]) : 5000;
+	static struct side off, on;
+	if (rounds < 1 || iters < 1)
+		return 1;
+	set_switches();
 	prepare(&off, NULL);
 	prepare(&on, vc_layer_path());
 	printf("switches: params=%s lifetime=%s leak=%s backtrace=%s; "

@@ -227,6 +227,66 @@ START_TEST(test_workload_threads_clean)
 }
 END_TEST
 
+/* Threads freeing what other threads allocated, through the layer's
+ * sharded hot paths (lifetime and leak checking on): no finding, every
+ * pair balanced, and a double free afterwards still caught. */
+enum { XT = 4, XN = 64, XROUNDS = 100 };
+static void *xptr[XT][XN];
+static pthread_barrier_t xbar;
+
+static void *
+cross(void *arg)
+{
+	int me = (int)(intptr_t)arg, other = (me + 1) % XT;
+	const ze_host_mem_alloc_desc_t h = {
+		ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, NULL, 0
+	};
+	const ze_device_mem_alloc_desc_t d = {
+		ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
+	};
+	void *bad = NULL;
+	for (int round = 0; round < XROUNDS; round++) {
+		for (int i = 0; i < XN; i++) {
+			ze_result_t r = i % 2
+				? c.api.zeMemAllocHost(c.ctx, &h, 64 + 32 * i, 0,
+						       &xptr[me][i])
+				: c.api.zeMemAllocDevice(c.ctx, &d, 128 * (i + 1),
+							 0, c.dev, &xptr[me][i]);
+			if (r)
+				bad = (void *)1;
+		}
+		pthread_barrier_wait(&xbar);
+		for (int i = 0; i < XN; i++)
+			if (c.api.zeMemFree(c.ctx, xptr[other][i]))
+				bad = (void *)1;
+		pthread_barrier_wait(&xbar);
+	}
+	return bad;
+}
+
+START_TEST(test_workload_threads_cross_free)
+{
+	vt_setup(&c, "plk");
+	pthread_t t[XT];
+	ck_assert_int_eq(pthread_barrier_init(&xbar, NULL, XT), 0);
+	for (int i = 0; i < XT; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, cross,
+						(void *)(intptr_t)i), 0);
+	for (int i = 0; i < XT; i++) {
+		void *ret = (void *)1;
+		ck_assert_int_eq(pthread_join(t[i], &ret), 0);
+		ck_assert_ptr_null(ret);
+	}
+	pthread_barrier_destroy(&xbar);
+	vt_assert_findings(0);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, xptr[0][XN - 1]),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(", "double free",
+			  "released by zeMemFree", NULL);
+	vt_assert_findings(1);
+}
+END_TEST
+
 /* Runs val_child through a loader with env; returns its stdout. */
 static char *
 run_loader_child(const char *loader, const char *ld_path)
@@ -324,6 +384,7 @@ suite(void)
 	TCase *t = tcase_create("workload");
 	tcase_add_test(t, test_workload_usm_clean);
 	tcase_add_test(t, test_workload_threads_clean);
+	tcase_add_test(t, test_workload_threads_cross_free);
 	suite_add_tcase(s, t);
 	t = tcase_create("loaders");
 	tcase_add_test(t, test_under_zemem_loader);

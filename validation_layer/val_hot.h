@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+/*
+ * val_hot: the hooks of the hot entry points (zeMemAllocHost,
+ * zeMemAllocDevice, zeMemAllocShared, zeMemFree, zeMemGetAllocProperties),
+ * static inline so that each is one function with its generated wrapper
+ * (val_gen.c includes this file; val_gen.py finds the hooks here too).
+ *
+ * Each parameter check has a quick test of the usual case (descriptor of
+ * the right stype, no unknown flag, no pNext chain, ordinal 0, a size every
+ * device takes, alignment 0 or a power of two); when it fails, the full
+ * check in val_mem.c / val_params.c runs in its usual order and reports,
+ * so a call gets the same finding and result as before. The records:
+ * val_alloc_done and val_release_begin/end (val.h).
+ */
+#ifndef ZEMEM_VAL_HOT_H
+#define ZEMEM_VAL_HOT_H
+
+#include "val.h"
+
+#define VAL_HOT_DEVICE_FLAGS 0x7u   /* as DEVICE_FLAGS_ALL (val_params.c) */
+#define VAL_HOT_HOST_FLAGS 0x1fu    /* as HOST_FLAGS_ALL */
+
+static inline bool
+val_hot_host_desc(const ze_host_mem_alloc_desc_t *d, struct val_alloc_req *q)
+{
+	uint32_t f = d->flags;
+	if (d->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC || d->pNext ||
+	    (f & ~VAL_HOT_HOST_FLAGS) ||
+	    ((f & ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY) &&
+	     (f & ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED)))
+		return false;
+	q->flags |= f << 8;
+	return true;
+}
+
+static inline bool
+val_hot_device_desc(const ze_device_mem_alloc_desc_t *d,
+		    struct val_alloc_req *q)
+{
+	if (d->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC || d->pNext ||
+	    (d->flags & ~VAL_HOT_DEVICE_FLAGS) || d->ordinal)
+		return false;
+	q->flags |= d->flags;
+	return true;
+}
+
+static inline bool
+val_hot_size_align(const struct val_alloc_req *q)
+{
+	uint64_t fits = atomic_load_explicit(&val_smallest_max_alloc,
+					     memory_order_relaxed);
+	return q->size && q->size <= fits && !(q->align & (q->align - 1));
+}
+
+static inline ze_result_t
+val_zeMemAllocShared(const struct val_call *call, ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	ze_result_t r;
+	if (val_cfg.params &&
+	    !(device_desc && host_desc && pptr &&
+	      val_hot_device_desc(device_desc, &q) &&
+	      val_hot_host_desc(host_desc, &q) && val_hot_size_align(&q)) &&
+	    (r = val_alloc_shared_check(call, device_desc, host_desc, pptr,
+					&q)))
+		return r;
+	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
+					alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_done(call, &q, *pptr);
+	return r;
+}
+
+static inline ze_result_t
+val_zeMemAllocDevice(const struct val_call *call, ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	ze_result_t r;
+	if (val_cfg.params &&
+	    !(hDevice && device_desc && pptr &&
+	      val_hot_device_desc(device_desc, &q) && val_hot_size_align(&q)) &&
+	    (r = val_alloc_device_check(call, device_desc, hDevice, pptr, &q)))
+		return r;
+	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
+					hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_done(call, &q, *pptr);
+	return r;
+}
+
+static inline ze_result_t
+val_zeMemAllocHost(const struct val_call *call, ze_context_handle_t hContext,
+		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		   size_t alignment, void **pptr)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
+		.align = alignment,
+	};
+	ze_result_t r;
+	if (val_cfg.params &&
+	    !(host_desc && pptr && val_hot_host_desc(host_desc, &q) &&
+	      val_hot_size_align(&q)) &&
+	    (r = val_alloc_host_check(call, host_desc, pptr, &q)))
+		return r;
+	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
+				      pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_done(call, &q, *pptr);
+	return r;
+}
+
+static inline ze_result_t
+val_zeMemFree(const struct val_call *call, ze_context_handle_t hContext,
+	      void *ptr)
+{
+	struct val_release rel;
+	ze_result_t r;
+	if (val_cfg.params && !ptr)
+		return val_null_pointer(call, "ptr");
+	if ((r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
+		return r;
+	r = val_next.Mem.pfnFree(hContext, ptr);
+	val_release_end(call, ptr, &rel, r);
+	return r;
+}
+
+static inline ze_result_t
+val_zeMemGetAllocProperties(const struct val_call *call,
+			    ze_context_handle_t hContext, const void *ptr,
+			    ze_memory_allocation_properties_t *pMemAllocProperties,
+			    ze_device_handle_t *phDevice)
+{
+	if (val_cfg.params) {
+		if (!ptr)
+			return val_null_pointer(call, "ptr");
+		if (!pMemAllocProperties)
+			return val_null_pointer(call, "pMemAllocProperties");
+	}
+	ze_result_t r = val_next.Mem.pfnGetAllocProperties(
+		hContext, ptr, pMemAllocProperties, phDevice);
+	if (r == ZE_RESULT_SUCCESS && phDevice && *phDevice)
+		val_device_seen(*phDevice, call);
+	return r;
+}
+
+#endif
