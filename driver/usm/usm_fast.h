@@ -21,22 +21,20 @@
 
 #define USM_FAST_MISS 1
 
-/* A pooled slot taken from a bin becomes a live block: its record gets
- * size, owner and a fresh id (the id last, with release: see the seqlock
- * in usm_private.h). The slot is the caller's, so no read section. */
+/* A pooled slot just popped from bin b becomes a live block: its record
+ * gets size, owner and a fresh id (the id last, with release: see the
+ * seqlock in usm_private.h). The slot is the caller's, and its segment is
+ * b->hot (struct tc_bin), so no read section and no index lookup. */
 static inline __attribute__((always_inline)) void
-usm_slot_publish(struct usm_heap *h, struct usm_tcache *tc, struct tc_bin *b,
-		 void *p, size_t size, uint32_t owner, uint64_t id)
+usm_slot_publish(struct tc_bin *b, void *p, size_t size, uint32_t owner,
+		 uint64_t id)
 {
-	/* hot is only ever compared, never followed: it may go stale. */
-	struct usm_seg *s = (struct usm_seg *)usm_index_find(&h->index, p);
-	b->hot = s;
+	struct usm_seg *s = b->hot;
 	struct usm_rec *r = &s->recs[usm_seg_slot(s, (uintptr_t)p)];
 	atomic_thread_fence(memory_order_release);
 	atomic_store_explicit(&r->size, (uint32_t)size, memory_order_relaxed);
 	atomic_store_explicit(&r->owner, owner, memory_order_relaxed);
 	atomic_store_explicit(&r->id, id, memory_order_release);
-	(void)tc;
 	USM_UNPOISON(p, size);
 }
 
@@ -110,7 +108,7 @@ usm_fast_alloc(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
 	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
 		return USM_FAST_MISS;
 	void *p = b->slot[--b->n];
-	usm_slot_publish(h, tc, b, p, size, tc->oc_idx, tc->id_next++);
+	usm_slot_publish(b, p, size, tc->oc_idx, tc->id_next++);
 	*out = p;
 	return 0;
 }

@@ -148,13 +148,13 @@ pool_alloc(struct usm_heap *h, struct usm_tcache *tc, unsigned ai,
 {
 	struct tc_bin *b = &tc->bin[ai];
 	if (USM_UNLIKELY(!b->n)) {
-		int n = usm_arena_take(h, ai, b->slot, TC_BATCH);
+		int n = usm_arena_take(h, ai, b->slot, TC_BATCH, &b->hot);
 		if (n < 0)
 			return n;
 		b->n = (uint32_t)n;
 	}
 	void *p = b->slot[--b->n];
-	usm_slot_publish(h, tc, b, p, size, owner, usm_id_take(h, tc));
+	usm_slot_publish(b, p, size, owner, usm_id_take(h, tc));
 	*out = p;
 	return 0;
 }

@@ -430,7 +430,8 @@ slot_return(struct usm_heap *h, struct usm_arena *a, struct usm_seg *s,
 /* ---- arena operations -------------------------------------------------- */
 
 int
-usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want)
+usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want,
+	       struct usm_seg **seg)
 {
 	struct usm_arena *a = &h->arena[idx];
 	unsigned got = 0;
@@ -447,6 +448,7 @@ usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want)
 				break;
 			list_add(a, s, SEG_PARTIAL);
 		}
+		*seg = s;
 		while (got < want && s->nfree) {
 			uint32_t i = s->free_head;
 			if (i != USM_IDX_NONE)
@@ -462,6 +464,8 @@ usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want)
 			list_del(a, s);
 			list_add(a, s, SEG_FULL);
 		}
+		if (got)
+			break; /* one segment per call (struct tc_bin) */
 	}
 	pthread_mutex_unlock(&a->mtx);
 	return got ? (int)got : err;

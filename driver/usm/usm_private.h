@@ -331,10 +331,10 @@ void usm_arena_init(struct usm_heap *h, unsigned idx);
 /* Opens the pool file of kind now (heap creation); 0 or -errno. */
 int usm_pool_file_open(struct usm_heap *h, enum usm_kind kind);
 void usm_arena_fini(struct usm_heap *h, unsigned idx);
-/* Hand out up to want slots (arena lock taken inside); returns the count,
- * or -errno when none could be had. */
+/* Hand out up to want slots, all of one segment (*seg) (arena lock taken
+ * inside); returns the count, or -errno when none could be had. */
 int usm_arena_take(struct usm_heap *h, unsigned arena, void **out,
-		   unsigned want);
+		   unsigned want, struct usm_seg **seg);
 /* Give slots back (arena lock taken inside). */
 void usm_arena_give(struct usm_heap *h, unsigned arena, void *const *slots,
 		    unsigned n);
@@ -428,9 +428,13 @@ void usm_large_fini(struct usm_heap *h);
 #define TC_BIN_CAP 16
 #define TC_BATCH 8
 
-/* Free slots of one arena. Frees go to the bin only when the slot is in
- * the segment the thread last allocated from (hot): the bin then pins
- * one segment, and frees elsewhere let other segments empty out. */
+/* Free slots of one arena, all in one segment (hot): a refill takes
+ * slots of one segment and sets hot; a free goes to the bin only when its
+ * slot is in hot (so the bin pins one segment, and frees elsewhere let
+ * other segments empty out). While n > 0, hot is live (a segment with a
+ * slot not returned is never released) and is each slot's segment, so an
+ * allocation needs no index lookup; while n == 0 hot may be stale and is
+ * only compared. */
 struct tc_bin {
 	uint32_t n;
 	struct usm_seg *hot;
