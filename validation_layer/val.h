@@ -359,6 +359,36 @@ val_mtx_unlock(val_mtx_t *m)
 }
 extern val_mtx_t val_lock;
 
+/* The shard locks: test-and-set, released with a plain store (one atomic
+ * operation per lock and unlock, not two as val_mtx_t); a waiter spins a
+ * while, then yields. A shard is held for a few dozen instructions on the
+ * hot paths and never across a call to the next layer; the world lock
+ * (val_world_lock) holds all of them for longer, rarely. */
+typedef struct {
+	_Atomic uint32_t v;   /* 0 free, 1 locked */
+} val_spin_t;
+void val_spin_lock_slow(val_spin_t *l);
+static inline bool
+val_spin_trylock(val_spin_t *l)
+{
+	return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
+	       !atomic_exchange_explicit(&l->v, 1, memory_order_acquire);
+}
+static inline void
+val_spin_lock(val_spin_t *l)
+{
+	if (__builtin_expect(
+		    !atomic_exchange_explicit(&l->v, 1, memory_order_acquire),
+		    1))
+		return;
+	val_spin_lock_slow(l);
+}
+static inline void
+val_spin_unlock(val_spin_t *l)
+{
+	atomic_store_explicit(&l->v, 0, memory_order_release);
+}
+
 /* The shards: see the vocabulary above. */
 #define VAL_SHARD_BITS 4
 #define VAL_SHARDS (1u << VAL_SHARD_BITS)
@@ -367,7 +397,7 @@ struct val_rlist {
 	uint32_t n;
 };
 struct val_shard {
-	val_mtx_t lock;
+	val_spin_t lock;
 	struct val_rec **buckets;       /* nbuckets (power of 2), or NULL */
 	size_t mask;                    /* nbuckets - 1 */
 	size_t count;                   /* records in the hash */
@@ -702,7 +732,7 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 		return;
 	val_site_record(&site, call);
 	struct val_shard *s = &val_shards[val_shard_index(b)];
-	val_mtx_lock(&s->lock);
+	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
 	if (__builtin_expect(r && r->state != VAL_LIVE && q->size &&
 				     q->size <= r->size, 1)) {
@@ -722,9 +752,9 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 		r->dev = q->dev;
 		r->align = q->align;
 		r->flags = q->flags;
-		val_mtx_unlock(&s->lock);
+		val_spin_unlock(&s->lock);
 	} else {
-		val_mtx_unlock(&s->lock);
+		val_spin_unlock(&s->lock);
 		val_alloc_slow(call, q, ptr, &site);
 	}
 	val_count_call(call, 1);
@@ -757,7 +787,7 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 		return ZE_RESULT_SUCCESS;
 	val_site_record(&site, call);
 	struct val_shard *s = &val_shards[val_shard_index(b)];
-	val_mtx_lock(&s->lock);
+	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
 	if (__builtin_expect(r && r->state == VAL_LIVE &&
 				     ((expect >> r->kind) & 1) && r->ctx == ctx,
@@ -769,13 +799,13 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 		rel->base = b;
 		rel->id = r->id;
 		bool sweep = val_rec_retire_fast(r, &site);
-		val_mtx_unlock(&s->lock);
+		val_spin_unlock(&s->lock);
 		if (sweep)
 			val_shard_sweep(s);
 		val_count_call(call, 1);  /* taken back if the driver fails */
 		return ZE_RESULT_SUCCESS;
 	}
-	val_mtx_unlock(&s->lock);
+	val_spin_unlock(&s->lock);
 	return val_release_begin_slow(call, ctx, ptr, expect, rel, &site);
 }
 static inline void

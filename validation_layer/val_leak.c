@@ -371,19 +371,18 @@ pmem_leak(struct val_handle *hd, void *arg)
 static bool
 world_trylock(void)
 {
-	val_mtx_t *m[1 + VAL_SHARDS];
-	unsigned n = 0, tries = 0;
-	m[0] = &val_lock;
-	for (unsigned i = 0; i < VAL_SHARDS; i++)
-		m[1 + i] = &val_shards[i].lock;
+	unsigned n = 0, tries = 0; /* 0: val_lock, 1 + i: shard i */
 	while (n < 1 + VAL_SHARDS) {
-		if (val_mtx_trylock(m[n])) {
+		if (n ? val_spin_trylock(&val_shards[n - 1].lock)
+		      : val_mtx_trylock(&val_lock)) {
 			n++;
 			continue;
 		}
 		if (++tries > 200) {
-			while (n-- > 0)
-				val_mtx_unlock(m[n]);
+			for (unsigned i = n; i-- > 1;)
+				val_spin_unlock(&val_shards[i - 1].lock);
+			if (n > 0)
+				val_mtx_unlock(&val_lock);
 			return false;
 		}
 		usleep(1000);

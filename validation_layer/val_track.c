@@ -31,6 +31,7 @@
 #include "val.h"
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,18 +82,34 @@ val_mtx_wake(val_mtx_t *m)
 }
 
 void
+val_spin_lock_slow(val_spin_t *l)
+{
+	for (unsigned n = 0;; n++) {
+		if (val_spin_trylock(l))
+			return;
+		if (n < 128) {
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#endif
+		} else {
+			sched_yield();
+		}
+	}
+}
+
+void
 val_world_lock(void)
 {
 	val_mtx_lock(&val_lock);
 	for (unsigned i = 0; i < VAL_SHARDS; i++)
-		val_mtx_lock(&val_shards[i].lock);
+		val_spin_lock(&val_shards[i].lock);
 }
 
 void
 val_world_unlock(void)
 {
 	for (unsigned i = VAL_SHARDS; i-- > 0;)
-		val_mtx_unlock(&val_shards[i].lock);
+		val_spin_unlock(&val_shards[i].lock);
 	val_mtx_unlock(&val_lock);
 }
 
@@ -374,9 +391,9 @@ void
 val_shard_sweep(struct val_shard *s)
 {
 	val_mtx_lock(&val_lock);
-	val_mtx_lock(&s->lock);
+	val_spin_lock(&s->lock);
 	sweep_locked(s);
-	val_mtx_unlock(&s->lock);
+	val_spin_unlock(&s->lock);
 	val_mtx_unlock(&val_lock);
 }
 
