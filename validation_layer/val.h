@@ -224,6 +224,8 @@ void val_count_call_slow(const struct val_call *call, int delta);
 /* A count with no per-thread array to hold it. */
 void val_count_gone(unsigned ep, int delta);
 /* val_gen.c */
+extern const unsigned val_self_counted[];  /* wrappers leave counting to */
+extern const unsigned val_self_counted_n;  /* these hooks */
 const char *val_ep_name(unsigned ep);
 const char *val_result_name(ze_result_t r);
 int val_format_args(const struct val_call *c, char *buf, size_t len);
@@ -313,7 +315,8 @@ struct val_rec {
 	bool hashed;                /* in the shard hash (val_mem_index) */
 	uint32_t flags;
 	ze_context_handle_t ctx;
-	struct val_rec *lprev, *lnext;  /* quarantine / stale / free list */
+	struct val_rec *lprev, *lnext;  /* stale / free list */
+	uint32_t qslot;                 /* FREED: its slot in the qring */
 	uint64_t id;                /* n-th record of its kind */
 	ze_device_handle_t dev;
 	size_t align;
@@ -392,6 +395,7 @@ val_spin_unlock(val_spin_t *l)
 /* The shards: see the vocabulary above. */
 #define VAL_SHARD_BITS 4
 #define VAL_SHARDS (1u << VAL_SHARD_BITS)
+#define VAL_QSHARD (VAL_QUARANTINE / VAL_SHARDS)   /* quarantine per shard */
 struct val_rlist {
 	struct val_rec *head, *tail;    /* head: the oldest */
 	uint32_t n;
@@ -401,7 +405,11 @@ struct val_shard {
 	struct val_rec **buckets;       /* nbuckets (power of 2), or NULL */
 	size_t mask;                    /* nbuckets - 1 */
 	size_t count;                   /* records in the hash */
-	struct val_rlist q;             /* quarantine (FREED), FIFO */
+	/* quarantine (FREED): a ring of the shard's last VAL_QSHARD frees;
+	 * a record reused meanwhile leaves a hole (NULL), and the record a
+	 * free overwrites goes stale. */
+	struct val_rec *qring[VAL_QUARANTINE >> VAL_SHARD_BITS];
+	uint32_t qhead;                 /* slot the next free takes */
 	struct val_rlist stale;         /* STALE, to unindex */
 	struct val_rec *free_list;      /* recycled records (lnext) */
 	uint32_t nfree;
@@ -458,10 +466,17 @@ val_rlist_unlink(struct val_rlist *l, struct val_rec *r)
  * paths. */
 void val_world_lock(void);
 void val_world_unlock(void);
-/* Caller holds its shard's lock. Retire r (val_rec_retire); returns true
- * when the shard's stale list is long enough that the caller should call
- * val_shard_sweep(s) once it has let go of the shard lock. */
-bool val_rec_evict(struct val_shard *s);
+/* Caller holds s's lock: old, pushed out of s's quarantine ring, goes
+ * stale; returns true when the shard's stale list is long enough that the
+ * caller should call val_shard_sweep(s) once it has let go of the shard
+ * lock. */
+bool val_rec_evict(struct val_shard *s, struct val_rec *old);
+/* Caller holds the shard lock of r: r (FREED) leaves the quarantine. */
+static inline void
+val_rec_unquarantine(struct val_rec *r)
+{
+	val_shards[r->shard].qring[r->qslot] = NULL;
+}
 static inline bool
 val_rec_retire_fast(struct val_rec *r, struct val_site *site)
 {
@@ -469,10 +484,12 @@ val_rec_retire_fast(struct val_rec *r, struct val_site *site)
 	r->state = VAL_FREED;
 	r->free = *site;   /* a live record has no free backtrace */
 	site->bt = NULL;
-	val_rlist_push(&s->q, r);
-	if (s->q.n <= VAL_QUARANTINE / VAL_SHARDS)
-		return false;
-	return val_rec_evict(s);
+	uint32_t i = s->qhead;
+	struct val_rec *old = s->qring[i];
+	s->qring[i] = r;
+	r->qslot = i;
+	s->qhead = (i + 1) % VAL_QSHARD;
+	return old ? val_rec_evict(s, old) : false;
 }
 void val_shard_sweep(struct val_shard *s);
 /* Caller holds r's shard lock: take a FREED or STALE record back for a
@@ -585,11 +602,13 @@ val_count_call(const struct val_call *call, int delta)
 	struct val_tcounts *t = val_tcounts;
 	if (!val_cfg.leak)
 		return;
+	/* hd's life is this slot's (gen). A call on a context destroyed
+	 * meanwhile (lifetime checks off) counts for a life whose table was
+	 * reported at its destroy: harmless, its next life has a new gen. */
 	if (t && hd &&
 	    atomic_load_explicit(&t->slot[0].hd, memory_order_relaxed) == hd &&
 	    atomic_load_explicit(&t->slot[0].gen, memory_order_relaxed) ==
-		    atomic_load_explicit(&hd->gen, memory_order_relaxed) &&
-	    atomic_load_explicit(&hd->live, memory_order_relaxed)) {
+		    atomic_load_explicit(&hd->gen, memory_order_relaxed)) {
 		val_bump(&t->n[call->ep], delta);
 		val_bump(&t->slot[0].n[call->ep], delta);
 		return;
@@ -597,8 +616,25 @@ val_count_call(const struct val_call *call, int delta)
 	val_count_call_slow(call, delta);
 }
 
-/* Lookup without a lock; NULL when the layer never saw h. */
-struct val_handle *val_handle_find(const void *h);
+/* Lookup without a lock; NULL when the layer never saw h. The last two
+ * handles this thread looked up come first (a call usually names the
+ * context, and maybe a device, of the call before). A record never
+ * changes its address h, so a hit is always right; a miss goes to the
+ * table (val_handles.c). */
+struct val_recent {
+	const void *h[2];
+	struct val_handle *hd[2];
+};
+extern __thread struct val_recent val_recent
+	__attribute__((tls_model("initial-exec")));
+struct val_handle *val_handle_find_slow(const void *h);
+static inline struct val_handle *
+val_handle_find(const void *h)
+{
+	if (__builtin_expect(h && h == val_recent.h[0], 1))
+		return val_recent.hd[0];
+	return val_handle_find_slow(h);
+}
 /* Caller holds val_lock. A handle seen before (destroyed) is reused. */
 struct val_handle *val_handle_add(const void *h, enum val_hkind kind,
 				  struct val_site *site);
@@ -739,7 +775,10 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 		/* The driver handed out a base it had before: the record,
 		 * no longer than the old one, cannot overlap another. A
 		 * record of val_mem_index has no VMM fields to reset. */
-		val_rlist_unlink(r->state == VAL_FREED ? &s->q : &s->stale, r);
+		if (r->state == VAL_FREED)
+			val_rec_unquarantine(r);
+		else
+			val_rlist_unlink(&s->stale, r);
 		if (r->alloc.bt || r->free.bt)
 			val_rec_clear_bts(r);
 		r->free.ep = 0;

@@ -45,22 +45,13 @@ hash(const void *h)
 	return (size_t)x;
 }
 
-/* The last two handles this thread looked up (a call usually names the
- * context, and maybe a device, of the call before). A record never
- * changes its address h, so a hit is always right; a miss goes to the
- * table. */
-struct recent {
-	const void *h[2];
-	struct val_handle *hd[2];
-};
-static __thread struct recent recent __attribute__((tls_model("initial-exec")));
+__thread struct val_recent val_recent
+	__attribute__((tls_model("initial-exec")));
 
 struct val_handle *
-val_handle_find(const void *h)
+val_handle_find_slow(const void *h)
 {
-	struct recent *c = &recent;
-	if (h && h == c->h[0])
-		return c->hd[0];
+	struct val_recent *c = &val_recent;
 	struct val_handle *e = h && h == c->h[1] ? c->hd[1]
 						 : val_handle_find_table(h);
 	if (e) {

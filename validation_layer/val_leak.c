@@ -137,6 +137,11 @@ val_leak_init(void)
 		for (int d = 0; d < rows[i].ndtor; d++)
 			val_count_mode[rows[i].dtor[d]] = mode;
 	}
+	/* A hook that counts its own calls does so per context; were its row
+	 * not per context, its calls would go uncounted. */
+	for (unsigned i = 0; i < val_self_counted_n; i++)
+		if (val_count_mode[val_self_counted[i]] != VAL_COUNT_CONTEXT)
+			abort();
 	reg_key_ok = !pthread_key_create(&reg_key, thread_gone);
 }
 

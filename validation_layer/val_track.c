@@ -126,13 +126,14 @@ rec_of(struct val_node *n)
 #define list_push val_rlist_push
 #define list_unlink val_rlist_unlink
 
-/* The list r is on, by its state (LIVE: none). */
-static struct val_rlist *
-list_of(struct val_rec *r)
+/* Takes r off the quarantine ring or the stale list, by its state. */
+static void
+unlist(struct val_rec *r)
 {
-	struct val_shard *s = &val_shards[r->shard];
-	return r->state == VAL_FREED ? &s->q
-	       : r->state == VAL_STALE ? &s->stale : NULL;
+	if (r->state == VAL_FREED)
+		val_rec_unquarantine(r);
+	else if (r->state == VAL_STALE)
+		list_unlink(&val_shards[r->shard].stale, r);
 }
 
 /* ---- the shard hash (caller holds the shard lock) ---- */
@@ -254,9 +255,7 @@ val_rec_insert(struct val_index *ix, struct val_rec *r)
 static void
 rec_drop(struct val_shard *s, struct val_rec *r)
 {
-	struct val_rlist *l = list_of(r);
-	if (l)
-		list_unlink(l, r);
+	unlist(r);
 	if (r->ix)
 		val_index_remove(r->ix, &r->node);
 	if (r->hashed)
@@ -292,7 +291,7 @@ void
 val_rec_revive(struct val_rec *r, enum val_kind kind, struct val_site *site,
 	       size_t size)
 {
-	list_unlink(list_of(r), r);
+	unlist(r);
 	val_site_clear(&r->alloc);
 	val_site_clear(&r->free);
 	r->free.ep = 0;
@@ -357,14 +356,11 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 	return r;
 }
 
-/* Caller holds s->lock and s's quarantine is over its size: the oldest
- * freed record of the shard goes stale. True when the stale list wants a
- * sweep. */
+/* Caller holds s->lock: old left s's quarantine ring and goes stale. True
+ * when the stale list wants a sweep. */
 bool
-val_rec_evict(struct val_shard *s)
+val_rec_evict(struct val_shard *s, struct val_rec *old)
 {
-	struct val_rec *old = s->q.head;
-	list_unlink(&s->q, old);
 	old->state = VAL_STALE;
 	val_site_clear(&old->alloc);
 	val_site_clear(&old->free);
@@ -411,7 +407,7 @@ val_rec_unretire(struct val_index *ix, uintptr_t base, uint64_t id)
 	val_world_lock();
 	struct val_rec *r = rec_of(val_index_find(ix, base));
 	if (r && r->id == id && r->state == VAL_FREED) {
-		list_unlink(&val_shards[r->shard].q, r);
+		val_rec_unquarantine(r);
 		r->state = VAL_LIVE;
 		val_site_clear(&r->free);
 		r->free.ep = 0;
