@@ -429,9 +429,10 @@ val_shard_index(uintptr_t p)
 static inline struct val_rec *
 val_shard_find(const struct val_shard *s, uintptr_t p)
 {
-	if (!s->buckets)
+	struct val_rec **b = s->buckets;
+	if (__builtin_expect(!b, 0))
 		return NULL;
-	struct val_rec *r = s->buckets[(val_mix(p) >> 24) & s->mask];
+	struct val_rec *r = b[(val_mix(p) >> 24) & s->mask];
 	while (r && r->base != p)
 		r = r->hnext;
 	return r;
@@ -756,7 +757,7 @@ void val_alloc_slow(const struct val_call *call,
 		    struct val_site *site);
 void val_alloc_misaligned(const struct val_call *call,
 			  const struct val_alloc_req *q, void *ptr);
-static inline void
+static inline __attribute__((always_inline)) void
 val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 	       void *ptr)
 {
@@ -779,7 +780,7 @@ val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
 			val_rec_unquarantine(r);
 		else
 			val_rlist_unlink(&s->stale, r);
-		if (r->alloc.bt || r->free.bt)
+		if (val_cfg.backtrace && (r->alloc.bt || r->free.bt))
 			val_rec_clear_bts(r);
 		r->free.ep = 0;
 		r->size = q->size;
