@@ -309,14 +309,14 @@ fast_alloc(struct _ze_context_handle_t *c, enum usm_kind kind,
 	   struct _ze_device_handle_t *dev, uint32_t ze_flags, size_t size,
 	   size_t alignment, uint64_t max_alloc, void **pptr)
 {
-	if (size - 1 >= max_alloc || (alignment & (alignment - 1)))
-		return false; /* size 0 wraps round */
+	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	if (size - 1 >= max_alloc || (alignment & (alignment - 1)) || !tc)
+		return false; /* size 0 wraps round; no cache yet */
 	uint64_t *cr = NULL;
 	if (kind != USM_KIND_HOST && dev &&
-	    (!(cr = usm_fast_credit(drv_driver.heap)) ||
-	     !credit_take(dev, cr, size)))
-		return false; /* no cache yet, or out of budget */
-	if (!usm_fast_alloc(drv_driver.heap, kind, c, dev, ze_flags, size,
+	    !credit_take(dev, cr = usm_fast_credit(tc), size))
+		return false; /* out of budget */
+	if (!usm_fast_alloc(drv_driver.heap, tc, kind, c, dev, ze_flags, size,
 			    alignment, pptr))
 		return true;
 	if (cr)
@@ -502,12 +502,12 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 	/* The common call, inline: a live pooled block of the context, no
 	 * copy-engine work that could use it (usm_fast.h). */
 	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
 	struct usm_info info;
-	if (USM_LIKELY(fc && ptr && cmd_mem_idle() &&
-		       !usm_fast_free(drv_driver.heap, ptr, fc, &info))) {
+	if (USM_LIKELY(fc && ptr && tc && cmd_mem_idle() &&
+		       !usm_fast_free(drv_driver.heap, tc, ptr, fc, &info))) {
 		if (info.kind != USM_KIND_HOST && info.dev)
-			credit_give(info.dev, usm_fast_credit(drv_driver.heap),
-				    info.size);
+			credit_give(info.dev, usm_fast_credit(tc), info.size);
 		if (USM_UNLIKELY(info.exported))
 			ipc_mem_freed(&info);
 		return ZE_RESULT_SUCCESS;

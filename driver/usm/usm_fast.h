@@ -75,24 +75,30 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 	return -1;
 }
 
-/* usm_thread_credit() for a thread whose cache exists, else NULL. */
-static inline uint64_t *
-usm_fast_credit(struct usm_heap *h)
+/* The calling thread's cache of h, or NULL when it has none yet (the fast
+ * paths then miss: the full functions make one). */
+static inline struct usm_tcache *
+usm_fast_tc(struct usm_heap *h)
 {
-	return USM_LIKELY(usm_tls_tc.serial == h->serial)
-		       ? usm_tls_tc.tc->credit
-		       : NULL;
+	return USM_LIKELY(usm_tls_tc.serial == h->serial) ? usm_tls_tc.tc
+							   : NULL;
 }
 
-/* usm_alloc_plain's common case (same preconditions): 0, or USM_FAST_MISS
- * with nothing changed. */
-static inline __attribute__((always_inline)) int
-usm_fast_alloc(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
-	       uint32_t ze_flags, size_t size, size_t align, void **out)
+/* Its credit slots (usm_thread_credit). */
+static inline uint64_t *
+usm_fast_credit(struct usm_tcache *tc)
 {
-	if (USM_UNLIKELY(usm_tls_tc.serial != h->serial))
-		return USM_FAST_MISS;
-	struct usm_tcache *tc = usm_tls_tc.tc;
+	return tc->credit;
+}
+
+/* usm_alloc_plain's common case (same preconditions), for a thread with
+ * a cache (tc, from usm_fast_tc): 0, or USM_FAST_MISS with nothing
+ * changed. */
+static inline __attribute__((always_inline)) int
+usm_fast_alloc(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
+	       void *ctx, void *dev, uint32_t ze_flags, size_t size,
+	       size_t align, void **out)
+{
 	const struct usm_owner_key *k = &tc->oc_key;
 	if (USM_UNLIKELY(
 		    tc->oc_gen != atomic_load_explicit(&h->owners.gen,
@@ -114,14 +120,13 @@ usm_fast_alloc(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
 }
 
 /* usm_free's common case: the base of a live pooled block of ctx, freed by
- * a thread with a cache. 0 (freed, like usm_free), or USM_FAST_MISS with
- * nothing changed: usm_free then decides (and reports any error). */
+ * a thread with a cache (tc, from usm_fast_tc). 0 (freed, like usm_free),
+ * or USM_FAST_MISS with nothing changed: usm_free then decides (and
+ * reports any error). */
 static inline __attribute__((always_inline)) int
-usm_fast_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
+usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
+	      struct usm_info *freed)
 {
-	if (USM_UNLIKELY(usm_tls_tc.serial != h->serial))
-		return USM_FAST_MISS;
-	struct usm_tcache *tc = usm_tls_tc.tc;
 	/* read section (usm_rd_lock, with the cache in hand) */
 	uint64_t rd = atomic_load_explicit(&tc->rd, memory_order_relaxed);
 	atomic_store_explicit(&tc->rd, rd + 1, memory_order_relaxed);

@@ -225,7 +225,9 @@ int
 usm_alloc_plain(struct usm_heap *h, enum usm_kind kind, void *ctx, void *dev,
 		uint32_t ze_flags, size_t size, size_t align, void **out)
 {
-	if (!usm_fast_alloc(h, kind, ctx, dev, ze_flags, size, align, out))
+	struct usm_tcache *tc = usm_fast_tc(h);
+	if (tc && !usm_fast_alloc(h, tc, kind, ctx, dev, ze_flags, size, align,
+				  out))
 		return 0;
 	struct usm_owner_key k = {
 		.ctx = ctx, .dev = dev, .ze_flags = ze_flags, .usm_flags = 0,
@@ -366,7 +368,8 @@ usm_free(struct usm_heap *h, void *ptr, void *ctx, struct usm_info *freed)
 {
 	if (USM_UNLIKELY(!h))
 		return -EINVAL;
-	if (USM_LIKELY(!usm_fast_free(h, ptr, ctx, freed)))
+	struct usm_tcache *tc = usm_fast_tc(h);
+	if (USM_LIKELY(tc && !usm_fast_free(h, tc, ptr, ctx, freed)))
 		return 0;
 	/* Anything else, errors included: the general path decides. */
 	return free_other(h, usm_rd_lock(h), ptr, ctx, freed);
