@@ -7,7 +7,7 @@
  *   - zeMemGetAllocProperties on random interior pointers with 1K, 100K
  *     and 1M live 64-byte allocations vs the 1K figure; target <= 100 ns
  *     and <= 1.5x at 1M.
- * Trials of the baseline and of the figure run back to back per size.
+ * Trials of the baseline and of the figures take turns, round by round.
  */
 #include "zb.h"
 
@@ -42,25 +42,25 @@ free_kind(enum kind k, void *p)
 		zeMemFree(zb.ctx, p);
 }
 
-/* ns per alloc+free pair, median of trials. */
+/* ns per alloc+free pair in one trial of iters pairs. */
 static double
-pair_ns(enum kind k, size_t size, int iters, int trials)
+pair_trial(enum kind k, size_t size, int iters)
 {
-	double t[31];
-	for (int r = 0; r < trials; r++) {
-		uint64_t t0 = tool_now_ns();
-		for (int i = 0; i < iters; i++) {
-			void *p;
-			if (alloc_kind(k, size, &p))
-				abort();
-			__asm__ volatile("" : : "r"(p) : "memory");
-			free_kind(k, p);
-		}
-		t[r] = (double)(tool_now_ns() - t0) / iters;
+	uint64_t t0 = tool_now_ns();
+	for (int i = 0; i < iters; i++) {
+		void *p;
+		if (alloc_kind(k, size, &p))
+			abort();
+		__asm__ volatile("" : : "r"(p) : "memory");
+		free_kind(k, p);
 	}
-	return zb_median(t, trials);
+	return (double)(tool_now_ns() - t0) / iters;
 }
 
+/* Per size, trials of the baseline and of the three kinds take turns (one
+ * trial each, round after round, after one warm-up round), so a change of
+ * the machine's speed during the run (clock, neighbours) reaches the
+ * baseline and the figures alike; each is the median of its trials. */
 static void
 pairs(int trials)
 {
@@ -70,7 +70,15 @@ pairs(int trials)
 		int iters = sizes[s] >= (1 << 20) ? 2000 : 20000;
 		if (zb.quick)
 			iters /= 10;
-		double base = pair_ns(K_MALLOC, sizes[s], iters, trials);
+		double t[K_MALLOC + 1][31];
+		for (int r = -1; r < trials; r++)
+			for (int k = K_HOST; k <= K_MALLOC; k++) {
+				double v = pair_trial((enum kind)k, sizes[s],
+						      iters);
+				if (r >= 0)
+					t[k][r] = v;
+			}
+		double base = zb_median(t[K_MALLOC], trials);
 		for (int k = K_HOST; k <= K_SHARED; k++) {
 			char name[64], params[96];
 			snprintf(name, sizeof(name), "alloc+free %s %s",
@@ -79,9 +87,8 @@ pairs(int trials)
 			snprintf(params, sizeof(params),
 				 "%d pairs x %d trials%s", iters, trials,
 				 sizes[s] <= 65536 ? ", target <= 2x" : "");
-			double v = pair_ns(k, sizes[s], iters, trials);
-			zb_report("usm", name, v, "ns", "malloc+free", base,
-				  params);
+			zb_report("usm", name, zb_median(t[k], trials), "ns",
+				  "malloc+free", base, params);
 		}
 	}
 }
