@@ -45,6 +45,7 @@ struct _ze_driver_handle_t {
 	uint32_t device_count;
 	ze_driver_uuid_t uuid;
 	struct usm_heap *heap;
+	size_t page_size;              /* the OS page (pageSize of USM) */
 };
 
 /* 512 bytes: a handle is checked by address with shifts and masks. */

@@ -93,6 +93,7 @@ global_init(void)
 		return;
 	}
 	usm_set_credit_hook(d->heap, drv_budget_credit_hook);
+	d->page_size = u_page_size();
 	d->magic = DRV_DRIVER_MAGIC;
 	d->device_count = (uint32_t)u_option_u64(U_OPT_DEVICE_COUNT);
 	drv_make_uuid(d->uuid.id, "zemem-driver-" , ZEMEM_DRIVER_VERSION);

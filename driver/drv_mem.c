@@ -544,6 +544,21 @@ drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 			    ze_memory_allocation_properties_t *props,
 			    ze_device_handle_t *phDevice)
 {
+	/* The common call, inline: a pointer into a pooled block of the
+	 * context, no extension structs asked for (usm_fast.h). */
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	struct usm_fast_ref fr;
+	if (USM_LIKELY(fc && ptr && props && tc && !props->pNext &&
+		       !usm_fast_lookup(drv_driver.heap, tc, ptr, &fr) &&
+		       fr.ctx == fc)) {
+		props->type = (ze_memory_type_t)fr.kind;
+		props->id = fr.id;
+		props->pageSize = drv_driver.page_size;
+		if (phDevice)
+			*phDevice = fr.dev;
+		return ZE_RESULT_SUCCESS;
+	}
 	CHECK_CONTEXT(hContext, c);
 	if (!ptr || !props)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,

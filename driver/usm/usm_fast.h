@@ -167,4 +167,46 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	return 0;
 }
 
+/* What usm_fast_lookup found. */
+struct usm_fast_ref {
+	uint64_t id;
+	void *ctx, *dev;
+	uintptr_t base;
+	uint32_t size;
+	uint8_t kind;
+};
+
+/* usm_lookup's common case: ptr inside a live pooled block, looked up by a
+ * thread with a cache (tc, from usm_fast_tc). 0, or USM_FAST_MISS when it
+ * is anything else (the full usm_lookup then answers). */
+static inline __attribute__((always_inline)) int
+usm_fast_lookup(struct usm_heap *h, struct usm_tcache *tc, const void *ptr,
+		struct usm_fast_ref *out)
+{
+	uint64_t rd = atomic_load_explicit(&tc->rd, memory_order_relaxed);
+	atomic_store_explicit(&tc->rd, rd + 1, memory_order_relaxed);
+	if (USM_LIKELY(h->index.asym))
+		atomic_signal_fence(memory_order_seq_cst);
+	else
+		atomic_thread_fence(memory_order_seq_cst);
+	struct usm_span *sp = usm_index_find(&h->index, ptr);
+	struct usm_seg *s = (struct usm_seg *)sp;
+	uintptr_t a = (uintptr_t)ptr;
+	uint32_t slot = 0, size, owner;
+	bool ok = sp && sp->type == SPAN_SEG &&
+		  (slot = usm_seg_slot(s, a)) < s->nslots &&
+		  !usm_rec_read(&s->recs[slot], &out->id, &size, &owner);
+	if (USM_LIKELY(ok)) {
+		out->base = sp->base + (uintptr_t)slot * s->slot_size;
+		out->size = size & ~USM_REC_EXPORTED;
+		ok = a - out->base < out->size;
+		out->kind = s->kind;
+		const struct usm_owner *e = usm_owner_get(&h->owners, owner);
+		out->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
+		out->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
+	}
+	atomic_store_explicit(&tc->rd, rd + 2, memory_order_release);
+	return USM_LIKELY(ok) ? 0 : USM_FAST_MISS;
+}
+
 #endif
