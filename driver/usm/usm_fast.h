@@ -119,6 +119,19 @@ usm_fast_alloc(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	return 0;
 }
 
+/* In a read section: is ptr in the slot of a live pooled block? Then its
+ * segment, slot and record fields (usm_rec_read). */
+static inline __attribute__((always_inline)) bool
+usm_fast_slot(struct usm_heap *h, const void *ptr, struct usm_seg **sp,
+	      uint32_t *slot, uint64_t *id, uint32_t *size, uint32_t *owner)
+{
+	struct usm_seg *s = (struct usm_seg *)usm_index_find(&h->index, ptr);
+	*sp = s;
+	return s && s->span.type == SPAN_SEG &&
+	       (*slot = usm_seg_slot(s, (uintptr_t)ptr)) < s->nslots &&
+	       !usm_rec_read(&s->recs[*slot], id, size, owner);
+}
+
 /* usm_free's common case: the base of a live pooled block of ctx, freed by
  * a thread with a cache (tc, from usm_fast_tc). 0 (freed, like usm_free),
  * or USM_FAST_MISS with nothing changed: usm_free then decides (and
@@ -127,27 +140,18 @@ static inline __attribute__((always_inline)) int
 usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	      struct usm_info *freed)
 {
-	/* read section (usm_rd_lock, with the cache in hand) */
-	uint64_t rd = atomic_load_explicit(&tc->rd, memory_order_relaxed);
-	atomic_store_explicit(&tc->rd, rd + 1, memory_order_relaxed);
-	if (USM_LIKELY(h->index.asym))
-		atomic_signal_fence(memory_order_seq_cst);
-	else
-		atomic_thread_fence(memory_order_seq_cst);
-	struct usm_span *sp = usm_index_find(&h->index, ptr);
-	struct usm_seg *s = (struct usm_seg *)sp;
-	uintptr_t a = (uintptr_t)ptr;
+	struct usm_seg *s;
 	uint32_t slot = 0, size, owner;
 	uint64_t id;
-	bool ok = sp && sp->type == SPAN_SEG &&
-		  (slot = usm_seg_slot(s, a)) < s->nslots &&
-		  !usm_rec_read(&s->recs[slot], &id, &size, &owner) &&
-		  a == sp->base + (uintptr_t)slot * s->slot_size &&
+	usm_rd_enter(h, tc);
+	bool ok = usm_fast_slot(h, ptr, &s, &slot, &id, &size, &owner) &&
+		  (uintptr_t)ptr ==
+			  s->span.base + (uintptr_t)slot * s->slot_size &&
 		  atomic_load_explicit(
 			  &usm_owner_get(&h->owners, owner)->ctx,
 			  memory_order_relaxed) == ctx &&
 		  atomic_compare_exchange_strong(&s->recs[slot].id, &id, 0);
-	atomic_store_explicit(&tc->rd, rd + 2, memory_order_release);
+	usm_rd_exit(tc);
 	if (USM_UNLIKELY(!ok))
 		return USM_FAST_MISS;
 	/* Claimed: the segment stays until the slot is given back. */
@@ -183,29 +187,20 @@ static inline __attribute__((always_inline)) int
 usm_fast_lookup(struct usm_heap *h, struct usm_tcache *tc, const void *ptr,
 		struct usm_fast_ref *out)
 {
-	uint64_t rd = atomic_load_explicit(&tc->rd, memory_order_relaxed);
-	atomic_store_explicit(&tc->rd, rd + 1, memory_order_relaxed);
-	if (USM_LIKELY(h->index.asym))
-		atomic_signal_fence(memory_order_seq_cst);
-	else
-		atomic_thread_fence(memory_order_seq_cst);
-	struct usm_span *sp = usm_index_find(&h->index, ptr);
-	struct usm_seg *s = (struct usm_seg *)sp;
-	uintptr_t a = (uintptr_t)ptr;
+	struct usm_seg *s;
 	uint32_t slot = 0, size, owner;
-	bool ok = sp && sp->type == SPAN_SEG &&
-		  (slot = usm_seg_slot(s, a)) < s->nslots &&
-		  !usm_rec_read(&s->recs[slot], &out->id, &size, &owner);
+	usm_rd_enter(h, tc);
+	bool ok = usm_fast_slot(h, ptr, &s, &slot, &out->id, &size, &owner);
 	if (USM_LIKELY(ok)) {
-		out->base = sp->base + (uintptr_t)slot * s->slot_size;
+		out->base = s->span.base + (uintptr_t)slot * s->slot_size;
 		out->size = size & ~USM_REC_EXPORTED;
-		ok = a - out->base < out->size;
+		ok = (uintptr_t)ptr - out->base < out->size;
 		out->kind = s->kind;
 		const struct usm_owner *e = usm_owner_get(&h->owners, owner);
 		out->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
 		out->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
 	}
-	atomic_store_explicit(&tc->rd, rd + 2, memory_order_release);
+	usm_rd_exit(tc);
 	return USM_LIKELY(ok) ? 0 : USM_FAST_MISS;
 }
 

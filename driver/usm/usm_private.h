@@ -602,6 +602,25 @@ usm_seg_page_exclusive(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
 /* Index read section (see the top comment). Returns what to hand to
  * usm_rd_unlock(): the thread's cache, or NULL when there is none and the
  * writer lock was taken instead. */
+/* The read section of a thread with a cache (tc). */
+static inline void
+usm_rd_enter(struct usm_heap *h, struct usm_tcache *tc)
+{
+	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed) + 1;
+	atomic_store_explicit(&tc->rd, v, memory_order_relaxed);
+	if (USM_LIKELY(h->index.asym))
+		atomic_signal_fence(memory_order_seq_cst);
+	else
+		atomic_thread_fence(memory_order_seq_cst);
+}
+
+static inline void
+usm_rd_exit(struct usm_tcache *tc)
+{
+	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed);
+	atomic_store_explicit(&tc->rd, v + 1, memory_order_release);
+}
+
 static inline struct usm_tcache *
 usm_rd_lock(struct usm_heap *h)
 {
@@ -610,12 +629,7 @@ usm_rd_lock(struct usm_heap *h)
 		pthread_mutex_lock(&h->index.wmtx);
 		return NULL;
 	}
-	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed) + 1;
-	atomic_store_explicit(&tc->rd, v, memory_order_relaxed);
-	if (USM_LIKELY(h->index.asym))
-		atomic_signal_fence(memory_order_seq_cst);
-	else
-		atomic_thread_fence(memory_order_seq_cst);
+	usm_rd_enter(h, tc);
 	return tc;
 }
 
@@ -626,8 +640,7 @@ usm_rd_unlock(struct usm_heap *h, struct usm_tcache *tc)
 		pthread_mutex_unlock(&h->index.wmtx);
 		return;
 	}
-	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed);
-	atomic_store_explicit(&tc->rd, v + 1, memory_order_release);
+	usm_rd_exit(tc);
 }
 
 #endif
