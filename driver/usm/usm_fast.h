@@ -63,9 +63,13 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 {
 	int base = ((int)kind - 1) * USM_NCLS;
 	if (kind != USM_KIND_DEVICE) {
-		if (USM_LIKELY(size <= USM_FAST_MAX &&
-			       align <= USM_DEFAULT_ALIGN))
+		/* classes are multiples of 16: any align up to 16 fits */
+		if (USM_UNLIKELY(align > USM_DEFAULT_ALIGN))
+			return -1;
+		if (USM_LIKELY(size <= USM_FAST_MAX))
 			return base + usm_fast_class[(size + 15) >> 4];
+		if (size <= USM_POOL_MAX)
+			return base + (int)usm_small_class(size);
 		return -1;
 	}
 	/* device blocks are page-isolated: whole-page classes */

@@ -53,15 +53,7 @@ small_size(unsigned c)
 	return (128u << g) + (r + 1) * (32u << g);
 }
 
-static unsigned
-small_class(size_t size)
-{
-	if (size <= 128)
-		return size ? (unsigned)(size - 1) >> 4 : 0;
-	size_t s = size - 1;
-	unsigned b = 63 - (unsigned)__builtin_clzll(s);
-	return 8 + (b - 7) * 4 + (unsigned)((s >> (b - 2)) & 3);
-}
+#define small_class usm_small_class
 
 /* class of sizes up to 1024 by ceil(size / 16): classes there are
  * multiples of 16. Written once (usm_classes_init). */

@@ -319,6 +319,18 @@ struct usm_pool_file {
 	uint32_t nfree[USM_SEG_LENS], cap[USM_SEG_LENS];
 };
 
+/* The small class of size (<= USM_POOL_MAX): 16..128 step 16, then four
+ * per doubling; every class above 128 bytes is a multiple of 32. */
+static inline unsigned
+usm_small_class(size_t size)
+{
+	if (size <= 128)
+		return size ? (unsigned)(size - 1) >> 4 : 0;
+	size_t s = size - 1;
+	unsigned b = 63 - (unsigned)__builtin_clzll(s);
+	return 8 + (b - 7) * 4 + (unsigned)((s >> (b - 2)) & 3);
+}
+
 void usm_classes_init(void); /* once, before usm_arena_for() */
 /* Small class by ceil(size / 16), sizes up to USM_FAST_MAX. */
 #define USM_FAST_MAX 1024
