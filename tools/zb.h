@@ -111,6 +111,9 @@ int zb_child_setup(void);
 
 /* Sections, in the parent. */
 void zb_usm(void);
+/* --count KIND SIZE N: N alloc+free pairs, untimed (for instruction
+ * counts: tools/zb_icount.sh); 0 or an exit status. */
+int zb_usm_count(const char *kind, size_t size, long n);
 void zb_loader(void);
 void zb_ipc(void);
 void zb_val(void);

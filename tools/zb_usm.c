@@ -12,6 +12,7 @@
 #include "zb.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum kind { K_HOST, K_DEVICE, K_SHARED, K_MALLOC };
 static const char *const kind_names[] = { "host", "device", "shared",
@@ -149,6 +150,26 @@ lookups(int trials)
 			break;
 	}
 	free(q);
+}
+
+int
+zb_usm_count(const char *kind, size_t size, long n)
+{
+	for (int k = K_HOST; k <= K_MALLOC; k++) {
+		if (strcmp(kind, kind_names[k]))
+			continue;
+		for (long i = 0; i < n; i++) {
+			void *p;
+			if (alloc_kind((enum kind)k, size, &p))
+				return 1;
+			__asm__ volatile("" : : "r"(p) : "memory");
+			free_kind((enum kind)k, p);
+		}
+		return 0;
+	}
+	fprintf(stderr, "zemem-bench: --count: kind is host, device, shared "
+			"or malloc\n");
+	return 2;
 }
 
 void

@@ -374,8 +374,13 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: zemem-bench [--json] [--quick] [SECTION...]\n"
+		   "       zemem-bench --count KIND SIZE N\n"
 		   "  --json   one JSON object: the run, then every figure\n"
 		   "  --quick  fewer trials and smaller sizes\n"
+		   "  --count  N untimed alloc+free pairs of SIZE bytes, KIND "
+		   "host, device,\n"
+		   "           shared or malloc (for instruction counts: "
+		   "tools/zb_icount.sh)\n"
 		   "sections (default: all):\n");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, "  %-11s %s\n", sections[i].name, sections[i].what);
@@ -417,6 +422,15 @@ main(int argc, char **argv)
 			zb.quick = true;
 		} else if (!strcmp(argv[i], "--child") && i + 1 < argc) {
 			child = argv[++i];
+		} else if (!strcmp(argv[i], "--count") && i + 3 < argc) {
+			tool_default_driver();
+			if (setup())
+				return 1;
+			int rc = zb_usm_count(argv[i + 1],
+					      strtoull(argv[i + 2], NULL, 0),
+					      strtol(argv[i + 3], NULL, 0));
+			zeContextDestroy(zb.ctx);
+			return rc;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
