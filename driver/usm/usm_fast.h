@@ -103,13 +103,9 @@ usm_fast_alloc(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	       void *ctx, void *dev, uint32_t ze_flags, size_t size,
 	       size_t align, void **out)
 {
-	const struct usm_owner_key *k = &tc->oc_key;
-	if (USM_UNLIKELY(
-		    tc->oc_gen != atomic_load_explicit(&h->owners.gen,
-						       memory_order_acquire) ||
-		    k->ctx != ctx || k->dev != dev ||
-		    k->ze_flags != ze_flags || k->usm_flags ||
-		    k->align_code != usm_align_code(align)))
+	if (USM_UNLIKELY(!usm_owner_cached(
+		    h, tc, ctx, dev,
+		    usm_owner_pack(ze_flags, 0, usm_align_code(align)))))
 		return USM_FAST_MISS;
 	int ai = usm_fast_arena(h, kind, size, align);
 	if (USM_UNLIKELY(ai < 0))

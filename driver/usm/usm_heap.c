@@ -123,20 +123,20 @@ static inline __attribute__((always_inline)) int
 owner_of(struct usm_heap *h, struct usm_tcache *tc,
 	 const struct usm_owner_key *nk, uint32_t *idx)
 {
-	uint64_t gen = atomic_load_explicit(&h->owners.gen,
-					    memory_order_acquire);
-	struct usm_owner_key *k = &tc->oc_key;
-	if (USM_LIKELY(tc->oc_gen == gen && k->ctx == nk->ctx &&
-		       k->dev == nk->dev && k->ze_flags == nk->ze_flags &&
-		       k->usm_flags == nk->usm_flags &&
-		       k->align_code == nk->align_code)) {
+	uint64_t pk = usm_owner_pack(nk->ze_flags, nk->usm_flags,
+				     nk->align_code);
+	if (USM_LIKELY(usm_owner_cached(h, tc, nk->ctx, nk->dev, pk))) {
 		*idx = tc->oc_idx;
 		return 0;
 	}
+	/* gen first: an owner dropped after this cannot look valid */
+	uint64_t gen = atomic_load_explicit(&h->owners.gen,
+					    memory_order_acquire);
 	int err = usm_owner_intern(&h->owners, nk, idx);
 	if (err)
 		return err;
 	tc->oc_key = *nk;
+	tc->oc_pk = pk;
 	tc->oc_idx = *idx;
 	tc->oc_gen = gen;
 	return 0;

@@ -464,6 +464,7 @@ struct usm_tcache {
 	/* last owner interned by this thread */
 	uint64_t oc_gen;
 	struct usm_owner_key oc_key;
+	uint64_t oc_pk;  /* usm_owner_pack(oc_key): one compare, not three */
 	uint32_t oc_idx;
 	struct tc_bin bin[USM_NARENA];
 	uint64_t credit[USM_CREDIT_SLOTS]; /* the heap user's (usm.h) */
@@ -517,6 +518,26 @@ usm_tcache_get(struct usm_heap *h)
 	if (USM_LIKELY(usm_tls_tc.serial == h->serial))
 		return usm_tls_tc.tc;
 	return usm_tcache_slow(h);
+}
+
+/* The flags and alignment of an owner key in one word. */
+static inline uint64_t
+usm_owner_pack(uint32_t ze_flags, uint32_t usm_flags, uint32_t align_code)
+{
+	return ze_flags | (uint64_t)(usm_flags & 0xffu) << 32 |
+	       (uint64_t)align_code << 40;
+}
+
+/* Is the thread's last owner (tc->oc_*) the one of (ctx, dev, pk), and
+ * still valid (no owner dropped since)? */
+static inline bool
+usm_owner_cached(struct usm_heap *h, const struct usm_tcache *tc, void *ctx,
+		 void *dev, uint64_t pk)
+{
+	return tc->oc_gen == atomic_load_explicit(&h->owners.gen,
+						  memory_order_acquire) &&
+	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
+	       tc->oc_pk == pk;
 }
 
 /* Ids per block a thread takes from heap->next_id: one locked add per
