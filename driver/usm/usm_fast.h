@@ -143,20 +143,25 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	struct usm_seg *s;
 	uint32_t slot = 0, size, owner;
 	uint64_t id;
+	/* The block's owner is most often the thread's last one: its ctx and
+	 * dev are then at hand, not two dependent loads away. */
+	bool mine = tc->oc_gen == atomic_load_explicit(&h->owners.gen,
+						       memory_order_acquire);
 	usm_rd_enter(h, tc);
 	bool ok = usm_fast_slot(h, ptr, &s, &slot, &id, &size, &owner) &&
 		  (uintptr_t)ptr ==
 			  s->span.base + (uintptr_t)slot * s->slot_size &&
-		  atomic_load_explicit(
-			  &usm_owner_get(&h->owners, owner)->ctx,
-			  memory_order_relaxed) == ctx &&
+		  ((mine &= owner == tc->oc_idx)
+			   ? tc->oc_key.ctx
+			   : atomic_load_explicit(
+				     &usm_owner_get(&h->owners, owner)->ctx,
+				     memory_order_relaxed)) == ctx &&
 		  atomic_compare_exchange_strong(&s->recs[slot].id, &id, 0);
 	usm_rd_exit(tc);
 	if (USM_UNLIKELY(!ok))
 		return USM_FAST_MISS;
 	/* Claimed: the segment stays until the slot is given back. */
 	if (freed) {
-		const struct usm_owner *e = usm_owner_get(&h->owners, owner);
 		freed->base = ptr;
 		freed->size = size & ~USM_REC_EXPORTED;
 		freed->kind = (enum usm_kind)s->kind;
@@ -164,8 +169,11 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 		freed->exported = size & USM_REC_EXPORTED;
 		freed->page_size = h->page_size;
 		freed->ctx = ctx;
-		freed->dev = atomic_load_explicit(&e->dev,
-						  memory_order_relaxed);
+		freed->dev = mine ? tc->oc_key.dev
+				  : atomic_load_explicit(
+					    &usm_owner_get(&h->owners, owner)
+						     ->dev,
+					    memory_order_relaxed);
 	}
 	usm_slot_give(h, tc, s, ptr, size & USM_REC_EXPORTED);
 	return 0;
