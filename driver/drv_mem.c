@@ -352,6 +352,35 @@ context_device(struct _ze_context_handle_t *c, ze_device_handle_t h,
 	return ZE_RESULT_SUCCESS;
 }
 
+/* drv_zeMemAllocShared beyond its fast path: every check, every error. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemAllocShared_full(ze_context_handle_t hContext,
+			  const ze_device_mem_alloc_desc_t *device_desc,
+			  const ze_host_mem_alloc_desc_t *host_desc,
+			  size_t size, size_t alignment,
+			  ze_device_handle_t hDevice, void **pptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!device_desc || !host_desc || !pptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"device_desc, host_desc or pptr is NULL");
+	*pptr = NULL;
+	struct _ze_device_handle_t *dev = NULL;
+	struct alloc_ext ext = { 0 };
+	ze_result_t r;
+	if (hDevice && (r = context_device(c, hDevice, &dev)))
+		return r;
+	if ((r = check_device_desc(device_desc, &ext)) ||
+	    (r = check_host_desc(host_desc, &ext)))
+		return r;
+	uint64_t max_alloc = dev ? dev->max_alloc : drv_devices[0].max_alloc;
+	if ((r = check_size_align(size, alignment, max_alloc, &ext)))
+		return r;
+	return do_alloc(c, USM_KIND_SHARED, dev,
+			device_desc->flags | (host_desc->flags << 8), &ext,
+			size, alignment, pptr);
+}
+
 ze_result_t
 drv_zeMemAllocShared(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
@@ -376,44 +405,17 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 		       alignment, fd ? fd->max_alloc : drv_devices[0].max_alloc,
 		       pptr))
 		return ZE_RESULT_SUCCESS;
-	CHECK_CONTEXT(hContext, c);
-	if (!device_desc || !host_desc || !pptr)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-				"device_desc, host_desc or pptr is NULL");
-	*pptr = NULL;
-	struct _ze_device_handle_t *dev = NULL;
-	struct alloc_ext ext = { 0 };
-	ze_result_t r;
-	if (hDevice && (r = context_device(c, hDevice, &dev)))
-		return r;
-	if ((r = check_device_desc(device_desc, &ext)) ||
-	    (r = check_host_desc(host_desc, &ext)))
-		return r;
-	uint64_t max_alloc = dev ? dev->max_alloc : drv_devices[0].max_alloc;
-	if ((r = check_size_align(size, alignment, max_alloc, &ext)))
-		return r;
-	return do_alloc(c, USM_KIND_SHARED, dev,
-			device_desc->flags | (host_desc->flags << 8), &ext,
-			size, alignment, pptr);
+	return drv_zeMemAllocShared_full(hContext, device_desc, host_desc,
+					 size, alignment, hDevice, pptr);
 }
 
-ze_result_t
-drv_zeMemAllocDevice(ze_context_handle_t hContext,
-		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
-		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
+/* drv_zeMemAllocDevice beyond its fast path: every check, every error. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemAllocDevice_full(ze_context_handle_t hContext,
+			  const ze_device_mem_alloc_desc_t *device_desc,
+			  size_t size, size_t alignment,
+			  ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct _ze_device_handle_t *fd = drv_device_get(hDevice);
-	if (USM_LIKELY(fc && fd && device_desc && pptr &&
-		       drv_context_has_device(fc, fd) &&
-		       device_desc->stype ==
-			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
-		       !device_desc->pNext &&
-		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
-		       !device_desc->ordinal) &&
-	    fast_alloc(fc, USM_KIND_DEVICE, fd, device_desc->flags, size,
-		       alignment, fd->max_alloc, pptr))
-		return ZE_RESULT_SUCCESS;
 	CHECK_CONTEXT(hContext, c);
 	if (!hDevice)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
@@ -434,18 +436,32 @@ drv_zeMemAllocDevice(ze_context_handle_t hContext,
 }
 
 ze_result_t
-drv_zeMemAllocHost(ze_context_handle_t hContext,
-		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		   size_t alignment, void **pptr)
+drv_zeMemAllocDevice(ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
 	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	if (USM_LIKELY(fc && host_desc && pptr &&
-		       host_desc->stype ==
-			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
-		       !host_desc->pNext && host_flags_ok(host_desc->flags)) &&
-	    fast_alloc(fc, USM_KIND_HOST, NULL, host_desc->flags, size,
-		       alignment, drv_devices[0].max_alloc, pptr))
+	struct _ze_device_handle_t *fd = drv_device_get(hDevice);
+	if (USM_LIKELY(fc && fd && device_desc && pptr &&
+		       drv_context_has_device(fc, fd) &&
+		       device_desc->stype ==
+			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
+		       !device_desc->pNext &&
+		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
+		       !device_desc->ordinal) &&
+	    fast_alloc(fc, USM_KIND_DEVICE, fd, device_desc->flags, size,
+		       alignment, fd->max_alloc, pptr))
 		return ZE_RESULT_SUCCESS;
+	return drv_zeMemAllocDevice_full(hContext, device_desc, size, alignment,
+					 hDevice, pptr);
+}
+
+/* drv_zeMemAllocHost beyond its fast path: every check, every error. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemAllocHost_full(ze_context_handle_t hContext,
+			const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+			size_t alignment, void **pptr)
+{
 	CHECK_CONTEXT(hContext, c);
 	if (!host_desc || !pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
@@ -459,6 +475,22 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 		return r;
 	return do_alloc(c, USM_KIND_HOST, NULL, host_desc->flags, &ext, size,
 			alignment, pptr);
+}
+
+ze_result_t
+drv_zeMemAllocHost(ze_context_handle_t hContext,
+		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		   size_t alignment, void **pptr)
+{
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	if (USM_LIKELY(fc && host_desc && pptr &&
+		       host_desc->stype ==
+			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
+		       !host_desc->pNext && host_flags_ok(host_desc->flags)) &&
+	    fast_alloc(fc, USM_KIND_HOST, NULL, host_desc->flags, size,
+		       alignment, drv_devices[0].max_alloc, pptr))
+		return ZE_RESULT_SUCCESS;
+	return drv_zeMemAllocHost_full(hContext, host_desc, size, alignment, pptr);
 }
 
 /* Frees ptr with a zeMemFreeExt policy (0: zeMemFree). Memory that
@@ -496,6 +528,17 @@ mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 	}
 }
 
+/* drv_zeMemFree beyond its fast path: every check, every error. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemFree_full(ze_context_handle_t hContext, void *ptr)
+{
+	CHECK_CONTEXT(hContext, c);
+	if (!ptr)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"ptr is NULL");
+	return mem_free(c, ptr, 0);
+}
+
 ze_result_t
 drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
@@ -512,11 +555,7 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 			ipc_mem_freed(&info);
 		return ZE_RESULT_SUCCESS;
 	}
-	CHECK_CONTEXT(hContext, c);
-	if (!ptr)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-				"ptr is NULL");
-	return mem_free(c, ptr, 0);
+	return drv_zeMemFree_full(hContext, ptr);
 }
 
 ze_result_t
@@ -539,26 +578,14 @@ drv_zeMemFreeExt(ze_context_handle_t hContext,
 	return mem_free(c, ptr, desc->freePolicy);
 }
 
-ze_result_t
-drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
-			    ze_memory_allocation_properties_t *props,
-			    ze_device_handle_t *phDevice)
+/* drv_zeMemGetAllocProperties beyond its fast path: every check, every
+ * error. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
+				 const void *ptr,
+				 ze_memory_allocation_properties_t *props,
+				 ze_device_handle_t *phDevice)
 {
-	/* The common call, inline: a pointer into a pooled block of the
-	 * context, no extension structs asked for (usm_fast.h). */
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
-	struct usm_fast_ref fr;
-	if (USM_LIKELY(fc && ptr && props && tc && !props->pNext &&
-		       !usm_fast_lookup(drv_driver.heap, tc, ptr, &fr) &&
-		       fr.ctx == fc)) {
-		props->type = (ze_memory_type_t)fr.kind;
-		props->id = fr.id;
-		props->pageSize = drv_driver.page_size;
-		if (phDevice)
-			*phDevice = fr.dev;
-		return ZE_RESULT_SUCCESS;
-	}
 	CHECK_CONTEXT(hContext, c);
 	if (!ptr || !props)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
@@ -609,6 +636,29 @@ drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 		s->pSubAllocations[0].size = info.size;
 	}
 	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
+drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
+			    ze_memory_allocation_properties_t *props,
+			    ze_device_handle_t *phDevice)
+{
+	/* The common call, inline: a pointer into a pooled block of the
+	 * context, no extension structs asked for (usm_fast.h). */
+	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	struct usm_fast_ref fr;
+	if (USM_LIKELY(fc && ptr && props && tc && !props->pNext &&
+		       !usm_fast_lookup(drv_driver.heap, tc, ptr, &fr) &&
+		       fr.ctx == fc)) {
+		props->type = (ze_memory_type_t)fr.kind;
+		props->id = fr.id;
+		props->pageSize = drv_driver.page_size;
+		if (phDevice)
+			*phDevice = fr.dev;
+		return ZE_RESULT_SUCCESS;
+	}
+	return drv_zeMemGetAllocProperties_full(hContext, ptr, props, phDevice);
 }
 
 ze_result_t

@@ -736,7 +736,8 @@ val_is_pow2(size_t x)
 /* val_params.c: smallest maxMemAllocSize of the devices seen (0: none). */
 extern _Atomic uint64_t val_smallest_max_alloc;
 
-/* The full checks of the allocations (val_hot.h has the quick ones), and the finding of a NULL pointer. */
+/* The full checks of the allocations (val_hot.h has the quick ones), and
+ * the finding of a NULL pointer. */
 ze_result_t val_null_pointer(const struct val_call *call, const char *name);
 ze_result_t val_alloc_shared_check(const struct val_call *call,
 				   const ze_device_mem_alloc_desc_t *device_desc,
