@@ -245,6 +245,8 @@ struct val_index {
 	size_t count;
 	struct val_node **buckets;  /* exact-key hash: nbuckets, power of 2 */
 	size_t nbuckets;
+	bool no_hash;  /* set before first use: exact finds go elsewhere
+			* (val_mem_index: the shard hashes) */
 };
 
 /* 0, or -EEXIST when the key is already there (n is not inserted). */
@@ -467,6 +469,8 @@ val_rlist_unlink(struct val_rlist *l, struct val_rec *r)
  * paths. */
 void val_world_lock(void);
 void val_world_unlock(void);
+/* The shard half of val_world_lock, for a caller holding val_lock. */
+void val_shards_lock_all(void);
 /* Caller holds s's lock: old, pushed out of s's quarantine ring, goes
  * stale; returns true when the shard's stale list is long enough that the
  * caller should call val_shard_sweep(s) once it has let go of the shard

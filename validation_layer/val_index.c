@@ -118,7 +118,7 @@ retrace(struct val_index *ix, struct val_node *x)
 static void
 hash_grow(struct val_index *ix)
 {
-	if (!ix->nbuckets && ix->count)
+	if (ix->no_hash || (!ix->nbuckets && ix->count))
 		return;  /* nodes missing from it: stay with the tree */
 	size_t nb = ix->nbuckets ? ix->nbuckets * 2 : 1024;
 	struct val_node **b = calloc(nb, sizeof(*b));

@@ -163,9 +163,40 @@ void
 val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 	       void *ptr, struct val_site *site)
 {
-	val_world_lock();
-	struct val_rec *r = val_rec_add(&val_mem_index, q->kind, site,
-					(uintptr_t)ptr, q->size, call);
+	uintptr_t b = (uintptr_t)ptr, end = b + (q->size ? q->size : 1);
+	val_mtx_lock(&val_lock);
+	/* The usual case, an address the layer has no record near: then
+	 * only the new record's shard and the tree change, so only that
+	 * shard is locked (and the shard of the record just below, to read
+	 * its size), not all of them. Records do not overlap, so if the
+	 * last one starting before end ends by b, none overlaps. */
+	struct val_rec *o = val_rec_of(val_index_floor(&val_mem_index, end - 1));
+	unsigned sn = val_shard_index(b), so = o ? o->shard : sn;
+	unsigned lo = sn < so ? sn : so, hi = sn < so ? so : sn;
+	val_spin_lock(&val_shards[lo].lock);
+	if (hi != lo)
+		val_spin_lock(&val_shards[hi].lock);
+	bool clear = !o || val_rec_end(o) <= b;
+	struct val_rec *r = clear ? val_rec_new(q->kind, site, b, q->size)
+				  : NULL;
+	if (r) {
+		r->ctx = q->ctx;
+		r->dev = q->dev;
+		r->align = q->align;
+		r->flags = q->flags;
+		val_rec_insert(&val_mem_index, r); /* dropped if it cannot */
+	}
+	if (hi != lo)
+		val_spin_unlock(&val_shards[hi].lock);
+	val_spin_unlock(&val_shards[lo].lock);
+	if (clear) {
+		val_mtx_unlock(&val_lock);
+		val_site_clear(site);
+		return;
+	}
+	/* Overlaps: records to reuse or drop may sit in any shard. */
+	val_shards_lock_all();
+	r = val_rec_add(&val_mem_index, q->kind, site, b, q->size, call);
 	if (r) {
 		r->ctx = q->ctx;
 		r->dev = q->dev;

@@ -44,7 +44,9 @@
 
 val_mtx_t val_lock;
 struct val_shard val_shards[VAL_SHARDS];
-struct val_index val_mem_index;
+/* Its records are all in the shard hashes too: exact finds go there
+ * (rec_exact), and the index keeps no hash of its own. */
+struct val_index val_mem_index = { .no_hash = true };
 struct val_index val_import_index;
 struct val_index val_map_index;
 
@@ -98,11 +100,17 @@ val_spin_lock_slow(val_spin_t *l)
 }
 
 void
+val_shards_lock_all(void)
+{
+	for (unsigned i = 0; i < VAL_SHARDS; i++)
+		val_spin_lock(&val_shards[i].lock);
+}
+
+void
 val_world_lock(void)
 {
 	val_mtx_lock(&val_lock);
-	for (unsigned i = 0; i < VAL_SHARDS; i++)
-		val_spin_lock(&val_shards[i].lock);
+	val_shards_lock_all();
 }
 
 void
@@ -119,6 +127,16 @@ rec_of(struct val_node *n)
 	return n ? (struct val_rec *)((char *)n -
 				      offsetof(struct val_rec, node))
 		 : NULL;
+}
+
+/* The record of ix at exactly base (any state), or NULL. Caller holds the
+ * world lock. */
+static struct val_rec *
+rec_exact(const struct val_index *ix, uintptr_t base)
+{
+	if (ix == &val_mem_index)
+		return val_shard_find(&val_shards[val_shard_index(base)], base);
+	return rec_of(val_index_find(ix, base));
 }
 
 /* ---- lists (quarantine, stale) ---- */
@@ -281,7 +299,7 @@ val_rec_drop(struct val_rec *r)
 struct val_rec *
 val_rec_find(const struct val_index *ix, uintptr_t p)
 {
-	struct val_rec *r = rec_of(val_index_find(ix, p));
+	struct val_rec *r = rec_exact(ix, p);
 	if (!r && ix->count)
 		r = rec_of(val_index_floor(ix, p));
 	return r && r->state != VAL_STALE && p < val_rec_end(r) ? r : NULL;
@@ -315,7 +333,7 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 	    uintptr_t base, size_t size, const struct val_call *call)
 {
 	uintptr_t end = base + (size ? size : 1);
-	struct val_rec *reuse = rec_of(val_index_find(ix, base)), *o, *prev;
+	struct val_rec *reuse = rec_exact(ix, base), *o, *prev;
 	/* Fast path: a freed record at the same base, at least as long. No
 	 * record of an index overlaps another, so the new one cannot either. */
 	if (reuse && reuse->state != VAL_LIVE && size && size <= reuse->size) {
@@ -405,7 +423,7 @@ void
 val_rec_unretire(struct val_index *ix, uintptr_t base, uint64_t id)
 {
 	val_world_lock();
-	struct val_rec *r = rec_of(val_index_find(ix, base));
+	struct val_rec *r = rec_exact(ix, base);
 	if (r && r->id == id && r->state == VAL_FREED) {
 		val_rec_unquarantine(r);
 		r->state = VAL_LIVE;
