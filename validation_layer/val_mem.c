@@ -159,6 +159,16 @@ val_release_undo(const struct val_call *call, const void *ptr,
 	}
 }
 
+/* What a new record of an allocation keeps of its request. */
+static void
+rec_take_req(struct val_rec *r, const struct val_alloc_req *q)
+{
+	r->ctx = q->ctx;
+	r->dev = q->dev;
+	r->align = q->align;
+	r->flags = q->flags;
+}
+
 void
 val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 	       void *ptr, struct val_site *site)
@@ -180,10 +190,7 @@ val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 	struct val_rec *r = clear ? val_rec_new(q->kind, site, b, q->size)
 				  : NULL;
 	if (r) {
-		r->ctx = q->ctx;
-		r->dev = q->dev;
-		r->align = q->align;
-		r->flags = q->flags;
+		rec_take_req(r, q);
 		val_rec_insert(&val_mem_index, r); /* dropped if it cannot */
 	}
 	if (hi != lo)
@@ -197,12 +204,8 @@ val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 	/* Overlaps: records to reuse or drop may sit in any shard. */
 	val_shards_lock_all();
 	r = val_rec_add(&val_mem_index, q->kind, site, b, q->size, call);
-	if (r) {
-		r->ctx = q->ctx;
-		r->dev = q->dev;
-		r->align = q->align;
-		r->flags = q->flags;
-	}
+	if (r)
+		rec_take_req(r, q);
 	val_world_unlock();
 	val_site_clear(site);
 }
