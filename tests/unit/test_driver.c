@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,6 +492,80 @@ START_TEST(test_budget_credit_exact)
 }
 END_TEST
 
+/* Threads allocate device and shared memory and free each other's blocks
+ * (so credit moves between threads); when they have exited, every byte of
+ * the budget is back. */
+enum { XT_THREADS = 4, XT_ROUNDS = 3000, XT_SLOTS = 64 };
+static _Atomic(void *) xt_box[XT_SLOTS];
+
+static void *
+cross_worker(void *arg)
+{
+	unsigned seed = (unsigned)(uintptr_t)arg * 2654435761u + 1;
+	for (int i = 0; i < XT_ROUNDS; i++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t size = 1 + (seed >> 8) % 3000;
+		void *p;
+		ze_result_t r = (seed >> 4) & 1
+			? zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, size, 0,
+						zt.dev, &p)
+			: zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+						size, 0, zt.dev, &p);
+		if (r)
+			return (void *)1;
+		/* swap it into a shared box; free what was there (another
+		 * thread's block, as often as not) */
+		void *old = atomic_exchange(&xt_box[(seed >> 12) % XT_SLOTS], p);
+		if (old && zt.mem.pfnFree(zt.ctx, old))
+			return (void *)2;
+	}
+	return NULL;
+}
+
+START_TEST(test_budget_credit_threads)
+{
+	setenv("ZEMEM_DEVICE_MEMORY_SIZE", "16M", 1);
+	zt_setup();
+	enum { STACK = 1 << 20 };
+	void *stacks = mmap(NULL, XT_THREADS * (size_t)STACK,
+			    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	pthread_t th[XT_THREADS];
+	for (uintptr_t i = 0; i < XT_THREADS; i++) {
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		pthread_attr_setstack(&attr, (char *)stacks + i * STACK, STACK);
+		ck_assert_int_eq(pthread_create(&th[i], &attr, cross_worker,
+						(void *)(i + 1)), 0);
+		pthread_attr_destroy(&attr);
+	}
+	for (int i = 0; i < XT_THREADS; i++) {
+		void *ret;
+		pthread_join(th[i], &ret);
+		ck_assert_ptr_null(ret);
+	}
+	munmap(stacks, XT_THREADS * (size_t)STACK);
+	for (int i = 0; i < XT_SLOTS; i++) {
+		void *p = atomic_exchange(&xt_box[i], NULL);
+		if (p)
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p),
+					 ZE_RESULT_SUCCESS);
+	}
+	/* Nothing is live and the workers are gone: the whole budget, and
+	 * not a byte more, can be had. */
+	void *all, *one;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 16 << 20, 0,
+					       zt.dev, &all),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc, 1,
+					       0, zt.dev, &one),
+			 ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, all), ZE_RESULT_SUCCESS);
+	zt_teardown();
+}
+END_TEST
+
 START_TEST(test_alloc_descriptor_errors)
 {
 	void *p = (void *)1;
@@ -770,6 +845,7 @@ driver_suite(void)
 	tcase_add_test(raw, test_context_destroy_frees_allocations);
 	tcase_add_test(raw, test_alloc_budget_and_limits);
 	tcase_add_test(raw, test_budget_credit_exact);
+	tcase_add_test(raw, test_budget_credit_threads);
 	tcase_add_test(raw, test_device_uuid_stable_across_processes);
 	suite_add_tcase(s, raw);
 
