@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
- * usm_fast: the pooled alloc and free fast paths, inline, for the driver's
- * zeMemAlloc* / zeMemFree entry points and for usm_heap.c itself.
+ * usm_fast: the pooled alloc, free and lookup fast paths, inline, for the
+ * driver's zeMemAlloc* / zeMemFree / zeMemGetAllocProperties entry points
+ * and for usm_heap.c itself.
  *
  * A fast path does the common case from the thread's cache with no call:
  * an owner the thread interned last, a size class with a slot in the bin,
  * ids left in the thread's block; on free, the base of a live pooled block
- * of the caller's context. Anything else returns USM_FAST_MISS before it
- * changed anything, and the caller calls the full function (usm_alloc_plain,
- * usm_free), which handles every case and reports every error. So there is
- * one truth for the rules (usm_heap.c calls these same functions), and the
- * driver saves the calls, the request struct and the re-checks.
+ * of the caller's context; on lookup, a pointer into a live pooled block.
+ * Anything else returns USM_FAST_MISS before it changed anything, and the
+ * caller calls the full function (usm_alloc_plain, usm_free, usm_lookup),
+ * which handles every case and reports every error. So there is one truth
+ * for the rules (usm_heap.c calls these same functions), and the driver
+ * saves the calls, the request struct and the re-checks.
  */
 #ifndef ZEMEM_USM_FAST_H
 #define ZEMEM_USM_FAST_H
 
 #include "usm_private.h"
-
-#include <string.h>
 
 #define USM_FAST_MISS 1
 
@@ -38,12 +38,14 @@ usm_slot_publish(struct tc_bin *b, void *p, size_t size, uint32_t owner,
 	USM_UNPOISON(p, size);
 }
 
-/* A claimed pooled slot goes back: to the thread's bin when it is in the
- * bin's hot segment, else (or if it was exported) to its arena. tc: the
- * caller's cache, or NULL if it has none. */
+/* usm_slot_give when the slot cannot simply join bin b (NULL: the caller
+ * has no cache): full bin, another segment, or exported. */
 void usm_slot_give_slow(struct usm_heap *h, struct tc_bin *b,
 			struct usm_seg *s, void *ptr, bool exported);
 
+/* A claimed pooled slot goes back: to the thread's bin when it is in the
+ * bin's hot segment, else (or if it was exported) to its arena. tc: the
+ * caller's cache, or NULL if it has none. */
 static inline __attribute__((always_inline)) void
 usm_slot_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
 	      void *ptr, bool exported)
