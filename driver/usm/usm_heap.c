@@ -15,6 +15,9 @@
  *          in the cache's hot segment, else (or if it was exported) to its
  *          arena.
  *   query  index read section -> span -> record read consistently.
+ * The common case of each (pooled, thread with a cache) is written once,
+ * inline, in usm_fast.h; the driver's entry points call it directly and
+ * the functions here call it first.
  * A read section takes no lock and writes only the thread's own counter
  * (usm_private.h).
  * Ids come from one atomic counter per heap, taken USM_ID_BLOCK at a time
