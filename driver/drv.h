@@ -123,6 +123,48 @@ drv_context_has_device(const struct _ze_context_handle_t *c,
 	return (c->devmask >> d->ordinal) & 1;
 }
 
+/* The checks of an entry point's hContext and hDevice, the same everywhere
+ * (func names the entry point in the error text): NULL ->
+ * INVALID_NULL_HANDLE; not a live context, not a zemem device, or a device
+ * not in the context -> INVALID_ARGUMENT. *out on success. */
+static inline ze_result_t
+drv_check_context(ze_context_handle_t h, const char *func,
+		  struct _ze_context_handle_t **out)
+{
+	if (!h)
+		return drv_fail(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, func,
+				"hContext is NULL");
+	if (!(*out = drv_context_get(h)))
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, func,
+				"%p is not a live context", (void *)h);
+	return ZE_RESULT_SUCCESS;
+}
+static inline ze_result_t
+drv_check_device(const struct _ze_context_handle_t *c, ze_device_handle_t h,
+		 const char *func, struct _ze_device_handle_t **out)
+{
+	if (!h)
+		return drv_fail(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, func,
+				"hDevice is NULL");
+	struct _ze_device_handle_t *d = drv_device_get(h);
+	if (!d)
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, func,
+				"%p is not a zemem device", (void *)h);
+	if (!drv_context_has_device(c, d))
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, func,
+				"device %u is not in the context", d->ordinal);
+	*out = d;
+	return ZE_RESULT_SUCCESS;
+}
+/* Declares c, the checked context of h, or returns the error. */
+#define DRV_CHECK_CONTEXT(h, c)                                             \
+	struct _ze_context_handle_t *c;                                     \
+	do {                                                                \
+		ze_result_t r_ = drv_check_context((h), __func__, &c);      \
+		if (r_)                                                     \
+			return r_;                                          \
+	} while (0)
+
 /* drv_ddi.c: nothing exported to the rest of the driver. */
 
 /* Entry points, grouped by file (ze_api.h names them). */

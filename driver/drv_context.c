@@ -167,17 +167,10 @@ check_ctx_dev(ze_context_handle_t h, ze_device_handle_t hDevice)
 	if (!h || !hDevice)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hContext or hDevice is NULL");
-	struct _ze_context_handle_t *c = drv_context_get(h);
-	struct _ze_device_handle_t *d = drv_device_get(hDevice);
-	if (!c || !d)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"bad context %p or device %p", (void *)h,
-				(void *)hDevice);
-	if (!drv_context_has_device(c, d))
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"device %u is not in the context",
-				d->ordinal);
-	return ZE_RESULT_SUCCESS;
+	struct _ze_context_handle_t *c;
+	struct _ze_device_handle_t *d;
+	ze_result_t r = drv_check_context(h, __func__, &c);
+	return r ? r : drv_check_device(c, hDevice, __func__, &d);
 }
 
 ze_result_t

@@ -324,34 +324,6 @@ fast_alloc(struct _ze_context_handle_t *c, enum usm_kind kind,
 	return false;
 }
 
-#define CHECK_CONTEXT(h, c)                                                 \
-	struct _ze_context_handle_t *c = drv_context_get(h);                \
-	do {                                                                \
-		if (!(h))                                                   \
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,\
-					"hContext is NULL");                \
-		if (!c)                                                     \
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,   \
-					"%p is not a live context",         \
-					(void *)(h));                       \
-	} while (0)
-
-/* Resolves hDevice and checks it belongs to the context. */
-static ze_result_t
-context_device(struct _ze_context_handle_t *c, ze_device_handle_t h,
-	       struct _ze_device_handle_t **out)
-{
-	struct _ze_device_handle_t *d = drv_device_get(h);
-	if (!d)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a zemem device", (void *)h);
-	if (!drv_context_has_device(c, d))
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"device %u is not in the context", d->ordinal);
-	*out = d;
-	return ZE_RESULT_SUCCESS;
-}
-
 /* drv_zeMemAllocShared beyond its fast path: every check, every error. */
 static __attribute__((noinline)) ze_result_t
 drv_zeMemAllocShared_full(ze_context_handle_t hContext,
@@ -360,7 +332,7 @@ drv_zeMemAllocShared_full(ze_context_handle_t hContext,
 			  size_t size, size_t alignment,
 			  ze_device_handle_t hDevice, void **pptr)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!device_desc || !host_desc || !pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"device_desc, host_desc or pptr is NULL");
@@ -368,7 +340,7 @@ drv_zeMemAllocShared_full(ze_context_handle_t hContext,
 	struct _ze_device_handle_t *dev = NULL;
 	struct alloc_ext ext = { 0 };
 	ze_result_t r;
-	if (hDevice && (r = context_device(c, hDevice, &dev)))
+	if (hDevice && (r = drv_check_device(c, hDevice, __func__, &dev)))
 		return r;
 	if ((r = check_device_desc(device_desc, &ext)) ||
 	    (r = check_host_desc(host_desc, &ext)))
@@ -416,7 +388,7 @@ drv_zeMemAllocDevice_full(ze_context_handle_t hContext,
 			  size_t size, size_t alignment,
 			  ze_device_handle_t hDevice, void **pptr)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!hDevice)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hDevice is NULL");
@@ -424,10 +396,10 @@ drv_zeMemAllocDevice_full(ze_context_handle_t hContext,
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"device_desc or pptr is NULL");
 	*pptr = NULL;
-	struct _ze_device_handle_t *dev;
+	struct _ze_device_handle_t *dev = NULL;
 	struct alloc_ext ext = { 0 };
 	ze_result_t r;
-	if ((r = context_device(c, hDevice, &dev)) ||
+	if ((r = drv_check_device(c, hDevice, __func__, &dev)) ||
 	    (r = check_device_desc(device_desc, &ext)) ||
 	    (r = check_size_align(size, alignment, dev->max_alloc, &ext)))
 		return r;
@@ -462,7 +434,7 @@ drv_zeMemAllocHost_full(ze_context_handle_t hContext,
 			const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 			size_t alignment, void **pptr)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!host_desc || !pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"host_desc or pptr is NULL");
@@ -532,7 +504,7 @@ mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 static __attribute__((noinline)) ze_result_t
 drv_zeMemFree_full(ze_context_handle_t hContext, void *ptr)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
@@ -562,7 +534,7 @@ ze_result_t
 drv_zeMemFreeExt(ze_context_handle_t hContext,
 		 const ze_memory_free_ext_desc_t *desc, void *ptr)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!desc || !ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"pMemFreeDesc or ptr is NULL");
@@ -586,7 +558,7 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 				 ze_memory_allocation_properties_t *props,
 				 ze_device_handle_t *phDevice)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!ptr || !props)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr or pMemAllocProperties is NULL");
@@ -665,7 +637,7 @@ ze_result_t
 drv_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
 			 void **pBase, size_t *pSize)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
@@ -690,12 +662,12 @@ drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
 			    size_t imageHeight, unsigned int elementSizeInBytes,
 			    size_t *rowPitch)
 {
-	CHECK_CONTEXT(hContext, c);
+	DRV_CHECK_CONTEXT(hContext, c);
 	if (!hDevice)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hDevice is NULL");
-	struct _ze_device_handle_t *dev;
-	ze_result_t r = context_device(c, hDevice, &dev);
+	struct _ze_device_handle_t *dev = NULL;
+	ze_result_t r = drv_check_device(c, hDevice, __func__, &dev);
 	if (r)
 		return r;
 	if (!rowPitch)

@@ -84,19 +84,8 @@ ze_result_t
 cmd_ctx_dev(ze_context_handle_t hc, ze_device_handle_t hd,
 	    struct _ze_context_handle_t **c, struct _ze_device_handle_t **d)
 {
-	*c = drv_context_get(hc);
-	*d = drv_device_get(hd);
-	if (!*c)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a live context", (void *)hc);
-	if (!*d)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a zemem device", (void *)hd);
-	if (!drv_context_has_device(*c, *d))
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"device %u is not in the context",
-				(*d)->ordinal);
-	return ZE_RESULT_SUCCESS;
+	ze_result_t r = drv_check_context(hc, __func__, c);
+	return r ? r : drv_check_device(*c, hd, __func__, d);
 }
 
 ze_result_t

@@ -117,18 +117,10 @@ ipc_fini(void)
 
 /* ---- entry points ------------------------------------------------------- */
 
+/* The shared context check, and IPC's one-time setup. */
 #define CHECK_CONTEXT(h, c)                                                 \
-	struct _ze_context_handle_t *c = drv_context_get(h);                \
-	do {                                                                \
-		if (!(h))                                                   \
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,\
-					"hContext is NULL");                \
-		if (!c)                                                     \
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,   \
-					"%p is not a live context",         \
-					(void *)(h));                       \
-		ipc_init_once();                                            \
-	} while (0)
+	DRV_CHECK_CONTEXT(h, c);                                            \
+	ipc_init_once()
 
 static ze_result_t
 get_handle(struct _ze_context_handle_t *c, const void *ptr, size_t range,
@@ -265,17 +257,10 @@ drv_zeMemOpenIpcHandle(ze_context_handle_t hContext,
 		       ze_ipc_memory_flags_t flags, void **pptr)
 {
 	CHECK_CONTEXT(hContext, c);
-	if (!hDevice)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-				"hDevice is NULL");
-	struct _ze_device_handle_t *dev = drv_device_get(hDevice);
-	if (!dev)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a zemem device", (void *)hDevice);
-	if (!drv_context_has_device(c, dev))
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"device %u is not in the context",
-				dev->ordinal);
+	struct _ze_device_handle_t *dev = NULL;
+	ze_result_t r = drv_check_device(c, hDevice, __func__, &dev);
+	if (r)
+		return r;
 	if (!pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"pptr is NULL");

@@ -257,7 +257,7 @@ drv_zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr,
 		    size_t offset, ze_memory_access_attribute_t access)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!hPhysicalMemory)
@@ -328,7 +328,7 @@ drv_zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr,
 		      size_t size)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r || (r = check_range(__func__, ptr, size)))
 		return r;
 	struct fail f = { ZE_RESULT_SUCCESS, "" };
@@ -392,7 +392,7 @@ drv_zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext,
 				   ze_memory_access_attribute_t access)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!ptr)
@@ -419,7 +419,7 @@ drv_zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext,
 				   size_t *outSize)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!ptr || !access || !outSize)

@@ -269,7 +269,7 @@ drv_zePhysicalMemCreate(ze_context_handle_t hContext,
 			ze_physical_mem_handle_t *phPhysicalMemory)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!desc || !phPhysicalMemory)
@@ -291,15 +291,8 @@ drv_zePhysicalMemCreate(ze_context_handle_t hContext,
 				"are exclusive");
 	struct _ze_device_handle_t *dev = NULL;
 	if (hDevice) {
-		dev = drv_device_get(hDevice);
-		if (!dev)
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-					"%p is not a zemem device",
-					(void *)hDevice);
-		if (!drv_context_has_device(ctx, dev))
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-					"device %u is not in the context",
-					dev->ordinal);
+		if ((r = drv_check_device(ctx, hDevice, __func__, &dev)))
+			return r;
 	} else if (!on_host) {
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hDevice is NULL (only host memory may "
@@ -345,7 +338,7 @@ drv_zePhysicalMemDestroy(ze_context_handle_t hContext,
 			 ze_physical_mem_handle_t hPhysicalMemory)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!hPhysicalMemory)
@@ -383,7 +376,7 @@ drv_zePhysicalMemGetProperties(ze_context_handle_t hContext,
 			       ze_physical_mem_properties_t *pMemProperties)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!hPhysicalMem)

@@ -81,11 +81,6 @@ struct vmm_resv *vmm_resv_find(struct _ze_context_handle_t *ctx, uintptr_t a,
  * HANDLE_OBJECT_IN_USE, -EEXIST / -ENXIO are INVALID_ARGUMENT, the rest
  * as drv_result(). */
 ze_result_t vmm_result(int err);
-/* Validates hContext the way every zeVirtualMem / zePhysicalMem call
- * does: NULL -> INVALID_NULL_HANDLE, not a live context -> INVALID_ARGUMENT.
- * Records the error text; *out is the context on success. */
-ze_result_t vmm_check_ctx(ze_context_handle_t h, const char *func,
-			  struct _ze_context_handle_t **out);
 
 /* ---- vmm_map.c ------------------------------------------------------ */
 

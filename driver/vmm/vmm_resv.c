@@ -100,21 +100,6 @@ vmm_result(int err)
 	}
 }
 
-ze_result_t
-vmm_check_ctx(ze_context_handle_t h, const char *func,
-	      struct _ze_context_handle_t **out)
-{
-	if (!h)
-		return drv_fail(ZE_RESULT_ERROR_INVALID_NULL_HANDLE, func,
-				"hContext is NULL");
-	struct _ze_context_handle_t *c = drv_context_get(h);
-	if (!c)
-		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, func,
-				"%p is not a live context", (void *)h);
-	*out = c;
-	return ZE_RESULT_SUCCESS;
-}
-
 /* ---- index (under vmm_lock) ------------------------------------------- */
 
 /* Number of reservations whose base is <= a. */
@@ -234,7 +219,7 @@ drv_zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart,
 			size_t size, void **pptr)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!pptr)
@@ -261,7 +246,7 @@ drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 		     size_t size)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
 	if (!ptr)
@@ -318,20 +303,12 @@ drv_zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
 			      size_t *pagesize)
 {
 	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = vmm_check_ctx(hContext, __func__, &ctx);
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
 	if (r)
 		return r;
-	if (!hDevice)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-				"hDevice is NULL");
-	struct _ze_device_handle_t *dev = drv_device_get(hDevice);
-	if (!dev)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a zemem device", (void *)hDevice);
-	if (!drv_context_has_device(ctx, dev))
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"device %u is not in the context",
-				dev->ordinal);
+	struct _ze_device_handle_t *dev = NULL;
+	if ((r = drv_check_device(ctx, hDevice, __func__, &dev)))
+		return r;
 	if (!pagesize)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"pagesize is NULL");
