@@ -152,13 +152,8 @@ drv_zeContextDestroy(ze_context_handle_t h)
 ze_result_t
 drv_zeContextGetStatus(ze_context_handle_t h)
 {
-	if (!h)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
-				"hContext is NULL");
-	if (!drv_context_get(h))
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a live context", (void *)h);
-	return ZE_RESULT_SUCCESS;
+	struct _ze_context_handle_t *c;
+	return drv_check_context(h, __func__, &c);
 }
 
 static ze_result_t

@@ -67,10 +67,10 @@ cmd_zeEventPoolCreate(ze_context_handle_t hContext,
 	if (!desc || !phEventPool)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"desc or phEventPool is NULL");
-	struct _ze_context_handle_t *ctx = drv_context_get(hContext);
-	if (!ctx)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a live context", (void *)hContext);
+	struct _ze_context_handle_t *ctx;
+	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
+	if (r)
+		return r;
 	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_POOL_DESC)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"desc->stype is 0x%x, not EVENT_POOL_DESC",
