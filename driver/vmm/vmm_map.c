@@ -256,10 +256,7 @@ drv_zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr,
 		    size_t size, ze_physical_mem_handle_t hPhysicalMemory,
 		    size_t offset, ze_memory_access_attribute_t access)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
 	if (!hPhysicalMemory)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hPhysicalMemory is NULL");
@@ -391,10 +388,8 @@ drv_zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext,
 				   const void *ptr, size_t size,
 				   ze_memory_access_attribute_t access)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
+	ze_result_t r;
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
@@ -418,10 +413,8 @@ drv_zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext,
 				   ze_memory_access_attribute_t *access,
 				   size_t *outSize)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
+	ze_result_t r;
 	if (!ptr || !access || !outSize)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr, access or outSize is NULL");

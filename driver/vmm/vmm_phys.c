@@ -268,10 +268,8 @@ drv_zePhysicalMemCreate(ze_context_handle_t hContext,
 			ze_physical_mem_desc_t *desc,
 			ze_physical_mem_handle_t *phPhysicalMemory)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
+	ze_result_t r;
 	if (!desc || !phPhysicalMemory)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"desc or phPhysicalMemory is NULL");
@@ -337,10 +335,7 @@ ze_result_t
 drv_zePhysicalMemDestroy(ze_context_handle_t hContext,
 			 ze_physical_mem_handle_t hPhysicalMemory)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
 	if (!hPhysicalMemory)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hPhysicalMemory is NULL");
@@ -375,10 +370,7 @@ drv_zePhysicalMemGetProperties(ze_context_handle_t hContext,
 			       ze_physical_mem_handle_t hPhysicalMem,
 			       ze_physical_mem_properties_t *pMemProperties)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
 	if (!hPhysicalMem)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 				"hPhysicalMem is NULL");

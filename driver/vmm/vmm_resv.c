@@ -218,10 +218,7 @@ ze_result_t
 drv_zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart,
 			size_t size, void **pptr)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
 	if (!pptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"pptr is NULL");
@@ -245,10 +242,7 @@ ze_result_t
 drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 		     size_t size)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
@@ -302,10 +296,8 @@ drv_zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
 			      ze_device_handle_t hDevice, size_t size,
 			      size_t *pagesize)
 {
-	struct _ze_context_handle_t *ctx = NULL;
-	ze_result_t r = drv_check_context(hContext, __func__, &ctx);
-	if (r)
-		return r;
+	DRV_CHECK_CONTEXT(hContext, ctx);
+	ze_result_t r;
 	struct _ze_device_handle_t *dev = NULL;
 	if ((r = drv_check_device(ctx, hDevice, __func__, &dev)))
 		return r;
