@@ -229,6 +229,13 @@ void ipc_broker_stop(void);
 
 /* ---- ipc_import.c ----------------------------------------------------- */
 
+/* ZEMEM_IPC_TRANSPORT: which of pidfd and broker an import may try
+ * (warns once about an unknown value, then tries both). */
+void ipc_transports(bool *pidfd, bool *broker);
+/* Of two failures of a fetch, the one to report: refused, then stale,
+ * then exporter gone, then the rest (a or b; 0 is the mildest). */
+int ipc_err_worse(int a, int b);
+
 struct ipc_import_info {
 	void *base;
 	size_t size;

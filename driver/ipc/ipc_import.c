@@ -206,15 +206,14 @@ severity(int err)
 	}
 }
 
-static int
-worse(int a, int b)
+int
+ipc_err_worse(int a, int b)
 {
 	return severity(b) > severity(a) ? b : a;
 }
 
-/* ZEMEM_IPC_TRANSPORT: which of pidfd and broker may be tried. */
-static void
-transports(bool *pidfd, bool *broker)
+void
+ipc_transports(bool *pidfd, bool *broker)
 {
 	static _Atomic bool warned;
 	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
@@ -235,7 +234,7 @@ fetch(const struct ipc_desc *d, bool local, int *out,
       struct ipc_fdinfo *fi)
 {
 	bool pidfd, broker;
-	transports(&pidfd, &broker);
+	ipc_transports(&pidfd, &broker);
 	int fd, err, e_app = 0, e_pidfd = 0, e_broker = 0;
 	if (d->type == IPC_TYPE_FD || ipc_handle_fd_replaced(d)) {
 		fd = take_local(d->fd, d, fi);
@@ -290,7 +289,7 @@ fetch(const struct ipc_desc *d, bool local, int *out,
 			goto ok;
 		}
 	}
-	err = worse(worse(e_app, e_pidfd), e_broker);
+	err = ipc_err_worse(ipc_err_worse(e_app, e_pidfd), e_broker);
 	if (!err)
 		err = -ENOTCONN; /* every transport disabled */
 	/* A gone or revoked export is the application's business (info);

@@ -45,7 +45,6 @@
  * across a transport, mmap or a vmm call.
  */
 #include "ipc.h"
-#include "u_options.h"
 #include "../vmm/vmm.h"
 
 #include <errno.h>
@@ -523,18 +522,6 @@ out:
 	return err;
 }
 
-static int
-severity(int err)
-{
-	switch (err) {
-	case -EACCES: return 4;
-	case -ESTALE: return 3;
-	case -ESRCH: return 2;
-	case 0: return 0;
-	default: return 1;
-	}
-}
-
 /* ---- importer: open, close, queries ------------------------------------- */
 
 static int
@@ -571,17 +558,16 @@ ipc_phys_open(struct _ze_context_handle_t *c,
 	size_t maxpage = 0;
 	(void)why;
 	ipc_self(&me);
-	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
-	bool any = strcmp(mode, "pidfd") && strcmp(mode, "broker") &&
-		   strcmp(mode, "none");
+	bool pidfd, broker;
+	ipc_transports(&pidfd, &broker);
 	enum how order[2];
 	unsigned nhow = 0;
 	if (d->pid == me.pid && d->nonce == me.nonce) {
 		order[nhow++] = HOW_LOCAL;
 	} else {
-		if (any || !strcmp(mode, "pidfd"))
+		if (pidfd)
 			order[nhow++] = HOW_PIDFD;
-		if (any || !strcmp(mode, "broker"))
+		if (broker)
 			order[nhow++] = HOW_BROKER;
 	}
 	for (unsigned i = 0; i < nhow; i++) {
@@ -591,8 +577,7 @@ ipc_phys_open(struct _ze_context_handle_t *c,
 			err = 0;
 			break;
 		}
-		if (err == -ENOTCONN || severity(e) > severity(err))
-			err = e;
+		err = err == -ENOTCONN ? e : ipc_err_worse(err, e);
 	}
 	if (err) {
 		u_info("ipc", "cannot get the memory of pid %d's physical "
