@@ -277,6 +277,10 @@ ze_result_t drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
 /* Device-memory budget: reserve size bytes (false: budget exhausted) and
  * give them back. */
 bool drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size);
+/* zeMemFree / zeMemFreeExt failed with err (-EXDEV an IPC-opened pointer,
+ * -EINVAL interior, -EPERM another context, -ENOENT unknown or freed,
+ * else the allocator's -errno): records why, returns the result. */
+ze_result_t drv_free_fail(int err, const void *ptr);
 /* usm's credit hook: a thread's unused budget on device slot goes back. */
 void drv_budget_credit_hook(unsigned slot, uint64_t amount);
 void drv_budget_release(struct _ze_device_handle_t *dev, size_t size);

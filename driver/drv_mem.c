@@ -465,6 +465,32 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 	return drv_zeMemAllocHost_full(hContext, host_desc, size, alignment, pptr);
 }
 
+ze_result_t
+drv_free_fail(int err, const void *ptr)
+{
+	const char *f = "zeMemFree";
+	switch (err) {
+	case -EXDEV:
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, f,
+				"%p comes from zeMemOpenIpcHandle: close it "
+				"with zeMemCloseIpcHandle", ptr);
+	case -EINVAL:
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, f,
+				"%p is inside an allocation, not its base",
+				ptr);
+	case -EPERM:
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, f,
+				"%p belongs to another context", ptr);
+	case -ENOENT:
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, f,
+				"%p is not a live allocation (never "
+				"allocated, or already freed)", ptr);
+	default:
+		return drv_fail(drv_result(err), f, "%p: %s", ptr,
+				strerror(-err));
+	}
+}
+
 /* Frees ptr with a zeMemFreeExt policy (0: zeMemFree). Memory that
  * submitted copy-engine work still uses (driver/cmd) is never unmapped
  * under a running copy: BLOCKING_FREE waits for that work, then frees;
@@ -487,16 +513,8 @@ mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 		/* An external-memory import, an IPC-opened pointer (close it
 		 * instead), or nothing: driver/ipc says which. */
 		return ipc_mem_free(c, ptr);
-	case -EINVAL:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is inside an allocation, not its base",
-				ptr);
-	case -EPERM:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p belongs to another context", ptr);
 	default:
-		return DRV_FAIL(drv_result(err), "usm_free: %s",
-				strerror(-err));
+		return drv_free_fail(err, ptr);
 	}
 }
 

@@ -540,25 +540,7 @@ ipc_mem_free(struct _ze_context_handle_t *c, void *ptr)
 	int err = ipc_import_free(c, ptr);
 	if (err == -ENOENT && !ipc_phys_query(c, ptr, &ii))
 		err = -EXDEV;
-	switch (err) {
-	case 0:
-		return ZE_RESULT_SUCCESS;
-	case -EXDEV:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p comes from zeMemOpenIpcHandle: close it "
-				"with zeMemCloseIpcHandle", ptr);
-	case -EINVAL:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is inside an allocation, not its base",
-				ptr);
-	case -EPERM:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p belongs to another context", ptr);
-	default:
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p is not a live allocation (never "
-				"allocated, or already freed)", ptr);
-	}
+	return err ? drv_free_fail(err, ptr) : ZE_RESULT_SUCCESS;
 }
 
 bool

@@ -57,6 +57,19 @@ struct fail {
 
 /* ---- pieces (under vmm_lock) ------------------------------------------ */
 
+/* The reservation of ctx holding [a, a + size), or NULL with f said. */
+static struct vmm_resv *
+resv_or_fail(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
+	     struct fail *f)
+{
+	struct vmm_resv *r = vmm_resv_find(ctx, a, size);
+	if (!r)
+		FAIL(f, ZE_RESULT_ERROR_INVALID_ARGUMENT,
+		     "%p+%zu is not inside one reservation of this context",
+		     (void *)a, size);
+	return r;
+}
+
 size_t
 vmm_map_first_after(const struct vmm_resv *r, uintptr_t a)
 {
@@ -221,13 +234,9 @@ map_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 		     offset, size, p->size);
 		return;
 	}
-	struct vmm_resv *r = vmm_resv_find(ctx, a, size);
-	if (!r) {
-		FAIL(f, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-		     "%p+%zu is not inside one reservation of this context",
-		     (void *)a, size);
+	struct vmm_resv *r = resv_or_fail(ctx, a, size, f);
+	if (!r)
 		return;
-	}
 	size_t i = vmm_map_first_after(r, a);
 	if (i < r->nmaps && r->maps[i].va < a + size) {
 		FAIL(f, ZE_RESULT_ERROR_INVALID_ARGUMENT,
@@ -286,13 +295,9 @@ unmap_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 	     struct fail *f)
 {
 	uintptr_t end = a + size;
-	struct vmm_resv *r = vmm_resv_find(ctx, a, size);
-	if (!r) {
-		FAIL(f, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-		     "%p+%zu is not inside one reservation of this context",
-		     (void *)a, size);
+	struct vmm_resv *r = resv_or_fail(ctx, a, size, f);
+	if (!r)
 		return;
-	}
 	size_t i = vmm_map_first_after(r, a), j = i;
 	while (j < r->nmaps && r->maps[j].va < end)
 		j++;
@@ -345,13 +350,9 @@ protect_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 	       ze_memory_access_attribute_t access, struct fail *f)
 {
 	uintptr_t end = a + size;
-	struct vmm_resv *r = vmm_resv_find(ctx, a, size);
-	if (!r) {
-		FAIL(f, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-		     "%p+%zu is not inside one reservation of this context",
-		     (void *)a, size);
+	struct vmm_resv *r = resv_or_fail(ctx, a, size, f);
+	if (!r)
 		return;
-	}
 	size_t i = vmm_map_first_after(r, a);
 	uintptr_t pos = a;
 	for (size_t k = i; pos < end; k++) {
