@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "check_run.h"
 #include "tcmd.h"
 
 char tc_forged[64];
@@ -596,9 +597,5 @@ main(void)
 	suite_add_tcase(s, tc_case_region());
 	suite_add_tcase(s, tc_case_thread());
 	suite_add_tcase(s, tc_case_free());
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_NORMAL, false);
 }

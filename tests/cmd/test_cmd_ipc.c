@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "tcmd.h"
 
 #define N ((1u << 20) + 123u)
@@ -206,9 +207,5 @@ main(int argc, char **argv)
 	tcase_add_checked_fixture(tc, zt_checked_setup, zt_checked_teardown);
 	tcase_add_test(tc, test_ipc_copy_into_imported_memory);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_NORMAL, false);
 }

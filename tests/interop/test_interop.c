@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 
 /* Added in spec 1.14; Debian's 1.4 headers do not name it. */
@@ -306,9 +307,5 @@ interop_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(interop_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(interop_suite(), CK_NORMAL, false);
 }

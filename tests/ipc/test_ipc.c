@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "ipc.h"
 #include "ipc_leak.h"
 #include "zt.h"
@@ -715,9 +716,5 @@ ipc_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(ipc_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(ipc_suite(), CK_ENV, false);
 }

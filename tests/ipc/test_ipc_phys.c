@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "ipc.h"
 #include "ipc_leak.h"
 #include "ipc_peer.h"
@@ -448,9 +449,5 @@ phys_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(phys_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(phys_suite(), CK_ENV, false);
 }

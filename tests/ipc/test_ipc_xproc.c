@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "ipc_peer.h"
 #include "ipc_leak.h"
 #include "zt.h"
@@ -372,9 +373,5 @@ xproc_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(xproc_suite());
-	srunner_run_all(sr, CK_ENV);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(xproc_suite(), CK_ENV, false);
 }

@@ -21,6 +21,7 @@
 #include <level_zero/ze_ddi.h>
 #include <zemem/zel_loader.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "lt.h"
 
@@ -642,11 +643,6 @@ main(void)
 {
 	if (lt_skip_unless_required())
 		return 77;
-	SRunner *sr = srunner_create(loader_suite());
 	/* Each test needs its own process: the loader commits once. */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(loader_suite(), CK_NORMAL, true);
 }

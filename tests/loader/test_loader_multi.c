@@ -24,6 +24,7 @@
 #include <level_zero/ze_ddi.h>
 #include <zemem/zel_loader.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "lt.h"
 
@@ -458,10 +459,5 @@ main(void)
 {
 	if (lt_skip_unless_required())
 		return 77;
-	SRunner *sr = srunner_create(multi_suite());
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(multi_suite(), CK_NORMAL, true);
 }

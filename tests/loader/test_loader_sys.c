@@ -18,6 +18,7 @@
 #include <level_zero/ze_ddi.h>
 #include <level_zero/loader/ze_loader.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "lt.h"
 
@@ -159,10 +160,5 @@ main(void)
 	tcase_add_test(tc, test_sys_getter_respects_1_4_table);
 	tcase_add_test(tc, test_sys_loader_versions);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_NORMAL, true);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "u_log.h"
 #include "u_options.h"
@@ -103,9 +104,5 @@ common_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(common_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(common_suite(), CK_NORMAL, false);
 }

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "zt.h"
 
@@ -868,9 +869,5 @@ driver_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(driver_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(driver_suite(), CK_NORMAL, false);
 }

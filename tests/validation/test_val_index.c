@@ -6,6 +6,7 @@
  * every step (order, heights, balance, parent links, count), and floor,
  * ceil, prev and find checked against the same array.
  */
+#include "check_run.h"
 #include "val.h"
 
 #include <check.h>
@@ -152,9 +153,5 @@ main(void)
 	tcase_add_test(t, test_index_random_against_array);
 	tcase_set_timeout(t, 120);
 	suite_add_tcase(s, t);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s, CK_NORMAL, false);
 }

@@ -6,6 +6,7 @@
  * as a separate process, its stderr captured); quiet when the program is
  * clean or the checker is off.
  */
+#include "check_run.h"
 #include "val_chain.h"
 
 #include <check.h>
@@ -198,9 +199,5 @@ suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(suite(), CK_NORMAL, false);
 }

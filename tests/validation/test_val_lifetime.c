@@ -7,6 +7,7 @@
  * driver saw the call. IPC and VMM lifetime checks are in
  * test_val_ipc_vmm.c.
  */
+#include "check_run.h"
 #include "val_chain.h"
 
 #include <check.h>
@@ -314,9 +315,5 @@ suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(suite(), CK_NORMAL, false);
 }

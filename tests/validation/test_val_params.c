@@ -10,6 +10,7 @@
  * Each test runs in check's forked child and loads the layer itself
  * (vt_setup), so its switches and its log file are its own.
  */
+#include "check_run.h"
 #include "val_chain.h"
 
 #include <check.h>
@@ -412,9 +413,5 @@ suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(suite(), CK_NORMAL, false);
 }

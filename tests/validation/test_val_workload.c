@@ -10,6 +10,7 @@
  *
  * IPC and VMM workloads are in test_val_ipc.c and test_val_vmm.c.
  */
+#include "check_run.h"
 #include "val_chain.h"
 #include "leakcheck.h"
 
@@ -396,9 +397,5 @@ suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(suite(), CK_NORMAL, false);
 }

@@ -5,6 +5,8 @@
  */
 #include "val_chain.h"
 
+#include "check_run.h"
+
 #include <zemem/ze_ddi_versions.h>
 
 #include <check.h>
@@ -344,9 +346,5 @@ vt_run_if(int (*available)(void), Suite *(*make)(void))
 		return EXIT_FAILURE;
 	if (WEXITSTATUS(st) == 77)
 		return 77;
-	SRunner *sr = srunner_create(make());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(make(), CK_NORMAL, false);
 }

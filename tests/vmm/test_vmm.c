@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "vt.h"
 
@@ -639,9 +640,5 @@ vmm_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(vmm_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(vmm_suite(), CK_NORMAL, false);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check_run.h"
 #include "leakcheck.h"
 #include "vt.h"
 
@@ -510,9 +511,5 @@ vmm_access_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(vmm_access_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(vmm_access_suite(), CK_NORMAL, false);
 }

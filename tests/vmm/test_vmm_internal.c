@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "drv.h"
 #include "leakcheck.h"
 #include "vt_maps.h"
@@ -279,9 +280,5 @@ internal_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(internal_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(internal_suite(), CK_NORMAL, false);
 }
