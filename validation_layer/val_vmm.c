@@ -120,6 +120,21 @@ carve(struct val_index *ix, uintptr_t b, uintptr_t e, struct val_site *site)
 	}
 }
 
+/* After the next layer released [b, e): carve it out of ix and count the
+ * call. */
+static void
+carve_done(const struct val_call *call, struct val_index *ix, uintptr_t b,
+	   uintptr_t e)
+{
+	struct val_site site;
+	val_site_record(&site, call);
+	val_world_lock();
+	carve(ix, b, e, &site);
+	val_world_unlock();
+	val_count_call(call, 1);
+	val_site_clear(&site);
+}
+
 /* Caller holds the world lock. The first live mapping overlapping [b, e). */
 static struct val_rec *
 first_mapping(uintptr_t b, uintptr_t e, size_t *mapped)
@@ -232,15 +247,8 @@ val_zeVirtualMemFree(const struct val_call *call, ze_context_handle_t hContext,
 			return r;
 	}
 	r = val_next.VirtualMem.pfnFree(hContext, ptr, size);
-	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking && size) {
-		struct val_site site;
-		val_site_record(&site, call);
-		val_world_lock();
-		carve(&val_mem_index, b, e, &site);
-		val_world_unlock();
-		val_count_call(call, 1);
-		val_site_clear(&site);
-	}
+	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking && size)
+		carve_done(call, &val_mem_index, b, e);
 	return r;
 }
 
@@ -377,15 +385,8 @@ val_zeVirtualMemUnmap(const struct val_call *call, ze_context_handle_t hContext,
 			return r;
 	}
 	r = val_next.VirtualMem.pfnUnmap(hContext, ptr, size);
-	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking && size && e > b) {
-		struct val_site site;
-		val_site_record(&site, call);
-		val_world_lock();
-		carve(&val_map_index, b, e, &site);
-		val_world_unlock();
-		val_count_call(call, 1);
-		val_site_clear(&site);
-	}
+	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking && size && e > b)
+		carve_done(call, &val_map_index, b, e);
 	return r;
 }
 
