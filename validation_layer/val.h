@@ -715,6 +715,17 @@ ze_result_t val_check_host_desc(const struct val_call *call,
 				struct val_alloc_req *q);
 ze_result_t val_check_size_align(const struct val_call *call,
 				 const struct val_alloc_req *q);
+/* A descriptor's stype must be want (INVALID_ARGUMENT), its flag bits
+ * within known (INVALID_ENUMERATION); what names the field in the
+ * finding ("desc->stype", "desc->flags"). */
+ze_result_t val_check_stype(const struct val_call *call, const char *what,
+			    uint32_t got, uint32_t want,
+			    const char *want_name);
+#define VAL_CHECK_STYPE(call, what, got, want)                              \
+	val_check_stype((call), (what), (uint32_t)(got), (uint32_t)(want),  \
+			#want)
+ze_result_t val_check_flags(const struct val_call *call, const char *what,
+			    uint32_t flags, uint32_t known);
 /* Walk an input pNext chain: stypes must be in allowed (n of them). */
 ze_result_t val_check_chain(const struct val_call *call, const char *what,
 			    const void *pNext,

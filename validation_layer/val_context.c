@@ -95,18 +95,12 @@ check_context_desc(const struct val_call *call, const ze_context_desc_t *desc,
 		return val_report(VAL_CAT_PARAMETER, call,
 				  ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				  "%s is NULL", !desc ? "desc" : "phContext");
-	if (desc->stype != ZE_STRUCTURE_TYPE_CONTEXT_DESC)
-		return val_report(VAL_CAT_PARAMETER, call,
-				  ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "desc->stype is 0x%x, expected "
-				  "ZE_STRUCTURE_TYPE_CONTEXT_DESC (0x%x)",
-				  (unsigned)desc->stype,
-				  (unsigned)ZE_STRUCTURE_TYPE_CONTEXT_DESC);
-	if (desc->flags & ~(uint32_t)ZE_CONTEXT_FLAG_TBD)
-		return val_report(VAL_CAT_PARAMETER, call,
-				  ZE_RESULT_ERROR_INVALID_ENUMERATION,
-				  "desc->flags 0x%x has unknown bits",
-				  (unsigned)desc->flags);
+	ze_result_t r;
+	if ((r = VAL_CHECK_STYPE(call, "desc->stype", desc->stype,
+				 ZE_STRUCTURE_TYPE_CONTEXT_DESC)) ||
+	    (r = val_check_flags(call, "desc->flags", desc->flags,
+				 ZE_CONTEXT_FLAG_TBD)))
+		return r;
 	return val_check_chain(call, "desc", desc->pNext, chain, 1, NULL);
 }
 

@@ -298,20 +298,15 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 			return null_pointer(call, "pMemFreeDesc");
 		if (!ptr)
 			return null_pointer(call, "ptr");
-		if (pMemFreeDesc->stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)
-			return val_report(VAL_CAT_PARAMETER, call,
-					  ZE_RESULT_ERROR_INVALID_ARGUMENT,
-					  "pMemFreeDesc->stype is 0x%x, "
-					  "expected ZE_STRUCTURE_TYPE_MEMORY_"
-					  "FREE_EXT_DESC (0x%x)",
-					  (unsigned)pMemFreeDesc->stype,
-					  (unsigned)ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC);
-		if (pMemFreeDesc->freePolicy & ~0x3u)
-			return val_report(VAL_CAT_PARAMETER, call,
-					  ZE_RESULT_ERROR_INVALID_ENUMERATION,
-					  "pMemFreeDesc->freePolicy 0x%x has "
-					  "unknown bits",
-					  (unsigned)pMemFreeDesc->freePolicy);
+		if ((r = VAL_CHECK_STYPE(
+			     call, "pMemFreeDesc->stype", pMemFreeDesc->stype,
+			     ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)) ||
+		    (r = val_check_flags(
+			     call, "pMemFreeDesc->freePolicy",
+			     pMemFreeDesc->freePolicy,
+			     ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
+			     ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE)))
+			return r;
 		if ((r = val_check_chain(call, "pMemFreeDesc",
 					 pMemFreeDesc->pNext, NULL, 0, NULL)))
 			return r;

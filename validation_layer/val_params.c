@@ -100,23 +100,40 @@ val_check_chain(const struct val_call *call, const char *what,
 }
 
 ze_result_t
+val_check_stype(const struct val_call *call, const char *what, uint32_t got,
+		uint32_t want, const char *want_name)
+{
+	if (got == want)
+		return ZE_RESULT_SUCCESS;
+	return val_report(VAL_CAT_PARAMETER, call,
+			  ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			  "%s is 0x%x, expected %s (0x%x)", what, got,
+			  want_name, want);
+}
+
+ze_result_t
+val_check_flags(const struct val_call *call, const char *what,
+		uint32_t flags, uint32_t known)
+{
+	if (!(flags & ~known))
+		return ZE_RESULT_SUCCESS;
+	return val_report(VAL_CAT_PARAMETER, call,
+			  ZE_RESULT_ERROR_INVALID_ENUMERATION,
+			  "%s 0x%x has unknown bits 0x%x", what, flags,
+			  flags & ~known);
+}
+
+ze_result_t
 val_check_device_desc(const struct val_call *call,
 		      const ze_device_mem_alloc_desc_t *d,
 		      struct val_alloc_req *q)
 {
-	if (d->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)
-		return val_report(VAL_CAT_PARAMETER, call,
-				  ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "device_desc->stype is 0x%x, expected "
-				  "ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC "
-				  "(0x%x)", (unsigned)d->stype,
-				  (unsigned)ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC);
-	if (d->flags & ~DEVICE_FLAGS_ALL)
-		return val_report(VAL_CAT_PARAMETER, call,
-				  ZE_RESULT_ERROR_INVALID_ENUMERATION,
-				  "device_desc->flags 0x%x has unknown bits "
-				  "0x%x", (unsigned)d->flags,
-				  (unsigned)(d->flags & ~DEVICE_FLAGS_ALL));
+	ze_result_t r;
+	if ((r = VAL_CHECK_STYPE(call, "device_desc->stype", d->stype,
+				 ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC)) ||
+	    (r = val_check_flags(call, "device_desc->flags", d->flags,
+				 DEVICE_FLAGS_ALL)))
+		return r;
 	/* Ordinal 0 always exists: ask the device only about others. */
 	uint32_t ordinals = q->dev && d->ordinal ? val_device_mem_ordinals(q->dev)
 						  : 0;
@@ -135,19 +152,12 @@ ze_result_t
 val_check_host_desc(const struct val_call *call,
 		    const ze_host_mem_alloc_desc_t *d, struct val_alloc_req *q)
 {
-	if (d->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)
-		return val_report(VAL_CAT_PARAMETER, call,
-				  ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				  "host_desc->stype is 0x%x, expected "
-				  "ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC "
-				  "(0x%x)", (unsigned)d->stype,
-				  (unsigned)ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC);
-	if (d->flags & ~HOST_FLAGS_ALL)
-		return val_report(VAL_CAT_PARAMETER, call,
-				  ZE_RESULT_ERROR_INVALID_ENUMERATION,
-				  "host_desc->flags 0x%x has unknown bits "
-				  "0x%x", (unsigned)d->flags,
-				  (unsigned)(d->flags & ~HOST_FLAGS_ALL));
+	ze_result_t r;
+	if ((r = VAL_CHECK_STYPE(call, "host_desc->stype", d->stype,
+				 ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC)) ||
+	    (r = val_check_flags(call, "host_desc->flags", d->flags,
+				 HOST_FLAGS_ALL)))
+		return r;
 	if ((d->flags & ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY) &&
 	    (d->flags & ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED))
 		return val_report(VAL_CAT_PARAMETER, call,

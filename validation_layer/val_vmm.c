@@ -433,18 +433,12 @@ val_zePhysicalMemCreate(const struct val_call *call,
 			return null_pointer(call, "desc");
 		if (!phPhysicalMemory)
 			return null_pointer(call, "phPhysicalMemory");
-		if (desc->stype != ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC)
-			return val_report(VAL_CAT_PARAMETER, call,
-					  ZE_RESULT_ERROR_INVALID_ARGUMENT,
-					  "desc->stype is 0x%x, expected "
-					  "ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC "
-					  "(0x%x)", (unsigned)desc->stype,
-					  (unsigned)ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC);
-		if (desc->flags & ~0x3u)
-			return val_report(VAL_CAT_PARAMETER, call,
-					  ZE_RESULT_ERROR_INVALID_ENUMERATION,
-					  "desc->flags 0x%x has unknown bits",
-					  (unsigned)desc->flags);
+		if ((r = VAL_CHECK_STYPE(call, "desc->stype", desc->stype,
+					 ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC)) ||
+		    (r = val_check_flags(call, "desc->flags", desc->flags,
+					 ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_DEVICE |
+					 ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST)))
+			return r;
 		page = val_page_size(hContext, hDevice, desc->size);
 		if ((r = check_pages(call, page, NULL, desc->size, SIZE_MAX)) ||
 		    (r = val_check_chain(call, "desc", desc->pNext, chain, 2,
