@@ -224,6 +224,20 @@ val_kind_name(enum val_kind k)
 }
 
 /* Caller holds the world lock. */
+/* r, new or revived, becomes a LIVE record of kind, allocated at site
+ * (its backtrace taken over), with a new id. */
+static void
+begin_life(struct val_rec *r, enum val_kind kind, struct val_site *site,
+	   size_t size)
+{
+	r->size = size;
+	r->kind = (uint8_t)kind;
+	r->state = VAL_LIVE;
+	r->id = val_rec_id(kind);
+	r->alloc = *site;
+	site->bt = NULL;
+}
+
 struct val_rec *
 val_rec_new(enum val_kind kind, struct val_site *site, uintptr_t base,
 	    size_t size)
@@ -245,12 +259,7 @@ val_rec_new(enum val_kind kind, struct val_site *site, uintptr_t base,
 	r->node.key = base;
 	r->base = base;
 	r->shard = (uint8_t)sh;
-	r->size = size;
-	r->kind = (uint8_t)kind;
-	r->state = VAL_LIVE;
-	r->id = val_rec_id(kind);
-	r->alloc = *site;
-	site->bt = NULL;
+	begin_life(r, kind, site, size);
 	return r;
 }
 
@@ -320,12 +329,7 @@ val_rec_revive(struct val_rec *r, enum val_kind kind, struct val_site *site,
 	r->nmaps = 0;
 	r->pmem = NULL;
 	r->offset = 0;
-	r->size = size;
-	r->kind = (uint8_t)kind;
-	r->state = VAL_LIVE;
-	r->id = val_rec_id(kind);
-	r->alloc = *site;
-	site->bt = NULL;
+	begin_life(r, kind, site, size);
 }
 
 struct val_rec *
