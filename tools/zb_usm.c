@@ -43,18 +43,27 @@ free_kind(enum kind k, void *p)
 		zeMemFree(zb.ctx, p);
 }
 
+/* n alloc+free pairs of kind k; 0, or 1 when an allocation failed. */
+static int
+pairs_run(enum kind k, size_t size, long n)
+{
+	for (long i = 0; i < n; i++) {
+		void *p;
+		if (alloc_kind(k, size, &p))
+			return 1;
+		__asm__ volatile("" : : "r"(p) : "memory");
+		free_kind(k, p);
+	}
+	return 0;
+}
+
 /* ns per alloc+free pair in one trial of iters pairs. */
 static double
 pair_trial(enum kind k, size_t size, int iters)
 {
 	uint64_t t0 = tool_now_ns();
-	for (int i = 0; i < iters; i++) {
-		void *p;
-		if (alloc_kind(k, size, &p))
-			abort();
-		__asm__ volatile("" : : "r"(p) : "memory");
-		free_kind(k, p);
-	}
+	if (pairs_run(k, size, iters))
+		abort();
 	return (double)(tool_now_ns() - t0) / iters;
 }
 
@@ -156,16 +165,8 @@ int
 zb_usm_count(const char *kind, size_t size, long n)
 {
 	for (int k = K_HOST; k <= K_MALLOC; k++) {
-		if (strcmp(kind, kind_names[k]))
-			continue;
-		for (long i = 0; i < n; i++) {
-			void *p;
-			if (alloc_kind((enum kind)k, size, &p))
-				return 1;
-			__asm__ volatile("" : : "r"(p) : "memory");
-			free_kind((enum kind)k, p);
-		}
-		return 0;
+		if (!strcmp(kind, kind_names[k]))
+			return pairs_run((enum kind)k, size, n);
 	}
 	fprintf(stderr, "zemem-bench: --count: kind is host, device, shared "
 			"or malloc\n");
