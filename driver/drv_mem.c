@@ -532,8 +532,10 @@ drv_zeMemFree_full(ze_context_handle_t hContext, void *ptr)
 ze_result_t
 drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
-	/* The common call, inline: a live pooled block of the context, no
-	 * copy-engine work that could use it (usm_fast.h). */
+	/* The common call, inline: a live pooled block of the context, not
+	 * exported (the full path drops an export's fd), no copy-engine work
+	 * that could use it (usm_fast.h). info stays in registers: nothing
+	 * takes its address. */
 	struct _ze_context_handle_t *fc = drv_context_get(hContext);
 	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
 	struct usm_info info;
@@ -541,8 +543,6 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 		       !usm_fast_free(drv_driver.heap, tc, ptr, fc, &info))) {
 		if (info.kind != USM_KIND_HOST && info.dev)
 			credit_give(info.dev, usm_fast_credit(tc), info.size);
-		if (USM_UNLIKELY(info.exported))
-			ipc_mem_freed(&info);
 		return ZE_RESULT_SUCCESS;
 	}
 	return drv_zeMemFree_full(hContext, ptr);

@@ -134,10 +134,13 @@ usm_fast_slot(struct usm_heap *h, const void *ptr, struct usm_seg **sp,
 	       !usm_rec_read(&s->recs[*slot], id, size, owner);
 }
 
-/* usm_free's common case: the base of a live pooled block of ctx, freed by
- * a thread with a cache (tc, from usm_fast_tc). 0 (freed, like usm_free),
- * or USM_FAST_MISS with nothing changed: usm_free then decides (and
- * reports any error). */
+/* usm_free's common case: the base of a live pooled block of ctx, not
+ * exported, freed by a thread with a cache (tc, from usm_fast_tc). 0
+ * (freed, like usm_free; freed->exported is false), or USM_FAST_MISS with
+ * nothing changed: usm_free then decides (and reports any error). An
+ * exported block is rare and its free has more to do (its slot dies, the
+ * driver drops the export's fd): the full path does it, so a fast caller
+ * has nothing to pass on but kind, dev and size. */
 static inline __attribute__((always_inline)) int
 usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	      struct usm_info *freed)
@@ -158,6 +161,7 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 			   : atomic_load_explicit(
 				     &usm_owner_get(&h->owners, owner)->ctx,
 				     memory_order_relaxed)) == ctx &&
+		  !(size & USM_REC_EXPORTED) &&
 		  atomic_compare_exchange_strong(&s->recs[slot].id, &id, 0);
 	usm_rd_exit(tc);
 	if (USM_UNLIKELY(!ok))
@@ -165,10 +169,10 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	/* Claimed: the segment stays until the slot is given back. */
 	if (freed) {
 		freed->base = ptr;
-		freed->size = size & ~USM_REC_EXPORTED;
+		freed->size = size;
 		freed->kind = (enum usm_kind)s->kind;
 		freed->id = id;
-		freed->exported = size & USM_REC_EXPORTED;
+		freed->exported = false;
 		freed->page_size = h->page_size;
 		freed->ctx = ctx;
 		freed->dev = mine ? tc->oc_key.dev
@@ -177,7 +181,7 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 						     ->dev,
 					    memory_order_relaxed);
 	}
-	usm_slot_give(h, tc, s, ptr, size & USM_REC_EXPORTED);
+	usm_slot_give(h, tc, s, ptr, false);
 	return 0;
 }
 
