@@ -534,15 +534,21 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
 	/* The common call, inline: a live pooled block of the context, not
 	 * exported (the full path drops an export's fd), no copy-engine work
-	 * that could use it (usm_fast.h). info stays in registers: nothing
-	 * takes its address. */
+	 * that could use it (usm_fast.h). The credit first, the slot last:
+	 * then nothing waits on a call that gives a slot to its arena. */
+	struct usm_heap *h = drv_driver.heap;
 	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
-	struct usm_info info;
+	struct usm_tcache *tc = usm_fast_tc(h);
+	struct usm_seg *s;
+	uint64_t id;
+	uint32_t size;
+	void *dev;
 	if (USM_LIKELY(fc && ptr && tc && cmd_mem_idle() &&
-		       !usm_fast_free(drv_driver.heap, tc, ptr, fc, &info))) {
-		if (info.kind != USM_KIND_HOST && info.dev)
-			credit_give(info.dev, usm_fast_credit(tc), info.size);
+		       (s = usm_fast_claim(h, tc, ptr, fc, &id, &size,
+					   &dev)))) {
+		if (s->kind != USM_KIND_HOST && dev)
+			credit_give(dev, usm_fast_credit(tc), size);
+		usm_fast_give(h, tc, s, ptr);
 		return ZE_RESULT_SUCCESS;
 	}
 	return drv_zeMemFree_full(hContext, ptr);

@@ -134,39 +134,92 @@ usm_fast_slot(struct usm_heap *h, const void *ptr, struct usm_seg **sp,
 	       !usm_rec_read(&s->recs[*slot], id, size, owner);
 }
 
-/* usm_free's common case: the base of a live pooled block of ctx, not
- * exported, freed by a thread with a cache (tc, from usm_fast_tc). 0
+/* The claim of usm_fast_free, for a caller that gives the slot back
+ * itself (usm_fast_give): the base of a live pooled block of ctx, not
+ * exported, looked up by a thread with a cache (tc, from usm_fast_tc), and
+ * claimed (its id swapped to 0). Its segment, with its id, size (no flag
+ * bit) and owner's device; or NULL with nothing changed.
+ *
+ * The record is read once, not as a seqlock (usm_rec_read): the claim
+ * checks it. Ids are never reused, so a successful compare-and-swap from
+ * the id read means the id stayed that one all along: nobody freed the
+ * block in between, so nobody could publish another block in the slot,
+ * and size and owner (read after the id, with acquire, and before the
+ * claim) are this block's. Only the owner's table entry needs an owner
+ * known good before the claim: the thread's cached owner is compared by
+ * index, any other is read only after usm_rec_read's check. */
+static inline __attribute__((always_inline)) struct usm_seg *
+usm_fast_claim(struct usm_heap *h, struct usm_tcache *tc, void *ptr,
+	       void *ctx, uint64_t *idp, uint32_t *sizep, void **devp)
+{
+	/* The block's owner is most often the thread's last one: its ctx and
+	 * dev are then at hand, not two dependent loads away. */
+	bool gen_ok = tc->oc_gen == atomic_load_explicit(&h->owners.gen,
+							 memory_order_acquire);
+	uint64_t rd = usm_rd_enter(h, tc);
+	struct usm_seg *s = (struct usm_seg *)usm_index_find(&h->index, ptr);
+	if (USM_UNLIKELY(!s || s->span.type != SPAN_SEG))
+		goto miss;
+	uint32_t slot = usm_seg_slot(s, (uintptr_t)ptr);
+	if (USM_UNLIKELY(slot >= s->nslots ||
+			 (uintptr_t)ptr !=
+				 s->span.base + (uintptr_t)slot * s->slot_size))
+		goto miss;
+	struct usm_rec *r = &s->recs[slot];
+	uint64_t id = atomic_load_explicit(&r->id, memory_order_acquire);
+	uint32_t size = atomic_load_explicit(&r->size, memory_order_relaxed);
+	uint32_t owner = atomic_load_explicit(&r->owner, memory_order_relaxed);
+	if (USM_UNLIKELY(!id || (size & USM_REC_EXPORTED)))
+		goto miss; /* free (the claim would take 0 for 0), exported */
+	void *octx, *odev;
+	if (USM_LIKELY(gen_ok && owner == tc->oc_idx)) {
+		octx = tc->oc_key.ctx;
+		odev = tc->oc_key.dev;
+	} else {
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&r->id, memory_order_relaxed) != id)
+			goto miss;
+		const struct usm_owner *e = usm_owner_get(&h->owners, owner);
+		octx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
+		odev = atomic_load_explicit(&e->dev, memory_order_relaxed);
+	}
+	if (USM_UNLIKELY(octx != ctx ||
+			 !atomic_compare_exchange_strong(&r->id, &id, 0)))
+		goto miss;
+	usm_rd_leave(tc, rd);
+	/* Claimed: the segment stays until the slot is given back. */
+	*idp = id;
+	*sizep = size;
+	*devp = odev;
+	return s;
+miss:
+	usm_rd_leave(tc, rd);
+	return NULL;
+}
+
+/* Gives back the slot at ptr that usm_fast_claim claimed in s. */
+static inline __attribute__((always_inline)) void
+usm_fast_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
+	      void *ptr)
+{
+	usm_slot_give(h, tc, s, ptr, false);
+}
+
+/* usm_free's common case: usm_fast_claim, then the slot goes back. 0
  * (freed, like usm_free; freed->exported is false), or USM_FAST_MISS with
  * nothing changed: usm_free then decides (and reports any error). An
  * exported block is rare and its free has more to do (its slot dies, the
- * driver drops the export's fd): the full path does it, so a fast caller
- * has nothing to pass on but kind, dev and size. */
+ * driver drops the export's fd): the full path does it. */
 static inline __attribute__((always_inline)) int
 usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	      struct usm_info *freed)
 {
-	struct usm_seg *s;
-	uint32_t slot = 0, size, owner;
 	uint64_t id;
-	/* The block's owner is most often the thread's last one: its ctx and
-	 * dev are then at hand, not two dependent loads away. */
-	bool mine = tc->oc_gen == atomic_load_explicit(&h->owners.gen,
-						       memory_order_acquire);
-	usm_rd_enter(h, tc);
-	bool ok = usm_fast_slot(h, ptr, &s, &slot, &id, &size, &owner) &&
-		  (uintptr_t)ptr ==
-			  s->span.base + (uintptr_t)slot * s->slot_size &&
-		  ((mine &= owner == tc->oc_idx)
-			   ? tc->oc_key.ctx
-			   : atomic_load_explicit(
-				     &usm_owner_get(&h->owners, owner)->ctx,
-				     memory_order_relaxed)) == ctx &&
-		  !(size & USM_REC_EXPORTED) &&
-		  atomic_compare_exchange_strong(&s->recs[slot].id, &id, 0);
-	usm_rd_exit(tc);
-	if (USM_UNLIKELY(!ok))
+	uint32_t size;
+	void *dev;
+	struct usm_seg *s = usm_fast_claim(h, tc, ptr, ctx, &id, &size, &dev);
+	if (USM_UNLIKELY(!s))
 		return USM_FAST_MISS;
-	/* Claimed: the segment stays until the slot is given back. */
 	if (freed) {
 		freed->base = ptr;
 		freed->size = size;
@@ -175,13 +228,9 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 		freed->exported = false;
 		freed->page_size = h->page_size;
 		freed->ctx = ctx;
-		freed->dev = mine ? tc->oc_key.dev
-				  : atomic_load_explicit(
-					    &usm_owner_get(&h->owners, owner)
-						     ->dev,
-					    memory_order_relaxed);
+		freed->dev = dev;
 	}
-	usm_slot_give(h, tc, s, ptr, false);
+	usm_fast_give(h, tc, s, ptr);
 	return 0;
 }
 

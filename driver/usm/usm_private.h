@@ -635,8 +635,9 @@ usm_seg_page_exclusive(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
 /* Index read section (see the top comment). Returns what to hand to
  * usm_rd_unlock(): the thread's cache, or NULL when there is none and the
  * writer lock was taken instead. */
-/* The read section of a thread with a cache (tc). */
-static inline void
+/* The read section of a thread with a cache (tc). Returns the counter's
+ * new value, for usm_rd_leave. */
+static inline uint64_t
 usm_rd_enter(struct usm_heap *h, struct usm_tcache *tc)
 {
 	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed) + 1;
@@ -645,6 +646,15 @@ usm_rd_enter(struct usm_heap *h, struct usm_tcache *tc)
 		atomic_signal_fence(memory_order_seq_cst);
 	else
 		atomic_thread_fence(memory_order_seq_cst);
+	return v;
+}
+
+/* usm_rd_exit with the value usm_rd_enter returned: only the thread
+ * writes its counter, so it need not read it again. */
+static inline void
+usm_rd_leave(struct usm_tcache *tc, uint64_t v)
+{
+	atomic_store_explicit(&tc->rd, v + 1, memory_order_release);
 }
 
 static inline void
