@@ -97,27 +97,48 @@ usm_fast_credit(struct usm_tcache *tc)
 	return tc->credit;
 }
 
+/* The checks of usm_fast_alloc: the bin that would serve the request, or
+ * NULL (a miss: nothing changed). */
+static inline __attribute__((always_inline)) struct tc_bin *
+usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
+	     void *ctx, void *dev, uint32_t ze_flags, size_t size, size_t align)
+{
+	if (USM_UNLIKELY(!usm_owner_cached(
+		    h, tc, ctx, dev,
+		    usm_owner_pack(ze_flags, 0, usm_align_code(align)))))
+		return NULL;
+	int ai = usm_fast_arena(h, kind, size, align);
+	if (USM_UNLIKELY(ai < 0))
+		return NULL;
+	struct tc_bin *b = &tc->bin[ai];
+	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
+		return NULL;
+	return b;
+}
+
+/* The rest of usm_fast_alloc, after usm_fast_bin found b: the new block. */
+static inline __attribute__((always_inline)) void *
+usm_fast_pop(struct usm_tcache *tc, struct tc_bin *b, size_t size)
+{
+	void *p = b->slot[--b->n];
+	usm_slot_publish(b, p, size, tc->oc_idx, tc->id_next++);
+	return p;
+}
+
 /* usm_alloc_plain's common case (same preconditions), for a thread with
  * a cache (tc, from usm_fast_tc): 0, or USM_FAST_MISS with nothing
- * changed. */
+ * changed. A caller with something to do between the checks and the
+ * allocation calls usm_fast_bin and usm_fast_pop itself. */
 static inline __attribute__((always_inline)) int
 usm_fast_alloc(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	       void *ctx, void *dev, uint32_t ze_flags, size_t size,
 	       size_t align, void **out)
 {
-	if (USM_UNLIKELY(!usm_owner_cached(
-		    h, tc, ctx, dev,
-		    usm_owner_pack(ze_flags, 0, usm_align_code(align)))))
+	struct tc_bin *b = usm_fast_bin(h, tc, kind, ctx, dev, ze_flags, size,
+					align);
+	if (USM_UNLIKELY(!b))
 		return USM_FAST_MISS;
-	int ai = usm_fast_arena(h, kind, size, align);
-	if (USM_UNLIKELY(ai < 0))
-		return USM_FAST_MISS;
-	struct tc_bin *b = &tc->bin[ai];
-	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
-		return USM_FAST_MISS;
-	void *p = b->slot[--b->n];
-	usm_slot_publish(b, p, size, tc->oc_idx, tc->id_next++);
-	*out = p;
+	*out = usm_fast_pop(tc, b, size);
 	return 0;
 }
 
