@@ -397,10 +397,10 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
 	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct _ze_device_handle_t *fd = hDevice ? drv_device_get(hDevice)
-						 : NULL;
+	struct _ze_device_handle_t *fd = NULL;
 	if (USM_LIKELY(fc && device_desc && host_desc && pptr &&
-		       (!hDevice || (fd && drv_context_has_device(fc, fd))) &&
+		       (!hDevice || ((fd = drv_device_get(hDevice)) &&
+				     drv_context_has_device(fc, fd))) &&
 		       device_desc->stype ==
 			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
 		       host_desc->stype ==
@@ -413,7 +413,7 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 			fc, USM_KIND_SHARED, fd,
 			device_desc->flags | (host_desc->flags << 8), size,
 			alignment,
-			fd ? fd->max_alloc : drv_devices[0].max_alloc, pptr);
+			(fd ? fd : drv_devices)->max_alloc, pptr);
 		if (USM_LIKELY(r == FAST_DONE))
 			return ZE_RESULT_SUCCESS;
 		if (r == FAST_SHORT)
@@ -474,8 +474,9 @@ drv_zeMemAllocDevice(ze_context_handle_t hContext,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
 	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct _ze_device_handle_t *fd = drv_device_get(hDevice);
-	if (USM_LIKELY(fc && fd && device_desc && pptr &&
+	struct _ze_device_handle_t *fd;
+	if (USM_LIKELY(fc && (fd = drv_device_get(hDevice)) && device_desc &&
+		       pptr &&
 		       drv_context_has_device(fc, fd) &&
 		       device_desc->stype ==
 			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
