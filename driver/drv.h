@@ -382,15 +382,17 @@ void cmd_queue_group_props(uint32_t ordinal,
  * error is a second free of a deferred pointer. */
 ze_result_t cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
 			      uint32_t policy, bool *deferred);
-extern _Atomic uint32_t cmd_mem_watchers;  /* blocked or deferred frees */
-extern _Atomic uint32_t cmd_mem_ninflight; /* batches in flight */
+/* Batches in flight (low half, counted by CMD_MEM_INFLIGHT) and blocked
+ * or deferred frees (high half, CMD_MEM_WATCHER): one word, one load. */
+extern _Atomic uint64_t cmd_mem_busy;
+#define CMD_MEM_INFLIGHT ((uint64_t)1)
+#define CMD_MEM_WATCHER ((uint64_t)1 << 32)
 /* No work in flight and no deferred free: a free has nothing to wait for
  * (a batch submitted while its memory is freed is the caller's race). */
 static inline bool
 cmd_mem_idle(void)
 {
-	return !atomic_load(&cmd_mem_ninflight) &&
-	       !atomic_load(&cmd_mem_watchers);
+	return !atomic_load(&cmd_mem_busy);
 }
 static inline ze_result_t
 cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
