@@ -104,17 +104,22 @@ const char *drv_result_name(ze_result_t r);
 extern struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
 _Static_assert(sizeof(struct _ze_context_handle_t) == 32,
 	       "context slots are found with a mask");
-/* The live context h, or NULL (a forged handle is never dereferenced). */
+/* Is h a live context? (a forged handle is never dereferenced) For a
+ * fast path that goes on with h itself: no NULL-or-h value to test
+ * again. */
+static inline bool
+drv_context_live(ze_context_handle_t h)
+{
+	uintptr_t off = (uintptr_t)h - (uintptr_t)drv_contexts;
+	return off < sizeof(drv_contexts) && !(off % sizeof(drv_contexts[0])) &&
+	       atomic_load_explicit(&h->magic, memory_order_acquire) ==
+		       DRV_CONTEXT_MAGIC;
+}
+/* The live context h, or NULL. */
 static inline struct _ze_context_handle_t *
 drv_context_get(ze_context_handle_t h)
 {
-	uintptr_t off = (uintptr_t)h - (uintptr_t)drv_contexts;
-	if (off >= sizeof(drv_contexts) || off % sizeof(drv_contexts[0]))
-		return NULL;
-	if (atomic_load_explicit(&h->magic, memory_order_acquire) !=
-	    DRV_CONTEXT_MAGIC)
-		return NULL;
-	return h;
+	return drv_context_live(h) ? h : NULL;
 }
 static inline bool
 drv_context_has_device(const struct _ze_context_handle_t *c,

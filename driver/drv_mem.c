@@ -396,9 +396,9 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct _ze_context_handle_t *fc = hContext;
 	struct _ze_device_handle_t *fd = NULL;
-	if (USM_LIKELY(fc && device_desc && host_desc && pptr &&
+	if (USM_LIKELY(drv_context_live(hContext) && device_desc && host_desc && pptr &&
 		       (!hDevice || ((fd = drv_device_get(hDevice)) &&
 				     drv_context_has_device(fc, fd))) &&
 		       device_desc->stype ==
@@ -473,9 +473,9 @@ drv_zeMemAllocDevice(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct _ze_context_handle_t *fc = hContext;
 	struct _ze_device_handle_t *fd;
-	if (USM_LIKELY(fc && (fd = drv_device_get(hDevice)) && device_desc &&
+	if (USM_LIKELY(drv_context_live(hContext) && (fd = drv_device_get(hDevice)) && device_desc &&
 		       pptr &&
 		       drv_context_has_device(fc, fd) &&
 		       device_desc->stype ==
@@ -523,8 +523,8 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	if (USM_LIKELY(fc && host_desc && pptr &&
+	struct _ze_context_handle_t *fc = hContext;
+	if (USM_LIKELY(drv_context_live(hContext) && host_desc && pptr &&
 		       host_desc->stype ==
 			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
 		       !host_desc->pNext && host_flags_ok(host_desc->flags)) &&
@@ -607,13 +607,14 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 	 * that could use it (usm_fast.h). The credit first, the slot last:
 	 * then nothing waits on a call that gives a slot to its arena. */
 	struct usm_heap *h = drv_driver.heap;
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
+	struct _ze_context_handle_t *fc = hContext;
 	struct usm_tcache *tc = usm_fast_tc(h);
 	struct usm_seg *s;
 	uint64_t id;
 	uint32_t size;
 	void *dev;
-	if (USM_LIKELY(fc && ptr && tc && cmd_mem_idle() &&
+	if (USM_LIKELY(drv_context_live(hContext) && ptr && tc &&
+		       cmd_mem_idle() &&
 		       (s = usm_fast_claim(h, tc, ptr, fc, &id, &size,
 					   &dev)))) {
 		if (s->kind != USM_KIND_HOST && dev)
