@@ -97,15 +97,15 @@ usm_fast_credit(struct usm_tcache *tc)
 	return tc->credit;
 }
 
-/* The checks of usm_fast_alloc: the bin that would serve the request, or
- * NULL (a miss: nothing changed). */
+/* The checks of usm_fast_alloc (align 0 or a power of two, as for
+ * usm_alloc_plain): the bin that would serve the request, or NULL (a
+ * miss: nothing changed). */
 static inline __attribute__((always_inline)) struct tc_bin *
 usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	     void *ctx, void *dev, uint32_t ze_flags, size_t size, size_t align)
 {
-	if (USM_UNLIKELY(!usm_owner_cached(
-		    h, tc, ctx, dev,
-		    usm_owner_pack(ze_flags, 0, usm_align_code(align)))))
+	if (USM_UNLIKELY(!usm_owner_cached_plain(h, tc, ctx, dev, ze_flags,
+						 align)))
 		return NULL;
 	int ai = usm_fast_arena(h, kind, size, align);
 	if (USM_UNLIKELY(ai < 0))

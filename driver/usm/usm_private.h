@@ -465,6 +465,11 @@ struct usm_tcache {
 	uint64_t oc_gen;
 	struct usm_owner_key oc_key;
 	uint64_t oc_pk;  /* usm_owner_pack(oc_key): one compare, not three */
+	/* oc_key's flags (ze_flags | usm_flags << 32) and alignment (as
+	 * asked: usm_align_of(align_code)), for usm_owner_cached_plain: a
+	 * request's own values compare, nothing to pack */
+	uint64_t oc_flags;
+	size_t oc_align;
 	uint32_t oc_idx;
 	struct tc_bin bin[USM_NARENA];
 	uint64_t credit[USM_CREDIT_SLOTS]; /* the heap user's (usm.h) */
@@ -538,6 +543,18 @@ usm_owner_cached(struct usm_heap *h, const struct usm_tcache *tc, void *ctx,
 						  memory_order_acquire) &&
 	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
 	       tc->oc_pk == pk;
+}
+
+/* usm_owner_cached for a request with no usm_flags: the alignment as
+ * asked, 0 or a power of two (so equal alignments mean equal codes). */
+static inline bool
+usm_owner_cached_plain(struct usm_heap *h, const struct usm_tcache *tc,
+		       void *ctx, void *dev, uint32_t ze_flags, size_t align)
+{
+	return tc->oc_gen == atomic_load_explicit(&h->owners.gen,
+						  memory_order_acquire) &&
+	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
+	       tc->oc_flags == ze_flags && tc->oc_align == align;
 }
 
 /* Ids per block a thread takes from heap->next_id: one locked add per
