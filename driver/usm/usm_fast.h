@@ -82,12 +82,19 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 }
 
 /* The calling thread's cache of h, or NULL when it has none yet (the fast
- * paths then miss: the full functions make one). */
+ * paths then miss: the full functions make one). usm_tcache.c sets and
+ * clears usm_tls_tc's serial and tc together, and a heap's serial is
+ * never 0: a matching serial means a cache, which the compiler is told,
+ * so that a caller's NULL test folds into the serial compare. */
 static inline struct usm_tcache *
 usm_fast_tc(struct usm_heap *h)
 {
-	return USM_LIKELY(usm_tls_tc.serial == h->serial) ? usm_tls_tc.tc
-							   : NULL;
+	if (USM_UNLIKELY(usm_tls_tc.serial != h->serial))
+		return NULL;
+	struct usm_tcache *tc = usm_tls_tc.tc;
+	if (!tc)
+		__builtin_unreachable();
+	return tc;
 }
 
 /* Its credit slots (usm_thread_credit). */
