@@ -373,6 +373,20 @@ drv_zeMemAllocShared_full(ze_context_handle_t hContext,
 			size, alignment, pptr);
 }
 
+/* The descriptors of a shared allocation as its fast path takes them: no
+ * chains, known flags, memory ordinal 0. */
+static inline bool
+shared_descs_ok(const ze_device_mem_alloc_desc_t *dd,
+		const ze_host_mem_alloc_desc_t *hd)
+{
+	return dd && hd &&
+	       dd->stype == ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
+	       hd->stype == ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
+	       !dd->pNext && !hd->pNext &&
+	       !(dd->flags & ~DEVICE_FLAGS_ALL) && !dd->ordinal &&
+	       host_flags_ok(hd->flags);
+}
+
 /* drv_zeMemAllocShared when the thread's credit on hDevice was short:
  * refilled, the call again (its fast path has the credit now); else the
  * full path. */
@@ -396,32 +410,28 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = hContext;
-	struct _ze_device_handle_t *fd = NULL;
-	if (USM_LIKELY(drv_context_live(hContext) && device_desc && host_desc && pptr &&
-		       (!hDevice || ((fd = drv_device_get(hDevice)) &&
-				     drv_context_has_device(fc, fd))) &&
-		       device_desc->stype ==
-			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
-		       host_desc->stype ==
-			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
-		       !device_desc->pNext && !host_desc->pNext &&
-		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
-		       !device_desc->ordinal &&
-		       host_flags_ok(host_desc->flags))) {
-		enum fast_res r = fast_alloc(
-			fc, USM_KIND_SHARED, fd,
-			device_desc->flags | (host_desc->flags << 8), size,
-			alignment,
-			(fd ? fd : drv_devices)->max_alloc, pptr);
-		if (USM_LIKELY(r == FAST_DONE))
-			return ZE_RESULT_SUCCESS;
-		if (r == FAST_SHORT)
-			return drv_zeMemAllocShared_short(hContext, device_desc,
-							  host_desc, size,
-							  alignment, hDevice,
-							  pptr);
+	/* The fast path twice, with a device and without: neither tests
+	 * again which one it is. */
+	enum fast_res r = FAST_MISS;
+	if (USM_LIKELY(drv_context_live(hContext) && pptr &&
+		       shared_descs_ok(device_desc, host_desc))) {
+		uint32_t flags = device_desc->flags | (host_desc->flags << 8);
+		struct _ze_device_handle_t *fd;
+		if (!hDevice)
+			r = fast_alloc(hContext, USM_KIND_SHARED, NULL, flags,
+				       size, alignment,
+				       drv_devices[0].max_alloc, pptr);
+		else if ((fd = drv_device_get(hDevice)) &&
+			 drv_context_has_device(hContext, fd))
+			r = fast_alloc(hContext, USM_KIND_SHARED, fd, flags,
+				       size, alignment, fd->max_alloc, pptr);
 	}
+	if (USM_LIKELY(r == FAST_DONE))
+		return ZE_RESULT_SUCCESS;
+	if (r == FAST_SHORT)
+		return drv_zeMemAllocShared_short(hContext, device_desc,
+						  host_desc, size, alignment,
+						  hDevice, pptr);
 	return drv_zeMemAllocShared_full(hContext, device_desc, host_desc,
 					 size, alignment, hDevice, pptr);
 }
@@ -475,8 +485,8 @@ drv_zeMemAllocDevice(ze_context_handle_t hContext,
 {
 	struct _ze_context_handle_t *fc = hContext;
 	struct _ze_device_handle_t *fd;
-	if (USM_LIKELY(drv_context_live(hContext) && (fd = drv_device_get(hDevice)) && device_desc &&
-		       pptr &&
+	if (USM_LIKELY(drv_context_live(hContext) &&
+		       (fd = drv_device_get(hDevice)) && device_desc && pptr &&
 		       drv_context_has_device(fc, fd) &&
 		       device_desc->stype ==
 			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
