@@ -58,12 +58,13 @@ usm_slot_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
 		usm_slot_give_slow(h, b, s, ptr, exported);
 }
 
-/* The arena of a request on the fast path, or -1. */
-static inline __attribute__((always_inline)) int
+/* The arena of a request on the fast path, or -1. (Pointer-sized: it
+ * indexes tc->bin with no sign extension.) */
+static inline __attribute__((always_inline)) ptrdiff_t
 usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 	       size_t align)
 {
-	int base = ((int)kind - 1) * USM_NCLS;
+	ptrdiff_t base = ((ptrdiff_t)kind - 1) * USM_NCLS;
 	if (kind != USM_KIND_DEVICE) {
 		/* classes are multiples of 16: any align up to 16 fits */
 		if (USM_UNLIKELY(align > USM_DEFAULT_ALIGN))
@@ -71,13 +72,13 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 		if (USM_LIKELY(size <= USM_FAST_MAX))
 			return base + usm_fast_class[(size + 15) >> 4];
 		if (size <= USM_POOL_MAX)
-			return base + (int)usm_small_class(size);
+			return base + (ptrdiff_t)usm_small_class(size);
 		return -1;
 	}
 	/* device blocks are page-isolated: whole-page classes */
 	size_t pages = (size + h->page_size - 1) >> h->page_shift;
 	if (USM_LIKELY(align <= h->page_size && pages <= USM_NCLS_PAGE))
-		return base + USM_NCLS_SMALL + (int)pages - 1;
+		return base + USM_NCLS_SMALL + (ptrdiff_t)pages - 1;
 	return -1;
 }
 
@@ -114,7 +115,7 @@ usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	if (USM_UNLIKELY(!usm_owner_cached_plain(h, tc, ctx, dev, ze_flags,
 						 align)))
 		return NULL;
-	int ai = usm_fast_arena(h, kind, size, align);
+	ptrdiff_t ai = usm_fast_arena(h, kind, size, align);
 	if (USM_UNLIKELY(ai < 0))
 		return NULL;
 	struct tc_bin *b = &tc->bin[ai];
