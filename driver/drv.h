@@ -68,9 +68,14 @@ struct _ze_context_handle_t {
 	uint64_t reserved;
 };
 
+/* Data the fast paths read, declared as hidden as it is defined (the
+ * build's -fvisibility=hidden): the compiler then addresses it directly,
+ * not through the GOT. */
+#define DRV_HIDDEN __attribute__((visibility("hidden")))
+
 /* drv_driver.c */
-extern struct _ze_driver_handle_t drv_driver;
-extern struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
+extern DRV_HIDDEN struct _ze_driver_handle_t drv_driver;
+extern DRV_HIDDEN struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
 _Static_assert(sizeof(struct _ze_device_handle_t) == 512,
 	       "device slots are found with shifts and masks");
 /* Set up the driver once; 0 or -errno. */
@@ -101,7 +106,7 @@ drv_device_get(ze_device_handle_t h)
 const char *drv_result_name(ze_result_t r);
 
 /* drv_context.c */
-extern struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
+extern DRV_HIDDEN struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
 _Static_assert(sizeof(struct _ze_context_handle_t) == 32,
 	       "context slots are found with a mask");
 /* Is h a live context? (a forged handle is never dereferenced) For a
@@ -389,7 +394,7 @@ ze_result_t cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
 			      uint32_t policy, bool *deferred);
 /* Batches in flight (low half, counted by CMD_MEM_INFLIGHT) and blocked
  * or deferred frees (high half, CMD_MEM_WATCHER): one word, one load. */
-extern _Atomic uint64_t cmd_mem_busy;
+extern DRV_HIDDEN _Atomic uint64_t cmd_mem_busy;
 #define CMD_MEM_INFLIGHT ((uint64_t)1)
 #define CMD_MEM_WATCHER ((uint64_t)1 << 32)
 /* No work in flight and no deferred free: a free has nothing to wait for
