@@ -68,9 +68,14 @@ struct _ze_context_handle_t {
 	uint64_t reserved;
 };
 
+/* Data the fast paths read, declared as hidden as it is defined (the
+ * build's -fvisibility=hidden): the compiler then addresses it directly,
+ * not through the GOT. */
+#define DRV_HIDDEN __attribute__((visibility("hidden")))
+
 /* drv_driver.c */
-extern struct _ze_driver_handle_t drv_driver;
-extern struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
+extern DRV_HIDDEN struct _ze_driver_handle_t drv_driver;
+extern DRV_HIDDEN struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
 _Static_assert(sizeof(struct _ze_device_handle_t) == 512,
 	       "device slots are found with shifts and masks");
 /* Set up the driver once; 0 or -errno. */
@@ -101,20 +106,25 @@ drv_device_get(ze_device_handle_t h)
 const char *drv_result_name(ze_result_t r);
 
 /* drv_context.c */
-extern struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
+extern DRV_HIDDEN struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
 _Static_assert(sizeof(struct _ze_context_handle_t) == 32,
 	       "context slots are found with a mask");
-/* The live context h, or NULL (a forged handle is never dereferenced). */
+/* Is h a live context? (a forged handle is never dereferenced) For a
+ * fast path that goes on with h itself: no NULL-or-h value to test
+ * again. */
+static inline bool
+drv_context_live(ze_context_handle_t h)
+{
+	uintptr_t off = (uintptr_t)h - (uintptr_t)drv_contexts;
+	return off < sizeof(drv_contexts) && !(off % sizeof(drv_contexts[0])) &&
+	       atomic_load_explicit(&h->magic, memory_order_acquire) ==
+		       DRV_CONTEXT_MAGIC;
+}
+/* The live context h, or NULL. */
 static inline struct _ze_context_handle_t *
 drv_context_get(ze_context_handle_t h)
 {
-	uintptr_t off = (uintptr_t)h - (uintptr_t)drv_contexts;
-	if (off >= sizeof(drv_contexts) || off % sizeof(drv_contexts[0]))
-		return NULL;
-	if (atomic_load_explicit(&h->magic, memory_order_acquire) !=
-	    DRV_CONTEXT_MAGIC)
-		return NULL;
-	return h;
+	return drv_context_live(h) ? h : NULL;
 }
 static inline bool
 drv_context_has_device(const struct _ze_context_handle_t *c,
@@ -382,15 +392,17 @@ void cmd_queue_group_props(uint32_t ordinal,
  * error is a second free of a deferred pointer. */
 ze_result_t cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
 			      uint32_t policy, bool *deferred);
-extern _Atomic uint32_t cmd_mem_watchers;  /* blocked or deferred frees */
-extern _Atomic uint32_t cmd_mem_ninflight; /* batches in flight */
+/* Batches in flight (low half, counted by CMD_MEM_INFLIGHT) and blocked
+ * or deferred frees (high half, CMD_MEM_WATCHER): one word, one load. */
+extern DRV_HIDDEN _Atomic uint64_t cmd_mem_busy;
+#define CMD_MEM_INFLIGHT ((uint64_t)1)
+#define CMD_MEM_WATCHER ((uint64_t)1 << 32)
 /* No work in flight and no deferred free: a free has nothing to wait for
  * (a batch submitted while its memory is freed is the caller's race). */
 static inline bool
 cmd_mem_idle(void)
 {
-	return !atomic_load(&cmd_mem_ninflight) &&
-	       !atomic_load(&cmd_mem_watchers);
+	return !atomic_load(&cmd_mem_busy);
 }
 static inline ze_result_t
 cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,

@@ -201,19 +201,20 @@ drv_budget_credit_hook(unsigned slot, uint64_t amount)
 _Static_assert(DRV_MAX_DEVICES <= USM_CREDIT_SLOTS,
 	       "one credit slot per device");
 
-static inline bool
-credit_take(struct _ze_device_handle_t *dev, uint64_t *cr, size_t size)
+/* The fast path found the calling thread's credit on dev short of size:
+ * a chunk more from the device's budget, and true. false when a chunk does
+ * not serve the request or the budget has no chunk left: the full path
+ * then reserves exactly size (drv_budget_reserve, which first returns what
+ * the thread holds). Out of line: the fast paths stay free of calls. */
+static __attribute__((noinline)) bool
+credit_refill(struct _ze_device_handle_t *dev, size_t size)
 {
-	uint64_t *c = &cr[dev->ordinal];
-	if (USM_LIKELY(*c >= size)) {
-		*c -= size;
-		return true;
-	}
-	if (size < DRV_CREDIT_CHUNK && budget_take(dev, DRV_CREDIT_CHUNK)) {
-		*c += DRV_CREDIT_CHUNK - size;
-		return true;
-	}
-	return drv_budget_reserve(dev, size);
+	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	if (!tc || size >= DRV_CREDIT_CHUNK ||
+	    !budget_take(dev, DRV_CREDIT_CHUNK))
+		return false;
+	usm_fast_credit(tc)[dev->ordinal] += DRV_CREDIT_CHUNK;
+	return true;
 }
 
 static inline void
@@ -300,28 +301,47 @@ host_flags_ok(ze_host_mem_alloc_flags_t f)
 	       (f & x) != x;
 }
 
+/* What fast_alloc did. */
+enum fast_res {
+	FAST_DONE,  /* *pptr is the new block */
+	FAST_MISS,  /* nothing changed: take the full path */
+	FAST_SHORT, /* nothing changed, the thread's credit on dev is short:
+		     * credit_refill, then the call again */
+};
+
 /* The allocators' common case, inline: descriptors checked by the caller
- * (no chains), a pooled size, the thread's cache ready (usm_fast.h). true:
- * *pptr is the new block; false: nothing changed, take the full path,
- * which checks everything again and reports what is wrong. */
-static inline __attribute__((always_inline)) bool
+ * (no chains), a pooled size, the thread's cache ready (usm_fast.h), the
+ * budget from the thread's credit on dev, taken last, when nothing else
+ * can fail. FAST_MISS: the full path checks everything again and reports
+ * what is wrong. Nothing here calls out, so the entry points need no
+ * frame. */
+static inline __attribute__((always_inline)) enum fast_res
 fast_alloc(struct _ze_context_handle_t *c, enum usm_kind kind,
 	   struct _ze_device_handle_t *dev, uint32_t ze_flags, size_t size,
 	   size_t alignment, uint64_t max_alloc, void **pptr)
 {
-	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	struct usm_heap *h = drv_driver.heap;
+	struct usm_tcache *tc = usm_fast_tc(h);
 	if (size - 1 >= max_alloc || (alignment & (alignment - 1)) || !tc)
-		return false; /* size 0 wraps round; no cache yet */
-	uint64_t *cr = NULL;
-	if (kind != USM_KIND_HOST && dev &&
-	    !credit_take(dev, cr = usm_fast_credit(tc), size))
-		return false; /* out of budget */
-	if (!usm_fast_alloc(drv_driver.heap, tc, kind, c, dev, ze_flags, size,
-			    alignment, pptr))
-		return true;
+		return FAST_MISS; /* size 0 wraps round; no cache yet */
+	struct tc_bin *b = usm_fast_bin(h, tc, kind, c, dev, ze_flags, size,
+					alignment);
+	if (USM_UNLIKELY(!b))
+		return FAST_MISS;
+	/* The credit is read before the pop and written after it: the pop's
+	 * stores (which might alias it, for the compiler) then cost no
+	 * reloads. Only this thread writes its credit. */
+	uint64_t *cr = NULL, credit = 0;
+	if (kind != USM_KIND_HOST && dev) {
+		cr = &usm_fast_credit(tc)[dev->ordinal];
+		credit = *cr;
+		if (USM_UNLIKELY(credit < size))
+			return FAST_SHORT;
+	}
+	*pptr = usm_fast_pop(tc, b, size);
 	if (cr)
-		credit_give(dev, cr, size);
-	return false;
+		*cr = credit - size;
+	return FAST_DONE;
 }
 
 /* drv_zeMemAllocShared beyond its fast path: every check, every error. */
@@ -353,30 +373,65 @@ drv_zeMemAllocShared_full(ze_context_handle_t hContext,
 			size, alignment, pptr);
 }
 
+/* The descriptors of a shared allocation as its fast path takes them: no
+ * chains, known flags, memory ordinal 0. */
+static inline bool
+shared_descs_ok(const ze_device_mem_alloc_desc_t *dd,
+		const ze_host_mem_alloc_desc_t *hd)
+{
+	return dd && hd &&
+	       dd->stype == ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
+	       hd->stype == ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
+	       !dd->pNext && !hd->pNext &&
+	       !(dd->flags & ~DEVICE_FLAGS_ALL) && !dd->ordinal &&
+	       host_flags_ok(hd->flags);
+}
+
+/* drv_zeMemAllocShared when the thread's credit on hDevice was short:
+ * refilled, the call again (its fast path has the credit now); else the
+ * full path. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemAllocShared_short(ze_context_handle_t hContext,
+			   const ze_device_mem_alloc_desc_t *device_desc,
+			   const ze_host_mem_alloc_desc_t *host_desc,
+			   size_t size, size_t alignment,
+			   ze_device_handle_t hDevice, void **pptr)
+{
+	if (credit_refill(drv_device_get(hDevice), size))
+		return drv_zeMemAllocShared(hContext, device_desc, host_desc,
+					    size, alignment, hDevice, pptr);
+	return drv_zeMemAllocShared_full(hContext, device_desc, host_desc,
+					 size, alignment, hDevice, pptr);
+}
+
 ze_result_t
 drv_zeMemAllocShared(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct _ze_device_handle_t *fd = hDevice ? drv_device_get(hDevice)
-						 : NULL;
-	if (USM_LIKELY(fc && device_desc && host_desc && pptr &&
-		       (!hDevice || (fd && drv_context_has_device(fc, fd))) &&
-		       device_desc->stype ==
-			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
-		       host_desc->stype ==
-			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
-		       !device_desc->pNext && !host_desc->pNext &&
-		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
-		       !device_desc->ordinal &&
-		       host_flags_ok(host_desc->flags)) &&
-	    fast_alloc(fc, USM_KIND_SHARED, fd,
-		       device_desc->flags | (host_desc->flags << 8), size,
-		       alignment, fd ? fd->max_alloc : drv_devices[0].max_alloc,
-		       pptr))
+	/* The fast path twice, with a device and without: neither tests
+	 * again which one it is. */
+	enum fast_res r = FAST_MISS;
+	if (USM_LIKELY(drv_context_live(hContext) && pptr &&
+		       shared_descs_ok(device_desc, host_desc))) {
+		uint32_t flags = device_desc->flags | (host_desc->flags << 8);
+		struct _ze_device_handle_t *fd;
+		if (!hDevice)
+			r = fast_alloc(hContext, USM_KIND_SHARED, NULL, flags,
+				       size, alignment,
+				       drv_devices[0].max_alloc, pptr);
+		else if ((fd = drv_device_get(hDevice)) &&
+			 drv_context_has_device(hContext, fd))
+			r = fast_alloc(hContext, USM_KIND_SHARED, fd, flags,
+				       size, alignment, fd->max_alloc, pptr);
+	}
+	if (USM_LIKELY(r == FAST_DONE))
 		return ZE_RESULT_SUCCESS;
+	if (r == FAST_SHORT)
+		return drv_zeMemAllocShared_short(hContext, device_desc,
+						  host_desc, size, alignment,
+						  hDevice, pptr);
 	return drv_zeMemAllocShared_full(hContext, device_desc, host_desc,
 					 size, alignment, hDevice, pptr);
 }
@@ -407,23 +462,47 @@ drv_zeMemAllocDevice_full(ze_context_handle_t hContext,
 			size, alignment, pptr);
 }
 
+/* drv_zeMemAllocDevice when the thread's credit on hDevice was short:
+ * refilled, the call again (its fast path has the credit now); else the
+ * full path. */
+static __attribute__((noinline)) ze_result_t
+drv_zeMemAllocDevice_short(ze_context_handle_t hContext,
+			   const ze_device_mem_alloc_desc_t *device_desc,
+			   size_t size, size_t alignment,
+			   ze_device_handle_t hDevice, void **pptr)
+{
+	if (credit_refill(drv_device_get(hDevice), size))
+		return drv_zeMemAllocDevice(hContext, device_desc, size,
+					    alignment, hDevice, pptr);
+	return drv_zeMemAllocDevice_full(hContext, device_desc, size, alignment,
+					 hDevice, pptr);
+}
+
 ze_result_t
 drv_zeMemAllocDevice(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct _ze_device_handle_t *fd = drv_device_get(hDevice);
-	if (USM_LIKELY(fc && fd && device_desc && pptr &&
+	struct _ze_context_handle_t *fc = hContext;
+	struct _ze_device_handle_t *fd;
+	if (USM_LIKELY(drv_context_live(hContext) &&
+		       (fd = drv_device_get(hDevice)) && device_desc && pptr &&
 		       drv_context_has_device(fc, fd) &&
 		       device_desc->stype ==
 			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
 		       !device_desc->pNext &&
 		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
-		       !device_desc->ordinal) &&
-	    fast_alloc(fc, USM_KIND_DEVICE, fd, device_desc->flags, size,
-		       alignment, fd->max_alloc, pptr))
-		return ZE_RESULT_SUCCESS;
+		       !device_desc->ordinal)) {
+		enum fast_res r = fast_alloc(fc, USM_KIND_DEVICE, fd,
+					     device_desc->flags, size,
+					     alignment, fd->max_alloc, pptr);
+		if (USM_LIKELY(r == FAST_DONE))
+			return ZE_RESULT_SUCCESS;
+		if (r == FAST_SHORT)
+			return drv_zeMemAllocDevice_short(hContext, device_desc,
+							  size, alignment,
+							  hDevice, pptr);
+	}
 	return drv_zeMemAllocDevice_full(hContext, device_desc, size, alignment,
 					 hDevice, pptr);
 }
@@ -454,13 +533,14 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	if (USM_LIKELY(fc && host_desc && pptr &&
+	struct _ze_context_handle_t *fc = hContext;
+	if (USM_LIKELY(drv_context_live(hContext) && host_desc && pptr &&
 		       host_desc->stype ==
 			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
 		       !host_desc->pNext && host_flags_ok(host_desc->flags)) &&
 	    fast_alloc(fc, USM_KIND_HOST, NULL, host_desc->flags, size,
-		       alignment, drv_devices[0].max_alloc, pptr))
+		       alignment, drv_devices[0].max_alloc,
+		       pptr) == FAST_DONE)
 		return ZE_RESULT_SUCCESS;
 	return drv_zeMemAllocHost_full(hContext, host_desc, size, alignment, pptr);
 }
@@ -532,17 +612,24 @@ drv_zeMemFree_full(ze_context_handle_t hContext, void *ptr)
 ze_result_t
 drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 {
-	/* The common call, inline: a live pooled block of the context, no
-	 * copy-engine work that could use it (usm_fast.h). */
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
-	struct usm_info info;
-	if (USM_LIKELY(fc && ptr && tc && cmd_mem_idle() &&
-		       !usm_fast_free(drv_driver.heap, tc, ptr, fc, &info))) {
-		if (info.kind != USM_KIND_HOST && info.dev)
-			credit_give(info.dev, usm_fast_credit(tc), info.size);
-		if (USM_UNLIKELY(info.exported))
-			ipc_mem_freed(&info);
+	/* The common call, inline: a live pooled block of the context, not
+	 * exported (the full path drops an export's fd), no copy-engine work
+	 * that could use it (usm_fast.h). The credit first, the slot last:
+	 * then nothing waits on a call that gives a slot to its arena. */
+	struct usm_heap *h = drv_driver.heap;
+	struct _ze_context_handle_t *fc = hContext;
+	struct usm_tcache *tc = usm_fast_tc(h);
+	struct usm_seg *s;
+	uint64_t id;
+	uint32_t size;
+	void *dev;
+	if (USM_LIKELY(drv_context_live(hContext) && ptr && tc &&
+		       cmd_mem_idle() &&
+		       (s = usm_fast_claim(h, tc, ptr, fc, &id, &size,
+					   &dev)))) {
+		if (s->kind != USM_KIND_HOST && dev)
+			credit_give(dev, usm_fast_credit(tc), size);
+		usm_fast_give(h, tc, s, ptr);
 		return ZE_RESULT_SUCCESS;
 	}
 	return drv_zeMemFree_full(hContext, ptr);

@@ -56,11 +56,27 @@ static pthread_cond_t mem_cond;
 static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
 static struct cmd_batch *inflight;     /* mem_lock */
 static struct deferred *deferred_head; /* mem_lock */
-/* Blocking frees waiting + deferred records: workers only take mem_lock
- * after an op when it is not 0. */
-_Atomic uint32_t cmd_mem_watchers;
-/* Batches in flight: frees skip everything while there are none. */
-_Atomic uint32_t cmd_mem_ninflight;
+/* Two counters in one word (drv.h), so that a free tests both with one
+ * load (cmd_mem_idle):
+ *   watchers (CMD_MEM_WATCHER): blocking frees waiting + deferred
+ *     records; workers only take mem_lock after an op when it is not 0.
+ *   batches in flight (CMD_MEM_INFLIGHT): frees skip everything while
+ *     there are none.
+ * Each half only goes up by one and back down by one, never below 0, so
+ * no carry or borrow ever crosses into the other. */
+_Atomic uint64_t cmd_mem_busy;
+
+static inline bool
+mem_watched(memory_order mo)
+{
+	return atomic_load_explicit(&cmd_mem_busy, mo) >> 32;
+}
+
+static inline bool
+mem_inflight(void)
+{
+	return (uint32_t)atomic_load(&cmd_mem_busy);
+}
 
 static void
 mem_init(void)
@@ -243,7 +259,7 @@ reap(void)
 		*pp = d->next;
 		d->next = ready;
 		ready = d;
-		atomic_fetch_sub(&cmd_mem_watchers, 1);
+		atomic_fetch_sub(&cmd_mem_busy, CMD_MEM_WATCHER);
 	}
 	pthread_mutex_unlock(&mem_lock);
 	while (ready) {
@@ -266,17 +282,17 @@ static void
 wait_idle(uintptr_t lo, uintptr_t hi)
 {
 	struct cmd_deadline forever = { .forever = true };
-	atomic_fetch_add(&cmd_mem_watchers, 1);
+	atomic_fetch_add(&cmd_mem_busy, CMD_MEM_WATCHER);
 	while (in_flight(lo, hi))
 		cmd_cond_wait(&mem_cond, &mem_lock, &forever);
-	atomic_fetch_sub(&cmd_mem_watchers, 1);
+	atomic_fetch_sub(&cmd_mem_busy, CMD_MEM_WATCHER);
 }
 
 void
 cmd_mem_track(struct cmd_batch *b)
 {
 	pthread_mutex_lock(&mem_lock);
-	atomic_fetch_add(&cmd_mem_ninflight, 1);
+	atomic_fetch_add(&cmd_mem_busy, CMD_MEM_INFLIGHT);
 	b->iprev = NULL;
 	b->inext = inflight;
 	if (inflight)
@@ -296,8 +312,8 @@ cmd_mem_untrack(struct cmd_batch *b)
 	if (b->inext)
 		b->inext->iprev = b->iprev;
 	b->iprev = b->inext = NULL;
-	atomic_fetch_sub(&cmd_mem_ninflight, 1);
-	bool watched = atomic_load(&cmd_mem_watchers) != 0;
+	atomic_fetch_sub(&cmd_mem_busy, CMD_MEM_INFLIGHT);
+	bool watched = mem_watched(memory_order_seq_cst);
 	if (watched)
 		pthread_cond_broadcast(&mem_cond);
 	pthread_mutex_unlock(&mem_lock);
@@ -308,7 +324,7 @@ cmd_mem_untrack(struct cmd_batch *b)
 void
 cmd_mem_progress(void)
 {
-	if (!atomic_load_explicit(&cmd_mem_watchers, memory_order_acquire))
+	if (!mem_watched(memory_order_acquire))
 		return;
 	pthread_once(&mem_once, mem_init);
 	pthread_mutex_lock(&mem_lock);
@@ -322,8 +338,8 @@ cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
 		  uint32_t policy, bool *deferred)
 {
 	*deferred = false;
-	/* Checked again: cmd_mem_free() read both before the call. */
-	if (!atomic_load(&cmd_mem_ninflight) && !atomic_load(&cmd_mem_watchers))
+	/* Checked again: cmd_mem_free() read the word before the call. */
+	if (cmd_mem_idle())
 		return ZE_RESULT_SUCCESS;
 	struct usm_info info;
 	/* Not the base of a live allocation of ctx: usm_free reports it. */
@@ -352,7 +368,7 @@ cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
 		*d = (struct deferred){ deferred_head, ptr, ctx, info.id, lo,
 					hi };
 		deferred_head = d;
-		atomic_fetch_add(&cmd_mem_watchers, 1);
+		atomic_fetch_add(&cmd_mem_busy, CMD_MEM_WATCHER);
 		pthread_mutex_unlock(&mem_lock);
 		*deferred = true;
 		u_dbg("cmd", "free of %p deferred: work in flight uses it",
@@ -369,7 +385,7 @@ void
 cmd_mem_wait_idle(const void *ptr, size_t size)
 {
 	uintptr_t lo = (uintptr_t)ptr;
-	if (!size || size > UINTPTR_MAX - lo || !atomic_load(&cmd_mem_ninflight))
+	if (!size || size > UINTPTR_MAX - lo || !mem_inflight())
 		return;
 	pthread_once(&mem_once, mem_init);
 	pthread_mutex_lock(&mem_lock);

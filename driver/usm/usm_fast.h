@@ -58,12 +58,13 @@ usm_slot_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
 		usm_slot_give_slow(h, b, s, ptr, exported);
 }
 
-/* The arena of a request on the fast path, or -1. */
-static inline __attribute__((always_inline)) int
+/* The arena of a request on the fast path, or -1. (Pointer-sized: it
+ * indexes tc->bin with no sign extension.) */
+static inline __attribute__((always_inline)) ptrdiff_t
 usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 	       size_t align)
 {
-	int base = ((int)kind - 1) * USM_NCLS;
+	ptrdiff_t base = ((ptrdiff_t)kind - 1) * USM_NCLS;
 	if (kind != USM_KIND_DEVICE) {
 		/* classes are multiples of 16: any align up to 16 fits */
 		if (USM_UNLIKELY(align > USM_DEFAULT_ALIGN))
@@ -71,23 +72,30 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 		if (USM_LIKELY(size <= USM_FAST_MAX))
 			return base + usm_fast_class[(size + 15) >> 4];
 		if (size <= USM_POOL_MAX)
-			return base + (int)usm_small_class(size);
+			return base + (ptrdiff_t)usm_small_class(size);
 		return -1;
 	}
 	/* device blocks are page-isolated: whole-page classes */
 	size_t pages = (size + h->page_size - 1) >> h->page_shift;
 	if (USM_LIKELY(align <= h->page_size && pages <= USM_NCLS_PAGE))
-		return base + USM_NCLS_SMALL + (int)pages - 1;
+		return base + USM_NCLS_SMALL + (ptrdiff_t)pages - 1;
 	return -1;
 }
 
 /* The calling thread's cache of h, or NULL when it has none yet (the fast
- * paths then miss: the full functions make one). */
+ * paths then miss: the full functions make one). usm_tcache.c sets and
+ * clears usm_tls_tc's serial and tc together, and a heap's serial is
+ * never 0: a matching serial means a cache, which the compiler is told,
+ * so that a caller's NULL test folds into the serial compare. */
 static inline struct usm_tcache *
 usm_fast_tc(struct usm_heap *h)
 {
-	return USM_LIKELY(usm_tls_tc.serial == h->serial) ? usm_tls_tc.tc
-							   : NULL;
+	if (USM_UNLIKELY(usm_tls_tc.serial != h->serial))
+		return NULL;
+	struct usm_tcache *tc = usm_tls_tc.tc;
+	if (!tc)
+		__builtin_unreachable();
+	return tc;
 }
 
 /* Its credit slots (usm_thread_credit). */
@@ -97,27 +105,48 @@ usm_fast_credit(struct usm_tcache *tc)
 	return tc->credit;
 }
 
+/* The checks of usm_fast_alloc (align 0 or a power of two, as for
+ * usm_alloc_plain): the bin that would serve the request, or NULL (a
+ * miss: nothing changed). */
+static inline __attribute__((always_inline)) struct tc_bin *
+usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
+	     void *ctx, void *dev, uint32_t ze_flags, size_t size, size_t align)
+{
+	if (USM_UNLIKELY(!usm_owner_cached_plain(h, tc, ctx, dev, ze_flags,
+						 align)))
+		return NULL;
+	ptrdiff_t ai = usm_fast_arena(h, kind, size, align);
+	if (USM_UNLIKELY(ai < 0))
+		return NULL;
+	struct tc_bin *b = &tc->bin[ai];
+	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
+		return NULL;
+	return b;
+}
+
+/* The rest of usm_fast_alloc, after usm_fast_bin found b: the new block. */
+static inline __attribute__((always_inline)) void *
+usm_fast_pop(struct usm_tcache *tc, struct tc_bin *b, size_t size)
+{
+	void *p = b->slot[--b->n];
+	usm_slot_publish(b, p, size, tc->oc_idx, tc->id_next++);
+	return p;
+}
+
 /* usm_alloc_plain's common case (same preconditions), for a thread with
  * a cache (tc, from usm_fast_tc): 0, or USM_FAST_MISS with nothing
- * changed. */
+ * changed. A caller with something to do between the checks and the
+ * allocation calls usm_fast_bin and usm_fast_pop itself. */
 static inline __attribute__((always_inline)) int
 usm_fast_alloc(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	       void *ctx, void *dev, uint32_t ze_flags, size_t size,
 	       size_t align, void **out)
 {
-	if (USM_UNLIKELY(!usm_owner_cached(
-		    h, tc, ctx, dev,
-		    usm_owner_pack(ze_flags, 0, usm_align_code(align)))))
+	struct tc_bin *b = usm_fast_bin(h, tc, kind, ctx, dev, ze_flags, size,
+					align);
+	if (USM_UNLIKELY(!b))
 		return USM_FAST_MISS;
-	int ai = usm_fast_arena(h, kind, size, align);
-	if (USM_UNLIKELY(ai < 0))
-		return USM_FAST_MISS;
-	struct tc_bin *b = &tc->bin[ai];
-	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
-		return USM_FAST_MISS;
-	void *p = b->slot[--b->n];
-	usm_slot_publish(b, p, size, tc->oc_idx, tc->id_next++);
-	*out = p;
+	*out = usm_fast_pop(tc, b, size);
 	return 0;
 }
 
@@ -134,50 +163,103 @@ usm_fast_slot(struct usm_heap *h, const void *ptr, struct usm_seg **sp,
 	       !usm_rec_read(&s->recs[*slot], id, size, owner);
 }
 
-/* usm_free's common case: the base of a live pooled block of ctx, freed by
- * a thread with a cache (tc, from usm_fast_tc). 0 (freed, like usm_free),
- * or USM_FAST_MISS with nothing changed: usm_free then decides (and
- * reports any error). */
+/* The claim of usm_fast_free, for a caller that gives the slot back
+ * itself (usm_fast_give): the base of a live pooled block of ctx, not
+ * exported, looked up by a thread with a cache (tc, from usm_fast_tc), and
+ * claimed (its id swapped to 0). Its segment, with its id, size (no flag
+ * bit) and owner's device; or NULL with nothing changed.
+ *
+ * The record is read once, not as a seqlock (usm_rec_read): the claim
+ * checks it. Ids are never reused, so a successful compare-and-swap from
+ * the id read means the id stayed that one all along: nobody freed the
+ * block in between, so nobody could publish another block in the slot,
+ * and size and owner (read after the id, with acquire, and before the
+ * claim) are this block's. Only the owner's table entry needs an owner
+ * known good before the claim: the thread's cached owner is compared by
+ * index, any other is read only after usm_rec_read's check. */
+static inline __attribute__((always_inline)) struct usm_seg *
+usm_fast_claim(struct usm_heap *h, struct usm_tcache *tc, void *ptr,
+	       void *ctx, uint64_t *idp, uint32_t *sizep, void **devp)
+{
+	/* The block's owner is most often the thread's last one: its ctx and
+	 * dev are then at hand, not two dependent loads away. */
+	bool gen_ok = tc->oc_gen == atomic_load_explicit(&h->owners.gen,
+							 memory_order_acquire);
+	uint64_t rd = usm_rd_enter(h, tc);
+	struct usm_seg *s = (struct usm_seg *)usm_index_find(&h->index, ptr);
+	if (USM_UNLIKELY(!s || s->span.type != SPAN_SEG))
+		goto miss;
+	uint32_t slot = usm_seg_slot(s, (uintptr_t)ptr);
+	if (USM_UNLIKELY(slot >= s->nslots ||
+			 (uintptr_t)ptr !=
+				 s->span.base + (uintptr_t)slot * s->slot_size))
+		goto miss;
+	struct usm_rec *r = &s->recs[slot];
+	uint64_t id = atomic_load_explicit(&r->id, memory_order_acquire);
+	uint32_t size = atomic_load_explicit(&r->size, memory_order_relaxed);
+	uint32_t owner = atomic_load_explicit(&r->owner, memory_order_relaxed);
+	if (USM_UNLIKELY(!id || (size & USM_REC_EXPORTED)))
+		goto miss; /* free (the claim would take 0 for 0), exported */
+	void *octx, *odev;
+	if (USM_LIKELY(gen_ok && owner == tc->oc_idx)) {
+		octx = tc->oc_key.ctx;
+		odev = tc->oc_key.dev;
+	} else {
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&r->id, memory_order_relaxed) != id)
+			goto miss;
+		const struct usm_owner *e = usm_owner_get(&h->owners, owner);
+		octx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
+		odev = atomic_load_explicit(&e->dev, memory_order_relaxed);
+	}
+	if (USM_UNLIKELY(octx != ctx ||
+			 !atomic_compare_exchange_strong(&r->id, &id, 0)))
+		goto miss;
+	usm_rd_leave(tc, rd);
+	/* Claimed: the segment stays until the slot is given back. */
+	*idp = id;
+	*sizep = size;
+	*devp = odev;
+	return s;
+miss:
+	usm_rd_leave(tc, rd);
+	return NULL;
+}
+
+/* Gives back the slot at ptr that usm_fast_claim claimed in s. */
+static inline __attribute__((always_inline)) void
+usm_fast_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
+	      void *ptr)
+{
+	usm_slot_give(h, tc, s, ptr, false);
+}
+
+/* usm_free's common case: usm_fast_claim, then the slot goes back. 0
+ * (freed, like usm_free; freed->exported is false), or USM_FAST_MISS with
+ * nothing changed: usm_free then decides (and reports any error). An
+ * exported block is rare and its free has more to do (its slot dies, the
+ * driver drops the export's fd): the full path does it. */
 static inline __attribute__((always_inline)) int
 usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 	      struct usm_info *freed)
 {
-	struct usm_seg *s;
-	uint32_t slot = 0, size, owner;
 	uint64_t id;
-	/* The block's owner is most often the thread's last one: its ctx and
-	 * dev are then at hand, not two dependent loads away. */
-	bool mine = tc->oc_gen == atomic_load_explicit(&h->owners.gen,
-						       memory_order_acquire);
-	usm_rd_enter(h, tc);
-	bool ok = usm_fast_slot(h, ptr, &s, &slot, &id, &size, &owner) &&
-		  (uintptr_t)ptr ==
-			  s->span.base + (uintptr_t)slot * s->slot_size &&
-		  ((mine &= owner == tc->oc_idx)
-			   ? tc->oc_key.ctx
-			   : atomic_load_explicit(
-				     &usm_owner_get(&h->owners, owner)->ctx,
-				     memory_order_relaxed)) == ctx &&
-		  atomic_compare_exchange_strong(&s->recs[slot].id, &id, 0);
-	usm_rd_exit(tc);
-	if (USM_UNLIKELY(!ok))
+	uint32_t size;
+	void *dev;
+	struct usm_seg *s = usm_fast_claim(h, tc, ptr, ctx, &id, &size, &dev);
+	if (USM_UNLIKELY(!s))
 		return USM_FAST_MISS;
-	/* Claimed: the segment stays until the slot is given back. */
 	if (freed) {
 		freed->base = ptr;
-		freed->size = size & ~USM_REC_EXPORTED;
+		freed->size = size;
 		freed->kind = (enum usm_kind)s->kind;
 		freed->id = id;
-		freed->exported = size & USM_REC_EXPORTED;
+		freed->exported = false;
 		freed->page_size = h->page_size;
 		freed->ctx = ctx;
-		freed->dev = mine ? tc->oc_key.dev
-				  : atomic_load_explicit(
-					    &usm_owner_get(&h->owners, owner)
-						     ->dev,
-					    memory_order_relaxed);
+		freed->dev = dev;
 	}
-	usm_slot_give(h, tc, s, ptr, size & USM_REC_EXPORTED);
+	usm_fast_give(h, tc, s, ptr);
 	return 0;
 }
 

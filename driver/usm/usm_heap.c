@@ -140,6 +140,8 @@ owner_of(struct usm_heap *h, struct usm_tcache *tc,
 		return err;
 	tc->oc_key = *nk;
 	tc->oc_pk = pk;
+	tc->oc_flags = nk->ze_flags | (uint64_t)nk->usm_flags << 32;
+	tc->oc_align = usm_align_of(nk->align_code);
 	tc->oc_idx = *idx;
 	tc->oc_gen = gen;
 	return 0;

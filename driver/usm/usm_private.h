@@ -465,6 +465,11 @@ struct usm_tcache {
 	uint64_t oc_gen;
 	struct usm_owner_key oc_key;
 	uint64_t oc_pk;  /* usm_owner_pack(oc_key): one compare, not three */
+	/* oc_key's flags (ze_flags | usm_flags << 32) and alignment (as
+	 * asked: usm_align_of(align_code)), for usm_owner_cached_plain: a
+	 * request's own values compare, nothing to pack */
+	uint64_t oc_flags;
+	size_t oc_align;
 	uint32_t oc_idx;
 	struct tc_bin bin[USM_NARENA];
 	uint64_t credit[USM_CREDIT_SLOTS]; /* the heap user's (usm.h) */
@@ -538,6 +543,18 @@ usm_owner_cached(struct usm_heap *h, const struct usm_tcache *tc, void *ctx,
 						  memory_order_acquire) &&
 	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
 	       tc->oc_pk == pk;
+}
+
+/* usm_owner_cached for a request with no usm_flags: the alignment as
+ * asked, 0 or a power of two (so equal alignments mean equal codes). */
+static inline bool
+usm_owner_cached_plain(struct usm_heap *h, const struct usm_tcache *tc,
+		       void *ctx, void *dev, uint32_t ze_flags, size_t align)
+{
+	return tc->oc_gen == atomic_load_explicit(&h->owners.gen,
+						  memory_order_acquire) &&
+	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
+	       tc->oc_flags == ze_flags && tc->oc_align == align;
 }
 
 /* Ids per block a thread takes from heap->next_id: one locked add per
@@ -635,8 +652,9 @@ usm_seg_page_exclusive(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
 /* Index read section (see the top comment). Returns what to hand to
  * usm_rd_unlock(): the thread's cache, or NULL when there is none and the
  * writer lock was taken instead. */
-/* The read section of a thread with a cache (tc). */
-static inline void
+/* The read section of a thread with a cache (tc). Returns the counter's
+ * new value, for usm_rd_leave. */
+static inline uint64_t
 usm_rd_enter(struct usm_heap *h, struct usm_tcache *tc)
 {
 	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed) + 1;
@@ -645,6 +663,15 @@ usm_rd_enter(struct usm_heap *h, struct usm_tcache *tc)
 		atomic_signal_fence(memory_order_seq_cst);
 	else
 		atomic_thread_fence(memory_order_seq_cst);
+	return v;
+}
+
+/* usm_rd_exit with the value usm_rd_enter returned: only the thread
+ * writes its counter, so it need not read it again. */
+static inline void
+usm_rd_leave(struct usm_tcache *tc, uint64_t v)
+{
+	atomic_store_explicit(&tc->rd, v + 1, memory_order_release);
 }
 
 static inline void

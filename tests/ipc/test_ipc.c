@@ -240,6 +240,28 @@ START_TEST(test_put_after_free_releases_all)
 }
 END_TEST
 
+/* A pooled block, once exported, is freed by the full path (zeMemFree's
+ * fast path leaves exported blocks to it): the free succeeds once, the
+ * last handle put gives every fd back, and the slot never serves another
+ * allocation (importers may still map its pages). */
+START_TEST(test_free_exported_pooled_block)
+{
+	int fds = leakcheck_count_fds();
+	void *p = alloc_dev(4096), *q[64];
+	ze_ipc_mem_handle_t h = get(p);
+	mem_free(p);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_ARG);
+	put(h);
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
+	for (int i = 0; i < 64; i++) {
+		q[i] = alloc_dev(4096);
+		ck_assert_ptr_ne(q[i], p);
+	}
+	for (int i = 0; i < 64; i++)
+		mem_free(q[i]);
+}
+END_TEST
+
 /* ---- open: bad handles -------------------------------------------------- */
 
 START_TEST(test_open_bad_arguments)
@@ -691,6 +713,7 @@ ipc_suite(void)
 	tcase_add_test(tc, test_put_twice_or_forged);
 	tcase_add_test(tc, test_put_any_context);
 	tcase_add_test(tc, test_put_after_free_releases_all);
+	tcase_add_test(tc, test_free_exported_pooled_block);
 	tcase_add_test(tc, test_open_bad_arguments);
 	tcase_add_test(tc, test_open_forged_bytes);
 	tcase_add_test(tc, test_open_corrupted_or_truncated);
