@@ -72,6 +72,7 @@ tc_destructor(void *v)
 	struct usm_tcache *tc = v;
 	if (usm_tls_tc.tc == tc) {
 		usm_tls_tc.serial = 0;
+		atomic_signal_fence(memory_order_seq_cst);
 		usm_tls_tc.tc = NULL;
 	}
 	pthread_mutex_lock(&g_heaps_mtx);
@@ -143,8 +144,12 @@ usm_tcache_slow(struct usm_heap *h)
 		h->tcs = tc;
 		pthread_mutex_unlock(&h->tc_mtx);
 	}
-	usm_tls_tc.serial = h->serial;
+	/* The cache before the serial that vouches for it (usm_fast_tc
+	 * takes a matching serial to mean a cache), even for a signal
+	 * handler that runs between the two stores. */
 	usm_tls_tc.tc = tc;
+	atomic_signal_fence(memory_order_seq_cst);
+	usm_tls_tc.serial = h->serial;
 	return tc;
 }
 
@@ -167,6 +172,7 @@ usm_tcache_free_all(struct usm_heap *h)
 {
 	if (usm_tls_tc.serial == h->serial) {
 		usm_tls_tc.serial = 0;
+		atomic_signal_fence(memory_order_seq_cst);
 		usm_tls_tc.tc = NULL;
 	}
 	struct usm_tcache *tc = h->tcs;
