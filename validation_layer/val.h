@@ -171,9 +171,10 @@ const char *val_fmt_bytes(char *buf, size_t len, const void *p, size_t n);
  * of the table's rows count. Those of the memory rows (allocations, IPC,
  * VMM, physical memory: they take a context) are counted by their hooks
  * (val_count_call), for the process and for the context; the others by
- * the wrapper (val_count), for the process. Every count is a plain
+ * the wrapper (val_count), for the process. Every count is one plain
  * increment in an array of the calling thread (struct val_tcounts: no
- * lock, no atomic read-modify-write); reports add the arrays up. */
+ * lock, no atomic read-modify-write): a context's slot, or else t->n;
+ * reports add the arrays up. */
 enum val_count_mode {
 	VAL_COUNT_NONE,
 	VAL_COUNT_THREAD,    /* wrapper: the process's count only */
@@ -189,7 +190,8 @@ struct val_cslot {
 };
 struct val_tcounts {
 	/* Written by the owning thread only (relaxed load and store), read
-	 * by the reports. */
+	 * by the reports. The process's count of an entry point is n plus
+	 * the slots' (a call counts in one place only). */
 	_Atomic uint64_t n[VAL_EP_COUNT];
 	struct val_cslot slot[VAL_CSLOTS];   /* slot[0]: the last used */
 	struct val_tcounts *prev, *next;     /* reg_lock */
@@ -614,7 +616,8 @@ val_count_call(const struct val_call *call, int delta)
 	    atomic_load_explicit(&t->slot[0].hd, memory_order_relaxed) == hd &&
 	    atomic_load_explicit(&t->slot[0].gen, memory_order_relaxed) ==
 		    atomic_load_explicit(&hd->gen, memory_order_relaxed)) {
-		val_bump(&t->n[call->ep], delta);
+		/* The process's count is the sum of t->n and the slots
+		 * (val_leak.c): one bump. */
 		val_bump(&t->slot[0].n[call->ep], delta);
 		return;
 	}
