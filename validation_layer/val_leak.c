@@ -188,16 +188,15 @@ val_count_thread_slow(unsigned ep)
 }
 
 void
-val_count_call_slow(const struct val_call *call, int delta)
+val_count_call_slow(unsigned ep, struct val_handle *hd, int delta)
 {
-	struct val_handle *hd = call->hctx;
 	struct val_tcounts *t = my_counts();
 	if (!t) {
-		val_count_gone(call->ep, delta);
+		val_count_gone(ep, delta);
 		return;
 	}
 	if (!hd || !hd->counts || !atomic_load(&hd->live)) {
-		val_bump(&t->n[call->ep], delta);
+		val_bump(&t->n[ep], delta);
 		return;  /* no context to count for */
 	}
 	uint64_t gen = atomic_load(&hd->gen);
@@ -234,7 +233,7 @@ val_count_call_slow(const struct val_call *call, int delta)
 		}
 	}
 	pthread_mutex_unlock(&val_reg_lock);
-	val_bump(&t->slot[0].n[call->ep], delta);
+	val_bump(&t->slot[0].n[ep], delta);
 }
 
 void
