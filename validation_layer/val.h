@@ -495,10 +495,12 @@ val_rec_unquarantine(struct val_rec *r)
 {
 	val_shards[r->shard].qring[r->qslot] = NULL;
 }
+/* Caller holds the lock of s, r's shard (passed: the hot paths have it
+ * at hand). */
 static inline bool
-val_rec_retire_fast(struct val_rec *r, struct val_site *site)
+val_rec_retire_fast(struct val_shard *s, struct val_rec *r,
+		    struct val_site *site)
 {
-	struct val_shard *s = &val_shards[r->shard];
 	r->state = VAL_FREED;
 	r->free = *site;   /* a live record has no free backtrace */
 	site->bt = NULL;
@@ -819,7 +821,7 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 		 const struct val_site *site)
 {
 	if (r->state == VAL_FREED)
-		val_rec_unquarantine(r);
+		s->qring[r->qslot] = NULL;  /* val_rec_unquarantine */
 	else
 		val_rlist_unlink(&s->stale, r);
 	if (cfg->backtrace && (r->alloc.bt || r->free.bt))
@@ -896,7 +898,7 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 	rel->ix = &val_mem_index;
 	rel->base = b;
 	rel->id = r->id;
-	bool sweep = val_rec_retire_fast(r, site);
+	bool sweep = val_rec_retire_fast(s, r, site);
 	val_spin_unlock(&s->lock);
 	if (sweep)
 		val_shard_sweep(s);
