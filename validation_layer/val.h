@@ -440,6 +440,17 @@ val_shard_index(uintptr_t p)
 {
 	return (unsigned)(val_mix(p) >> (64 - VAL_SHARD_BITS));
 }
+/* The shard of base p, for a hot path that locks it and then searches
+ * it. The empty asm makes the compiler keep the pointer in a register:
+ * otherwise it computes it again from the index after the lock's atomic
+ * exchange (a few instructions on every allocation and free). */
+static inline struct val_shard *
+val_shard_of(uintptr_t p)
+{
+	struct val_shard *s = &val_shards[val_shard_index(p)];
+	__asm__("" : "+r"(s));
+	return s;
+}
 /* Caller holds s->lock: the hashed record at base p (any state), or NULL. */
 static inline struct val_rec *
 val_shard_find(const struct val_shard *s, uintptr_t p)
@@ -855,7 +866,7 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 	if (cfg->backtrace)
 		return false;
 	const struct val_site site = { (uint16_t)ep, NULL };
-	struct val_shard *s = &val_shards[val_shard_index(b)];
+	struct val_shard *s = val_shard_of(b);
 	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
 	if (__builtin_expect(!val_alloc_can_revive(r, q), 0)) {
@@ -947,7 +958,7 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 	if (cfg->backtrace)
 		return false;
 	struct val_site site = { (uint16_t)ep, NULL };
-	struct val_shard *s = &val_shards[val_shard_index(b)];
+	struct val_shard *s = val_shard_of(b);
 	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
 	if (__builtin_expect(!val_release_may(r, ctx, expect), 0)) {
