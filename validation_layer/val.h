@@ -13,7 +13,9 @@
  * Vocabulary:
  *   finding   one line reported for one problem (val_report);
  *   call      the entry point being checked and its packed arguments
- *             (struct val_call, built by the generated wrapper);
+ *             (struct val_call, built by the generated wrapper; for the
+ *             hot entry points, only where a finding or a slow path
+ *             needs it: VAL_CALL_<ep>);
  *   record    what the layer knows about a range of addresses: a USM
  *             allocation, an IPC import, a VMM reservation or a mapping
  *             (struct val_rec), kept in an interval index (val_index.c:

@@ -32,7 +32,11 @@ Outputs:
 Every wrapper: packs its arguments (so a finding can print them), runs the
 generic checks (NULL first handle; lifetime of context, device and
 physical-memory handle arguments), calls the hook or the next layer, and
-counts successful calls for the leak table.
+counts successful calls for the leak table. The wrappers of the hot entry
+points (inline hooks) do the same checks in the same order, but pack their
+arguments (VAL_CALL_<ep>, val_gen.h) only where a finding or a slow path
+needs them, and run a copy of themselves compiled for the usual switches
+(write_inline_wrapper).
 """
 import argparse
 import re
