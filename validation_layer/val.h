@@ -13,7 +13,9 @@
  * Vocabulary:
  *   finding   one line reported for one problem (val_report);
  *   call      the entry point being checked and its packed arguments
- *             (struct val_call, built by the generated wrapper);
+ *             (struct val_call, built by the generated wrapper; for the
+ *             hot entry points, only where a finding or a slow path
+ *             needs it: VAL_CALL_<ep>);
  *   record    what the layer knows about a range of addresses: a USM
  *             allocation, an IPC import, a VMM reservation or a mapping
  *             (struct val_rec), kept in an interval index (val_index.c:
@@ -95,9 +97,19 @@ struct val_config {
 	bool tracking;  /* lifetime || leak: records are kept */
 	bool abort_on_error;
 	bool backtrace;
+	/* params, lifetime and leak on, backtrace off: the wrappers of the
+	 * hot entry points then run a copy of themselves compiled for
+	 * val_cfg_usual, where every switch is a constant. */
+	bool usual;
 	int log_fd;     /* where findings go (2 = stderr) */
 };
 extern struct val_config val_cfg;   /* written once by val_init */
+/* The switches of a val_cfg with usual set (the hot paths read only the
+ * switches, never abort_on_error or log_fd). */
+static const struct val_config val_cfg_usual = {
+	.enabled = true, .checks = true, .params = true, .lifetime = true,
+	.leak = true, .tracking = true, .usual = true,
+};
 extern ze_dditable_t val_next;      /* the next layer (val_gen.c) */
 
 struct val_handle;
@@ -171,9 +183,10 @@ const char *val_fmt_bytes(char *buf, size_t len, const void *p, size_t n);
  * of the table's rows count. Those of the memory rows (allocations, IPC,
  * VMM, physical memory: they take a context) are counted by their hooks
  * (val_count_call), for the process and for the context; the others by
- * the wrapper (val_count), for the process. Every count is a plain
+ * the wrapper (val_count), for the process. Every count is one plain
  * increment in an array of the calling thread (struct val_tcounts: no
- * lock, no atomic read-modify-write); reports add the arrays up. */
+ * lock, no atomic read-modify-write): a context's slot, or else t->n;
+ * reports add the arrays up. */
 enum val_count_mode {
 	VAL_COUNT_NONE,
 	VAL_COUNT_THREAD,    /* wrapper: the process's count only */
@@ -189,7 +202,8 @@ struct val_cslot {
 };
 struct val_tcounts {
 	/* Written by the owning thread only (relaxed load and store), read
-	 * by the reports. */
+	 * by the reports. The process's count of an entry point is n plus
+	 * the slots' (a call counts in one place only). */
 	_Atomic uint64_t n[VAL_EP_COUNT];
 	struct val_cslot slot[VAL_CSLOTS];   /* slot[0]: the last used */
 	struct val_tcounts *prev, *next;     /* reg_lock */
@@ -218,9 +232,10 @@ val_count(unsigned ep)
 }
 /* Count call for the process and its context (delta +1, or -1 to take
  * back a count made before the driver refused the call); inline, below.
- * Takes no lock. */
+ * Takes no lock. val_count_ctx is the same for entry point ep on the
+ * context whose record is hd (call->ep, call->hctx). */
 static inline void val_count_call(const struct val_call *call, int delta);
-void val_count_call_slow(const struct val_call *call, int delta);
+void val_count_call_slow(unsigned ep, struct val_handle *hd, int delta);
 /* A count with no per-thread array to hold it. */
 void val_count_gone(unsigned ep, int delta);
 /* val_gen.c */
@@ -427,6 +442,17 @@ val_shard_index(uintptr_t p)
 {
 	return (unsigned)(val_mix(p) >> (64 - VAL_SHARD_BITS));
 }
+/* The shard of base p, for a hot path that locks it and then searches
+ * it. The empty asm makes the compiler keep the pointer in a register:
+ * otherwise it computes it again from the index after the lock's atomic
+ * exchange (a few instructions on every allocation and free). */
+static inline struct val_shard *
+val_shard_of(uintptr_t p)
+{
+	struct val_shard *s = &val_shards[val_shard_index(p)];
+	__asm__("" : "+r"(s));
+	return s;
+}
 /* Caller holds s->lock: the hashed record at base p (any state), or NULL. */
 static inline struct val_rec *
 val_shard_find(const struct val_shard *s, uintptr_t p)
@@ -482,10 +508,12 @@ val_rec_unquarantine(struct val_rec *r)
 {
 	val_shards[r->shard].qring[r->qslot] = NULL;
 }
+/* Caller holds the lock of s, r's shard (passed: the hot paths have it
+ * at hand). */
 static inline bool
-val_rec_retire_fast(struct val_rec *r, struct val_site *site)
+val_rec_retire_fast(struct val_shard *s, struct val_rec *r,
+		    struct val_site *site)
 {
-	struct val_shard *s = &val_shards[r->shard];
 	r->state = VAL_FREED;
 	r->free = *site;   /* a live record has no free backtrace */
 	site->bt = NULL;
@@ -601,11 +629,11 @@ struct val_handle {
 };
 
 static inline void
-val_count_call(const struct val_call *call, int delta)
+val_count_ctx(const struct val_config *cfg, unsigned ep,
+	      struct val_handle *hd, int delta)
 {
-	struct val_handle *hd = call->hctx;
 	struct val_tcounts *t = val_tcounts;
-	if (!val_cfg.leak)
+	if (!cfg->leak)
 		return;
 	/* hd's life is this slot's (gen). A call on a context destroyed
 	 * meanwhile (lifetime checks off) counts for a life whose table was
@@ -614,18 +642,26 @@ val_count_call(const struct val_call *call, int delta)
 	    atomic_load_explicit(&t->slot[0].hd, memory_order_relaxed) == hd &&
 	    atomic_load_explicit(&t->slot[0].gen, memory_order_relaxed) ==
 		    atomic_load_explicit(&hd->gen, memory_order_relaxed)) {
-		val_bump(&t->n[call->ep], delta);
-		val_bump(&t->slot[0].n[call->ep], delta);
+		/* The process's count is the sum of t->n and the slots
+		 * (val_leak.c): one bump. */
+		val_bump(&t->slot[0].n[ep], delta);
 		return;
 	}
-	val_count_call_slow(call, delta);
+	val_count_call_slow(ep, hd, delta);
+}
+
+static inline void
+val_count_call(const struct val_call *call, int delta)
+{
+	val_count_ctx(&val_cfg, call->ep, call->hctx, delta);
 }
 
 /* Lookup without a lock; NULL when the layer never saw h. The last two
- * handles this thread looked up come first (a call usually names the
- * context, and maybe a device, of the call before). A record never
- * changes its address h, so a hit is always right; a miss goes to the
- * table (val_handles.c). */
+ * handles this thread found in the table come first (a call usually
+ * names the context, and maybe a device, of the call before; a hit moves
+ * nothing, so a context and a device used in turn both stay). A record
+ * never changes its address h, so a hit is always right; a miss goes to
+ * the table (val_handles.c). */
 struct val_recent {
 	const void *h[2];
 	struct val_handle *hd[2];
@@ -638,7 +674,18 @@ val_handle_find(const void *h)
 {
 	if (__builtin_expect(h && h == val_recent.h[0], 1))
 		return val_recent.hd[0];
+	if (h && h == val_recent.h[1])
+		return val_recent.hd[1];
 	return val_handle_find_slow(h);
+}
+/* hd is a live handle of kind (the quick test of the lifetime checks;
+ * the val_check_*_slow functions make it again before they report). */
+static inline bool
+val_handle_is(const struct val_handle *hd, enum val_hkind kind)
+{
+	return hd && atomic_load_explicit(&hd->live, memory_order_acquire) &&
+	       atomic_load_explicit(&hd->kind, memory_order_relaxed) ==
+		       (int)kind;
 }
 /* Caller holds val_lock. A handle seen before (destroyed) is reused. */
 struct val_handle *val_handle_add(const void *h, enum val_hkind kind,
@@ -657,12 +704,7 @@ static inline ze_result_t
 val_check_first_context(const struct val_call *call, const char *name,
 			ze_context_handle_t h)
 {
-	struct val_handle *hd = call->hctx;
-	if (!val_cfg.lifetime || !h)
-		return ZE_RESULT_SUCCESS;
-	if (hd && atomic_load_explicit(&hd->live, memory_order_acquire) &&
-	    atomic_load_explicit(&hd->kind, memory_order_relaxed) ==
-		    VAL_H_CONTEXT)
+	if (!val_cfg.lifetime || !h || val_handle_is(call->hctx, VAL_H_CONTEXT))
 		return ZE_RESULT_SUCCESS;
 	return val_check_context_slow(call, name, h);
 }
@@ -766,54 +808,77 @@ ze_result_t val_alloc_host_check(const struct val_call *call,
 				 const ze_host_mem_alloc_desc_t *host_desc,
 				 void **pptr, struct val_alloc_req *q);
 
-/* After a successful allocation: alignment check and record (inline:
- * the hot path; val_alloc_slow for a base the hash does not have). */
+/* After a successful allocation: alignment check, record and count
+ * (val_mem.c); val_alloc_slow for a base the hash does not have. */
+void val_alloc_done(const struct val_call *call,
+		    const struct val_alloc_req *q, void *ptr);
 void val_alloc_slow(const struct val_call *call,
 		    const struct val_alloc_req *q, void *ptr,
 		    struct val_site *site);
 void val_alloc_misaligned(const struct val_call *call,
 			  const struct val_alloc_req *q, void *ptr);
-static inline __attribute__((always_inline)) void
-val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
-	       void *ptr)
+/* r, the hashed record at the base of a new allocation, can take it: it
+ * is not live, and the new one is no longer (so it cannot overlap
+ * another record). */
+static inline bool
+val_alloc_can_revive(const struct val_rec *r, const struct val_alloc_req *q)
 {
-	struct val_site site;
+	return r && r->state != VAL_LIVE && q->size && q->size <= r->size;
+}
+/* Caller holds s->lock, r passed val_alloc_can_revive: r becomes the
+ * LIVE record of q, allocated at site (taken over). A record of
+ * val_mem_index has no VMM fields to reset. */
+static inline __attribute__((always_inline)) void
+val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
+		 struct val_rec *r, const struct val_alloc_req *q,
+		 const struct val_site *site)
+{
+	if (r->state == VAL_FREED)
+		s->qring[r->qslot] = NULL;  /* val_rec_unquarantine */
+	else
+		val_rlist_unlink(&s->stale, r);
+	if (cfg->backtrace && (r->alloc.bt || r->free.bt))
+		val_rec_clear_bts(r);
+	r->free.ep = 0;
+	r->size = q->size;
+	r->kind = (uint8_t)q->kind;
+	r->state = VAL_LIVE;
+	r->id = val_rec_id(q->kind);
+	r->alloc = *site;
+	r->ctx = q->ctx;
+	r->dev = q->dev;
+	r->align = q->align;
+	r->flags = q->flags;
+}
+/* The hot path of val_alloc_done (inline; no struct val_call, which the
+ * hot wrappers build only for a finding): entry point ep, its context's
+ * record hctx. true when done; false when it did nothing and the caller
+ * must call val_alloc_done (a misaligned pointer, a base the hash does
+ * not have or that is live, backtraces on). */
+static inline __attribute__((always_inline)) bool
+val_alloc_try(const struct val_config *cfg, unsigned ep,
+	      struct val_handle *hctx, const struct val_alloc_req *q,
+	      void *ptr)
+{
 	uintptr_t b = (uintptr_t)ptr;
-	if (val_cfg.params && (b & (q->align - 1)) && q->align)
-		val_alloc_misaligned(call, q, ptr);
-	if (!val_cfg.tracking || !ptr)
-		return;
-	val_site_record(&site, call);
-	struct val_shard *s = &val_shards[val_shard_index(b)];
+	if (cfg->params && (b & (q->align - 1)) && q->align)
+		return false;
+	if (!cfg->tracking || !ptr)
+		return true;
+	if (cfg->backtrace)
+		return false;
+	const struct val_site site = { (uint16_t)ep, NULL };
+	struct val_shard *s = val_shard_of(b);
 	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
-	if (__builtin_expect(r && r->state != VAL_LIVE && q->size &&
-				     q->size <= r->size, 1)) {
-		/* The driver handed out a base it had before: the record,
-		 * no longer than the old one, cannot overlap another. A
-		 * record of val_mem_index has no VMM fields to reset. */
-		if (r->state == VAL_FREED)
-			val_rec_unquarantine(r);
-		else
-			val_rlist_unlink(&s->stale, r);
-		if (val_cfg.backtrace && (r->alloc.bt || r->free.bt))
-			val_rec_clear_bts(r);
-		r->free.ep = 0;
-		r->size = q->size;
-		r->kind = (uint8_t)q->kind;
-		r->state = VAL_LIVE;
-		r->id = val_rec_id(q->kind);
-		r->alloc = site;
-		r->ctx = q->ctx;
-		r->dev = q->dev;
-		r->align = q->align;
-		r->flags = q->flags;
+	if (__builtin_expect(!val_alloc_can_revive(r, q), 0)) {
 		val_spin_unlock(&s->lock);
-	} else {
-		val_spin_unlock(&s->lock);
-		val_alloc_slow(call, q, ptr, &site);
+		return false;
 	}
-	val_count_call(call, 1);
+	val_alloc_revive(cfg, s, r, q, &site);
+	val_spin_unlock(&s->lock);
+	val_count_ctx(cfg, ep, hctx, 1);
+	return true;
 }
 /* Releasing a pointer (zeMemFree, zeMemFreeExt, zeMemCloseIpcHandle):
  * begin checks it (expect: the kinds the call may release, a bit per enum
@@ -832,6 +897,33 @@ ze_result_t val_release_begin_slow(const struct val_call *call,
 				   struct val_site *site);
 void val_release_undo(const struct val_call *call, const void *ptr,
 		      const struct val_release *rel, ze_result_t res);
+/* Caller holds s->lock, r is the LIVE record of a release that may
+ * release it: retire it, unlock s, count the call. */
+static inline __attribute__((always_inline)) void
+val_release_live(const struct val_config *cfg, unsigned ep,
+		 struct val_handle *hctx, struct val_shard *s,
+		 struct val_rec *r, uintptr_t b, struct val_site *site,
+		 struct val_release *rel)
+{
+	/* The common case: retire it before the driver frees it, so
+	 * another thread that gets the same addresses meanwhile finds no
+	 * live record there. */
+	rel->ix = &val_mem_index;
+	rel->base = b;
+	rel->id = r->id;
+	bool sweep = val_rec_retire_fast(s, r, site);
+	val_spin_unlock(&s->lock);
+	if (sweep)
+		val_shard_sweep(s);
+	val_count_ctx(cfg, ep, hctx, 1);  /* taken back if the driver fails */
+}
+static inline bool
+val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
+		unsigned expect)
+{
+	return r && r->state == VAL_LIVE && ((expect >> r->kind) & 1) &&
+	       r->ctx == ctx;
+}
 static inline ze_result_t
 val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 		  const void *ptr, unsigned expect, struct val_release *rel)
@@ -845,37 +937,60 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 	struct val_shard *s = &val_shards[val_shard_index(b)];
 	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
-	if (__builtin_expect(r && r->state == VAL_LIVE &&
-				     ((expect >> r->kind) & 1) && r->ctx == ctx,
-			     1)) {
-		/* The common case: retire it before the driver frees it, so
-		 * another thread that gets the same addresses meanwhile
-		 * finds no live record there. */
-		rel->ix = &val_mem_index;
-		rel->base = b;
-		rel->id = r->id;
-		bool sweep = val_rec_retire_fast(r, &site);
-		val_spin_unlock(&s->lock);
-		if (sweep)
-			val_shard_sweep(s);
-		val_count_call(call, 1);  /* taken back if the driver fails */
+	if (__builtin_expect(val_release_may(r, ctx, expect), 1)) {
+		val_release_live(&val_cfg, call->ep, call->hctx, s, r, b, &site,
+				 rel);
 		return ZE_RESULT_SUCCESS;
 	}
 	val_spin_unlock(&s->lock);
 	return val_release_begin_slow(call, ctx, ptr, expect, rel, &site);
 }
+/* The hot path of val_release_begin (no struct val_call): true when done
+ * (the record retired, or no tracking); false when it did nothing and
+ * the caller must call val_release_begin. */
+static inline __attribute__((always_inline)) bool
+val_release_try(const struct val_config *cfg, unsigned ep,
+		struct val_handle *hctx, ze_context_handle_t ctx,
+		const void *ptr, unsigned expect, struct val_release *rel)
+{
+	uintptr_t b = (uintptr_t)ptr;
+	rel->ix = NULL;
+	if (!cfg->tracking)
+		return true;
+	if (cfg->backtrace)
+		return false;
+	struct val_site site = { (uint16_t)ep, NULL };
+	struct val_shard *s = val_shard_of(b);
+	val_spin_lock(&s->lock);
+	struct val_rec *r = val_shard_find(s, b);
+	if (__builtin_expect(!val_release_may(r, ctx, expect), 0)) {
+		val_spin_unlock(&s->lock);
+		return false;
+	}
+	val_release_live(cfg, ep, hctx, s, r, b, &site, rel);
+	return true;
+}
+/* The end of a release: true when done; false when the next layer failed
+ * and the caller must call val_release_undo. */
+static inline bool
+val_release_end_try(const struct val_config *cfg, unsigned ep,
+		    struct val_handle *hctx, const struct val_release *rel,
+		    ze_result_t res)
+{
+	if (!cfg->tracking)
+		return true;
+	if (__builtin_expect(res != ZE_RESULT_SUCCESS, 0))
+		return false;
+	if (!rel->ix)  /* not counted by val_release_begin */
+		val_count_ctx(cfg, ep, hctx, 1);
+	return true;
+}
 static inline void
 val_release_end(const struct val_call *call, const void *ptr,
 		const struct val_release *rel, ze_result_t res)
 {
-	if (!val_cfg.tracking)
-		return;
-	if (__builtin_expect(res == ZE_RESULT_SUCCESS, 1)) {
-		if (!rel->ix)  /* not counted by val_release_begin */
-			val_count_call(call, 1);
-		return;
-	}
-	val_release_undo(call, ptr, rel, res);
+	if (!val_release_end_try(&val_cfg, call->ep, call->hctx, rel, res))
+		val_release_undo(call, ptr, rel, res);
 }
 #define VAL_USM_KINDS                                                       \
 	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \

@@ -10,12 +10,18 @@
  * device takes, alignment 0 or a power of two); when it fails, the full
  * check in val_mem.c / val_params.c runs in its usual order and reports,
  * so a call gets the same finding and result as before. The records:
- * val_alloc_done and val_release_begin/end (val.h).
+ * val_alloc_try and val_release_try/end_try (val.h), which fall back on
+ * val_alloc_done, val_release_begin and val_release_undo.
  */
 #ifndef ZEMEM_VAL_HOT_H
 #define ZEMEM_VAL_HOT_H
 
 #include "val.h"
+
+/* A pointer to a copy of the local struct x, for a call out of line
+ * that only reads it: x's address is then never taken, and the hot path
+ * may keep x in registers. */
+#define VAL_COPY(x) (&(struct { __typeof__(x) v; }){ (x) }.v)
 
 #define VAL_HOT_DEVICE_FLAGS 0x7u   /* as DEVICE_FLAGS_ALL (val_params.c) */
 #define VAL_HOT_HOST_FLAGS 0x1fu    /* as HOST_FLAGS_ALL */
@@ -52,107 +58,187 @@ val_hot_size_align(const struct val_alloc_req *q)
 	return q->size && q->size <= fits && !(q->align & (q->align - 1));
 }
 
-static inline ze_result_t
-val_zeMemAllocShared(const struct val_call *call, ze_context_handle_t hContext,
+/* The hooks get the switches (cfg: val_cfg, or val_cfg_usual where the
+ * wrapper knows them) and the context's record (hctx) from the wrapper,
+ * not a struct val_call: CALL builds one, with the arguments, where a
+ * finding or a slow path needs it. */
+
+/* The full checks, on a copy of q: see VAL_COPY. They fill in flags and
+ * relaxed only (val_params.c), so only those come back, and the other
+ * fields stay what the hot path knows they are (its arguments). */
+static inline __attribute__((always_inline)) ze_result_t
+val_hot_shared_check(const struct val_call *call,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     const ze_host_mem_alloc_desc_t *host_desc, void **pptr,
+		     struct val_alloc_req *q)
+{
+	struct val_alloc_req t = *q;
+	ze_result_t r = val_alloc_shared_check(call, device_desc, host_desc,
+					       pptr, &t);
+	q->flags = t.flags;
+	q->relaxed = t.relaxed;
+	return r;
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_hot_device_check(const struct val_call *call,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     ze_device_handle_t hDevice, void **pptr,
+		     struct val_alloc_req *q)
+{
+	struct val_alloc_req t = *q;
+	ze_result_t r = val_alloc_device_check(call, device_desc, hDevice,
+					       pptr, &t);
+	q->flags = t.flags;
+	q->relaxed = t.relaxed;
+	return r;
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_hot_host_check(const struct val_call *call,
+		   const ze_host_mem_alloc_desc_t *host_desc, void **pptr,
+		   struct val_alloc_req *q)
+{
+	struct val_alloc_req t = *q;
+	ze_result_t r = val_alloc_host_check(call, host_desc, pptr, &t);
+	q->flags = t.flags;
+	q->relaxed = t.relaxed;
+	return r;
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
+		     ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
+#define CALL                                                                \
+	VAL_CALL_zeMemAllocShared(hctx, hContext, device_desc, host_desc,   \
+				  size, alignment, hDevice, pptr)
 	struct val_alloc_req q = {
 		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
-	if (val_cfg.params &&
+	if (cfg->params &&
 	    !(device_desc && host_desc && pptr &&
 	      val_hot_device_desc(device_desc, &q) &&
 	      val_hot_host_desc(host_desc, &q) && val_hot_size_align(&q)) &&
-	    (r = val_alloc_shared_check(call, device_desc, host_desc, pptr,
-					&q)))
+	    (r = val_hot_shared_check(CALL, device_desc, host_desc, pptr,
+				      &q)))
 		return r;
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS)
-		val_alloc_done(call, &q, *pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, hctx, &q, *pptr))
+		val_alloc_done(CALL, VAL_COPY(q), *pptr);
 	return r;
+#undef CALL
 }
 
-static inline ze_result_t
-val_zeMemAllocDevice(const struct val_call *call, ze_context_handle_t hContext,
+static inline __attribute__((always_inline)) ze_result_t
+val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
+		     ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
+#define CALL                                                                \
+	VAL_CALL_zeMemAllocDevice(hctx, hContext, device_desc, size,        \
+				  alignment, hDevice, pptr)
 	struct val_alloc_req q = {
 		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
-	if (val_cfg.params &&
+	if (cfg->params &&
 	    !(hDevice && device_desc && pptr &&
 	      val_hot_device_desc(device_desc, &q) && val_hot_size_align(&q)) &&
-	    (r = val_alloc_device_check(call, device_desc, hDevice, pptr, &q)))
+	    (r = val_hot_device_check(CALL, device_desc, hDevice, pptr, &q)))
 		return r;
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS)
-		val_alloc_done(call, &q, *pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, hctx, &q, *pptr))
+		val_alloc_done(CALL, VAL_COPY(q), *pptr);
 	return r;
+#undef CALL
 }
 
-static inline ze_result_t
-val_zeMemAllocHost(const struct val_call *call, ze_context_handle_t hContext,
+static inline __attribute__((always_inline)) ze_result_t
+val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
+		   ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
+#define CALL                                                                \
+	VAL_CALL_zeMemAllocHost(hctx, hContext, host_desc, size, alignment, \
+				pptr)
 	struct val_alloc_req q = {
 		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
 		.align = alignment,
 	};
 	ze_result_t r;
-	if (val_cfg.params &&
+	if (cfg->params &&
 	    !(host_desc && pptr && val_hot_host_desc(host_desc, &q) &&
 	      val_hot_size_align(&q)) &&
-	    (r = val_alloc_host_check(call, host_desc, pptr, &q)))
+	    (r = val_hot_host_check(CALL, host_desc, pptr, &q)))
 		return r;
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
-	if (r == ZE_RESULT_SUCCESS)
-		val_alloc_done(call, &q, *pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, hctx, &q, *pptr))
+		val_alloc_done(CALL, VAL_COPY(q), *pptr);
 	return r;
+#undef CALL
 }
 
-static inline ze_result_t
-val_zeMemFree(const struct val_call *call, ze_context_handle_t hContext,
-	      void *ptr)
+static inline __attribute__((always_inline)) ze_result_t
+val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
+	      ze_context_handle_t hContext, void *ptr)
 {
+#define CALL VAL_CALL_zeMemFree(hctx, hContext, ptr)
 	struct val_release rel;
 	ze_result_t r;
-	if (val_cfg.params && !ptr)
-		return val_null_pointer(call, "ptr");
-	if ((r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
-		return r;
+	if (cfg->params && !ptr)
+		return val_null_pointer(CALL, "ptr");
+	if (!val_release_try(cfg, VAL_EP_zeMemFree, hctx, hContext, ptr,
+			     VAL_USM_KINDS, &rel)) {
+		struct val_release t;
+		r = val_release_begin(CALL, hContext, ptr, VAL_USM_KINDS, &t);
+		rel = t;
+		if (r)
+			return r;
+	}
 	r = val_next.Mem.pfnFree(hContext, ptr);
-	val_release_end(call, ptr, &rel, r);
+	if (!val_release_end_try(cfg, VAL_EP_zeMemFree, hctx, &rel, r))
+		val_release_undo(CALL, ptr, VAL_COPY(rel), r);
 	return r;
+#undef CALL
 }
 
-static inline ze_result_t
-val_zeMemGetAllocProperties(const struct val_call *call,
+static inline __attribute__((always_inline)) ze_result_t
+val_zeMemGetAllocProperties(const struct val_config *cfg,
+			    struct val_handle *hctx,
 			    ze_context_handle_t hContext, const void *ptr,
 			    ze_memory_allocation_properties_t *pMemAllocProperties,
 			    ze_device_handle_t *phDevice)
 {
-	if (val_cfg.params) {
+#define CALL                                                                \
+	VAL_CALL_zeMemGetAllocProperties(hctx, hContext, ptr,              \
+					 pMemAllocProperties, phDevice)
+	if (cfg->params) {
 		if (!ptr)
-			return val_null_pointer(call, "ptr");
+			return val_null_pointer(CALL, "ptr");
 		if (!pMemAllocProperties)
-			return val_null_pointer(call, "pMemAllocProperties");
+			return val_null_pointer(CALL, "pMemAllocProperties");
 	}
 	ze_result_t r = val_next.Mem.pfnGetAllocProperties(
 		hContext, ptr, pMemAllocProperties, phDevice);
 	if (r == ZE_RESULT_SUCCESS && phDevice && *phDevice)
-		val_device_seen(*phDevice, call);
+		val_device_seen(*phDevice, CALL);
 	return r;
+#undef CALL
 }
 
 #endif

@@ -61,6 +61,8 @@ init_once_fn(void)
 	val_cfg.checks = val_cfg.params || val_cfg.lifetime;
 	val_cfg.tracking = val_cfg.lifetime || val_cfg.leak;
 	val_cfg.enabled = val_cfg.checks || val_cfg.leak;
+	val_cfg.usual = val_cfg.params && val_cfg.lifetime && val_cfg.leak &&
+			!val_cfg.backtrace;
 	val_leak_init();
 	pthread_atfork(fork_prepare, fork_release, fork_release);
 	const char *log = u_option_str(U_OPT_VAL_LOG);

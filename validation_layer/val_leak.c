@@ -17,14 +17,16 @@
  *     ZEMEM_VALIDATION_BACKTRACE=1).
  *
  * Counting: every count is made by the calling thread in its own array
- * (struct val_tcounts, val.h), with a plain load and store: the process's
- * count of the entry point and, for the memory rows, the count of the
- * call's context in one of the thread's VAL_CSLOTS context slots (a slot
- * holds a context and its generation, so a slot of a destroyed context
- * whose handle came back is not mistaken for the new one). The process's
- * table adds up the arrays of live threads and those of exited ones
- * (gone_counts); a context's table adds up the slots of that context and
- * what slots given up left in the context's own array (hd->counts).
+ * (struct val_tcounts, val.h), with a plain load and store, once: a call
+ * of the memory rows on a live context counts in one of the thread's
+ * VAL_CSLOTS context slots (a slot holds a context and its generation, so
+ * a slot of a destroyed context whose handle came back is not mistaken
+ * for the new one), any other call in the thread's own counts (t->n). The
+ * process's table adds up, for live threads, t->n and every slot, and the
+ * counts of exited ones (gone_counts); a slot given up moves its counts
+ * into t->n (and, in the same life, into its context's array). A
+ * context's table adds up the slots of that context and what slots given
+ * up left in the context's own array (hd->counts).
  *
  * Locking: takes the world lock for the object lists; reg_lock for the
  * list of arrays and for changing a slot's context; the tables read
@@ -85,21 +87,29 @@ static bool reg_key_ok;
 __thread struct val_tcounts *val_tcounts
 	__attribute__((tls_model("initial-exec")));
 
-/* Caller holds reg_lock: the slot's counts go to its context's array,
- * if the context is still in the same life. */
+/* Caller holds reg_lock and is t's thread: the counts of t's slot sl go
+ * to t->n (the process's) and to its context's array, if the context is
+ * still in the same life. Under reg_lock a report sees them in one place
+ * or the other, never both. */
 static void
-slot_flush(struct val_cslot *sl)
+slot_flush(struct val_tcounts *t, struct val_cslot *sl)
 {
 	struct val_handle *hd = atomic_load_explicit(&sl->hd,
 						     memory_order_relaxed);
-	if (hd && hd->counts &&
-	    atomic_load(&sl->gen) == atomic_load(&hd->gen)) {
-		for (unsigned i = 0; i < VAL_EP_COUNT; i++) {
-			uint64_t v = atomic_load_explicit(
-				&sl->n[i], memory_order_relaxed);
-			if (v)
-				atomic_fetch_add(&hd->counts[i], v);
-		}
+	bool same = hd && hd->counts &&
+		    atomic_load(&sl->gen) == atomic_load(&hd->gen);
+	for (unsigned i = 0; i < VAL_EP_COUNT; i++) {
+		uint64_t v = atomic_load_explicit(&sl->n[i],
+						  memory_order_relaxed);
+		if (!v)
+			continue;
+		if (same)
+			atomic_fetch_add(&hd->counts[i], v);
+		atomic_store_explicit(&t->n[i],
+				      atomic_load_explicit(&t->n[i],
+							   memory_order_relaxed) +
+					      v,
+				      memory_order_relaxed);
 	}
 	atomic_store_explicit(&sl->hd, NULL, memory_order_relaxed);
 	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
@@ -111,10 +121,10 @@ thread_gone(void *arg)
 {
 	struct val_tcounts *t = arg;
 	pthread_mutex_lock(&val_reg_lock);
+	for (unsigned k = 0; k < VAL_CSLOTS; k++)
+		slot_flush(t, &t->slot[k]);
 	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 		atomic_fetch_add(&gone_counts[i], atomic_load(&t->n[i]));
-	for (unsigned k = 0; k < VAL_CSLOTS; k++)
-		slot_flush(&t->slot[k]);
 	if (t->prev)
 		t->prev->next = t->next;
 	else
@@ -178,17 +188,17 @@ val_count_thread_slow(unsigned ep)
 }
 
 void
-val_count_call_slow(const struct val_call *call, int delta)
+val_count_call_slow(unsigned ep, struct val_handle *hd, int delta)
 {
-	struct val_handle *hd = call->hctx;
 	struct val_tcounts *t = my_counts();
 	if (!t) {
-		val_count_gone(call->ep, delta);
+		val_count_gone(ep, delta);
 		return;
 	}
-	val_bump(&t->n[call->ep], delta);
-	if (!hd || !hd->counts || !atomic_load(&hd->live))
+	if (!hd || !hd->counts || !atomic_load(&hd->live)) {
+		val_bump(&t->n[ep], delta);
 		return;  /* no context to count for */
+	}
 	uint64_t gen = atomic_load(&hd->gen);
 	unsigned k;
 	for (k = 0; k < VAL_CSLOTS; k++) {
@@ -202,7 +212,7 @@ val_count_call_slow(const struct val_call *call, int delta)
 	if (k == VAL_CSLOTS) {
 		/* Give up the least recently used slot. */
 		k = VAL_CSLOTS - 1;
-		slot_flush(&t->slot[k]);
+		slot_flush(t, &t->slot[k]);
 		atomic_store_explicit(&t->slot[k].hd, hd, memory_order_relaxed);
 		atomic_store_explicit(&t->slot[k].gen, gen,
 				      memory_order_relaxed);
@@ -223,7 +233,7 @@ val_count_call_slow(const struct val_call *call, int delta)
 		}
 	}
 	pthread_mutex_unlock(&val_reg_lock);
-	val_bump(&t->slot[0].n[call->ep], delta);
+	val_bump(&t->slot[0].n[ep], delta);
 }
 
 void
@@ -239,10 +249,15 @@ total_counts(uint64_t *total)
 	pthread_mutex_lock(&val_reg_lock);
 	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 		total[i] = atomic_load(&gone_counts[i]);
-	for (struct val_tcounts *t = reg_head; t; t = t->next)
+	for (struct val_tcounts *t = reg_head; t; t = t->next) {
 		for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 			total[i] += atomic_load_explicit(&t->n[i],
 							 memory_order_relaxed);
+		for (unsigned k = 0; k < VAL_CSLOTS; k++)
+			for (unsigned i = 0; i < VAL_EP_COUNT; i++)
+				total[i] += atomic_load_explicit(
+					&t->slot[k].n[i], memory_order_relaxed);
+	}
 	pthread_mutex_unlock(&val_reg_lock);
 }
 

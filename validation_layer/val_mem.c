@@ -211,6 +211,31 @@ val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 }
 
 void
+val_alloc_done(const struct val_call *call, const struct val_alloc_req *q,
+	       void *ptr)
+{
+	struct val_site site;
+	uintptr_t b = (uintptr_t)ptr;
+	if (val_cfg.params && (b & (q->align - 1)) && q->align)
+		val_alloc_misaligned(call, q, ptr);
+	if (!val_cfg.tracking || !ptr)
+		return;
+	val_site_record(&site, call);
+	struct val_shard *s = &val_shards[val_shard_index(b)];
+	val_spin_lock(&s->lock);
+	struct val_rec *r = val_shard_find(s, b);
+	if (val_alloc_can_revive(r, q)) {
+		/* The driver handed out a base it had before. */
+		val_alloc_revive(&val_cfg, s, r, q, &site);
+		val_spin_unlock(&s->lock);
+	} else {
+		val_spin_unlock(&s->lock);
+		val_alloc_slow(call, q, ptr, &site);
+	}
+	val_count_call(call, 1);
+}
+
+void
 val_alloc_misaligned(const struct val_call *call,
 		     const struct val_alloc_req *q, void *ptr)
 {

@@ -419,7 +419,7 @@ void
 val_rec_retire(struct val_rec *r, struct val_site *site)
 {
 	val_site_clear(&r->free);
-	if (val_rec_retire_fast(r, site))
+	if (val_rec_retire_fast(&val_shards[r->shard], r, site))
 		sweep_locked(&val_shards[r->shard]);
 }
 
