@@ -567,6 +567,103 @@ START_TEST(test_budget_credit_threads)
 }
 END_TEST
 
+/* Two threads free the same block at the same moment, round after round,
+ * each with its thread cache (the inline free path): exactly one free
+ * succeeds, the other is refused, and no block is ever handed out twice
+ * (both threads then allocate and must get distinct blocks). Kinds take
+ * turns: host, device, shared. */
+enum { DF_ROUNDS = 600 };
+static pthread_barrier_t df_bar;
+static void *volatile df_ptr;
+static ze_result_t df_res[2];
+static void *df_got[2][DF_ROUNDS];
+
+static ze_result_t
+df_alloc(int round, void **p)
+{
+	switch (round % 3) {
+	case 0: return zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, p);
+	case 1:
+		return zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 64, 0, zt.dev,
+					     p);
+	default:
+		return zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc, 64,
+					     0, zt.dev, p);
+	}
+}
+
+static void *
+df_worker(void *arg)
+{
+	int me = (int)(uintptr_t)arg;
+	void *warm;
+	if (df_alloc(0, &warm) || zt.mem.pfnFree(zt.ctx, warm))
+		return (void *)1; /* the thread has its cache from here on */
+	for (int i = 0; i < DF_ROUNDS; i++) {
+		pthread_barrier_wait(&df_bar);
+		df_res[me] = zt.mem.pfnFree(zt.ctx, df_ptr);
+		pthread_barrier_wait(&df_bar);
+		/* Had both frees been taken, the slot would be in the caches
+		 * twice: both allocate, and keep what comes. (Not before both
+		 * frees are done: a block allocated again at the same address
+		 * is live, and the late free would rightly free it.) */
+		if (df_alloc(i, &df_got[me][i]))
+			df_got[me][i] = NULL;
+		pthread_barrier_wait(&df_bar);
+	}
+	return NULL;
+}
+
+START_TEST(test_free_double_racing_threads)
+{
+	zt_setup();
+	enum { STACK = 1 << 20 };
+	void *stacks = mmap(NULL, 2 * (size_t)STACK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	ck_assert_int_eq(pthread_barrier_init(&df_bar, NULL, 3), 0);
+	pthread_t th[2];
+	for (uintptr_t i = 0; i < 2; i++) {
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		pthread_attr_setstack(&attr, (char *)stacks + i * STACK, STACK);
+		ck_assert_int_eq(pthread_create(&th[i], &attr, df_worker,
+						(void *)i), 0);
+		pthread_attr_destroy(&attr);
+	}
+	int one_each = 0, distinct = 0;
+	for (int i = 0; i < DF_ROUNDS; i++) {
+		void *p;
+		ck_assert_int_eq(df_alloc(i, &p), ZE_RESULT_SUCCESS);
+		df_ptr = p;
+		pthread_barrier_wait(&df_bar); /* both free */
+		pthread_barrier_wait(&df_bar); /* both allocate */
+		pthread_barrier_wait(&df_bar); /* done */
+		ze_result_t a = df_res[0], b = df_res[1];
+		one_each += (a == ZE_RESULT_SUCCESS &&
+			     b == ZE_RESULT_ERROR_INVALID_ARGUMENT) ||
+			    (b == ZE_RESULT_SUCCESS &&
+			     a == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		distinct += df_got[0][i] && df_got[1][i] &&
+			    df_got[0][i] != df_got[1][i];
+	}
+	for (int i = 0; i < 2; i++) {
+		void *ret;
+		pthread_join(th[i], &ret);
+		ck_assert_ptr_null(ret);
+	}
+	pthread_barrier_destroy(&df_bar);
+	munmap(stacks, 2 * (size_t)STACK);
+	ck_assert_int_eq(one_each, DF_ROUNDS);
+	ck_assert_int_eq(distinct, DF_ROUNDS);
+	for (int t = 0; t < 2; t++)
+		for (int i = 0; i < DF_ROUNDS; i++)
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, df_got[t][i]),
+					 ZE_RESULT_SUCCESS);
+	zt_teardown();
+}
+END_TEST
+
 START_TEST(test_alloc_descriptor_errors)
 {
 	void *p = (void *)1;
@@ -847,6 +944,7 @@ driver_suite(void)
 	tcase_add_test(raw, test_alloc_budget_and_limits);
 	tcase_add_test(raw, test_budget_credit_exact);
 	tcase_add_test(raw, test_budget_credit_threads);
+	tcase_add_test(raw, test_free_double_racing_threads);
 	tcase_add_test(raw, test_device_uuid_stable_across_processes);
 	suite_add_tcase(s, raw);
 

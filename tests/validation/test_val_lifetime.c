@@ -11,6 +11,7 @@
 #include "val_chain.h"
 
 #include <check.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,60 @@ START_TEST(test_free_double)
 			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
 	vt_assert_findings(1);
 	ck_assert_int_eq(vt_driver_frees, 1);
+}
+END_TEST
+
+/* Two threads free the same pointer at the same moment, round after
+ * round: exactly one free succeeds and reaches the driver, the other is
+ * a double free (whichever thread loses), and nothing else is reported. */
+enum { RACE_ROUNDS = 500 };
+static pthread_barrier_t race_bar;
+static void *volatile race_ptr;
+static ze_result_t race_res[2];
+
+static void *
+race_free(void *arg)
+{
+	int me = (int)(intptr_t)arg;
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		pthread_barrier_wait(&race_bar);
+		race_res[me] = c.api.zeMemFree(c.ctx, race_ptr);
+		pthread_barrier_wait(&race_bar);
+	}
+	return NULL;
+}
+
+START_TEST(test_free_double_racing)
+{
+	vt_setup(&c, "l");
+	pthread_t t[2];
+	ck_assert_int_eq(pthread_barrier_init(&race_bar, NULL, 3), 0);
+	for (intptr_t i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, race_free,
+						(void *)i), 0);
+	int one_each = 0;
+	for (int i = 0; i < RACE_ROUNDS; i++) {
+		race_ptr = alloc_host(64);
+		pthread_barrier_wait(&race_bar); /* both free */
+		pthread_barrier_wait(&race_bar); /* both done */
+		ze_result_t a = race_res[0], b = race_res[1];
+		one_each += (a == ZE_RESULT_SUCCESS &&
+			     b == ZE_RESULT_ERROR_INVALID_ARGUMENT) ||
+			    (b == ZE_RESULT_SUCCESS &&
+			     a == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	}
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	pthread_barrier_destroy(&race_bar);
+	ck_assert_int_eq(one_each, RACE_ROUNDS);
+	ck_assert_int_eq(vt_driver_frees, RACE_ROUNDS);
+	char *log = vt_log_read();
+	ck_assert_int_eq(vt_count_findings(log), RACE_ROUNDS);
+	int doubles = 0;
+	for (const char *q = log; (q = strstr(q, "double free: ")); q++)
+		doubles++;
+	ck_assert_int_eq(doubles, RACE_ROUNDS);
+	free(log);
 }
 END_TEST
 
@@ -293,6 +348,7 @@ suite(void)
 	TCase *t = tcase_create("usm");
 	tcase_add_test(t, test_free_double);
 	tcase_add_test(t, test_free_double_backtrace);
+	tcase_add_test(t, test_free_double_racing);
 	tcase_add_test(t, test_free_double_after_quarantine_wraps);
 	tcase_add_test(t, test_free_interior_pointer);
 	tcase_add_test(t, test_free_into_released_memory);
