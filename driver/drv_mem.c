@@ -722,12 +722,12 @@ drv_zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
 {
 	/* The common call, inline: a pointer into a pooled block of the
 	 * context, no extension structs asked for (usm_fast.h). */
-	struct _ze_context_handle_t *fc = drv_context_get(hContext);
-	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	struct usm_heap *h = drv_driver.heap;
+	struct usm_tcache *tc = usm_fast_tc(h);
 	struct usm_fast_ref fr;
-	if (USM_LIKELY(fc && ptr && props && tc && !props->pNext &&
-		       !usm_fast_lookup(drv_driver.heap, tc, ptr, &fr) &&
-		       fr.ctx == fc)) {
+	if (USM_LIKELY(drv_context_live(hContext) && ptr && props && tc &&
+		       !props->pNext && !usm_fast_lookup(h, tc, ptr, &fr) &&
+		       fr.ctx == hContext)) {
 		props->type = (ze_memory_type_t)fr.kind;
 		props->id = fr.id;
 		props->pageSize = drv_driver.page_size;

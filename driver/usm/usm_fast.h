@@ -281,7 +281,7 @@ usm_fast_lookup(struct usm_heap *h, struct usm_tcache *tc, const void *ptr,
 {
 	struct usm_seg *s;
 	uint32_t slot = 0, size, owner;
-	usm_rd_enter(h, tc);
+	uint64_t rd = usm_rd_enter(h, tc);
 	bool ok = usm_fast_slot(h, ptr, &s, &slot, &out->id, &size, &owner);
 	if (USM_LIKELY(ok)) {
 		out->base = s->span.base + (uintptr_t)slot * s->slot_size;
@@ -292,7 +292,7 @@ usm_fast_lookup(struct usm_heap *h, struct usm_tcache *tc, const void *ptr,
 		out->ctx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
 		out->dev = atomic_load_explicit(&e->dev, memory_order_relaxed);
 	}
-	usm_rd_exit(tc);
+	usm_rd_leave(tc, rd);
 	return USM_LIKELY(ok) ? 0 : USM_FAST_MISS;
 }
 
