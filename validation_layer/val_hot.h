@@ -64,8 +64,18 @@ val_hot_size_align(const struct val_alloc_req *q)
  * finding or a slow path needs it. */
 
 /* The full checks, on a copy of q: see VAL_COPY. They fill in flags and
- * relaxed only (val_params.c), so only those come back, and the other
- * fields stay what the hot path knows they are (its arguments). */
+ * relaxed only (val_params.c), so only those come back (val_req_back),
+ * and the other fields stay what the hot path knows they are (its
+ * arguments). */
+static inline __attribute__((always_inline)) ze_result_t
+val_req_back(struct val_alloc_req *q, const struct val_alloc_req *t,
+	     ze_result_t r)
+{
+	q->flags = t->flags;
+	q->relaxed = t->relaxed;
+	return r;
+}
+
 static inline __attribute__((always_inline)) ze_result_t
 val_hot_shared_check(const struct val_call *call,
 		     const ze_device_mem_alloc_desc_t *device_desc,
@@ -73,11 +83,9 @@ val_hot_shared_check(const struct val_call *call,
 		     struct val_alloc_req *q)
 {
 	struct val_alloc_req t = *q;
-	ze_result_t r = val_alloc_shared_check(call, device_desc, host_desc,
-					       pptr, &t);
-	q->flags = t.flags;
-	q->relaxed = t.relaxed;
-	return r;
+	return val_req_back(q, &t, val_alloc_shared_check(call, device_desc,
+							  host_desc, pptr,
+							  &t));
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -87,11 +95,9 @@ val_hot_device_check(const struct val_call *call,
 		     struct val_alloc_req *q)
 {
 	struct val_alloc_req t = *q;
-	ze_result_t r = val_alloc_device_check(call, device_desc, hDevice,
-					       pptr, &t);
-	q->flags = t.flags;
-	q->relaxed = t.relaxed;
-	return r;
+	return val_req_back(q, &t, val_alloc_device_check(call, device_desc,
+							  hDevice, pptr,
+							  &t));
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -100,10 +106,8 @@ val_hot_host_check(const struct val_call *call,
 		   struct val_alloc_req *q)
 {
 	struct val_alloc_req t = *q;
-	ze_result_t r = val_alloc_host_check(call, host_desc, pptr, &t);
-	q->flags = t.flags;
-	q->relaxed = t.relaxed;
-	return r;
+	return val_req_back(q, &t,
+			    val_alloc_host_check(call, host_desc, pptr, &t));
 }
 
 static inline __attribute__((always_inline)) ze_result_t
