@@ -235,6 +235,22 @@ struct _ze_event_handle_t {
 					"(never created, or destroyed)",    \
 					(const void *)(h));                 \
 	} while (0)
+/* The body of a getter: CMD_GET, then refuse (a ze_result_t: nonzero
+ * refuses the call) and *out = expr, which may use var
+ * (ZE_RESULT_ERROR_INVALID_NULL_POINTER when out is NULL), then the
+ * reference is put back. Returns from the function. */
+#define CMD_GET_OUT(var, getter, h, name, out, out_name, refuse, expr)      \
+	do {                                                                \
+		CMD_GET(var, getter, h, name);                              \
+		ze_result_t r_ = ZE_RESULT_SUCCESS;                         \
+		if (!(out))                                                 \
+			r_ = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER, \
+				      out_name " is NULL");                 \
+		else if (!(r_ = (refuse)))                                  \
+			*(out) = (expr);                                    \
+		cmd_obj_put(&(var)->obj);                                   \
+		return r_;                                                  \
+	} while (0)
 
 /* cmd_registry.c */
 int cmd_reg_add(struct cmd_obj *o, enum cmd_type type,

@@ -149,15 +149,8 @@ cmd_zeEventPoolGetContextHandle(ze_event_pool_handle_t hEventPool,
 				ze_context_handle_t *phContext)
 {
 	struct _ze_event_pool_handle_t *p;
-	CMD_GET(p, pool_get, hEventPool, "hEventPool");
-	ze_result_t r = ZE_RESULT_SUCCESS;
-	if (!phContext)
-		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-			     "phContext is NULL");
-	else
-		*phContext = p->ctx;
-	cmd_obj_put(&p->obj);
-	return r;
+	CMD_GET_OUT(p, pool_get, hEventPool, "hEventPool", phContext,
+		    "phContext", ZE_RESULT_SUCCESS, p->ctx);
 }
 
 ze_result_t
@@ -165,15 +158,8 @@ cmd_zeEventPoolGetFlags(ze_event_pool_handle_t hEventPool,
 			ze_event_pool_flags_t *pFlags)
 {
 	struct _ze_event_pool_handle_t *p;
-	CMD_GET(p, pool_get, hEventPool, "hEventPool");
-	ze_result_t r = ZE_RESULT_SUCCESS;
-	if (!pFlags)
-		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-			     "pFlags is NULL");
-	else
-		*pFlags = p->flags;
-	cmd_obj_put(&p->obj);
-	return r;
+	CMD_GET_OUT(p, pool_get, hEventPool, "hEventPool", pFlags, "pFlags",
+		    ZE_RESULT_SUCCESS, p->flags);
 }
 
 static ze_result_t
@@ -345,42 +331,24 @@ cmd_zeEventGetEventPool(ze_event_handle_t hEvent,
 			ze_event_pool_handle_t *phEventPool)
 {
 	struct _ze_event_handle_t *e;
-	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	ze_result_t r = ZE_RESULT_SUCCESS;
-	if (!phEventPool)
-		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-			     "phEventPool is NULL");
-	else
-		*phEventPool = e->pool;
-	cmd_obj_put(&e->obj);
-	return r;
-}
-
-static ze_result_t
-get_scope(ze_event_handle_t hEvent, ze_event_scope_flags_t *out, bool wait)
-{
-	struct _ze_event_handle_t *e;
-	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	ze_result_t r = ZE_RESULT_SUCCESS;
-	if (!out)
-		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-			     "the scope pointer is NULL");
-	else
-		*out = wait ? e->wait_scope : e->signal_scope;
-	cmd_obj_put(&e->obj);
-	return r;
+	CMD_GET_OUT(e, cmd_event_get, hEvent, "hEvent", phEventPool,
+		    "phEventPool", ZE_RESULT_SUCCESS, e->pool);
 }
 
 ze_result_t
 cmd_zeEventGetSignalScope(ze_event_handle_t hEvent,
 			  ze_event_scope_flags_t *pSignalScope)
 {
-	return get_scope(hEvent, pSignalScope, false);
+	struct _ze_event_handle_t *e;
+	CMD_GET_OUT(e, cmd_event_get, hEvent, "hEvent", pSignalScope,
+		    "pSignalScope", ZE_RESULT_SUCCESS, e->signal_scope);
 }
 
 ze_result_t
 cmd_zeEventGetWaitScope(ze_event_handle_t hEvent,
 			ze_event_scope_flags_t *pWaitScope)
 {
-	return get_scope(hEvent, pWaitScope, true);
+	struct _ze_event_handle_t *e;
+	CMD_GET_OUT(e, cmd_event_get, hEvent, "hEvent", pWaitScope,
+		    "pWaitScope", ZE_RESULT_SUCCESS, e->wait_scope);
 }

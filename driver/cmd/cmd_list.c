@@ -319,24 +319,25 @@ cmd_list_add(struct _ze_command_list_handle_t *l, struct cmd_op *op)
 	return ZE_RESULT_SUCCESS;
 }
 
+/* A getter whose list must be immediate (need_imm) refuses any other. */
+static ze_result_t
+list_immediate(const struct _ze_command_list_handle_t *l, bool need_imm)
+{
+	if (need_imm && !l->immediate)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"%p is not an immediate command list",
+				(const void *)l);
+	return ZE_RESULT_SUCCESS;
+}
+
 #define LIST_GETTER(Name, type, need_imm, expr)                             \
 	ze_result_t cmd_zeCommandList##Name(                                \
 		ze_command_list_handle_t hCommandList, type *out)           \
 	{                                                                   \
 		struct _ze_command_list_handle_t *l;                        \
-		CMD_GET(l, cmd_list_get, hCommandList, "hCommandList");     \
-		ze_result_t r = ZE_RESULT_SUCCESS;                          \
-		if (!out)                                                   \
-			r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,  \
-				     "the output pointer is NULL");         \
-		else if ((need_imm) && !l->immediate)                       \
-			r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,      \
-				     "%p is not an immediate command list", \
-				     (void *)l);                            \
-		else                                                        \
-			*out = (expr);                                      \
-		cmd_obj_put(&l->obj);                                       \
-		return r;                                                   \
+		CMD_GET_OUT(l, cmd_list_get, hCommandList, "hCommandList",  \
+			    out, "the output pointer",                      \
+			    list_immediate(l, need_imm), expr);             \
 	}
 LIST_GETTER(GetDeviceHandle, ze_device_handle_t, false, l->dev)
 LIST_GETTER(GetContextHandle, ze_context_handle_t, false, l->ctx)

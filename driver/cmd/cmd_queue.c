@@ -633,15 +633,9 @@ cmd_zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue,
 		ze_command_queue_handle_t hCommandQueue, type *out)         \
 	{                                                                   \
 		struct _ze_command_queue_handle_t *q;                       \
-		CMD_GET(q, cmd_queue_get, hCommandQueue, "hCommandQueue");  \
-		ze_result_t r = ZE_RESULT_SUCCESS;                          \
-		if (!out)                                                   \
-			r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,  \
-				     "the output pointer is NULL");         \
-		else                                                        \
-			*out = (expr);                                      \
-		cmd_obj_put(&q->obj);                                       \
-		return r;                                                   \
+		CMD_GET_OUT(q, cmd_queue_get, hCommandQueue,                \
+			    "hCommandQueue", out, "the output pointer",     \
+			    ZE_RESULT_SUCCESS, expr);                       \
 	}
 QUEUE_GETTER(Ordinal, uint32_t, q->ordinal)
 QUEUE_GETTER(Index, uint32_t, q->index)
