@@ -112,8 +112,7 @@ static inline __attribute__((always_inline)) struct tc_bin *
 usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	     void *ctx, void *dev, uint32_t ze_flags, size_t size, size_t align)
 {
-	if (USM_UNLIKELY(!usm_owner_cached_plain(h, tc, ctx, dev, ze_flags,
-						 align)))
+	if (USM_UNLIKELY(!usm_owner_cached(h, tc, ctx, dev, ze_flags, align)))
 		return NULL;
 	ptrdiff_t ai = usm_fast_arena(h, kind, size, align);
 	if (USM_UNLIKELY(ai < 0))

@@ -126,9 +126,10 @@ static inline __attribute__((always_inline)) int
 owner_of(struct usm_heap *h, struct usm_tcache *tc,
 	 const struct usm_owner_key *nk, uint32_t *idx)
 {
-	uint64_t pk = usm_owner_pack(nk->ze_flags, nk->usm_flags,
-				     nk->align_code);
-	if (USM_LIKELY(usm_owner_cached(h, tc, nk->ctx, nk->dev, pk))) {
+	uint64_t flags = usm_owner_flags(nk->ze_flags, nk->usm_flags);
+	size_t align = usm_align_of(nk->align_code);
+	if (USM_LIKELY(usm_owner_cached(h, tc, nk->ctx, nk->dev, flags,
+					align))) {
 		*idx = tc->oc_idx;
 		return 0;
 	}
@@ -139,9 +140,8 @@ owner_of(struct usm_heap *h, struct usm_tcache *tc,
 	if (err)
 		return err;
 	tc->oc_key = *nk;
-	tc->oc_pk = pk;
-	tc->oc_flags = nk->ze_flags | (uint64_t)nk->usm_flags << 32;
-	tc->oc_align = usm_align_of(nk->align_code);
+	tc->oc_flags = flags;
+	tc->oc_align = align;
 	tc->oc_idx = *idx;
 	tc->oc_gen = gen;
 	return 0;

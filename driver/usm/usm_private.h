@@ -464,10 +464,9 @@ struct usm_tcache {
 	/* last owner interned by this thread */
 	uint64_t oc_gen;
 	struct usm_owner_key oc_key;
-	uint64_t oc_pk;  /* usm_owner_pack(oc_key): one compare, not three */
-	/* oc_key's flags (ze_flags | usm_flags << 32) and alignment (as
-	 * asked: usm_align_of(align_code)), for usm_owner_cached_plain: a
-	 * request's own values compare, nothing to pack */
+	/* oc_key's flags (usm_owner_flags) and alignment (as asked:
+	 * usm_align_of(align_code)), for usm_owner_cached: a request's own
+	 * values compare, nothing to pack */
 	uint64_t oc_flags;
 	size_t oc_align;
 	uint32_t oc_idx;
@@ -525,36 +524,25 @@ usm_tcache_get(struct usm_heap *h)
 	return usm_tcache_slow(h);
 }
 
-/* The flags and alignment of an owner key in one word. */
+/* An owner key's flags in one word, as tc->oc_flags holds them. */
 static inline uint64_t
-usm_owner_pack(uint32_t ze_flags, uint32_t usm_flags, uint32_t align_code)
+usm_owner_flags(uint32_t ze_flags, uint32_t usm_flags)
 {
-	return ze_flags | (uint64_t)(usm_flags & 0xffu) << 32 |
-	       (uint64_t)align_code << 40;
+	return ze_flags | (uint64_t)usm_flags << 32;
 }
 
-/* Is the thread's last owner (tc->oc_*) the one of (ctx, dev, pk), and
- * still valid (no owner dropped since)? */
+/* Is the thread's last owner (tc->oc_*) the one of (ctx, dev, flags from
+ * usm_owner_flags, alignment as asked: 0 or a power of two, so equal
+ * alignments mean equal codes), and still valid (no owner dropped
+ * since)? */
 static inline bool
 usm_owner_cached(struct usm_heap *h, const struct usm_tcache *tc, void *ctx,
-		 void *dev, uint64_t pk)
+		 void *dev, uint64_t flags, size_t align)
 {
 	return tc->oc_gen == atomic_load_explicit(&h->owners.gen,
 						  memory_order_acquire) &&
 	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
-	       tc->oc_pk == pk;
-}
-
-/* usm_owner_cached for a request with no usm_flags: the alignment as
- * asked, 0 or a power of two (so equal alignments mean equal codes). */
-static inline bool
-usm_owner_cached_plain(struct usm_heap *h, const struct usm_tcache *tc,
-		       void *ctx, void *dev, uint32_t ze_flags, size_t align)
-{
-	return tc->oc_gen == atomic_load_explicit(&h->owners.gen,
-						  memory_order_acquire) &&
-	       tc->oc_key.ctx == ctx && tc->oc_key.dev == dev &&
-	       tc->oc_flags == ze_flags && tc->oc_align == align;
+	       tc->oc_flags == flags && tc->oc_align == align;
 }
 
 /* Ids per block a thread takes from heap->next_id: one locked add per
