@@ -629,7 +629,7 @@ drv_zeMemFree(ze_context_handle_t hContext, void *ptr)
 					   &dev)))) {
 		if (s->kind != USM_KIND_HOST && dev)
 			credit_give(dev, usm_fast_credit(tc), size);
-		usm_fast_give(h, tc, s, ptr);
+		usm_slot_give(h, tc, s, ptr, false);
 		return ZE_RESULT_SUCCESS;
 	}
 	return drv_zeMemFree_full(hContext, ptr);

@@ -163,7 +163,7 @@ usm_fast_slot(struct usm_heap *h, const void *ptr, struct usm_seg **sp,
 }
 
 /* The claim of usm_fast_free, for a caller that gives the slot back
- * itself (usm_fast_give): the base of a live pooled block of ctx, not
+ * itself (usm_slot_give, not exported): the base of a live pooled block of ctx, not
  * exported, looked up by a thread with a cache (tc, from usm_fast_tc), and
  * claimed (its id swapped to 0). Its segment, with its id, size (no flag
  * bit) and owner's device; or NULL with nothing changed.
@@ -225,14 +225,6 @@ miss:
 	return NULL;
 }
 
-/* Gives back the slot at ptr that usm_fast_claim claimed in s. */
-static inline __attribute__((always_inline)) void
-usm_fast_give(struct usm_heap *h, struct usm_tcache *tc, struct usm_seg *s,
-	      void *ptr)
-{
-	usm_slot_give(h, tc, s, ptr, false);
-}
-
 /* usm_free's common case: usm_fast_claim, then the slot goes back. 0
  * (freed, like usm_free; freed->exported is false), or USM_FAST_MISS with
  * nothing changed: usm_free then decides (and reports any error). An
@@ -258,7 +250,7 @@ usm_fast_free(struct usm_heap *h, struct usm_tcache *tc, void *ptr, void *ctx,
 		freed->ctx = ctx;
 		freed->dev = dev;
 	}
-	usm_fast_give(h, tc, s, ptr);
+	usm_slot_give(h, tc, s, ptr, false);
 	return 0;
 }
 
