@@ -81,6 +81,11 @@
 
 #include "val_gen.h"
 
+/* Everything declared below is the layer's own (val.map exports only the
+ * getters): hidden, so the code addresses globals and thread-locals
+ * directly rather than through the GOT. */
+#pragma GCC visibility push(hidden)
+
 #define VAL_MAX_FRAMES 24     /* frames kept per backtrace */
 #define VAL_PRINT_FRAMES 8    /* frames printed per backtrace */
 #define VAL_QUARANTINE 4096   /* freed records kept for reports */
@@ -532,19 +537,10 @@ void val_rec_revive(struct val_rec *r, enum val_kind kind,
 		    struct val_site *site, size_t size);
 void val_rec_clear_bts(struct val_rec *r);
 /* A new record id of kind: unique, and in call order within a thread
- * (blocks of ids per thread, so no atomic operation per record). */
+ * (blocks of ids per thread in val_hot, so no atomic operation per
+ * record). */
 uint64_t val_rec_id_slow(enum val_kind kind);
-extern __thread uint64_t val_id_next[VAL_KIND_COUNT]
-	__attribute__((tls_model("initial-exec")));
-extern __thread uint64_t val_id_end[VAL_KIND_COUNT]
-	__attribute__((tls_model("initial-exec")));
-static inline uint64_t
-val_rec_id(enum val_kind kind)
-{
-	if (val_id_next[kind] < val_id_end[kind])
-		return val_id_next[kind]++;
-	return val_rec_id_slow(kind);
-}
+static inline uint64_t val_rec_id(enum val_kind kind);
 
 /* All below: caller holds the world lock (val_world_lock). */
 extern struct val_index val_mem_index;     /* USM and reservations */
@@ -608,6 +604,9 @@ struct val_handle {
 	const void *h;              /* immutable once published */
 	_Atomic int kind;           /* enum val_hkind */
 	_Atomic int live;
+	/* gen * 2, plus 1 while live (val_handle_set_live): one load tells
+	 * that the handle is live and in which life (val_hot). */
+	_Atomic uint64_t life;
 	uint64_t id;                /* val_lock */
 	struct val_site create, destroy;   /* val_lock */
 	/* context */
@@ -627,6 +626,71 @@ struct val_handle {
 	size_t size;
 	uint64_t nmaps;                    /* val_lock */
 };
+
+/* hd becomes live or dead (live and life together). */
+static inline void
+val_handle_set_live(struct val_handle *hd, bool live)
+{
+	uint64_t gen = atomic_load_explicit(&hd->gen, memory_order_relaxed);
+	atomic_store_explicit(&hd->live, live, memory_order_release);
+	atomic_store_explicit(&hd->life, gen * 2 + live, memory_order_release);
+}
+
+/* The calling thread's hot state, in one thread-local (one address for
+ * all of it): the context its counted calls last named and the device
+ * its calls last checked, each with the life word its record had when it
+ * was taken, so that one load of that word tells the hot wrappers the
+ * handle is still live, of the same kind and in the same life (a handle
+ * that dies or comes back changes it); and the thread's blocks of
+ * record ids.
+ *   ctx_n: this thread's counts for ctx in that life (its slot[0].n);
+ *   set with ctx by val_count_call_slow (val_leak.c), which keeps
+ *   slot[0] and these in step, and cleared when the thread's counts go.
+ * An empty entry names val_hot_none, whose life word (0) matches no
+ * entry's (odd), so the test needs no NULL check. */
+struct val_hot {
+	const void *ctx;
+	struct val_handle *ctx_hd;
+	uint64_t ctx_life;
+	_Atomic uint64_t *ctx_n;
+	const void *dev;
+	struct val_handle *dev_hd;
+	uint64_t dev_life;
+	uint64_t id_next[VAL_KIND_COUNT];
+	uint64_t id_end[VAL_KIND_COUNT];
+};
+extern struct val_handle val_hot_none;
+extern __thread struct val_hot val_hot
+	__attribute__((tls_model("initial-exec")));
+/* h is the thread's hot context, live in the same life. */
+static inline bool
+val_hot_ctx(const void *h)
+{
+	return h == val_hot.ctx &&
+	       atomic_load_explicit(&val_hot.ctx_hd->life,
+				    memory_order_acquire) == val_hot.ctx_life;
+}
+static inline bool
+val_hot_dev(const void *h)
+{
+	return h == val_hot.dev &&
+	       atomic_load_explicit(&val_hot.dev_hd->life,
+				    memory_order_acquire) == val_hot.dev_life;
+}
+/* Caller is hd's thread's count: ctx_n for slot[0] (hd in life gen), or
+ * the entry emptied when hd is not a live context in that life. */
+void val_hot_set_ctx(struct val_handle *hd, uint64_t gen,
+		     _Atomic uint64_t *n);
+/* hd (val_handle_find's) is a live device: it becomes the hot one. */
+bool val_hot_take_dev(struct val_handle *hd);
+static inline uint64_t
+val_rec_id(enum val_kind kind)
+{
+	struct val_hot *t = &val_hot;
+	if (t->id_next[kind] < t->id_end[kind])
+		return t->id_next[kind]++;
+	return val_rec_id_slow(kind);
+}
 
 static inline void
 val_count_ctx(const struct val_config *cfg, unsigned ep,
@@ -648,6 +712,20 @@ val_count_ctx(const struct val_config *cfg, unsigned ep,
 		return;
 	}
 	val_count_call_slow(ep, hd, delta);
+}
+
+/* A count of the hot paths: cn is val_hot.ctx_n when the wrapper found
+ * the context hot (then it is hd's slot), else NULL. */
+static inline void
+val_count_hot(const struct val_config *cfg, unsigned ep,
+	      struct val_handle *hd, _Atomic uint64_t *cn, int delta)
+{
+	if (cn) {
+		if (cfg->leak)
+			val_bump(&cn[ep], delta);
+		return;
+	}
+	val_count_ctx(cfg, ep, hd, delta);
 }
 
 static inline void
@@ -857,8 +935,8 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
  * not have or that is live, backtraces on). */
 static inline __attribute__((always_inline)) bool
 val_alloc_try(const struct val_config *cfg, unsigned ep,
-	      struct val_handle *hctx, const struct val_alloc_req *q,
-	      void *ptr)
+	      struct val_handle *hctx, _Atomic uint64_t *cn,
+	      const struct val_alloc_req *q, void *ptr)
 {
 	uintptr_t b = (uintptr_t)ptr;
 	if (cfg->params && (b & (q->align - 1)) && q->align)
@@ -877,7 +955,7 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 	}
 	val_alloc_revive(cfg, s, r, q, &site);
 	val_spin_unlock(&s->lock);
-	val_count_ctx(cfg, ep, hctx, 1);
+	val_count_hot(cfg, ep, hctx, cn, 1);
 	return true;
 }
 /* Releasing a pointer (zeMemFree, zeMemFreeExt, zeMemCloseIpcHandle):
@@ -901,7 +979,8 @@ void val_release_undo(const struct val_call *call, const void *ptr,
  * release it: retire it, unlock s, count the call. */
 static inline __attribute__((always_inline)) void
 val_release_live(const struct val_config *cfg, unsigned ep,
-		 struct val_handle *hctx, struct val_shard *s,
+		 struct val_handle *hctx, _Atomic uint64_t *cn,
+		 struct val_shard *s,
 		 struct val_rec *r, uintptr_t b, struct val_site *site,
 		 struct val_release *rel)
 {
@@ -915,7 +994,8 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 	val_spin_unlock(&s->lock);
 	if (sweep)
 		val_shard_sweep(s);
-	val_count_ctx(cfg, ep, hctx, 1);  /* taken back if the driver fails */
+	val_count_hot(cfg, ep, hctx, cn, 1);  /* taken back if the driver
+					       * fails */
 }
 static inline bool
 val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
@@ -938,8 +1018,8 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 	val_spin_lock(&s->lock);
 	struct val_rec *r = val_shard_find(s, b);
 	if (__builtin_expect(val_release_may(r, ctx, expect), 1)) {
-		val_release_live(&val_cfg, call->ep, call->hctx, s, r, b, &site,
-				 rel);
+		val_release_live(&val_cfg, call->ep, call->hctx, NULL, s, r,
+				 b, &site, rel);
 		return ZE_RESULT_SUCCESS;
 	}
 	val_spin_unlock(&s->lock);
@@ -950,7 +1030,8 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
  * the caller must call val_release_begin. */
 static inline __attribute__((always_inline)) bool
 val_release_try(const struct val_config *cfg, unsigned ep,
-		struct val_handle *hctx, ze_context_handle_t ctx,
+		struct val_handle *hctx, _Atomic uint64_t *cn,
+		ze_context_handle_t ctx,
 		const void *ptr, unsigned expect, struct val_release *rel)
 {
 	uintptr_t b = (uintptr_t)ptr;
@@ -967,29 +1048,30 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		val_spin_unlock(&s->lock);
 		return false;
 	}
-	val_release_live(cfg, ep, hctx, s, r, b, &site, rel);
+	val_release_live(cfg, ep, hctx, cn, s, r, b, &site, rel);
 	return true;
 }
 /* The end of a release: true when done; false when the next layer failed
  * and the caller must call val_release_undo. */
 static inline bool
 val_release_end_try(const struct val_config *cfg, unsigned ep,
-		    struct val_handle *hctx, const struct val_release *rel,
-		    ze_result_t res)
+		    struct val_handle *hctx, _Atomic uint64_t *cn,
+		    const struct val_release *rel, ze_result_t res)
 {
 	if (!cfg->tracking)
 		return true;
 	if (__builtin_expect(res != ZE_RESULT_SUCCESS, 0))
 		return false;
 	if (!rel->ix)  /* not counted by val_release_begin */
-		val_count_ctx(cfg, ep, hctx, 1);
+		val_count_hot(cfg, ep, hctx, cn, 1);
 	return true;
 }
 static inline void
 val_release_end(const struct val_call *call, const void *ptr,
 		const struct val_release *rel, ze_result_t res)
 {
-	if (!val_release_end_try(&val_cfg, call->ep, call->hctx, rel, res))
+	if (!val_release_end_try(&val_cfg, call->ep, call->hctx, NULL, rel,
+				 res))
 		val_release_undo(call, ptr, rel, res);
 }
 #define VAL_USM_KINDS                                                       \
@@ -1012,5 +1094,7 @@ void val_leak_table(const uint64_t *counts, bool per_context,
 		    const char *when);
 /* Sets val_count_mode from the table's rows (val_init). */
 void val_leak_init(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -175,7 +175,7 @@ val_zeContextDestroy(const struct val_call *call, ze_context_handle_t hContext)
 	}
 	ze_result_t r = val_next.Context.pfnDestroy(hContext);
 	if (hd && r != ZE_RESULT_SUCCESS) {
-		atomic_store(&hd->live, 1);
+		val_handle_set_live(hd, true);
 		return r;
 	}
 	if (r == ZE_RESULT_SUCCESS && val_cfg.tracking)

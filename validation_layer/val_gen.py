@@ -35,7 +35,9 @@ physical-memory handle arguments), calls the hook or the next layer, and
 counts successful calls for the leak table. The wrappers of the hot entry
 points (inline hooks) do the same checks in the same order, but pack their
 arguments (VAL_CALL_<ep>, val_gen.h) only where a finding or a slow path
-needs them, and run a copy of themselves compiled for the usual switches
+needs them, run a copy of themselves compiled for the usual switches, and
+take the thread's hot context and device (val_hot, val.h) for the lookup
+and the lifetime test when one load shows they are still live
 (write_inline_wrapper).
 """
 import argparse
@@ -299,11 +301,21 @@ def write_inline_wrapper(o, e, types):
              "wb_%s(const struct val_config *cfg%s)\n{" % (
                  ret, name, ", " + proto_params(params) if params else ""))
     o.append("\tstruct val_handle *hctx = NULL;")
+    o.append("\t_Atomic uint64_t *cn = NULL;")
     o.append("\t%s r;" % ret)
     ctx_first = bool(params) and params[0][0] == "ze_context_handle_t"
     if ctx_first:
-        o.append("\tif (cfg->tracking)")
-        o.append("\t\thctx = val_handle_find(%s);" % params[0][1])
+        # The thread's hot context (val_hot) stands for the lookup, the
+        # lifetime check and the count slot's test: cn is set only then.
+        c0 = params[0][1]
+        o.append("\tif (cfg->tracking) {")
+        o.append("\t\tif (__builtin_expect(val_hot_ctx(%s), 1)) {" % c0)
+        o.append("\t\t\thctx = val_hot.ctx_hd;")
+        o.append("\t\t\tcn = val_hot.ctx_n;")
+        o.append("\t\t} else {")
+        o.append("\t\t\thctx = val_handle_find(%s);" % c0)
+        o.append("\t\t}")
+        o.append("\t}")
     checks = []
     if params and params[0][0] in types.handles:
         checks.append('if (!%s && cfg->params)\n\t\t\treturn val_null_handle(%s, "%s");'
@@ -312,16 +324,22 @@ def write_inline_wrapper(o, e, types):
         fn = LIFETIME_CHECKS.get(t)
         if not fn:
             continue
-        hd = "hctx" if ctx_first and i == 0 else "val_handle_find(%s)" % n
-        checks.append('if (cfg->lifetime && %s &&\n\t\t    !val_handle_is(%s, %s) &&\n'
+        if ctx_first and i == 0:
+            known = "!cn &&\n\t\t    !val_handle_is(hctx, %s)" % HKINDS[fn]
+        elif fn == "val_check_device":
+            known = ("!val_hot_dev(%s) &&\n\t\t    "
+                     "!val_hot_take_dev(val_handle_find(%s))" % (n, n))
+        else:
+            known = "!val_handle_is(val_handle_find(%s), %s)" % (n, HKINDS[fn])
+        checks.append('if (cfg->lifetime && %s &&\n\t\t    %s &&\n'
                       '\t\t    (r = %s_slow(%s, "%s", %s)))\n\t\t\treturn r;'
-                      % (n, hd, HKINDS[fn], fn, call, n, n))
+                      % (n, known, fn, call, n, n))
     if checks:
         o.append("\tif (cfg->checks) {")
         for c in checks:
             o.append("\t\t" + c)
         o.append("\t}")
-    o.append("\tr = val_%s(cfg, hctx%s);" % (name, ", " + names if params else ""))
+    o.append("\tr = val_%s(cfg, hctx, cn%s);" % (name, ", " + names if params else ""))
     if name not in SELF_COUNTED:
         o.append("\tif (cfg->leak && r == ZE_RESULT_SUCCESS)")
         o.append("\t\tval_count(VAL_EP_%s);" % name)

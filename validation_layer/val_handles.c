@@ -48,6 +48,52 @@ hash(const void *h)
 __thread struct val_recent val_recent
 	__attribute__((tls_model("initial-exec")));
 
+struct val_handle val_hot_none;   /* life 0 */
+__thread struct val_hot val_hot
+	__attribute__((tls_model("initial-exec"))) = {
+	.ctx_hd = &val_hot_none, .ctx_life = 1,
+	.dev_hd = &val_hot_none, .dev_life = 1,
+};
+
+void
+val_hot_set_ctx(struct val_handle *hd, uint64_t gen, _Atomic uint64_t *n)
+{
+	struct val_hot *t = &val_hot;
+	uint64_t life = hd ? atomic_load_explicit(&hd->life,
+						   memory_order_acquire)
+			   : 0;
+	/* ctx first: a hot test between these stores finds no entry. */
+	t->ctx = NULL;
+	if (life == gen * 2 + 1 &&
+	    atomic_load_explicit(&hd->kind, memory_order_relaxed) ==
+		    VAL_H_CONTEXT) {
+		t->ctx_hd = hd;
+		t->ctx_life = life;
+		t->ctx_n = n;
+		t->ctx = hd->h;
+	} else {
+		t->ctx_hd = &val_hot_none;
+		t->ctx_life = 1;
+		t->ctx_n = NULL;
+	}
+}
+
+bool
+val_hot_take_dev(struct val_handle *hd)
+{
+	if (!val_handle_is(hd, VAL_H_DEVICE))
+		return false;
+	struct val_hot *t = &val_hot;
+	uint64_t life = atomic_load_explicit(&hd->life, memory_order_acquire);
+	t->dev = NULL;
+	if (life & 1) {
+		t->dev_hd = hd;
+		t->dev_life = life;
+		t->dev = hd->h;
+	}
+	return true;
+}
+
 struct val_handle *
 val_handle_find_slow(const void *h)
 {
@@ -155,7 +201,7 @@ val_handle_add(const void *h, enum val_hkind kind, struct val_site *site)
 	site->bt = NULL;
 	hd->destroy.ep = 0;
 	hd->destroy.bt = NULL;
-	atomic_store_explicit(&hd->live, 1, memory_order_release);
+	val_handle_set_live(hd, true);
 	return hd;
 err:
 	val_site_clear(site);
@@ -165,7 +211,7 @@ err:
 void
 val_handle_kill(struct val_handle *hd, struct val_site *site)
 {
-	atomic_store_explicit(&hd->live, 0, memory_order_release);
+	val_handle_set_live(hd, false);
 	val_site_clear(&hd->destroy);
 	hd->destroy = *site;
 	site->bt = NULL;

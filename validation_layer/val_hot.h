@@ -112,7 +112,7 @@ val_hot_host_check(const struct val_call *call,
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
-		     ze_context_handle_t hContext,
+		     _Atomic uint64_t *cn, ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
@@ -135,7 +135,8 @@ val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, hctx, &q, *pptr))
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, hctx, cn,
+			   &q, *pptr))
 		val_alloc_done(CALL, VAL_COPY(q), *pptr);
 	return r;
 #undef CALL
@@ -143,7 +144,7 @@ val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
-		     ze_context_handle_t hContext,
+		     _Atomic uint64_t *cn, ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
@@ -163,7 +164,8 @@ val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, hctx, &q, *pptr))
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, hctx, cn,
+			   &q, *pptr))
 		val_alloc_done(CALL, VAL_COPY(q), *pptr);
 	return r;
 #undef CALL
@@ -171,7 +173,7 @@ val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
-		   ze_context_handle_t hContext,
+		   _Atomic uint64_t *cn, ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
@@ -191,7 +193,8 @@ val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, hctx, &q, *pptr))
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, hctx, cn,
+			   &q, *pptr))
 		val_alloc_done(CALL, VAL_COPY(q), *pptr);
 	return r;
 #undef CALL
@@ -199,14 +202,14 @@ val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
-	      ze_context_handle_t hContext, void *ptr)
+	      _Atomic uint64_t *cn, ze_context_handle_t hContext, void *ptr)
 {
 #define CALL VAL_CALL_zeMemFree(hctx, hContext, ptr)
 	struct val_release rel;
 	ze_result_t r;
 	if (cfg->params && !ptr)
 		return val_null_pointer(CALL, "ptr");
-	if (!val_release_try(cfg, VAL_EP_zeMemFree, hctx, hContext, ptr,
+	if (!val_release_try(cfg, VAL_EP_zeMemFree, hctx, cn, hContext, ptr,
 			     VAL_USM_KINDS, &rel)) {
 		struct val_release t;
 		r = val_release_begin(CALL, hContext, ptr, VAL_USM_KINDS, &t);
@@ -215,7 +218,8 @@ val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
 			return r;
 	}
 	r = val_next.Mem.pfnFree(hContext, ptr);
-	if (!val_release_end_try(cfg, VAL_EP_zeMemFree, hctx, &rel, r))
+	if (!val_release_end_try(cfg, VAL_EP_zeMemFree, hctx, cn,
+				 &rel, r))
 		val_release_undo(CALL, ptr, VAL_COPY(rel), r);
 	return r;
 #undef CALL
@@ -223,7 +227,7 @@ val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemGetAllocProperties(const struct val_config *cfg,
-			    struct val_handle *hctx,
+			    struct val_handle *hctx, _Atomic uint64_t *cn,
 			    ze_context_handle_t hContext, const void *ptr,
 			    ze_memory_allocation_properties_t *pMemAllocProperties,
 			    ze_device_handle_t *phDevice)
@@ -237,6 +241,7 @@ val_zeMemGetAllocProperties(const struct val_config *cfg,
 		if (!pMemAllocProperties)
 			return val_null_pointer(CALL, "pMemAllocProperties");
 	}
+	(void)cn;
 	ze_result_t r = val_next.Mem.pfnGetAllocProperties(
 		hContext, ptr, pMemAllocProperties, phDevice);
 	if (r == ZE_RESULT_SUCCESS && phDevice && *phDevice)

@@ -133,6 +133,7 @@ thread_gone(void *arg)
 		t->next->prev = t->prev;
 	pthread_mutex_unlock(&val_reg_lock);
 	val_tcounts = NULL;
+	val_hot_set_ctx(NULL, 0, NULL);
 	free(t);
 }
 
@@ -233,6 +234,7 @@ val_count_call_slow(unsigned ep, struct val_handle *hd, int delta)
 		}
 	}
 	pthread_mutex_unlock(&val_reg_lock);
+	val_hot_set_ctx(hd, gen, t->slot[0].n);
 	val_bump(&t->slot[0].n[ep], delta);
 }
 

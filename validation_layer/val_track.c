@@ -51,17 +51,13 @@ struct val_index val_import_index;
 struct val_index val_map_index;
 
 static _Atomic uint64_t id_pool[VAL_KIND_COUNT];
-__thread uint64_t val_id_next[VAL_KIND_COUNT]
-	__attribute__((tls_model("initial-exec")));
-__thread uint64_t val_id_end[VAL_KIND_COUNT]
-	__attribute__((tls_model("initial-exec")));
 
 uint64_t
 val_rec_id_slow(enum val_kind kind)
 {
 	uint64_t first = atomic_fetch_add(&id_pool[kind], ID_BLOCK) + 1;
-	val_id_next[kind] = first + 1;
-	val_id_end[kind] = first + ID_BLOCK;
+	val_hot.id_next[kind] = first + 1;
+	val_hot.id_end[kind] = first + ID_BLOCK;
 	return first;
 }
 

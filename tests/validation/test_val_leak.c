@@ -115,6 +115,64 @@ START_TEST(test_leak_at_context_destroy)
 }
 END_TEST
 
+/* A context that this thread's calls made hot (val_hot: no lookup, its
+ * counts in the thread's slot), destroyed and then created again: the
+ * use after destroy is caught on the hot path, and a context the driver
+ * hands out at the same address starts a new life with counts of its
+ * own. */
+START_TEST(test_leak_hot_context_new_life)
+{
+	vt_setup(&c, "plk");
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_context_handle_t ctx = NULL, again = NULL;
+	ck_assert_int_eq(c.api.zeContextCreate(c.drv, &cd, &ctx), 0);
+	for (int i = 0; i < 3; i++) {
+		void *p = NULL;
+		ck_assert_int_eq(c.api.zeMemAllocHost(ctx, &hd, 64, 0, &p), 0);
+		ck_assert_int_eq(c.api.zeMemFree(ctx, p), 0);
+	}
+	ck_assert_int_eq(c.api.zeContextDestroy(ctx), 0);
+	void *p = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(ctx, &hd, 64, 0, &p),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_ptr_null(p);
+	vt_assert_finding("lifetime: zeMemAllocHost(",
+			  "use of destroyed context hContext",
+			  "destroyed by zeContextDestroy",
+			  "-> ZE_RESULT_ERROR_INVALID_NULL_HANDLE", NULL);
+	vt_assert_findings(1);
+	free(vt_log_read());
+
+	/* zemem's driver hands its 1024 context slots out in turn: create until
+	 * it gives ctx's again (contexts that are not are destroyed). */
+	for (int i = 0; i < 1100 && again != ctx; i++) {
+		if (again)
+			ck_assert_int_eq(c.api.zeContextDestroy(again), 0);
+		ck_assert_int_eq(c.api.zeContextCreate(c.drv, &cd, &again), 0);
+	}
+	ck_assert_ptr_eq(again, ctx);
+	free(vt_log_read());
+	void *h = NULL, *d = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(again, &hd, 64, 0, &h), 0);
+	ck_assert_int_eq(c.api.zeMemAllocDevice(again, &dd, 4096, 0, c.dev,
+						&d), 0);
+	ck_assert_int_eq(c.api.zeMemFree(again, h), 0);
+	ck_assert_int_eq(c.api.zeContextDestroy(again), 0);
+	char *log = vt_log_read();
+	assert_has(log, "              zeMemAllocDevice = 1     |\n"
+			"                zeMemAllocHost = 1     |\n"
+			"              zeMemAllocShared = 0     \\--->"
+			"                     zeMemFree = 1    \n"
+			"                                       \\--->"
+			"                  zeMemFreeExt = 0     ---> LEAK = 1\n");
+	free(log);
+	vt_assert_finding("leak: zeContextDestroy(hContext=",
+			  "context destroyed with a live device allocation",
+			  "(4096 bytes", NULL);
+	vt_assert_findings(2);
+}
+END_TEST
+
 START_TEST(test_leak_quiet_context_destroy)
 {
 	vt_setup(&c, "k");
@@ -188,6 +246,7 @@ suite(void)
 	Suite *s = suite_create("validation-leak");
 	TCase *t = tcase_create("leak");
 	tcase_add_test(t, test_leak_at_context_destroy);
+	tcase_add_test(t, test_leak_hot_context_new_life);
 	tcase_add_test(t, test_leak_quiet_context_destroy);
 	tcase_add_test(t, test_leak_at_exit);
 	tcase_add_test(t, test_leak_at_exit_clean);
