@@ -75,6 +75,9 @@ zesGetVFManagementExpProcAddrTable
 # Hooks that count their own calls (val_count_call: the process's and the
 # context's count; their rows are per context in val_leak.c), so their
 # wrappers do not call val_count.
+# Entry points with a fast path (val_fast_<ep>, found in the hooks).
+FAST = set()
+
 SELF_COUNTED = {"zeMemAllocHost", "zeMemAllocDevice", "zeMemAllocShared",
                 "zeMemFree"}
 
@@ -202,7 +205,9 @@ def main():
     inline = set()
     headers = []
     for path in args.hooks:
-        found = set(re.findall(r"^val_(ze\w+)\(", open(path).read(), re.M))
+        text = open(path).read()
+        found = set(re.findall(r"^val_(ze\w+)\(", text, re.M))
+        FAST.update(re.findall(r"^val_fast_(ze\w+)\(", text, re.M))
         hooked |= found
         if path.endswith(".h"):
             inline |= found
@@ -344,13 +349,24 @@ def write_inline_wrapper(o, e, types):
         o.append("\tif (cfg->leak && r == ZE_RESULT_SUCCESS)")
         o.append("\t\tval_count(VAL_EP_%s);" % name)
     o.append("\treturn r;\n}\n")
-    o.append("static %s ZE_APICALL\nw_%s(%s)\n{" % (
-        ret, name, proto_params(params)))
+    # With a fast path (val_fast_<ep> in val_hot.h), the usual path is
+    # its own function, which the fast path hands what it does not take.
+    fast = name in FAST
+    o.append("static %s ZE_APICALL%s\n%s_%s(%s)\n{" % (
+        ret, " __attribute__((noinline))" if fast else "",
+        "wu" if fast else "w", name, proto_params(params)))
     o.append("\tif (__builtin_expect(val_cfg.usual, 1))")
     o.append("\t\treturn wb_%s(&val_cfg_usual%s);" % (
         name, ", " + names if params else ""))
     o.append("\treturn wb_%s(&val_cfg%s);\n}\n" % (
         name, ", " + names if params else ""))
+    if fast:
+        o.append("static %s ZE_APICALL\nw_%s(%s)\n{" % (
+            ret, name, proto_params(params)))
+        o.append("\tif (__builtin_expect(val_cfg.usual, 1) &&")
+        o.append("\t    __builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
+        o.append("\t\treturn val_fast_%s(%s, wu_%s);" % (name, names, name))
+        o.append("\treturn wu_%s(%s);\n}\n" % (name, names))
 
 
 def write_source(path, eps, hooked, inline, tables, types, results,

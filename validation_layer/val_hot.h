@@ -250,4 +250,169 @@ val_zeMemGetAllocProperties(const struct val_config *cfg,
 #undef CALL
 }
 
+/* ---- The fast paths ----
+ * With the usual switches, a call on the thread's hot context (val_hot)
+ * runs val_fast_<ep> (w_<ep> in val_gen.c picks it). It makes the same
+ * checks as val_<ep> in its quick form and keeps the same records, but
+ * holds only what the usual case needs across the call to the next layer:
+ * a quick check that fails hands the whole call, before anything is done,
+ * to slow (the wrapper of the usual path, which checks and reports in its
+ * usual order); what val_alloc_try or the next layer's result leaves
+ * undone after the call goes to a cold helper here that finishes as
+ * val_<ep> would. */
+#define VAL_FAST_CFG (&val_cfg_usual)
+
+/* The hot context's record and count slot (never NULL on a fast path). */
+static inline __attribute__((always_inline)) _Atomic uint64_t *
+val_fast_cn(void)
+{
+	_Atomic uint64_t *cn = val_hot.ctx_n;
+	if (!cn)
+		__builtin_unreachable();
+	return cn;
+}
+
+static __attribute__((noinline, cold)) void
+val_fast_shared_done(ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr,
+		     const struct val_alloc_req *q)
+{
+	val_alloc_done(VAL_CALL_zeMemAllocShared(val_hot.ctx_hd, hContext,
+						 device_desc, host_desc, size,
+						 alignment, hDevice, pptr),
+		       q, *pptr);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemAllocShared(ze_context_handle_t hContext,
+			  const ze_device_mem_alloc_desc_t *device_desc,
+			  const ze_host_mem_alloc_desc_t *host_desc,
+			  size_t size, size_t alignment,
+			  ze_device_handle_t hDevice, void **pptr,
+			  ze_pfnMemAllocShared_t slow)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	if (!(device_desc && host_desc && pptr &&
+	      (!hDevice || val_hot_dev(hDevice)) &&
+	      val_hot_device_desc(device_desc, &q) &&
+	      val_hot_host_desc(host_desc, &q) && val_hot_size_align(&q)))
+		return slow(hContext, device_desc, host_desc, size, alignment,
+			    hDevice, pptr);
+	ze_result_t r = val_next.Mem.pfnAllocShared(
+		hContext, device_desc, host_desc, size, alignment, hDevice,
+		pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocShared,
+			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
+		val_fast_shared_done(hContext, device_desc, host_desc, size,
+				     alignment, hDevice, pptr, VAL_COPY(q));
+	return r;
+}
+
+static __attribute__((noinline, cold)) void
+val_fast_device_done(ze_context_handle_t hContext,
+		     const ze_device_mem_alloc_desc_t *device_desc,
+		     size_t size, size_t alignment,
+		     ze_device_handle_t hDevice, void **pptr,
+		     const struct val_alloc_req *q)
+{
+	val_alloc_done(VAL_CALL_zeMemAllocDevice(val_hot.ctx_hd, hContext,
+						 device_desc, size, alignment,
+						 hDevice, pptr),
+		       q, *pptr);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
+			  const ze_device_mem_alloc_desc_t *device_desc,
+			  size_t size, size_t alignment,
+			  ze_device_handle_t hDevice, void **pptr,
+			  ze_pfnMemAllocDevice_t slow)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	if (!(val_hot_dev(hDevice) && device_desc && pptr &&
+	      val_hot_device_desc(device_desc, &q) && val_hot_size_align(&q)))
+		return slow(hContext, device_desc, size, alignment, hDevice,
+			    pptr);
+	ze_result_t r = val_next.Mem.pfnAllocDevice(
+		hContext, device_desc, size, alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocDevice,
+			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
+		val_fast_device_done(hContext, device_desc, size, alignment,
+				     hDevice, pptr, VAL_COPY(q));
+	return r;
+}
+
+static __attribute__((noinline, cold)) void
+val_fast_host_done(ze_context_handle_t hContext,
+		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		   size_t alignment, void **pptr,
+		   const struct val_alloc_req *q)
+{
+	val_alloc_done(VAL_CALL_zeMemAllocHost(val_hot.ctx_hd, hContext,
+					       host_desc, size, alignment,
+					       pptr),
+		       q, *pptr);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemAllocHost(ze_context_handle_t hContext,
+			const ze_host_mem_alloc_desc_t *host_desc,
+			size_t size, size_t alignment, void **pptr,
+			ze_pfnMemAllocHost_t slow)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
+		.align = alignment,
+	};
+	if (!(host_desc && pptr && val_hot_host_desc(host_desc, &q) &&
+	      val_hot_size_align(&q)))
+		return slow(hContext, host_desc, size, alignment, pptr);
+	ze_result_t r = val_next.Mem.pfnAllocHost(hContext, host_desc, size,
+						  alignment, pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocHost,
+			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
+		val_fast_host_done(hContext, host_desc, size, alignment, pptr,
+				   VAL_COPY(q));
+	return r;
+}
+
+/* The next layer refused a free the layer had let go ahead (the record,
+ * id, retired and counted): as val_release_undo after val_zeMemFree. */
+static __attribute__((noinline, cold)) ze_result_t
+val_fast_free_refused(ze_context_handle_t hContext, void *ptr, uint64_t id,
+		      ze_result_t res)
+{
+	const struct val_release rel = { &val_mem_index, (uintptr_t)ptr, id };
+	val_release_undo(VAL_CALL_zeMemFree(val_hot.ctx_hd, hContext, ptr),
+			 ptr, &rel, res);
+	return res;
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemFree(ze_context_handle_t hContext, void *ptr,
+		   ze_pfnMemFree_t slow)
+{
+	/* NULL has no record: slow reports it. */
+	struct val_release rel;
+	if (!val_release_try(VAL_FAST_CFG, VAL_EP_zeMemFree, val_hot.ctx_hd,
+			     val_fast_cn(), hContext, ptr, VAL_USM_KINDS,
+			     &rel))
+		return slow(hContext, ptr);
+	ze_result_t r = val_next.Mem.pfnFree(hContext, ptr);
+	if (__builtin_expect(r != ZE_RESULT_SUCCESS, 0))
+		return val_fast_free_refused(hContext, ptr, rel.id, r);
+	return r;
+}
+
 #endif
