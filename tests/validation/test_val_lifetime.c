@@ -237,6 +237,165 @@ START_TEST(test_free_unknown_pointer)
 }
 END_TEST
 
+/* ---- The same bugs on the fast paths: every switch on (the usual
+ * switches) and the context hot (val_hot), so each call starts on
+ * val_fast_<ep> and the bug sends it to the usual path, or, after the
+ * driver's call, to the fast path's cold helpers. ---- */
+
+static void
+warm_up(void)
+{
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, alloc_host(64)),
+				 ZE_RESULT_SUCCESS);
+}
+
+START_TEST(test_hot_path_bugs)
+{
+	vt_setup(&c, "plk");
+	warm_up();
+	char *p = alloc_host(256);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p + 8),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemFree(",
+			  "free of an interior pointer",
+			  "is 8 bytes into host allocation",
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	vt_assert_finding("parameter: zeMemFree(", "ptr",
+			  "-> ZE_RESULT_ERROR_INVALID_NULL_POINTER", NULL);
+	ze_host_mem_alloc_desc_t bad = hd;
+	bad.flags = 0x100;
+	void *q = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(c.ctx, &bad, 64, 0, &q),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	vt_assert_finding("parameter: zeMemAllocHost(", "host_desc->flags",
+			  "-> ZE_RESULT_ERROR_INVALID_ENUMERATION", NULL);
+	/* A block of another context freed through the hot one. */
+	ze_context_handle_t other = new_context();
+	ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 64, 0, &q),
+			 ZE_RESULT_SUCCESS);
+	warm_up();
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, q),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	char want[128];
+	snprintf(want, sizeof(want), "belongs to context %p, not %p",
+		 (void *)other, (void *)c.ctx);
+	vt_assert_finding("lifetime: zeMemFree(",
+			  "free through the wrong context", want,
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
+	ck_assert_int_eq(c.api.zeMemFree(other, q), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeContextDestroy(other), ZE_RESULT_SUCCESS);
+	warm_up();
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	snprintf(want, sizeof(want), "double free: %p was already released",
+		 (void *)p);
+	vt_assert_finding("lifetime: zeMemFree(", want, "host allocation",
+			  "(256 bytes", "released by zeMemFree",
+			  "-> ZE_RESULT_ERROR_INVALID_ARGUMENT", NULL);
+	vt_assert_findings(5);
+	/* warm-ups 3 x 2, p, q; no bad call reached the driver */
+	ck_assert_int_eq(vt_driver_frees, 8);
+}
+END_TEST
+
+/* A driver that refuses frees while refuse_frees > 0, and one whose host
+ * blocks asked with 256-byte alignment come back 16 bytes off. */
+static ze_pfnMemFree_t next_free;
+static ze_pfnMemAllocHost_t next_alloc_host;
+static int refuse_frees;
+static char *skewed;
+
+static ze_result_t
+refusing_free(ze_context_handle_t ctx, void *ptr)
+{
+	if (refuse_frees > 0) {
+		refuse_frees--;
+		return ZE_RESULT_ERROR_DEVICE_LOST;
+	}
+	if (ptr && ptr == skewed)
+		ptr = skewed - 16;
+	return next_free(ctx, ptr);
+}
+
+static ze_result_t
+skewing_alloc_host(ze_context_handle_t ctx, const ze_host_mem_alloc_desc_t *d,
+		   size_t size, size_t align, void **pptr)
+{
+	if (align < 256)
+		return next_alloc_host(ctx, d, size, align, pptr);
+	ze_result_t r = next_alloc_host(ctx, d, size + 64, align, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		*pptr = skewed = (char *)*pptr + 16;
+	return r;
+}
+
+static void
+plant_odd_driver(ze_dditable_t *t)
+{
+	next_free = t->Mem.pfnFree;
+	next_alloc_host = t->Mem.pfnAllocHost;
+	t->Mem.pfnFree = refusing_free;
+	t->Mem.pfnAllocHost = skewing_alloc_host;
+}
+
+static void
+setup_odd_driver(void)
+{
+	vt_switches("plk");
+	vt_log_begin();
+	ck_assert_int_eq(vc_load_chain(&c, ZE_API_VERSION_CURRENT,
+				       vc_layer_path(), plant_odd_driver), 0);
+	ck_assert_int_eq(vc_open(&c), ZE_RESULT_SUCCESS);
+	warm_up();
+}
+
+/* The layer lets a free go ahead (record retired, call counted) and the
+ * driver refuses it: the record is live again and the count taken back,
+ * so the next free is no double free and the leak table balances. */
+START_TEST(test_hot_free_refused_by_driver)
+{
+	setup_odd_driver();
+	void *p = alloc_host(64), *keep = alloc_host(64);
+	refuse_frees = 1;
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	vt_assert_findings(0);
+	ck_assert_int_eq(c.api.zeContextDestroy(c.ctx), ZE_RESULT_SUCCESS);
+	char *log = vt_log_read();
+	ck_assert_ptr_nonnull(strstr(log, "zeMemAllocHost = 4 "));
+	ck_assert_ptr_nonnull(strstr(log, "zeMemFree = 3 "));
+	ck_assert_ptr_nonnull(strstr(log, "---> LEAK = 1\n"));
+	free(log);
+	vt_assert_finding("leak: zeContextDestroy(",
+			  "context destroyed with a live host allocation",
+			  NULL);
+	vt_assert_findings(1);
+	(void)keep;
+}
+END_TEST
+
+/* A misaligned block from the driver, found after the call (the fast
+ * path's cold helper): reported, recorded, and freed cleanly. */
+START_TEST(test_hot_misaligned_pointer)
+{
+	setup_odd_driver();
+	void *p = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(c.ctx, &hd, 100, 256, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(p, skewed);
+	vt_assert_finding("driver: zeMemAllocHost(", "alignment=256",
+			  "not aligned to the 256 bytes asked for",
+			  "-> ZE_RESULT_SUCCESS (from the driver)", NULL);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	vt_assert_findings(1);
+}
+END_TEST
+
 START_TEST(test_context_use_after_destroy)
 {
 	vt_setup(&c, "l");
@@ -353,6 +512,9 @@ suite(void)
 	tcase_add_test(t, test_free_interior_pointer);
 	tcase_add_test(t, test_free_into_released_memory);
 	tcase_add_test(t, test_free_wrong_context);
+	tcase_add_test(t, test_hot_path_bugs);
+	tcase_add_test(t, test_hot_free_refused_by_driver);
+	tcase_add_test(t, test_hot_misaligned_pointer);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
 	suite_add_tcase(s, t);
