@@ -520,8 +520,12 @@ val_rec_retire_fast(struct val_shard *s, struct val_rec *r,
 		    struct val_site *site)
 {
 	r->state = VAL_FREED;
-	r->free = *site;   /* a live record has no free backtrace */
-	site->bt = NULL;
+	/* A live record has no free site's bt (NULL) to lose. */
+	r->free.ep = site->ep;
+	if (site->bt) {
+		r->free.bt = site->bt;
+		site->bt = NULL;
+	}
 	uint32_t i = s->qhead;
 	struct val_rec *old = s->qring[i];
 	s->qring[i] = r;
@@ -915,14 +919,18 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 		s->qring[r->qslot] = NULL;  /* val_rec_unquarantine */
 	else
 		val_rlist_unlink(&s->stale, r);
-	if (cfg->backtrace && (r->alloc.bt || r->free.bt))
-		val_rec_clear_bts(r);
+	/* Without backtraces every site's bt is NULL: only ep changes. */
+	if (cfg->backtrace) {
+		if (r->alloc.bt || r->free.bt)
+			val_rec_clear_bts(r);
+		r->alloc.bt = site->bt;
+	}
 	r->free.ep = 0;
 	r->size = q->size;
 	r->kind = (uint8_t)q->kind;
 	r->state = VAL_LIVE;
 	r->id = val_rec_id(q->kind);
-	r->alloc = *site;
+	r->alloc.ep = site->ep;
 	r->ctx = q->ctx;
 	r->dev = q->dev;
 	r->align = q->align;

@@ -55,7 +55,8 @@ val_hot_size_align(const struct val_alloc_req *q)
 {
 	uint64_t fits = atomic_load_explicit(&val_smallest_max_alloc,
 					     memory_order_relaxed);
-	return q->size && q->size <= fits && !(q->align & (q->align - 1));
+	/* 0 < size <= fits (fits < UINT64_MAX: val_params.c) */
+	return q->size - 1 < fits && !(q->align & (q->align - 1));
 }
 
 /* The hooks get the switches (cfg: val_cfg, or val_cfg_usual where the
@@ -276,13 +277,17 @@ static __attribute__((noinline, cold)) void
 val_fast_shared_done(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		     size_t alignment, ze_device_handle_t hDevice, void **pptr,
-		     const struct val_alloc_req *q)
+		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+		.flags = device_desc->flags | host_desc->flags << 8,
+	};
 	val_alloc_done(VAL_CALL_zeMemAllocShared(val_hot.ctx_hd, hContext,
 						 device_desc, host_desc, size,
 						 alignment, hDevice, pptr),
-		       q, *pptr);
+		       &q, *pptr);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -310,7 +315,7 @@ val_fast_zeMemAllocShared(ze_context_handle_t hContext,
 	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocShared,
 			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
 		val_fast_shared_done(hContext, device_desc, host_desc, size,
-				     alignment, hDevice, pptr, VAL_COPY(q));
+				     alignment, hDevice, pptr);
 	return r;
 }
 
@@ -318,13 +323,16 @@ static __attribute__((noinline, cold)) void
 val_fast_device_done(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     size_t size, size_t alignment,
-		     ze_device_handle_t hDevice, void **pptr,
-		     const struct val_alloc_req *q)
+		     ze_device_handle_t hDevice, void **pptr)
 {
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment, .flags = device_desc->flags,
+	};
 	val_alloc_done(VAL_CALL_zeMemAllocDevice(val_hot.ctx_hd, hContext,
 						 device_desc, size, alignment,
 						 hDevice, pptr),
-		       q, *pptr);
+		       &q, *pptr);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -348,20 +356,23 @@ val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
 	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocDevice,
 			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
 		val_fast_device_done(hContext, device_desc, size, alignment,
-				     hDevice, pptr, VAL_COPY(q));
+				     hDevice, pptr);
 	return r;
 }
 
 static __attribute__((noinline, cold)) void
 val_fast_host_done(ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		   size_t alignment, void **pptr,
-		   const struct val_alloc_req *q)
+		   size_t alignment, void **pptr)
 {
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
+		.align = alignment, .flags = host_desc->flags << 8,
+	};
 	val_alloc_done(VAL_CALL_zeMemAllocHost(val_hot.ctx_hd, hContext,
 					       host_desc, size, alignment,
 					       pptr),
-		       q, *pptr);
+		       &q, *pptr);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -382,8 +393,8 @@ val_fast_zeMemAllocHost(ze_context_handle_t hContext,
 	if (r == ZE_RESULT_SUCCESS &&
 	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocHost,
 			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
-		val_fast_host_done(hContext, host_desc, size, alignment, pptr,
-				   VAL_COPY(q));
+		val_fast_host_done(hContext, host_desc, size, alignment,
+				   pptr);
 	return r;
 }
 

@@ -206,9 +206,13 @@ static uint64_t
 query_max_alloc(ze_device_handle_t dev)
 {
 	uint64_t m = query_max_alloc_raw(dev);
+	/* At most UINT64_MAX - 1, so that the quick test (val_hot.h) can
+	 * take size - 1 < it for 0 < size <= it; a size above it only gets
+	 * the full check. */
+	uint64_t s = m < UINT64_MAX ? m : UINT64_MAX - 1;
 	uint64_t cur = atomic_load(&val_smallest_max_alloc);
-	while ((!cur || m < cur) &&
-	       !atomic_compare_exchange_weak(&val_smallest_max_alloc, &cur, m))
+	while ((!cur || s < cur) &&
+	       !atomic_compare_exchange_weak(&val_smallest_max_alloc, &cur, s))
 		;
 	return m;
 }
