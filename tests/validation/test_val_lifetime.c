@@ -84,9 +84,10 @@ race_free(void *arg)
 	return NULL;
 }
 
-START_TEST(test_free_double_racing)
+static void
+race_double_free(const char *switches)
 {
-	vt_setup(&c, "l");
+	vt_setup(&c, switches);
 	pthread_t t[2];
 	ck_assert_int_eq(pthread_barrier_init(&race_bar, NULL, 3), 0);
 	for (intptr_t i = 0; i < 2; i++)
@@ -115,6 +116,19 @@ START_TEST(test_free_double_racing)
 		doubles++;
 	ck_assert_int_eq(doubles, RACE_ROUNDS);
 	free(log);
+}
+
+START_TEST(test_free_double_racing)
+{
+	race_double_free("l");
+}
+END_TEST
+
+/* The same with every switch on: from the second round both threads free
+ * on their fast paths (the context is hot in each). */
+START_TEST(test_free_double_racing_hot)
+{
+	race_double_free("plk");
 }
 END_TEST
 
@@ -508,6 +522,7 @@ suite(void)
 	tcase_add_test(t, test_free_double);
 	tcase_add_test(t, test_free_double_backtrace);
 	tcase_add_test(t, test_free_double_racing);
+	tcase_add_test(t, test_free_double_racing_hot);
 	tcase_add_test(t, test_free_double_after_quarantine_wraps);
 	tcase_add_test(t, test_free_interior_pointer);
 	tcase_add_test(t, test_free_into_released_memory);
