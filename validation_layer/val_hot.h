@@ -276,7 +276,7 @@ val_fast_cn(void)
 	return cn;
 }
 
-static __attribute__((noinline, cold)) void
+static __attribute__((noinline)) void
 val_fast_shared_done(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
@@ -322,7 +322,7 @@ val_fast_zeMemAllocShared(ze_context_handle_t hContext,
 	return r;
 }
 
-static __attribute__((noinline, cold)) void
+static __attribute__((noinline)) void
 val_fast_device_done(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
 		     size_t size, size_t alignment,
@@ -363,7 +363,7 @@ val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
 	return r;
 }
 
-static __attribute__((noinline, cold)) void
+static __attribute__((noinline)) void
 val_fast_host_done(ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
@@ -403,7 +403,7 @@ val_fast_zeMemAllocHost(ze_context_handle_t hContext,
 
 /* The next layer refused a free the layer had let go ahead (the record,
  * id, retired and counted): as val_release_undo after val_zeMemFree. */
-static __attribute__((noinline, cold)) ze_result_t
+static __attribute__((noinline)) ze_result_t
 val_fast_free_refused(ze_context_handle_t hContext, void *ptr, uint64_t id,
 		      ze_result_t res)
 {
