@@ -427,6 +427,7 @@ struct val_shard {
 	struct val_rec **buckets;       /* nbuckets (power of 2), or NULL */
 	size_t mask;                    /* nbuckets - 1 */
 	size_t count;                   /* records in the hash */
+	uint64_t drops;                 /* records dropped so far (val_hot) */
 	/* quarantine (FREED): a ring of the shard's last VAL_QSHARD frees;
 	 * a record reused meanwhile leaves a hole (NULL), and the record a
 	 * free overwrites goes stale. */
@@ -662,6 +663,16 @@ struct val_hot {
 	uint64_t dev_life;
 	uint64_t id_next[VAL_KIND_COUNT];
 	uint64_t id_end[VAL_KIND_COUNT];
+	/* The record of base rc_base in shard rc_shard (its shard) that the
+	 * thread's last fast allocation or free found, when the shard had
+	 * dropped rc_drops records: while it has dropped no other, that
+	 * record is still the one hashed at rc_base (a record leaves the
+	 * hash, or is reused, only by a drop). Empty: base 0 in its shard,
+	 * rc_drops never reached. */
+	uintptr_t rc_base;
+	struct val_rec *rc_rec;
+	struct val_shard *rc_shard;
+	uint64_t rc_drops;
 };
 extern struct val_handle val_hot_none;
 extern __thread struct val_hot val_hot
@@ -936,6 +947,38 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 	r->align = q->align;
 	r->flags = q->flags;
 }
+/* Lock the shard of base b (*ps) and find the hashed record at b (any
+ * state), or NULL: the thread's last one (val_hot) when it is still b's,
+ * else by the shard hash. */
+static inline __attribute__((always_inline)) struct val_rec *
+val_shard_lock_find(uintptr_t b, struct val_shard **ps)
+{
+	struct val_hot *t = &val_hot;
+	struct val_shard *s;
+	if (b == t->rc_base) {
+		s = t->rc_shard;
+		val_spin_lock(&s->lock);
+		*ps = s;
+		if (s->drops == t->rc_drops)
+			return t->rc_rec;
+	} else {
+		s = val_shard_of(b);
+		val_spin_lock(&s->lock);
+		*ps = s;
+	}
+	return val_shard_find(s, b);
+}
+/* Caller holds s's lock, r is the hashed record at b: the thread's next
+ * val_shard_lock_find of b may take it. */
+static inline __attribute__((always_inline)) void
+val_hot_keep_rec(uintptr_t b, struct val_shard *s, struct val_rec *r)
+{
+	struct val_hot *t = &val_hot;
+	t->rc_base = b;
+	t->rc_rec = r;
+	t->rc_shard = s;
+	t->rc_drops = s->drops;
+}
 /* The hot path of val_alloc_done (inline; no struct val_call, which the
  * hot wrappers build only for a finding): entry point ep, its context's
  * record hctx. true when done; false when it did nothing and the caller
@@ -954,14 +997,14 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 	if (cfg->backtrace)
 		return false;
 	const struct val_site site = { (uint16_t)ep, NULL };
-	struct val_shard *s = val_shard_of(b);
-	val_spin_lock(&s->lock);
-	struct val_rec *r = val_shard_find(s, b);
+	struct val_shard *s;
+	struct val_rec *r = val_shard_lock_find(b, &s);
 	if (__builtin_expect(!val_alloc_can_revive(r, q), 0)) {
 		val_spin_unlock(&s->lock);
 		return false;
 	}
 	val_alloc_revive(cfg, s, r, q, &site);
+	val_hot_keep_rec(b, s, r);
 	val_spin_unlock(&s->lock);
 	val_count_hot(cfg, ep, hctx, cn, 1);
 	return true;
@@ -1049,13 +1092,13 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 	if (cfg->backtrace)
 		return false;
 	struct val_site site = { (uint16_t)ep, NULL };
-	struct val_shard *s = val_shard_of(b);
-	val_spin_lock(&s->lock);
-	struct val_rec *r = val_shard_find(s, b);
+	struct val_shard *s;
+	struct val_rec *r = val_shard_lock_find(b, &s);
 	if (__builtin_expect(!val_release_may(r, ctx, expect), 0)) {
 		val_spin_unlock(&s->lock);
 		return false;
 	}
+	val_hot_keep_rec(b, s, r);
 	val_release_live(cfg, ep, hctx, cn, s, r, b, &site, rel);
 	return true;
 }

@@ -283,6 +283,7 @@ rec_drop(struct val_shard *s, struct val_rec *r)
 		val_index_remove(r->ix, &r->node);
 	if (r->hashed)
 		hash_del(s, r);
+	s->drops++;   /* r may be reused: threads' val_hot.rc_rec go stale */
 	r->ix = NULL;
 	val_site_clear(&r->alloc);
 	val_site_clear(&r->free);

@@ -410,6 +410,68 @@ START_TEST(test_hot_misaligned_pointer)
 }
 END_TEST
 
+/* The thread's last record (val_hot.rc_*) goes stale when another
+ * thread's frees push it out of the quarantine and its allocations reuse
+ * it for other blocks: a second free of the old pointer must then be
+ * looked up afresh, not taken for the reused record. */
+enum { CHURN = 12000 };
+
+static void *
+churn(void *arg)
+{
+	void **v = malloc(CHURN * sizeof(*v));
+	ck_assert_ptr_nonnull(v);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < CHURN; i++)
+			v[i] = alloc_host(64);
+		for (int i = 0; i < CHURN; i++)
+			ck_assert_int_eq(c.api.zeMemFree(c.ctx, v[i]),
+					 ZE_RESULT_SUCCESS);
+	}
+	for (int i = 0; i < CHURN; i++)
+		v[i] = alloc_host(64);
+	*(void ***)arg = v;
+	return NULL;
+}
+
+START_TEST(test_hot_record_reused_elsewhere)
+{
+	vt_setup(&c, "plk");
+	warm_up();
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	pthread_t t;
+	void **v = NULL;
+	ck_assert_int_eq(pthread_create(&t, NULL, churn, &v), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	int frees = vt_driver_frees;
+	ze_result_t r = c.api.zeMemFree(c.ctx, p);
+	/* p is either one of the blocks the other thread holds now (the
+	 * driver gave it out again: a legal free), or gone from the layer's
+	 * records and the driver's both. */
+	bool held = false;
+	for (int i = 0; i < CHURN; i++)
+		held |= v[i] == p;
+	if (held) {
+		ck_assert_int_eq(r, ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(vt_driver_frees, frees + 1);
+		vt_assert_findings(0);
+	} else {
+		ck_assert_int_eq(r, ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		vt_assert_finding("lifetime: zeMemFree(",
+				  "is not memory the layer saw allocated or "
+				  "opened, and the driver refused it too",
+				  NULL);
+		vt_assert_findings(1);
+	}
+	for (int i = 0; i < CHURN; i++)
+		if (v[i] != p)
+			ck_assert_int_eq(c.api.zeMemFree(c.ctx, v[i]),
+					 ZE_RESULT_SUCCESS);
+	free(v);
+}
+END_TEST
+
 START_TEST(test_context_use_after_destroy)
 {
 	vt_setup(&c, "l");
@@ -530,6 +592,7 @@ suite(void)
 	tcase_add_test(t, test_hot_path_bugs);
 	tcase_add_test(t, test_hot_free_refused_by_driver);
 	tcase_add_test(t, test_hot_misaligned_pointer);
+	tcase_add_test(t, test_hot_record_reused_elsewhere);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
 	suite_add_tcase(s, t);
