@@ -276,6 +276,16 @@ val_fast_cn(void)
 	return cn;
 }
 
+/* The record of an allocation the next layer made on a fast path:
+ * val_alloc_try with the usual switches and the hot context; false when
+ * the caller must finish with its val_fast_<kind>_done. */
+static inline __attribute__((always_inline)) bool
+val_fast_recorded(unsigned ep, const struct val_alloc_req *q, void **pptr)
+{
+	return val_alloc_try(VAL_FAST_CFG, ep, val_hot.ctx_hd, val_fast_cn(),
+			     q, *pptr);
+}
+
 static __attribute__((noinline)) void
 val_fast_shared_done(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc,
@@ -315,8 +325,7 @@ val_fast_zeMemAllocShared(ze_context_handle_t hContext,
 		hContext, device_desc, host_desc, size, alignment, hDevice,
 		pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocShared,
-			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
+	    !val_fast_recorded(VAL_EP_zeMemAllocShared, &q, pptr))
 		val_fast_shared_done(hContext, device_desc, host_desc, size,
 				     alignment, hDevice, pptr);
 	return r;
@@ -356,8 +365,7 @@ val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
 	ze_result_t r = val_next.Mem.pfnAllocDevice(
 		hContext, device_desc, size, alignment, hDevice, pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocDevice,
-			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
+	    !val_fast_recorded(VAL_EP_zeMemAllocDevice, &q, pptr))
 		val_fast_device_done(hContext, device_desc, size, alignment,
 				     hDevice, pptr);
 	return r;
@@ -394,8 +402,7 @@ val_fast_zeMemAllocHost(ze_context_handle_t hContext,
 	ze_result_t r = val_next.Mem.pfnAllocHost(hContext, host_desc, size,
 						  alignment, pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(VAL_FAST_CFG, VAL_EP_zeMemAllocHost,
-			   val_hot.ctx_hd, val_fast_cn(), &q, *pptr))
+	    !val_fast_recorded(VAL_EP_zeMemAllocHost, &q, pptr))
 		val_fast_host_done(hContext, host_desc, size, alignment,
 				   pptr);
 	return r;
