@@ -75,6 +75,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
@@ -652,7 +653,9 @@ val_handle_set_live(struct val_handle *hd, bool live)
  *   set with ctx by val_count_call_slow (val_leak.c), which keeps
  *   slot[0] and these in step, and cleared when the thread's counts go.
  * An empty entry names val_hot_none, whose life word (0) matches no
- * entry's (odd), so the test needs no NULL check. */
+ * entry's (odd), so the test needs no NULL check. The context entry is
+ * filled only with the usual switches (val_cfg.usual): a hot context
+ * then also tells the wrappers that the fast paths apply. */
 struct val_hot {
 	const void *ctx;
 	struct val_handle *ctx_hd;
@@ -693,7 +696,8 @@ val_hot_dev(const void *h)
 				    memory_order_acquire) == val_hot.dev_life;
 }
 /* Caller is hd's thread's count: ctx_n for slot[0] (hd in life gen), or
- * the entry emptied when hd is not a live context in that life. */
+ * the entry emptied when hd is not a live context in that life or the
+ * switches are not the usual ones. */
 void val_hot_set_ctx(struct val_handle *hd, uint64_t gen,
 		     _Atomic uint64_t *n);
 /* hd (val_handle_find's) is a live device: it becomes the hot one. */
@@ -1048,10 +1052,27 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 	val_count_hot(cfg, ep, hctx, cn, 1);  /* taken back if the driver
 					       * fails */
 }
+/* The kinds zeMemFree releases. */
+#define VAL_USM_KINDS                                                       \
+	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \
+	 (1u << VAL_KIND_SHARED))
 static inline bool
 val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
 		unsigned expect)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (__builtin_constant_p(expect) && expect == VAL_USM_KINDS) {
+		/* kind and state in one load: LIVE is 0 and the USM kinds
+		 * are the first three, so a live USM record reads below 3. */
+		_Static_assert(offsetof(struct val_rec, state) ==
+				       offsetof(struct val_rec, kind) + 1 &&
+			       VAL_LIVE == 0 && VAL_KIND_SHARED == 2,
+			       "kind, state: adjacent; LIVE 0; USM kinds 0-2");
+		uint16_t ks;
+		return r && (memcpy(&ks, &r->kind, sizeof(ks)), ks < 3) &&
+		       r->ctx == ctx;
+	}
+#endif
 	return r && r->state == VAL_LIVE && ((expect >> r->kind) & 1) &&
 	       r->ctx == ctx;
 }
@@ -1125,9 +1146,6 @@ val_release_end(const struct val_call *call, const void *ptr,
 				 res))
 		val_release_undo(call, ptr, rel, res);
 }
-#define VAL_USM_KINDS                                                       \
-	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \
-	 (1u << VAL_KIND_SHARED))
 /* Register a device handle the driver returned (no-op if known). */
 void val_device_seen(ze_device_handle_t dev, const struct val_call *call);
 

@@ -363,8 +363,8 @@ def write_inline_wrapper(o, e, types):
     if fast:
         o.append("static %s ZE_APICALL\nw_%s(%s)\n{" % (
             ret, name, proto_params(params)))
-        o.append("\tif (__builtin_expect(val_cfg.usual, 1) &&")
-        o.append("\t    __builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
+        # A hot context implies the usual switches (val_hot_set_ctx).
+        o.append("\tif (__builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
         o.append("\t\treturn val_fast_%s(%s, wu_%s);" % (name, names, name))
         o.append("\treturn wu_%s(%s);\n}\n" % (name, names))
 

@@ -65,7 +65,7 @@ val_hot_set_ctx(struct val_handle *hd, uint64_t gen, _Atomic uint64_t *n)
 			   : 0;
 	/* ctx first: a hot test between these stores finds no entry. */
 	t->ctx = NULL;
-	if (life == gen * 2 + 1 &&
+	if (val_cfg.usual && life == gen * 2 + 1 &&
 	    atomic_load_explicit(&hd->kind, memory_order_relaxed) ==
 		    VAL_H_CONTEXT) {
 		t->ctx_hd = hd;
