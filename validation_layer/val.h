@@ -667,8 +667,8 @@ struct val_hot {
 	uint64_t id_next[VAL_KIND_COUNT];
 	uint64_t id_end[VAL_KIND_COUNT];
 	/* The record of base rc_base in shard rc_shard (its shard) that the
-	 * thread's last fast allocation or free found, when the shard had
-	 * dropped rc_drops records: while it has dropped no other, that
+	 * thread's last lookup by the shard hash on a fast path found
+	 * (val_shard_lock_find), when the shard had dropped rc_drops records: while it has dropped no other, that
 	 * record is still the one hashed at rc_base (a record leaves the
 	 * hash, or is reused, only by a drop). Empty: base 0 in its shard,
 	 * rc_drops never reached. */
@@ -953,7 +953,7 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 }
 /* Lock the shard of base b (*ps) and find the hashed record at b (any
  * state), or NULL: the thread's last one (val_hot) when it is still b's,
- * else by the shard hash. */
+ * else by the shard hash, and then that one becomes the thread's. */
 static inline __attribute__((always_inline)) struct val_rec *
 val_shard_lock_find(uintptr_t b, struct val_shard **ps)
 {
@@ -970,18 +970,14 @@ val_shard_lock_find(uintptr_t b, struct val_shard **ps)
 		val_spin_lock(&s->lock);
 		*ps = s;
 	}
-	return val_shard_find(s, b);
-}
-/* Caller holds s's lock, r is the hashed record at b: the thread's next
- * val_shard_lock_find of b may take it. */
-static inline __attribute__((always_inline)) void
-val_hot_keep_rec(uintptr_t b, struct val_shard *s, struct val_rec *r)
-{
-	struct val_hot *t = &val_hot;
-	t->rc_base = b;
-	t->rc_rec = r;
-	t->rc_shard = s;
-	t->rc_drops = s->drops;
+	struct val_rec *r = val_shard_find(s, b);
+	if (r) {
+		t->rc_base = b;
+		t->rc_rec = r;
+		t->rc_shard = s;
+		t->rc_drops = s->drops;
+	}
+	return r;
 }
 /* The hot path of val_alloc_done (inline; no struct val_call, which the
  * hot wrappers build only for a finding): entry point ep, its context's
@@ -1008,7 +1004,6 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 		return false;
 	}
 	val_alloc_revive(cfg, s, r, q, &site);
-	val_hot_keep_rec(b, s, r);
 	val_spin_unlock(&s->lock);
 	val_count_hot(cfg, ep, hctx, cn, 1);
 	return true;
@@ -1119,7 +1114,6 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		val_spin_unlock(&s->lock);
 		return false;
 	}
-	val_hot_keep_rec(b, s, r);
 	val_release_live(cfg, ep, hctx, cn, s, r, b, &site, rel);
 	return true;
 }
