@@ -507,8 +507,19 @@ void val_shards_lock_all(void);
 /* Caller holds s's lock: old, pushed out of s's quarantine ring, goes
  * stale; returns true when the shard's stale list is long enough that the
  * caller should call val_shard_sweep(s) once it has let go of the shard
- * lock. */
-bool val_rec_evict(struct val_shard *s, struct val_rec *old);
+ * lock. bts: the record may hold backtraces (false only where the
+ * switches say there are none: then no call is made). */
+#define VAL_STALE_MAX 128   /* stale records per shard before a sweep */
+void val_rec_clear_bts(struct val_rec *r);
+static inline __attribute__((always_inline)) bool
+val_rec_evict(struct val_shard *s, struct val_rec *old, bool bts)
+{
+	old->state = VAL_STALE;
+	if (bts && (old->alloc.bt || old->free.bt))
+		val_rec_clear_bts(old);
+	val_rlist_push(&s->stale, old);
+	return s->stale.n >= VAL_STALE_MAX;
+}
 /* Caller holds the shard lock of r: r (FREED) leaves the quarantine. */
 static inline void
 val_rec_unquarantine(struct val_rec *r)
@@ -516,10 +527,10 @@ val_rec_unquarantine(struct val_rec *r)
 	val_shards[r->shard].qring[r->qslot] = NULL;
 }
 /* Caller holds the lock of s, r's shard (passed: the hot paths have it
- * at hand). */
-static inline bool
+ * at hand); bts as val_rec_evict's. */
+static inline __attribute__((always_inline)) bool
 val_rec_retire_fast(struct val_shard *s, struct val_rec *r,
-		    struct val_site *site)
+		    struct val_site *site, bool bts)
 {
 	r->state = VAL_FREED;
 	/* A live record has no free site's bt (NULL) to lose. */
@@ -533,7 +544,7 @@ val_rec_retire_fast(struct val_shard *s, struct val_rec *r,
 	s->qring[i] = r;
 	r->qslot = i;
 	s->qhead = (i + 1) % VAL_QSHARD;
-	return old ? val_rec_evict(s, old) : false;
+	return old ? val_rec_evict(s, old, bts) : false;
 }
 void val_shard_sweep(struct val_shard *s);
 /* Caller holds r's shard lock: take a FREED or STALE record back for a
@@ -541,7 +552,6 @@ void val_shard_sweep(struct val_shard *s);
  * zero). */
 void val_rec_revive(struct val_rec *r, enum val_kind kind,
 		    struct val_site *site, size_t size);
-void val_rec_clear_bts(struct val_rec *r);
 /* A new record id of kind: unique, and in call order within a thread
  * (blocks of ids per thread in val_hot, so no atomic operation per
  * record). */
@@ -1040,7 +1050,7 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 	rel->ix = &val_mem_index;
 	rel->base = b;
 	rel->id = r->id;
-	bool sweep = val_rec_retire_fast(s, r, site);
+	bool sweep = val_rec_retire_fast(s, r, site, cfg->backtrace);
 	val_spin_unlock(&s->lock);
 	if (sweep)
 		val_shard_sweep(s);

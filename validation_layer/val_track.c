@@ -24,7 +24,7 @@
  * bases spread evenly over the shards). A record pushed out of it goes
  * stale: O(1), under the shard lock alone; stale records leave the trees
  * in batches (val_shard_sweep, val_lock and one shard lock) when a shard
- * has STALE_MAX of them, or are reused in place before that.
+ * has VAL_STALE_MAX of them, or are reused in place before that.
  *
  * Records are recycled through per-shard free lists.
  */
@@ -38,7 +38,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define STALE_MAX 128                  /* per shard, before a sweep */
 #define SHARD_FREE_MAX 64
 #define ID_BLOCK 64
 
@@ -375,18 +374,6 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 	return r;
 }
 
-/* Caller holds s->lock: old left s's quarantine ring and goes stale. True
- * when the stale list wants a sweep. */
-bool
-val_rec_evict(struct val_shard *s, struct val_rec *old)
-{
-	old->state = VAL_STALE;
-	val_site_clear(&old->alloc);
-	val_site_clear(&old->free);
-	list_push(&s->stale, old);
-	return s->stale.n >= STALE_MAX;
-}
-
 void
 val_rec_clear_bts(struct val_rec *r)
 {
@@ -416,7 +403,7 @@ void
 val_rec_retire(struct val_rec *r, struct val_site *site)
 {
 	val_site_clear(&r->free);
-	if (val_rec_retire_fast(&val_shards[r->shard], r, site))
+	if (val_rec_retire_fast(&val_shards[r->shard], r, site, true))
 		sweep_locked(&val_shards[r->shard]);
 }
 
