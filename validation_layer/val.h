@@ -336,12 +336,10 @@ struct val_rec {
 	uint8_t state;              /* enum val_state */
 	uint8_t shard;              /* val_shards[shard] (by base) */
 	bool hashed;                /* in the shard hash (val_mem_index) */
-	uint32_t flags;
 	ze_context_handle_t ctx;
 	struct val_rec *lprev, *lnext;  /* stale / free list */
 	uint32_t qslot;                 /* FREED: its slot in the qring */
 	uint64_t id;                /* n-th record of its kind */
-	ze_device_handle_t dev;
 	size_t align;
 	struct val_site alloc, free;
 	/* Cold: val_lock (tree), or VMM. */
@@ -850,9 +848,8 @@ val_check_pmem(const struct val_call *call, const char *name,
 struct val_alloc_req {
 	enum val_kind kind;
 	ze_context_handle_t ctx;
-	ze_device_handle_t dev;
+	ze_device_handle_t dev;   /* whose maxMemAllocSize applies, or NULL */
 	size_t size, align;
-	uint32_t flags;
 	bool relaxed;    /* relaxed-allocation-limits MAX_SIZE chained */
 };
 
@@ -957,9 +954,7 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 	r->id = val_rec_id(q->kind);
 	r->alloc.ep = site->ep;
 	r->ctx = q->ctx;
-	r->dev = q->dev;
 	r->align = q->align;
-	r->flags = q->flags;
 }
 /* Lock the shard of base b (*ps) and find the hashed record at b (any
  * state), or NULL: the thread's last one (val_hot) when it is still b's,

@@ -30,27 +30,21 @@
 #define VAL_HOT_HOST_FLAGS 0x1fu    /* as HOST_FLAGS_ALL */
 
 static inline bool
-val_hot_host_desc(const ze_host_mem_alloc_desc_t *d, struct val_alloc_req *q)
+val_hot_host_desc(const ze_host_mem_alloc_desc_t *d)
 {
 	uint32_t f = d->flags;
-	if (d->stype != ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC || d->pNext ||
-	    (f & ~VAL_HOT_HOST_FLAGS) ||
-	    ((f & ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY) &&
-	     (f & ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED)))
-		return false;
-	q->flags |= f << 8;
-	return true;
+	return d->stype == ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC && !d->pNext &&
+	       !(f & ~VAL_HOT_HOST_FLAGS) &&
+	       !((f & ZE_HOST_MEM_ALLOC_FLAG_MEM_READ_ONLY) &&
+		 (f & ZE_HOST_MEM_ALLOC_FLAG_BIAS_WRITE_COMBINED));
 }
 
 static inline bool
-val_hot_device_desc(const ze_device_mem_alloc_desc_t *d,
-		    struct val_alloc_req *q)
+val_hot_device_desc(const ze_device_mem_alloc_desc_t *d)
 {
-	if (d->stype != ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC || d->pNext ||
-	    (d->flags & ~VAL_HOT_DEVICE_FLAGS) || d->ordinal)
-		return false;
-	q->flags |= d->flags;
-	return true;
+	return d->stype == ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
+	       !d->pNext && !(d->flags & ~VAL_HOT_DEVICE_FLAGS) &&
+	       !d->ordinal;
 }
 
 static inline bool
@@ -67,52 +61,8 @@ val_hot_size_align(const struct val_alloc_req *q)
  * not a struct val_call: CALL builds one, with the arguments, where a
  * finding or a slow path needs it. */
 
-/* The full checks, on a copy of q: see VAL_COPY. They fill in flags and
- * relaxed only (val_params.c), so only those come back (val_req_back),
- * and the other fields stay what the hot path knows they are (its
- * arguments). */
-static inline __attribute__((always_inline)) ze_result_t
-val_req_back(struct val_alloc_req *q, const struct val_alloc_req *t,
-	     ze_result_t r)
-{
-	q->flags = t->flags;
-	q->relaxed = t->relaxed;
-	return r;
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_hot_shared_check(const struct val_call *call,
-		     const ze_device_mem_alloc_desc_t *device_desc,
-		     const ze_host_mem_alloc_desc_t *host_desc, void **pptr,
-		     struct val_alloc_req *q)
-{
-	struct val_alloc_req t = *q;
-	return val_req_back(q, &t, val_alloc_shared_check(call, device_desc,
-							  host_desc, pptr,
-							  &t));
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_hot_device_check(const struct val_call *call,
-		     const ze_device_mem_alloc_desc_t *device_desc,
-		     ze_device_handle_t hDevice, void **pptr,
-		     struct val_alloc_req *q)
-{
-	struct val_alloc_req t = *q;
-	return val_req_back(q, &t, val_alloc_device_check(call, device_desc,
-							  hDevice, pptr,
-							  &t));
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_hot_host_check(const struct val_call *call,
-		   const ze_host_mem_alloc_desc_t *host_desc, void **pptr,
-		   struct val_alloc_req *q)
-{
-	struct val_alloc_req t = *q;
-	return val_req_back(q, &t,
-			    val_alloc_host_check(call, host_desc, pptr, &t));
-}
+/* The full checks (val_mem.c) run on a copy of q (VAL_COPY): the only
+ * field they fill in, relaxed, is theirs alone. */
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
@@ -131,10 +81,10 @@ val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
 	ze_result_t r;
 	if (cfg->params &&
 	    !(device_desc && host_desc && pptr &&
-	      val_hot_device_desc(device_desc, &q) &&
-	      val_hot_host_desc(host_desc, &q) && val_hot_size_align(&q)) &&
-	    (r = val_hot_shared_check(CALL, device_desc, host_desc, pptr,
-				      &q)))
+	      val_hot_device_desc(device_desc) &&
+	      val_hot_host_desc(host_desc) && val_hot_size_align(&q)) &&
+	    (r = val_alloc_shared_check(CALL, device_desc, host_desc, pptr,
+					VAL_COPY(q))))
 		return r;
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
@@ -162,8 +112,9 @@ val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
 	ze_result_t r;
 	if (cfg->params &&
 	    !(hDevice && device_desc && pptr &&
-	      val_hot_device_desc(device_desc, &q) && val_hot_size_align(&q)) &&
-	    (r = val_hot_device_check(CALL, device_desc, hDevice, pptr, &q)))
+	      val_hot_device_desc(device_desc) && val_hot_size_align(&q)) &&
+	    (r = val_alloc_device_check(CALL, device_desc, hDevice, pptr,
+					VAL_COPY(q))))
 		return r;
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
@@ -190,9 +141,9 @@ val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
 	};
 	ze_result_t r;
 	if (cfg->params &&
-	    !(host_desc && pptr && val_hot_host_desc(host_desc, &q) &&
+	    !(host_desc && pptr && val_hot_host_desc(host_desc) &&
 	      val_hot_size_align(&q)) &&
-	    (r = val_hot_host_check(CALL, host_desc, pptr, &q)))
+	    (r = val_alloc_host_check(CALL, host_desc, pptr, VAL_COPY(q))))
 		return r;
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
@@ -295,7 +246,6 @@ val_fast_shared_done(ze_context_handle_t hContext,
 	struct val_alloc_req q = {
 		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
 		.size = size, .align = alignment,
-		.flags = device_desc->flags | host_desc->flags << 8,
 	};
 	val_alloc_done(VAL_CALL_zeMemAllocShared(val_hot.ctx_hd, hContext,
 						 device_desc, host_desc, size,
@@ -317,8 +267,8 @@ val_fast_zeMemAllocShared(ze_context_handle_t hContext,
 	};
 	if (!(device_desc && host_desc && pptr &&
 	      (!hDevice || val_hot_dev(hDevice)) &&
-	      val_hot_device_desc(device_desc, &q) &&
-	      val_hot_host_desc(host_desc, &q) && val_hot_size_align(&q)))
+	      val_hot_device_desc(device_desc) &&
+	      val_hot_host_desc(host_desc) && val_hot_size_align(&q)))
 		return slow(hContext, device_desc, host_desc, size, alignment,
 			    hDevice, pptr);
 	ze_result_t r = val_next.Mem.pfnAllocShared(
@@ -339,7 +289,7 @@ val_fast_device_done(ze_context_handle_t hContext,
 {
 	struct val_alloc_req q = {
 		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment, .flags = device_desc->flags,
+		.size = size, .align = alignment,
 	};
 	val_alloc_done(VAL_CALL_zeMemAllocDevice(val_hot.ctx_hd, hContext,
 						 device_desc, size, alignment,
@@ -359,7 +309,7 @@ val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
 		.size = size, .align = alignment,
 	};
 	if (!(val_hot_dev(hDevice) && device_desc && pptr &&
-	      val_hot_device_desc(device_desc, &q) && val_hot_size_align(&q)))
+	      val_hot_device_desc(device_desc) && val_hot_size_align(&q)))
 		return slow(hContext, device_desc, size, alignment, hDevice,
 			    pptr);
 	ze_result_t r = val_next.Mem.pfnAllocDevice(
@@ -378,7 +328,7 @@ val_fast_host_done(ze_context_handle_t hContext,
 {
 	struct val_alloc_req q = {
 		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment, .flags = host_desc->flags << 8,
+		.align = alignment,
 	};
 	val_alloc_done(VAL_CALL_zeMemAllocHost(val_hot.ctx_hd, hContext,
 					       host_desc, size, alignment,
@@ -396,7 +346,7 @@ val_fast_zeMemAllocHost(ze_context_handle_t hContext,
 		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
 		.align = alignment,
 	};
-	if (!(host_desc && pptr && val_hot_host_desc(host_desc, &q) &&
+	if (!(host_desc && pptr && val_hot_host_desc(host_desc) &&
 	      val_hot_size_align(&q)))
 		return slow(hContext, host_desc, size, alignment, pptr);
 	ze_result_t r = val_next.Mem.pfnAllocHost(hContext, host_desc, size,

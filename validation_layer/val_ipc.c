@@ -274,8 +274,6 @@ val_zeMemOpenIpcHandle(const struct val_call *call, ze_context_handle_t hContext
 					  &site, (uintptr_t)*pptr, size, call);
 	if (rec) {
 		rec->ctx = hContext;
-		rec->dev = hDevice;
-		rec->flags = flags;
 	}
 	val_world_unlock();
 	val_site_clear(&site);

@@ -164,9 +164,7 @@ static void
 rec_take_req(struct val_rec *r, const struct val_alloc_req *q)
 {
 	r->ctx = q->ctx;
-	r->dev = q->dev;
 	r->align = q->align;
-	r->flags = q->flags;
 }
 
 void

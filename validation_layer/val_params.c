@@ -142,7 +142,6 @@ val_check_device_desc(const struct val_call *call,
 				  ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				  "device_desc->ordinal %u, but the device has "
 				  "%u memory ordinal(s)", d->ordinal, ordinals);
-	q->flags |= d->flags;
 	return val_check_chain(call, "device_desc", d->pNext, alloc_chain,
 			       sizeof(alloc_chain) / sizeof(alloc_chain[0]) - 1,
 			       q);
@@ -164,7 +163,6 @@ val_check_host_desc(const struct val_call *call,
 				  ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				  "host_desc->flags: MEM_READ_ONLY and "
 				  "BIAS_WRITE_COMBINED are mutually exclusive");
-	q->flags |= (uint32_t)d->flags << 8;
 	return val_check_chain(call, "host_desc", d->pNext, alloc_chain,
 			       sizeof(alloc_chain) / sizeof(alloc_chain[0]),
 			       q);

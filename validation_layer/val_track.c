@@ -319,9 +319,7 @@ val_rec_revive(struct val_rec *r, enum val_kind kind, struct val_site *site,
 	val_site_clear(&r->free);
 	r->free.ep = 0;
 	r->ctx = NULL;
-	r->dev = NULL;
 	r->align = 0;
-	r->flags = 0;
 	r->nmaps = 0;
 	r->pmem = NULL;
 	r->offset = 0;

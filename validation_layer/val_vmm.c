@@ -101,7 +101,6 @@ carve(struct val_index *ix, uintptr_t b, uintptr_t e, struct val_site *site)
 							re - e);
 			if (t) {
 				t->ctx = r->ctx;
-				t->dev = r->dev;
 				t->pmem = r->pmem;
 				t->offset = r->offset + (e - rb);
 				if (t->pmem)
