@@ -61,8 +61,90 @@ val_hot_size_align(const struct val_alloc_req *q)
  * not a struct val_call: CALL builds one, with the arguments, where a
  * finding or a slow path needs it. */
 
-/* The full checks (val_mem.c) run on a copy of q (VAL_COPY): the only
- * field they fill in, relaxed, is theirs alone. */
+/* ---- Allocations and zeMemFree ----
+ * One body per entry point (val_alloc_<kind>, val_free) serves two
+ * callers:
+ *   - val_<ep>, the hook of the usual path (any switches): slow is NULL,
+ *     hctx and cn are the wrapper's;
+ *   - val_fast_<ep>, the fast path: w_<ep> (val_gen.c) runs it when the
+ *     context is the thread's hot one (val_hot), which implies the usual
+ *     switches (cfg VAL_FAST_CFG). slow is the usual path's wrapper, a
+ *     quick check that fails hands it the untouched call, and hctx and cn
+ *     are the hot context's, read where they are used (VAL_HD, VAL_CN), so
+ *     that nothing but the arguments is kept across the next layer's
+ *     call.
+ * The full checks (val_mem.c) run on a copy of q (VAL_COPY): the only
+ * field they fill in, relaxed, is theirs alone. What val_alloc_try leaves
+ * undone after the call goes to a noinline val_<kind>_done, which
+ * finishes as val_alloc_done. */
+#define VAL_FAST_CFG (&val_cfg_usual)
+
+/* The hot context's count slot (never NULL on a fast path). */
+static inline __attribute__((always_inline)) _Atomic uint64_t *
+val_fast_cn(void)
+{
+	_Atomic uint64_t *cn = val_hot.ctx_n;
+	if (!cn)
+		__builtin_unreachable();
+	return cn;
+}
+#define VAL_HD(slow, hctx) ((slow) ? val_hot.ctx_hd : (hctx))
+#define VAL_CN(slow, cn) ((slow) ? val_fast_cn() : (cn))
+
+static __attribute__((noinline)) void
+val_shared_done(struct val_handle *hctx, ze_context_handle_t hContext,
+		const ze_device_mem_alloc_desc_t *device_desc,
+		const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	const struct val_alloc_req q = {
+		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	val_alloc_done(VAL_CALL_zeMemAllocShared(hctx, hContext, device_desc,
+						 host_desc, size, alignment,
+						 hDevice, pptr),
+		       &q, *pptr);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
+		 _Atomic uint64_t *cn, ze_context_handle_t hContext,
+		 const ze_device_mem_alloc_desc_t *device_desc,
+		 const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		 size_t alignment, ze_device_handle_t hDevice, void **pptr,
+		 ze_pfnMemAllocShared_t slow)
+{
+	struct val_alloc_req q = {
+		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	ze_result_t r;
+	if (cfg->params &&
+	    !(device_desc && host_desc && pptr &&
+	      (!slow || !hDevice || val_hot_dev(hDevice)) &&
+	      val_hot_device_desc(device_desc) &&
+	      val_hot_host_desc(host_desc) && val_hot_size_align(&q))) {
+		if (slow)
+			return slow(hContext, device_desc, host_desc, size,
+				    alignment, hDevice, pptr);
+		if ((r = val_alloc_shared_check(
+			     VAL_CALL_zeMemAllocShared(hctx, hContext,
+						       device_desc, host_desc,
+						       size, alignment,
+						       hDevice, pptr),
+			     device_desc, host_desc, pptr, VAL_COPY(q))))
+			return r;
+	}
+	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
+					alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS &&
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, VAL_HD(slow, hctx),
+			   VAL_CN(slow, cn), &q, *pptr))
+		val_shared_done(VAL_HD(slow, hctx), hContext, device_desc,
+				host_desc, size, alignment, hDevice, pptr);
+	return r;
+}
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
@@ -71,29 +153,74 @@ val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
 		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-#define CALL                                                                \
-	VAL_CALL_zeMemAllocShared(hctx, hContext, device_desc, host_desc,   \
-				  size, alignment, hDevice, pptr)
+	return val_alloc_shared(cfg, hctx, cn, hContext, device_desc,
+				host_desc, size, alignment, hDevice, pptr,
+				NULL);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemAllocShared(ze_context_handle_t hContext,
+			  const ze_device_mem_alloc_desc_t *device_desc,
+			  const ze_host_mem_alloc_desc_t *host_desc,
+			  size_t size, size_t alignment,
+			  ze_device_handle_t hDevice, void **pptr,
+			  ze_pfnMemAllocShared_t slow)
+{
+	return val_alloc_shared(VAL_FAST_CFG, NULL, NULL, hContext,
+				device_desc, host_desc, size, alignment,
+				hDevice, pptr, slow);
+}
+
+static __attribute__((noinline)) void
+val_device_done(struct val_handle *hctx, ze_context_handle_t hContext,
+		const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	const struct val_alloc_req q = {
+		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
+		.size = size, .align = alignment,
+	};
+	val_alloc_done(VAL_CALL_zeMemAllocDevice(hctx, hContext, device_desc,
+						 size, alignment, hDevice,
+						 pptr),
+		       &q, *pptr);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
+		 _Atomic uint64_t *cn, ze_context_handle_t hContext,
+		 const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		 size_t alignment, ze_device_handle_t hDevice, void **pptr,
+		 ze_pfnMemAllocDevice_t slow)
+{
 	struct val_alloc_req q = {
-		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
+		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
 	if (cfg->params &&
-	    !(device_desc && host_desc && pptr &&
-	      val_hot_device_desc(device_desc) &&
-	      val_hot_host_desc(host_desc) && val_hot_size_align(&q)) &&
-	    (r = val_alloc_shared_check(CALL, device_desc, host_desc, pptr,
-					VAL_COPY(q))))
-		return r;
-	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
-					alignment, hDevice, pptr);
+	    !((slow ? val_hot_dev(hDevice) : hDevice != NULL) && device_desc &&
+	      pptr && val_hot_device_desc(device_desc) &&
+	      val_hot_size_align(&q))) {
+		if (slow)
+			return slow(hContext, device_desc, size, alignment,
+				    hDevice, pptr);
+		if ((r = val_alloc_device_check(
+			     VAL_CALL_zeMemAllocDevice(hctx, hContext,
+						       device_desc, size,
+						       alignment, hDevice,
+						       pptr),
+			     device_desc, hDevice, pptr, VAL_COPY(q))))
+			return r;
+	}
+	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
+					hDevice, pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, hctx, cn,
-			   &q, *pptr))
-		val_alloc_done(CALL, VAL_COPY(q), *pptr);
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, VAL_HD(slow, hctx),
+			   VAL_CN(slow, cn), &q, *pptr))
+		val_device_done(VAL_HD(slow, hctx), hContext, device_desc,
+				size, alignment, hDevice, pptr);
 	return r;
-#undef CALL
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -102,28 +229,66 @@ val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-#define CALL                                                                \
-	VAL_CALL_zeMemAllocDevice(hctx, hContext, device_desc, size,        \
-				  alignment, hDevice, pptr)
+	return val_alloc_device(cfg, hctx, cn, hContext, device_desc, size,
+				alignment, hDevice, pptr, NULL);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
+			  const ze_device_mem_alloc_desc_t *device_desc,
+			  size_t size, size_t alignment,
+			  ze_device_handle_t hDevice, void **pptr,
+			  ze_pfnMemAllocDevice_t slow)
+{
+	return val_alloc_device(VAL_FAST_CFG, NULL, NULL, hContext,
+				device_desc, size, alignment, hDevice, pptr,
+				slow);
+}
+
+static __attribute__((noinline)) void
+val_host_done(struct val_handle *hctx, ze_context_handle_t hContext,
+	      const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+	      size_t alignment, void **pptr)
+{
+	const struct val_alloc_req q = {
+		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
+		.align = alignment,
+	};
+	val_alloc_done(VAL_CALL_zeMemAllocHost(hctx, hContext, host_desc,
+					       size, alignment, pptr),
+		       &q, *pptr);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
+	       _Atomic uint64_t *cn, ze_context_handle_t hContext,
+	       const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+	       size_t alignment, void **pptr, ze_pfnMemAllocHost_t slow)
+{
 	struct val_alloc_req q = {
-		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
+		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
+		.align = alignment,
 	};
 	ze_result_t r;
 	if (cfg->params &&
-	    !(hDevice && device_desc && pptr &&
-	      val_hot_device_desc(device_desc) && val_hot_size_align(&q)) &&
-	    (r = val_alloc_device_check(CALL, device_desc, hDevice, pptr,
-					VAL_COPY(q))))
-		return r;
-	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
-					hDevice, pptr);
+	    !(host_desc && pptr && val_hot_host_desc(host_desc) &&
+	      val_hot_size_align(&q))) {
+		if (slow)
+			return slow(hContext, host_desc, size, alignment, pptr);
+		if ((r = val_alloc_host_check(
+			     VAL_CALL_zeMemAllocHost(hctx, hContext, host_desc,
+						     size, alignment, pptr),
+			     host_desc, pptr, VAL_COPY(q))))
+			return r;
+	}
+	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
+				      pptr);
 	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, hctx, cn,
-			   &q, *pptr))
-		val_alloc_done(CALL, VAL_COPY(q), *pptr);
+	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, VAL_HD(slow, hctx),
+			   VAL_CN(slow, cn), &q, *pptr))
+		val_host_done(VAL_HD(slow, hctx), hContext, host_desc, size,
+			      alignment, pptr);
 	return r;
-#undef CALL
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -132,52 +297,73 @@ val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
-#define CALL                                                                \
-	VAL_CALL_zeMemAllocHost(hctx, hContext, host_desc, size, alignment, \
-				pptr)
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment,
-	};
+	return val_alloc_host(cfg, hctx, cn, hContext, host_desc, size,
+			      alignment, pptr, NULL);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemAllocHost(ze_context_handle_t hContext,
+			const ze_host_mem_alloc_desc_t *host_desc,
+			size_t size, size_t alignment, void **pptr,
+			ze_pfnMemAllocHost_t slow)
+{
+	return val_alloc_host(VAL_FAST_CFG, NULL, NULL, hContext, host_desc,
+			      size, alignment, pptr, slow);
+}
+
+/* The next layer refused a free the layer had let go ahead (rel: the
+ * record it retired, or none): val_release_undo. */
+static __attribute__((noinline)) void
+val_free_refused(struct val_handle *hctx, ze_context_handle_t hContext,
+		 void *ptr, const struct val_release *rel, ze_result_t res)
+{
+	val_release_undo(VAL_CALL_zeMemFree(hctx, hContext, ptr), ptr, rel,
+			 res);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_free(const struct val_config *cfg, struct val_handle *hctx,
+	 _Atomic uint64_t *cn, ze_context_handle_t hContext, void *ptr,
+	 ze_pfnMemFree_t slow)
+{
+	struct val_release rel;
 	ze_result_t r;
-	if (cfg->params &&
-	    !(host_desc && pptr && val_hot_host_desc(host_desc) &&
-	      val_hot_size_align(&q)) &&
-	    (r = val_alloc_host_check(CALL, host_desc, pptr, VAL_COPY(q))))
-		return r;
-	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
-				      pptr);
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, hctx, cn,
-			   &q, *pptr))
-		val_alloc_done(CALL, VAL_COPY(q), *pptr);
+	/* On the fast path NULL has no record: slow reports it. */
+	if (!slow && cfg->params && !ptr)
+		return val_null_pointer(VAL_CALL_zeMemFree(hctx, hContext, ptr),
+					"ptr");
+	if (!val_release_try(cfg, VAL_EP_zeMemFree, VAL_HD(slow, hctx),
+			     VAL_CN(slow, cn), hContext, ptr, VAL_USM_KINDS,
+			     &rel)) {
+		if (slow)
+			return slow(hContext, ptr);
+		struct val_release t;
+		r = val_release_begin(VAL_CALL_zeMemFree(hctx, hContext, ptr),
+				      hContext, ptr, VAL_USM_KINDS, &t);
+		rel = t;
+		if (r)
+			return r;
+	}
+	r = val_next.Mem.pfnFree(hContext, ptr);
+	if (!val_release_end_try(cfg, VAL_EP_zeMemFree, VAL_HD(slow, hctx),
+				 VAL_CN(slow, cn), &rel, r))
+		val_free_refused(VAL_HD(slow, hctx), hContext, ptr,
+				 VAL_COPY(rel), r);
 	return r;
-#undef CALL
 }
 
 static inline __attribute__((always_inline)) ze_result_t
 val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
 	      _Atomic uint64_t *cn, ze_context_handle_t hContext, void *ptr)
 {
-#define CALL VAL_CALL_zeMemFree(hctx, hContext, ptr)
-	struct val_release rel;
-	ze_result_t r;
-	if (cfg->params && !ptr)
-		return val_null_pointer(CALL, "ptr");
-	if (!val_release_try(cfg, VAL_EP_zeMemFree, hctx, cn, hContext, ptr,
-			     VAL_USM_KINDS, &rel)) {
-		struct val_release t;
-		r = val_release_begin(CALL, hContext, ptr, VAL_USM_KINDS, &t);
-		rel = t;
-		if (r)
-			return r;
-	}
-	r = val_next.Mem.pfnFree(hContext, ptr);
-	if (!val_release_end_try(cfg, VAL_EP_zeMemFree, hctx, cn,
-				 &rel, r))
-		val_release_undo(CALL, ptr, VAL_COPY(rel), r);
-	return r;
-#undef CALL
+	return val_free(cfg, hctx, cn, hContext, ptr, NULL);
+}
+
+static inline __attribute__((always_inline)) ze_result_t
+val_fast_zeMemFree(ze_context_handle_t hContext, void *ptr,
+		   ze_pfnMemFree_t slow)
+{
+	return val_free(VAL_FAST_CFG, NULL, NULL, hContext, ptr, slow);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -203,187 +389,6 @@ val_zeMemGetAllocProperties(const struct val_config *cfg,
 		val_device_seen(*phDevice, CALL);
 	return r;
 #undef CALL
-}
-
-/* ---- The fast paths ----
- * With the usual switches, a call on the thread's hot context (val_hot)
- * runs val_fast_<ep> (w_<ep> in val_gen.c picks it). It makes the same
- * checks as val_<ep> in its quick form and keeps the same records, but
- * holds only what the usual case needs across the call to the next layer:
- * a quick check that fails hands the whole call, before anything is done,
- * to slow (the wrapper of the usual path, which checks and reports in its
- * usual order); what val_alloc_try or the next layer's result leaves
- * undone after the call goes to a cold helper here that finishes as
- * val_<ep> would. */
-#define VAL_FAST_CFG (&val_cfg_usual)
-
-/* The hot context's record and count slot (never NULL on a fast path). */
-static inline __attribute__((always_inline)) _Atomic uint64_t *
-val_fast_cn(void)
-{
-	_Atomic uint64_t *cn = val_hot.ctx_n;
-	if (!cn)
-		__builtin_unreachable();
-	return cn;
-}
-
-/* The record of an allocation the next layer made on a fast path:
- * val_alloc_try with the usual switches and the hot context; false when
- * the caller must finish with its val_fast_<kind>_done. */
-static inline __attribute__((always_inline)) bool
-val_fast_recorded(unsigned ep, const struct val_alloc_req *q, void **pptr)
-{
-	return val_alloc_try(VAL_FAST_CFG, ep, val_hot.ctx_hd, val_fast_cn(),
-			     q, *pptr);
-}
-
-static __attribute__((noinline)) void
-val_fast_shared_done(ze_context_handle_t hContext,
-		     const ze_device_mem_alloc_desc_t *device_desc,
-		     const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	val_alloc_done(VAL_CALL_zeMemAllocShared(val_hot.ctx_hd, hContext,
-						 device_desc, host_desc, size,
-						 alignment, hDevice, pptr),
-		       &q, *pptr);
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemAllocShared(ze_context_handle_t hContext,
-			  const ze_device_mem_alloc_desc_t *device_desc,
-			  const ze_host_mem_alloc_desc_t *host_desc,
-			  size_t size, size_t alignment,
-			  ze_device_handle_t hDevice, void **pptr,
-			  ze_pfnMemAllocShared_t slow)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	if (!(device_desc && host_desc && pptr &&
-	      (!hDevice || val_hot_dev(hDevice)) &&
-	      val_hot_device_desc(device_desc) &&
-	      val_hot_host_desc(host_desc) && val_hot_size_align(&q)))
-		return slow(hContext, device_desc, host_desc, size, alignment,
-			    hDevice, pptr);
-	ze_result_t r = val_next.Mem.pfnAllocShared(
-		hContext, device_desc, host_desc, size, alignment, hDevice,
-		pptr);
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_fast_recorded(VAL_EP_zeMemAllocShared, &q, pptr))
-		val_fast_shared_done(hContext, device_desc, host_desc, size,
-				     alignment, hDevice, pptr);
-	return r;
-}
-
-static __attribute__((noinline)) void
-val_fast_device_done(ze_context_handle_t hContext,
-		     const ze_device_mem_alloc_desc_t *device_desc,
-		     size_t size, size_t alignment,
-		     ze_device_handle_t hDevice, void **pptr)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	val_alloc_done(VAL_CALL_zeMemAllocDevice(val_hot.ctx_hd, hContext,
-						 device_desc, size, alignment,
-						 hDevice, pptr),
-		       &q, *pptr);
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
-			  const ze_device_mem_alloc_desc_t *device_desc,
-			  size_t size, size_t alignment,
-			  ze_device_handle_t hDevice, void **pptr,
-			  ze_pfnMemAllocDevice_t slow)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	if (!(val_hot_dev(hDevice) && device_desc && pptr &&
-	      val_hot_device_desc(device_desc) && val_hot_size_align(&q)))
-		return slow(hContext, device_desc, size, alignment, hDevice,
-			    pptr);
-	ze_result_t r = val_next.Mem.pfnAllocDevice(
-		hContext, device_desc, size, alignment, hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_fast_recorded(VAL_EP_zeMemAllocDevice, &q, pptr))
-		val_fast_device_done(hContext, device_desc, size, alignment,
-				     hDevice, pptr);
-	return r;
-}
-
-static __attribute__((noinline)) void
-val_fast_host_done(ze_context_handle_t hContext,
-		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		   size_t alignment, void **pptr)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment,
-	};
-	val_alloc_done(VAL_CALL_zeMemAllocHost(val_hot.ctx_hd, hContext,
-					       host_desc, size, alignment,
-					       pptr),
-		       &q, *pptr);
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemAllocHost(ze_context_handle_t hContext,
-			const ze_host_mem_alloc_desc_t *host_desc,
-			size_t size, size_t alignment, void **pptr,
-			ze_pfnMemAllocHost_t slow)
-{
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment,
-	};
-	if (!(host_desc && pptr && val_hot_host_desc(host_desc) &&
-	      val_hot_size_align(&q)))
-		return slow(hContext, host_desc, size, alignment, pptr);
-	ze_result_t r = val_next.Mem.pfnAllocHost(hContext, host_desc, size,
-						  alignment, pptr);
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_fast_recorded(VAL_EP_zeMemAllocHost, &q, pptr))
-		val_fast_host_done(hContext, host_desc, size, alignment,
-				   pptr);
-	return r;
-}
-
-/* The next layer refused a free the layer had let go ahead (the record,
- * id, retired and counted): as val_release_undo after val_zeMemFree. */
-static __attribute__((noinline)) ze_result_t
-val_fast_free_refused(ze_context_handle_t hContext, void *ptr, uint64_t id,
-		      ze_result_t res)
-{
-	const struct val_release rel = { &val_mem_index, (uintptr_t)ptr, id };
-	val_release_undo(VAL_CALL_zeMemFree(val_hot.ctx_hd, hContext, ptr),
-			 ptr, &rel, res);
-	return res;
-}
-
-static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemFree(ze_context_handle_t hContext, void *ptr,
-		   ze_pfnMemFree_t slow)
-{
-	/* NULL has no record: slow reports it. */
-	struct val_release rel;
-	if (!val_release_try(VAL_FAST_CFG, VAL_EP_zeMemFree, val_hot.ctx_hd,
-			     val_fast_cn(), hContext, ptr, VAL_USM_KINDS,
-			     &rel))
-		return slow(hContext, ptr);
-	ze_result_t r = val_next.Mem.pfnFree(hContext, ptr);
-	if (__builtin_expect(r != ZE_RESULT_SUCCESS, 0))
-		return val_fast_free_refused(hContext, ptr, rel.id, r);
-	return r;
 }
 
 #endif
