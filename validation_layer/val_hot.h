@@ -13,8 +13,9 @@
  * val_alloc_try and val_release_try/end_try (val.h), which fall back on
  * val_alloc_done, val_release_begin and val_release_undo.
  *
- * Below them, the fast paths (val_fast_<ep>): the usual switches and the
- * thread's hot context, see there.
+ * The allocation and free hooks share one body each with their fast
+ * paths (val_fast_<ep>: the usual switches and the thread's hot context),
+ * see "Allocations and zeMemFree" below.
  */
 #ifndef ZEMEM_VAL_HOT_H
 #define ZEMEM_VAL_HOT_H
