@@ -98,6 +98,43 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"libze_tracing_layer.so.1", 0, 0,
 		"loader: the tracing layer library that ZE_ENABLE_TRACING_LAYER=1 "
 		"loads" },
+	[U_OPT_SH_SYMMETRIC_SIZE] = { "ZESHMEM_SYMMETRIC_SIZE", U_OPT_SIZE,
+		"1G", 64 * KiB, 64 * TiB,
+		"shmem: initial size of each PE's symmetric heap (K/M/G "
+		"suffixes); a collective allocation that does not fit grows it" },
+	[U_OPT_SH_HEAP_MEMORY] = { "ZESHMEM_HEAP_MEMORY", U_OPT_STRING,
+		"device", 0, 0,
+		"shmem: where the heap's physical memory lives: device or host" },
+	[U_OPT_SH_CHECK_SYMMETRY] = { "ZESHMEM_CHECK_SYMMETRY", U_OPT_BOOL, "0",
+		0, 1,
+		"shmem: check in every collective allocation that all PEs got "
+		"the same offset, and fail naming the PE that did not" },
+	[U_OPT_SH_COPY] = { "ZESHMEM_COPY", U_OPT_STRING, "auto", 0, 0,
+		"shmem: how put/get move node-local data: auto (loads and "
+		"stores when the heap is host-accessible, else the copy "
+		"engine), direct, or engine (always an immediate command list)" },
+	[U_OPT_SH_TIMEOUT] = { "ZESHMEM_TIMEOUT", U_OPT_UINT, "30", 1, 86400,
+		"shmem: seconds a barrier, wait or operation waits on a PE "
+		"that stopped answering before it fails" },
+	[U_OPT_SH_BOOTSTRAP] = { "ZESHMEM_BOOTSTRAP", U_OPT_STRING, "auto", 0,
+		0,
+		"shmem: bootstrap: auto (PMIx when PMIX_RANK is set, else the "
+		"unique id in ZESHMEM_UNIQUEID, else a single PE), pmix, uid, "
+		"single" },
+	[U_OPT_SH_BOOT_IFACE] = { "ZESHMEM_BOOT_IFACE", U_OPT_STRING, "", 0, 0,
+		"shmem: interface name or IPv4 address the unique-id root "
+		"listens on; default: loopback when alone on the machine, else "
+		"the first non-loopback interface" },
+	[U_OPT_SH_UNIQUEID] = { "ZESHMEM_UNIQUEID", U_OPT_STRING, "", 0, 0,
+		"shmem: the job's unique id (hex), set by zeshrun" },
+	[U_OPT_SH_RANK] = { "ZESHMEM_RANK", U_OPT_UINT, "0", 0, 1 << 24,
+		"shmem: this PE's rank in the job, set by zeshrun" },
+	[U_OPT_SH_NRANKS] = { "ZESHMEM_NRANKS", U_OPT_UINT, "1", 1, 1 << 24,
+		"shmem: the number of PEs of the job, set by zeshrun" },
+	[U_OPT_SH_LOCAL_RANK] = { "ZESHMEM_LOCAL_RANK", U_OPT_UINT, "0", 0,
+		1 << 24,
+		"shmem: this PE's rank among the PEs of its node, set by "
+		"zeshrun" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];
