@@ -643,9 +643,14 @@ drv_zeMemFreeExt(ze_context_handle_t hContext,
 	if (!desc || !ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"pMemFreeDesc or ptr is NULL");
+	/* Any stype: applications written for Intel's driver, which never
+	 * reads it, pass others (Intel's conformance suite passes
+	 * ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES). The
+	 * validation layer reports it. */
 	if (desc->stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)
-		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"desc->stype is 0x%x", desc->stype);
+		u_dbg("drv", "zeMemFreeExt: desc->stype is 0x%x, not "
+			     "ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC: ignored",
+		      (unsigned)desc->stype);
 	ze_driver_memory_free_policy_ext_flags_t known =
 		ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
 		ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE;

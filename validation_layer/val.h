@@ -250,6 +250,9 @@ extern const unsigned val_self_counted_n;  /* these hooks */
 const char *val_ep_name(unsigned ep);
 const char *val_result_name(ze_result_t r);
 int val_format_args(const struct val_call *c, char *buf, size_t len);
+/* The name of a structure type of api/level_zero/ze_api.h (spec 1.18),
+ * or NULL when stype is none of them. */
+const char *val_stype_name(uint32_t stype);
 
 /* ---- val_index.c: interval index (AVL tree keyed by base address, plus
  * a hash of the keys for exact lookups) ---- */

@@ -316,15 +316,18 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 {
 	struct val_release rel;
 	ze_result_t r;
+	uint32_t stype = ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC;
 	if (val_cfg.params) {
 		if (!pMemFreeDesc)
 			return null_pointer(call, "pMemFreeDesc");
 		if (!ptr)
 			return null_pointer(call, "ptr");
-		if ((r = VAL_CHECK_STYPE(
-			     call, "pMemFreeDesc->stype", pMemFreeDesc->stype,
-			     ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC)) ||
-		    (r = val_check_flags(
+		/* A wrong stype is reported but passed on: drivers do not
+		 * read it (Intel's accepts any), and applications written
+		 * for them pass others (Intel's conformance suite passes
+		 * ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES). */
+		stype = pMemFreeDesc->stype;
+		if ((r = val_check_flags(
 			     call, "pMemFreeDesc->freePolicy",
 			     pMemFreeDesc->freePolicy,
 			     ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE |
@@ -338,6 +341,15 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 		return r;
 	r = val_next.Mem.pfnFreeExt(hContext, pMemFreeDesc, ptr);
 	val_release_end(call, ptr, &rel, r);
+	if (stype != ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC) {
+		const char *name = val_stype_name(stype);
+		val_note(VAL_CAT_PARAMETER, call, r,
+			 "pMemFreeDesc->stype is 0x%x (%s), expected "
+			 "ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC (0x%x); "
+			 "passed on", (unsigned)stype,
+			 name ? name : "not a Level Zero structure type",
+			 (unsigned)ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC);
+	}
 	return r;
 }
 

@@ -820,6 +820,51 @@ START_TEST(test_free_ext_policies)
 }
 END_TEST
 
+/* The descriptor applications really pass: Intel's conformance suite
+ * frees with stype ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES,
+ * which Intel's driver accepts (it never reads the stype); so does zemem's,
+ * whatever the stype, with every policy. */
+START_TEST(test_free_ext_any_stype)
+{
+	static const uint32_t stypes[] = {
+		ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES,
+		ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC, 0x7ffffffe,
+	};
+	static const uint32_t policies[] = {
+		0, ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE,
+		ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_DEFER_FREE,
+	};
+	for (size_t i = 0; i < sizeof(stypes) / sizeof(stypes[0]); i++) {
+		for (size_t k = 0; k < 3; k++) {
+			void *p;
+			ze_memory_free_ext_desc_t fd = {
+				(ze_structure_type_t)stypes[i], NULL,
+				policies[k]
+			};
+			ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx,
+							       &zt_ddesc, 4096,
+							       0, zt.dev, &p),
+					 ZE_RESULT_SUCCESS);
+			ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, &fd, p),
+					 ZE_RESULT_SUCCESS);
+			/* Really freed: a second free is refused. */
+			ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, &fd, p),
+					 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		}
+	}
+	/* The policy bits are still checked. */
+	void *p;
+	ze_memory_free_ext_desc_t bad = {
+		ZE_STRUCTURE_TYPE_DRIVER_MEMORY_FREE_EXT_PROPERTIES, NULL, 0x4
+	};
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFreeExt(zt.ctx, &bad, p),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 START_TEST(test_pitch_for_2d_image)
 {
 	size_t pitch = 0;
@@ -958,6 +1003,7 @@ driver_suite(void)
 	tcase_add_test(tc, test_alloc_every_alignment);
 	tcase_add_test(tc, test_alloc_properties_and_range);
 	tcase_add_test(tc, test_free_ext_policies);
+	tcase_add_test(tc, test_free_ext_any_stype);
 	tcase_add_test(tc, test_pitch_for_2d_image);
 	tcase_add_test(tc, test_threads_alloc_lookup_free);
 	suite_add_tcase(s, tc);
