@@ -21,8 +21,11 @@
  * than the OS page. Reservations and device physical objects must be a
  * multiple of the page size of their size; host physical objects of the OS
  * page (as the spec says for host memory). A mapping's address, size and
- * offset must be multiples of its physical object's page size. Unmap,
- * Free and the access-attribute calls work on OS-page multiples.
+ * offset must be multiples of the page size of the mapping's size, or of
+ * its physical object's page size where that is smaller (so a 1 MiB
+ * window of a 2 MiB object maps at 64 KiB granularity). Unmap, Free and
+ * the access-attribute calls work on OS-page multiples. Size 0 asks for
+ * the smallest page size (64 KiB), as Intel's driver answers.
  *
  * Locking: one reader-writer lock (vmm_lock, vmm_resv.c) protects every
  * reservation, piece and the physical registry. It is a leaf: no other
@@ -41,7 +44,7 @@
 #include "drv.h"
 
 /* The page-size rule above: the page size for an allocation of size
- * bytes (size > 0). */
+ * bytes (0: the smallest). */
 size_t vmm_page_size_for(size_t size);
 
 /* ---- for drv_mem.c: zeMemGetAllocProperties / zeMemGetAddressRange ---- */

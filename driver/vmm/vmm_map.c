@@ -15,16 +15,20 @@
  *            it splits it (and merges neighbours back when they agree).
  *
  * Rules (results in brackets):
- *   Map      ptr, size and offset multiples of the object's page size
- *            (vmm.h) [UNSUPPORTED_ALIGNMENT for ptr and offset,
- *            UNSUPPORTED_SIZE for size]; offset + size within the object
+ *   Map      ptr, size and offset multiples of the window's page size:
+ *            the page size of size (vmm.h), at most the object's (a
+ *            1 MiB window of a 2 MiB object: 64 KiB) [UNSUPPORTED_ALIGNMENT
+ *            for ptr and offset, UNSUPPORTED_SIZE for size]; offset +
+ *            size within the object
  *            [INVALID_ARGUMENT]; the range inside one reservation of the
  *            context and over no existing mapping [INVALID_ARGUMENT]; the
  *            object of the same context [INVALID_ARGUMENT].
  *   Unmap    OS-page multiples; inside one reservation; covers whole
- *            mappings only (a range that cuts a mapping, or holds none, is
- *            INVALID_ARGUMENT and changes nothing); the pages go back to
- *            placeholder (access NONE), the reservation stays.
+ *            mappings only (a range that cuts a mapping is
+ *            INVALID_ARGUMENT and changes nothing; one that holds none,
+ *            a second unmap say, succeeds and changes nothing, as Intel's
+ *            driver does); the pages go back to placeholder (access
+ *            NONE), the reservation stays.
  *   SetAccessAttribute  OS-page multiples; every page of the range mapped
  *            [INVALID_ARGUMENT otherwise, nothing changed]; mprotect.
  *   GetAccessAttribute  OS-page multiples; inside one reservation; returns
@@ -216,16 +220,22 @@ map_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 		     "context", (void *)h);
 		return;
 	}
-	if (size % p->page) {
+	/* The window's granularity: the page size of the window's size
+	 * (zeVirtualMemQueryPageSize), at most the object's own. */
+	size_t win = vmm_page_size_for(size);
+	size_t page = win < p->page ? win : p->page;
+	if (size % page) {
 		FAIL(f, ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
-		     "size %zu is not a multiple of the object's page size "
-		     "%zu", size, p->page);
+		     "size %zu is not a multiple of the page size %zu (the "
+		     "object's %zu, for a window of that size %zu)", size,
+		     page, p->page, win);
 		return;
 	}
-	if (a % p->page || offset % p->page) {
+	if (a % page || offset % page) {
 		FAIL(f, ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
 		     "address %p or offset %zu is not a multiple of the "
-		     "object's page size %zu", (void *)a, offset, p->page);
+		     "page size %zu (the object's %zu, for a window of that "
+		     "size %zu)", (void *)a, offset, page, p->page, win);
 		return;
 	}
 	if (offset > p->size || size > p->size - offset) {
@@ -302,8 +312,12 @@ unmap_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 	while (j < r->nmaps && r->maps[j].va < end)
 		j++;
 	if (i == j) {
-		FAIL(f, ZE_RESULT_ERROR_INVALID_ARGUMENT,
-		     "nothing is mapped in %p+%zu", (void *)a, size);
+		/* Nothing mapped there (a second unmap, say): nothing to do,
+		 * as Intel's driver answers; the validation layer reports
+		 * it. */
+		(void)snprintf(f->msg, sizeof(f->msg),
+			       "nothing is mapped in %p+%zu: nothing to do",
+			       (void *)a, size);
 		return;
 	}
 	const struct vmm_map *lo = &r->maps[i], *hi = &r->maps[j - 1];
@@ -340,6 +354,8 @@ drv_zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr,
 	pthread_rwlock_unlock(&vmm_lock);
 	if (f.res)
 		return DRV_FAIL(f.res, "%s", f.msg);
+	if (f.msg[0])
+		u_dbg(VMM_TOPIC, "zeVirtualMemUnmap: %s", f.msg);
 	return ZE_RESULT_SUCCESS;
 }
 

@@ -304,8 +304,9 @@ drv_zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
 	if (!pagesize)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"pagesize is NULL");
-	if (size == 0)
-		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, "size is 0");
+	/* Size 0: the smallest page size, as Intel's driver answers (its
+	 * queryVirtualMemPageSize never fails); the validation layer
+	 * reports the call. */
 	*pagesize = vmm_page_size_for(size);
 	return ZE_RESULT_SUCCESS;
 }
