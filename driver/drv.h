@@ -219,6 +219,11 @@ ze_result_t drv_zeDeviceGetMemoryProperties(ze_device_handle_t h,
 					    ze_device_memory_properties_t *p);
 ze_result_t drv_zeDeviceGetMemoryAccessProperties(
 	ze_device_handle_t h, ze_device_memory_access_properties_t *p);
+/* The access capabilities of dev, the one answer of
+ * zeDeviceGetMemoryAccessProperties and of the atomic-attribute checks
+ * (drv_mem_atomic.c). Fills the five capability fields only. */
+void drv_device_access_caps(const struct _ze_device_handle_t *dev,
+			    ze_device_memory_access_properties_t *p);
 ze_result_t drv_zeDeviceGetCacheProperties(ze_device_handle_t h,
 					   uint32_t *pCount,
 					   ze_device_cache_properties_t *p);
@@ -284,6 +289,13 @@ ze_result_t drv_zeMemGetPitchFor2dImage(ze_context_handle_t hContext,
 					size_t imageWidth, size_t imageHeight,
 					unsigned int elementSizeInBytes,
 					size_t *rowPitch);
+/* drv_mem_atomic.c */
+ze_result_t drv_zeMemSetAtomicAccessAttributeExp(
+	ze_context_handle_t hContext, ze_device_handle_t hDevice,
+	const void *ptr, size_t size, ze_memory_atomic_attr_exp_flags_t attr);
+ze_result_t drv_zeMemGetAtomicAccessAttributeExp(
+	ze_context_handle_t hContext, ze_device_handle_t hDevice,
+	const void *ptr, size_t size, ze_memory_atomic_attr_exp_flags_t *pAttr);
 /* Device-memory budget: reserve size bytes (false: budget exhausted) and
  * give them back. */
 bool drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size);

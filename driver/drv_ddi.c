@@ -88,6 +88,8 @@ static const ze_mem_exp_dditable_t impl_mem_exp = {
 		drv_zeMemGetIpcHandleFromFileDescriptorExp,
 	.pfnGetFileDescriptorFromIpcHandleExp =
 		drv_zeMemGetFileDescriptorFromIpcHandleExp,
+	.pfnSetAtomicAccessAttributeExp = drv_zeMemSetAtomicAccessAttributeExp,
+	.pfnGetAtomicAccessAttributeExp = drv_zeMemGetAtomicAccessAttributeExp,
 };
 
 static const ze_virtual_mem_dditable_t impl_virtual_mem = {

@@ -190,6 +190,17 @@ drv_zeDeviceGetMemoryAccessProperties(ze_device_handle_t h,
 {
 	CHECK_DEVICE(h, dev);
 	CHECK_PTR(p);
+	drv_device_access_caps(dev, p);
+	return ZE_RESULT_SUCCESS;
+}
+
+void
+drv_device_access_caps(const struct _ze_device_handle_t *dev,
+		       ze_device_memory_access_properties_t *p)
+{
+	/* One coherent memory: every kind readable, writable and atomic,
+	 * concurrently with the host and other devices. */
+	(void)dev;
 	ze_memory_access_cap_flags_t all =
 		ZE_MEMORY_ACCESS_CAP_FLAG_RW | ZE_MEMORY_ACCESS_CAP_FLAG_ATOMIC |
 		ZE_MEMORY_ACCESS_CAP_FLAG_CONCURRENT |
@@ -199,7 +210,6 @@ drv_zeDeviceGetMemoryAccessProperties(ze_device_handle_t h,
 	p->sharedSingleDeviceAllocCapabilities = all;
 	p->sharedCrossDeviceAllocCapabilities = all;
 	p->sharedSystemAllocCapabilities = all;
-	return ZE_RESULT_SUCCESS;
 }
 
 /* Data and unified caches of cpu0 from sysfs, smallest level first. */

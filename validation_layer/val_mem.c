@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * val_mem: the USM entry points (zeMemFreeExt, zeMemGetAddressRange here;
+ * val_mem: the USM entry points (zeMemFreeExt, zeMemGetAddressRange and
+ * the atomic access attributes here;
  * zeMemAlloc{Host,Device,Shared}, zeMemFree and zeMemGetAllocProperties
  * inline in val_hot.h, with their slow paths here) and the pointer-release
  * logic that zeMemCloseIpcHandle shares.
@@ -361,4 +362,43 @@ val_zeMemGetAddressRange(const struct val_call *call,
 	if (val_cfg.params && !ptr)
 		return null_pointer(call, "ptr");
 	return val_next.Mem.pfnGetAddressRange(hContext, ptr, pBase, pSize);
+}
+
+ze_result_t
+val_zeMemSetAtomicAccessAttributeExp(const struct val_call *call,
+				     ze_context_handle_t hContext,
+				     ze_device_handle_t hDevice,
+				     const void *ptr, size_t size,
+				     ze_memory_atomic_attr_exp_flags_t attr)
+{
+	ze_result_t r;
+	if (val_cfg.params) {
+		if (!hDevice)
+			return val_null_handle(call, "hDevice");
+		if (!ptr)
+			return null_pointer(call, "ptr");
+		if ((r = val_check_flags(call, "attr", attr, 0x7fu)))
+			return r;
+	}
+	return val_next.MemExp.pfnSetAtomicAccessAttributeExp(hContext, hDevice,
+							      ptr, size, attr);
+}
+
+ze_result_t
+val_zeMemGetAtomicAccessAttributeExp(const struct val_call *call,
+				     ze_context_handle_t hContext,
+				     ze_device_handle_t hDevice,
+				     const void *ptr, size_t size,
+				     ze_memory_atomic_attr_exp_flags_t *pAttr)
+{
+	if (val_cfg.params) {
+		if (!hDevice)
+			return val_null_handle(call, "hDevice");
+		if (!ptr)
+			return null_pointer(call, "ptr");
+		if (!pAttr)
+			return null_pointer(call, "pAttr");
+	}
+	return val_next.MemExp.pfnGetAtomicAccessAttributeExp(hContext, hDevice,
+							      ptr, size, pAttr);
 }

@@ -303,6 +303,47 @@ START_TEST(test_free_ext_wrong_stype_reported_and_passed)
 }
 END_TEST
 
+/* The atomic access attributes go through the layer (its generated
+ * wrapper and checks) to the driver and back; bad parameters are found
+ * before the driver sees them. */
+START_TEST(test_atomic_attributes_through_the_layer)
+{
+	vt_setup(&c, "plk");
+	ck_assert_ptr_nonnull(c.api.zeMemSetAtomicAccessAttributeExp);
+	ck_assert_ptr_nonnull(c.api.zeMemGetAtomicAccessAttributeExp);
+	void *p = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocShared(c.ctx, &dd, &hd, 256, 0,
+						c.dev, &p), 0);
+	ze_memory_atomic_attr_exp_flags_t a = 0;
+	ck_assert_int_eq(c.api.zeMemSetAtomicAccessAttributeExp(
+				 c.ctx, c.dev, p, 256,
+				 ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_SYSTEM_ATOMICS),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeMemGetAtomicAccessAttributeExp(c.ctx, c.dev,
+								p, 256, &a),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(a, ZE_MEMORY_ATOMIC_ATTR_EXP_FLAG_SYSTEM_ATOMICS);
+	vt_assert_findings(0);
+	ck_assert_int_eq(c.api.zeMemSetAtomicAccessAttributeExp(c.ctx, NULL,
+								p, 256, 0),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	vt_assert_finding("parameter: zeMemSetAtomicAccessAttributeExp(",
+			  "hDevice is NULL", NULL);
+	ck_assert_int_eq(c.api.zeMemSetAtomicAccessAttributeExp(c.ctx, c.dev,
+								p, 256, 0x80),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	vt_assert_finding("zeMemSetAtomicAccessAttributeExp(",
+			  "attr 0x80 has unknown bits 0x80", NULL);
+	ck_assert_int_eq(c.api.zeMemGetAtomicAccessAttributeExp(c.ctx, c.dev,
+								p, 256, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	vt_assert_finding("zeMemGetAtomicAccessAttributeExp(",
+			  "pAttr is NULL", NULL);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), 0);
+	vt_assert_findings(3);
+}
+END_TEST
+
 START_TEST(test_context_create_bad_desc)
 {
 	vt_setup(&c, "p");
@@ -434,6 +475,7 @@ suite(void)
 	tcase_add_test(t, test_free_null_pointer);
 	tcase_add_test(t, test_free_ext_bad_descriptor);
 	tcase_add_test(t, test_free_ext_wrong_stype_reported_and_passed);
+	tcase_add_test(t, test_atomic_attributes_through_the_layer);
 	tcase_add_test(t, test_context_create_bad_desc);
 	tcase_add_test(t, test_driver_returns_misaligned_pointer);
 	tcase_add_test(t, test_getter_respects_version_and_null_slots);

@@ -106,6 +106,15 @@ api_from_tables(struct vapi *a, const ze_dditable_t *t)
 	a->zeVirtualMemUnmap = t->VirtualMem.pfnUnmap;
 	a->zePhysicalMemCreate = t->PhysicalMem.pfnCreate;
 	a->zePhysicalMemDestroy = t->PhysicalMem.pfnDestroy;
+	a->zeMemSetAtomicAccessAttributeExp =
+		t->MemExp.pfnSetAtomicAccessAttributeExp;
+	a->zeMemGetAtomicAccessAttributeExp =
+		t->MemExp.pfnGetAtomicAccessAttributeExp;
+	a->zeDriverGetProperties = t->Driver.pfnGetProperties;
+	a->zeDeviceGetMemoryProperties = t->Device.pfnGetMemoryProperties;
+	a->zeDeviceGetMemoryAccessProperties =
+		t->Device.pfnGetMemoryAccessProperties;
+	a->zeDeviceGetCacheProperties = t->Device.pfnGetCacheProperties;
 }
 
 int
@@ -160,7 +169,11 @@ vc_load_loader(struct vc *c, const char *loader)
 	SYM(zeVirtualMemReserve); SYM(zeVirtualMemFree);
 	SYM(zeVirtualMemQueryPageSize); SYM(zeVirtualMemMap);
 	SYM(zeVirtualMemUnmap); SYM(zePhysicalMemCreate);
-	SYM(zePhysicalMemDestroy);
+	SYM(zePhysicalMemDestroy); SYM(zeMemSetAtomicAccessAttributeExp);
+	SYM(zeMemGetAtomicAccessAttributeExp); SYM(zeDriverGetProperties);
+	SYM(zeDeviceGetMemoryProperties);
+	SYM(zeDeviceGetMemoryAccessProperties);
+	SYM(zeDeviceGetCacheProperties);
 #undef SYM
 	return c->api.zeInit ? 0 : -1;
 }

@@ -48,6 +48,12 @@ struct vapi {
 	ze_pfnVirtualMemUnmap_t zeVirtualMemUnmap;
 	ze_pfnPhysicalMemCreate_t zePhysicalMemCreate;
 	ze_pfnPhysicalMemDestroy_t zePhysicalMemDestroy;
+	ze_pfnMemSetAtomicAccessAttributeExp_t zeMemSetAtomicAccessAttributeExp;
+	ze_pfnMemGetAtomicAccessAttributeExp_t zeMemGetAtomicAccessAttributeExp;
+	ze_pfnDriverGetProperties_t zeDriverGetProperties;
+	ze_pfnDeviceGetMemoryProperties_t zeDeviceGetMemoryProperties;
+	ze_pfnDeviceGetMemoryAccessProperties_t zeDeviceGetMemoryAccessProperties;
+	ze_pfnDeviceGetCacheProperties_t zeDeviceGetCacheProperties;
 };
 
 struct vc {
