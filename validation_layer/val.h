@@ -880,6 +880,30 @@ ze_result_t val_check_chain(const struct val_call *call, const char *what,
 			    const void *pNext,
 			    const ze_structure_type_t *allowed, size_t n,
 			    struct val_alloc_req *q);
+/* ---- val_out.c: the pNext chains of structures a call fills in ---- */
+
+/* The first element of unknown stype a walk found (reported after the
+ * call: val_out_note). */
+struct val_out {
+	bool unknown;
+	bool array;     /* in element elem of an array */
+	uint32_t elem;
+	uint32_t stype;
+	int pos;        /* 1: the first element of the chain */
+};
+/* Walk the chain at pNext (the generated wrappers call these when the
+ * pointer they get is not NULL): ZE_RESULT_ERROR_INVALID_ARGUMENT, with a
+ * finding, for junk (an element not readable and writable, misaligned,
+ * a loop, too long); else success, o filled. val_out_array does it for
+ * each of count structures stride bytes apart. */
+ze_result_t val_out_chain(const struct val_call *call, const char *what,
+			  const void *pNext, struct val_out *o);
+ze_result_t val_out_array(const struct val_call *call, const char *what,
+			  const void *array, uint32_t count, size_t stride,
+			  struct val_out *o);
+void val_out_note(const struct val_call *call, const char *what,
+		  const struct val_out *o, ze_result_t res);
+
 /* maxMemAllocSize of a device (queried once), or of the largest device
  * of a context; UINT64_MAX when unknown. */
 uint64_t val_device_max_alloc(ze_device_handle_t dev);

@@ -31,8 +31,13 @@ Outputs:
 
 Every wrapper: packs its arguments (so a finding can print them), runs the
 generic checks (NULL first handle; lifetime of context, device and
-physical-memory handle arguments), calls the hook or the next layer, and
-counts successful calls for the leak table. The wrappers of the hot entry
+physical-memory handle arguments; with parameter validation, the pNext
+chains of every structure the call fills in, found from ze_api.h: a
+non-const pointer to a struct that starts with stype and a writable
+pNext, an array of them when a uint32_t *count comes before it;
+val_out_chain, val_out.c), calls the hook or the next layer, reports the
+chains' unknown stypes (val_out_note), and counts successful calls for the
+leak table. The wrappers of the hot entry
 points (inline hooks) do the same checks in the same order, but pack their
 arguments (VAL_CALL_<ep>, val_gen.h) only where a finding or a slow path
 needs them, run a copy of themselves compiled for the usual switches, and
@@ -151,7 +156,13 @@ def parse_api(text):
     stypes = sorted((int(v, 0), n) for n, v in re.findall(
         r"(ZE_STRUCTURE_TYPE_\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+)", m.group(1))
         if n != "ZE_STRUCTURE_TYPE_FORCE_UINT32")
-    return pfns, handles, enums, structs, scalars, fnptrs, results, stypes
+    # Structures a call fills in: stype, then a writable pNext (the spec's
+    # [in,out] chains; input descriptors have const void *pNext).
+    outs = set(re.findall(
+        r"typedef struct _(\w+) \{\s*ze_structure_type_t stype;\s*"
+        r"void \*pNext;", text))
+    return pfns, handles, enums, structs, scalars, fnptrs, results, stypes, \
+        outs
 
 
 class Types:
@@ -203,7 +214,7 @@ def main():
 
     tables = parse_tables(open(args.versions).read())
     ddi = parse_ddi(open(args.ddi).read())
-    pfns, handles, enums, structs, scalars, fnptrs, results, stypes = \
+    pfns, handles, enums, structs, scalars, fnptrs, results, stypes, outs = \
         parse_api(open(args.api).read())
     types = Types(handles, enums, structs, scalars, fnptrs)
 
@@ -234,7 +245,7 @@ def main():
             ret, params = pfns[pfn]
             eps.append(dict(table=table, getter=getter, field=field, ma=ma,
                             mi=mi, pfn=pfn, name=name, ret=ret,
-                            params=params))
+                            params=params, outs=out_params(params, outs)))
     unknown = hooked - seen
     if unknown:
         fail("hooks for unknown entry points: " + ", ".join(sorted(unknown)))
@@ -242,6 +253,48 @@ def main():
     write_header(args.out_h, eps, hooked - inline, inline)
     write_source(args.out_c, eps, hooked, inline, tables, types, results,
                  headers, stypes)
+
+
+def out_params(params, outs):
+    """[(name, count expression or None)]: the parameters that point to a
+    structure the call fills in (outs), and for an array the count
+    parameter before it (uint32_t *pCount, the spec's [range(0, *pCount)]
+    convention)."""
+    res = []
+    for i, (t, n) in enumerate(params):
+        bare = t.replace("*", "").strip()
+        if "const" in t or t.count("*") != 1 or bare not in outs:
+            continue
+        prev = params[i - 1] if i else None
+        count = None
+        if prev and prev[0].replace(" ", "") == "uint32_t*":
+            count = prev[1]
+        res.append((n, count))
+    return res
+
+
+def out_checks(e, cfg, call, ind):
+    """The output-chain checks of entry point e before its call: lines.
+    call is the expression of its struct val_call pointer."""
+    o = []
+    for n, count in e["outs"]:
+        o.append("%sif (%s->params && %s%s && (r = %s))" % (
+            ind, cfg, n, "" if count else " && " + n + "->pNext",
+            ("val_out_array(%s, \"%s\", %s, %s ? *%s : 0, sizeof(*%s), &oc_%s)"
+             % (call, n, n, count, count, n, n)) if count else
+            ("val_out_chain(%s, \"%s\", %s->pNext, &oc_%s)"
+             % (call, n, n, n))))
+        o.append("%s\treturn r;" % ind)
+    return o
+
+
+def out_notes(e, call, ind):
+    o = []
+    for n, count in e["outs"]:
+        o.append("%sif (__builtin_expect(oc_%s.unknown, 0))" % (ind, n))
+        o.append("%s\tval_out_note(%s, \"%s\", &oc_%s, r);" % (
+            ind, call, n, n))
+    return o
 
 
 def proto_params(params):
@@ -350,7 +403,11 @@ def write_inline_wrapper(o, e, types):
         for c in checks:
             o.append("\t\t" + c)
         o.append("\t}")
+    for n, _ in e["outs"]:
+        o.append("\tstruct val_out oc_%s = { 0 };" % n)
+    o.extend(out_checks(e, "cfg", call, "\t"))
     o.append("\tr = val_%s(cfg, hctx, cn%s);" % (name, ", " + names if params else ""))
+    o.extend(out_notes(e, call, "\t"))
     if name not in SELF_COUNTED:
         o.append("\tif (cfg->leak && r == ZE_RESULT_SUCCESS)")
         o.append("\t\tval_count(VAL_EP_%s);" % name)
@@ -479,12 +536,18 @@ def write_source(path, eps, hooked, inline, tables, types, results,
             for c in checks:
                 o.append("\t\t" + c)
             o.append("\t}")
+        if not plain:
+            for n, _ in e["outs"]:
+                o.append("\tstruct val_out oc_%s = { 0 };" % n)
+            o.extend(out_checks(e, "(&val_cfg)", "&call", "\t"))
         if name in hooked:
             o.append("\tr = val_%s(&call%s);" % (
                 name, ", " + names if params else ""))
         else:
             o.append("\tr = val_next.%s.%s(%s);" % (
                 e["getter"], e["field"], names))
+        if not plain:
+            o.extend(out_notes(e, "&call", "\t"))
         if plain or name in SELF_COUNTED:
             pass
         else:
