@@ -361,6 +361,21 @@ def write_inline_wrapper(o, e, types):
     name, params, ret = e["name"], e["params"], e["ret"]
     names = ", ".join(n for _, n in params)
     call = "VAL_CALL_%s(hctx%s)" % (name, ", " + names if params else "")
+    hook = "val_%s(cfg, hctx, cn%s)" % (name, ", " + names if params else "")
+    if e["outs"]:
+        # Output chains to walk: out of line (wo_<ep>), so the hot path
+        # pays one test of an empty pNext.
+        o.append("static __attribute__((noinline)) %s\n"
+                 "wo_%s(const struct val_config *cfg, struct val_handle *hctx,"
+                 " _Atomic uint64_t *cn%s)\n{" % (
+                     ret, name, ", " + proto_params(params) if params else ""))
+        o.append("\t%s r;" % ret)
+        for n, _ in e["outs"]:
+            o.append("\tstruct val_out oc_%s = { 0 };" % n)
+        o.extend(out_checks(e, "cfg", call, "\t"))
+        o.append("\tr = %s;" % hook)
+        o.extend(out_notes(e, call, "\t"))
+        o.append("\treturn r;\n}\n")
     o.append("static inline __attribute__((always_inline)) %s\n"
              "wb_%s(const struct val_config *cfg%s)\n{" % (
                  ret, name, ", " + proto_params(params) if params else ""))
@@ -403,11 +418,17 @@ def write_inline_wrapper(o, e, types):
         for c in checks:
             o.append("\t\t" + c)
         o.append("\t}")
-    for n, _ in e["outs"]:
-        o.append("\tstruct val_out oc_%s = { 0 };" % n)
-    o.extend(out_checks(e, "cfg", call, "\t"))
-    o.append("\tr = val_%s(cfg, hctx, cn%s);" % (name, ", " + names if params else ""))
-    o.extend(out_notes(e, call, "\t"))
+    if e["outs"]:
+        test = " ||\n\t     ".join(
+            "(%s && %s)" % (n, n) if c else "(%s && %s->pNext)" % (n, n)
+            for n, c in e["outs"])
+        o.append("\tif (cfg->params &&\n\t    __builtin_expect(%s, 0))" % test)
+        o.append("\t\tr = wo_%s(cfg, hctx, cn%s);" % (
+            name, ", " + names if params else ""))
+        o.append("\telse")
+        o.append("\t\tr = %s;" % hook)
+    else:
+        o.append("\tr = %s;" % hook)
     if name not in SELF_COUNTED:
         o.append("\tif (cfg->leak && r == ZE_RESULT_SUCCESS)")
         o.append("\t\tval_count(VAL_EP_%s);" % name)
