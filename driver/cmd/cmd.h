@@ -116,8 +116,18 @@ struct cmd_region {
 	size_t dpitch, dslice, spitch, sslice;
 };
 
+/* cmd_op.probe: sides of an op in memory the driver does not own (VMM
+ * ranges, whose access can be read-only or none, and system memory, which
+ * the application may have mprotect'ed): cmd_exec.c checks them before it
+ * touches them, so a copy into read-only memory fails instead of taking
+ * the process down. USM allocations and IPC imports are mapped read-write
+ * by the driver and are not probed. */
+#define CMD_PROBE_DST 0x1u
+#define CMD_PROBE_SRC 0x2u
+
 struct cmd_op {
 	enum cmd_op_kind kind;
+	uint8_t probe;                     /* CMD_PROBE_* */
 	uint32_t nwait;
 	struct _ze_event_handle_t *signal; /* reference, or NULL */
 	struct _ze_event_handle_t **wait;  /* nwait references (malloc'ed) */
@@ -150,7 +160,12 @@ struct cmd_batch {
 	struct _ze_fence_handle_t *fence;  /* reference, or NULL */
 	uint32_t nlists;
 	struct _ze_command_list_handle_t **lists; /* references */
-	bool has_op;                       /* immediate: `op` is the work */
+	bool has_op;                       /* immediate: `op` is the work; with
+					    * lists (append of command lists
+					    * to an immediate list), its waits
+					    * run before them and its signal
+					    * after them */
+	bool lost;                         /* an op faulted (cmd_exec.c) */
 	struct cmd_op op;
 };
 
@@ -176,7 +191,13 @@ struct _ze_command_queue_handle_t {
 	bool inline_busy;              /* a synchronizer runs a stolen
 					* batch: the worker waits (lock) */
 	_Atomic bool stopping;         /* destroy: drain and exit */
+	_Atomic bool lost;             /* an op faulted: every later
+					* synchronize answers DEVICE_LOST */
 	_Atomic uint32_t nfences;      /* live fences created on it */
+	_Atomic(_Atomic uint32_t *) blocked_on; /* the event word the worker
+					* sleeps on (stop wakes it) */
+	bool blocked_shared;           /* ... and whether that word is in
+					* shared memory (non-private futex) */
 };
 
 struct _ze_command_list_handle_t {
@@ -198,7 +219,27 @@ struct _ze_fence_handle_t {
 	struct cmd_obj obj;
 	struct _ze_command_queue_handle_t *queue; /* reference */
 	_Atomic bool signalled;        /* written under cmd_sync_lock */
+	_Atomic bool lost;             /* its batch faulted (before signalled) */
 };
+
+/* The state of one event: a slot of its pool's array, in memory shared
+ * with other processes when the pool is IPC (cmd_event_ipc.c). `state` is
+ * the futex word waiters sleep on. */
+enum cmd_slot_state {
+	CMD_SLOT_CLEAR = 0,  /* not signalled */
+	CMD_SLOT_SET = 1,    /* signalled */
+	CMD_SLOT_WAITED = 2, /* not signalled, someone sleeps on the word */
+};
+#define CMD_SLOT_LOST 1u /* status: the work that signalled it faulted */
+
+struct cmd_slot {
+	_Atomic uint32_t state;        /* enum cmd_slot_state */
+	_Atomic uint32_t status;       /* 0 or CMD_SLOT_LOST, written before
+					* state becomes SET */
+	_Atomic uint64_t ts_start, ts_end; /* written before state is SET */
+	uint8_t pad[40];               /* one cache line per event */
+};
+_Static_assert(sizeof(struct cmd_slot) == 64, "one line per event slot");
 
 struct _ze_event_pool_handle_t {
 	struct cmd_obj obj;
@@ -209,6 +250,13 @@ struct _ze_event_pool_handle_t {
 	bool dead;                     /* destroyed (lock) */
 	uint32_t nlive;                /* live events (lock) */
 	uint8_t *used;                 /* index taken by a live event (lock) */
+	struct cmd_slot *slots;        /* count slots */
+	bool shared;                   /* slots in MAP_SHARED memory another
+					* process may map: non-private futex */
+	bool imported;                 /* opened from an IPC handle */
+	void *ipc_base;                /* IPC pools: the host allocation
+					* (exporter) or the mapping (importer)
+					* that holds a header and the slots */
 };
 
 struct _ze_event_handle_t {
@@ -216,8 +264,13 @@ struct _ze_event_handle_t {
 	struct _ze_event_pool_handle_t *pool; /* reference */
 	uint32_t index;
 	ze_event_scope_flags_t signal_scope, wait_scope;
-	_Atomic bool signalled;        /* written under cmd_sync_lock */
-	uint64_t ts_start, ts_end;     /* cmd_sync_lock */
+	struct cmd_slot *slot;         /* &pool->slots[index] */
+	/* The last immediate-list batch submitted to signal it, so a host
+	 * wait can run that batch itself (see "steal", cmd_queue.c):
+	 * queue reference and ticket, under hint_lock. */
+	pthread_mutex_t hint_lock;
+	struct _ze_command_queue_handle_t *hint_q;
+	uint64_t hint_ticket;
 };
 
 /* Resolves handle h with getter (a registry lookup that returns a reference)
@@ -310,9 +363,19 @@ cmd_spin_cap(uint64_t timeout, uint64_t budget)
 {
 	return timeout < budget ? timeout : budget;
 }
+/* Signals e (status 0 or CMD_SLOT_LOST) and wakes whoever sleeps on it,
+ * in this process or another. */
 void cmd_event_signal(struct _ze_event_handle_t *e, uint64_t start,
-		      uint64_t end);
+		      uint64_t end, uint32_t status);
 void cmd_event_reset(struct _ze_event_handle_t *e);
+/* ZE_RESULT_SUCCESS (signalled), NOT_READY, or ERROR_DEVICE_LOST
+ * (signalled by work that faulted). */
+ze_result_t cmd_event_status(const struct _ze_event_handle_t *e);
+/* Host wait: spins briefly, then sleeps on the slot's futex word;
+ * timeout as cmd_wait_signalled. Returns as cmd_event_status. */
+ze_result_t cmd_event_wait(struct _ze_event_handle_t *e, uint64_t timeout);
+/* Wakes the worker of q if it sleeps on an event (stop). */
+void cmd_queue_unblock(struct _ze_command_queue_handle_t *q);
 void cmd_fence_signal(struct _ze_fence_handle_t *f);
 /* Are all n events signalled now? */
 bool cmd_events_ready(struct _ze_event_handle_t *const *ev, uint32_t n);
@@ -324,6 +387,25 @@ void cmd_sync_wake_all(void);
 
 /* cmd_event.c */
 struct _ze_event_handle_t *cmd_event_get(ze_event_handle_t h);
+struct _ze_event_pool_handle_t *cmd_pool_get(ze_event_pool_handle_t h);
+/* An immediate list submitted ticket of q to signal e. */
+void cmd_event_hint(struct _ze_event_handle_t *e,
+		    struct _ze_command_queue_handle_t *q, uint64_t ticket);
+/* Builds a registered pool around slots (cmd_event_ipc.c uses it). */
+ze_result_t cmd_pool_new(struct _ze_context_handle_t *ctx,
+			 ze_event_pool_flags_t flags, uint32_t count,
+			 struct cmd_slot *slots, void *ipc_base, bool imported,
+			 ze_event_pool_handle_t *out);
+
+/* cmd_event_ipc.c */
+/* Room for the header and count slots of an IPC pool (page multiple). */
+size_t cmd_ipc_pool_bytes(uint32_t count);
+/* Makes the shared memory of an IPC pool: 0 and *base, *slots. */
+ze_result_t cmd_ipc_pool_alloc(struct _ze_context_handle_t *ctx,
+			       ze_event_pool_flags_t flags, uint32_t count,
+			       void **base, struct cmd_slot **slots);
+/* Releases the memory of an IPC pool (free, or close of an import). */
+void cmd_ipc_pool_release(struct _ze_event_pool_handle_t *p);
 
 /* cmd_fence.c */
 struct _ze_fence_handle_t *cmd_fence_get(ze_fence_handle_t h);
@@ -346,9 +428,18 @@ void cmd_queue_stop(struct _ze_command_queue_handle_t *q);
 int cmd_queue_submit(struct _ze_command_queue_handle_t *q,
 		     struct cmd_batch *b, bool wake, uint64_t *ticket);
 /* Waits for ticket (running it on the calling thread when it can, see
- * "steal" in cmd_queue.c); ZE_RESULT_SUCCESS or ZE_RESULT_NOT_READY. */
+ * "steal" in cmd_queue.c); ZE_RESULT_SUCCESS, ZE_RESULT_NOT_READY, or
+ * ZE_RESULT_ERROR_DEVICE_LOST once an op of the queue faulted. */
 ze_result_t cmd_queue_wait(struct _ze_command_queue_handle_t *q,
 			   uint64_t ticket, uint64_t timeout);
+/* Runs ticket on the calling thread if it is the next batch, nothing runs
+ * and its waits are satisfied; true if it did. */
+bool cmd_queue_steal(struct _ze_command_queue_handle_t *q, uint64_t ticket);
+/* Collects, checks and marks executing the regular lists of an execute
+ * or an append to an immediate list (references in b->lists). */
+ze_result_t cmd_queue_collect(struct _ze_command_queue_handle_t *q,
+			      struct cmd_batch *b, uint32_t n,
+			      ze_command_list_handle_t *ph);
 /* Resolves and validates a context + device pair of a create call. */
 ze_result_t cmd_ctx_dev(ze_context_handle_t hc, ze_device_handle_t hd,
 			struct _ze_context_handle_t **c,
@@ -360,6 +451,10 @@ struct _ze_command_list_handle_t *cmd_list_get(ze_command_list_handle_t h);
  * ownership of op's references in every case. */
 ze_result_t cmd_list_add(struct _ze_command_list_handle_t *l,
 			 struct cmd_op *op);
+/* Submits b on the immediate list l's queue (waits when the list is
+ * synchronous); owns b in every case. */
+ze_result_t cmd_list_submit(struct _ze_command_list_handle_t *l,
+			    struct cmd_batch *b);
 void cmd_op_release(struct cmd_op *op);
 /* Releases a finished batch: list references, fence, op. */
 void cmd_batch_free(struct cmd_batch *b);
@@ -367,9 +462,15 @@ void cmd_batch_free(struct cmd_batch *b);
 /* cmd_append.c: nothing shared beyond the entry points (drv.h). */
 
 /* cmd_exec.c */
-/* Runs one op on the worker of q: waits, data, progress, signal. */
+/* Runs one op on the worker of q: waits, data, progress, signal. 0,
+ * -ECANCELED (q stops while it waits), or -EFAULT: a side of the op is
+ * not accessible (read-only or unmapped memory); nothing was written and
+ * its event is signalled as lost. */
 int cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		struct cmd_op *op);
+/* An op that will not run (the batch faulted): its event is signalled
+ * as lost so that nobody waits for it forever. */
+void cmd_skip_op(struct cmd_op *op);
 void cmd_fill(void *dst, size_t size, const uint8_t *pattern, uint32_t psize);
 /* Byte range [*lo, *hi) touched by data slot k (0, 1) of op; false if
  * none. */
@@ -377,8 +478,12 @@ bool cmd_op_range(const struct cmd_op *op, int k, uintptr_t *lo,
 		  uintptr_t *hi);
 
 /* cmd_mem.c */
+/* Checks [ptr, ptr + size); *foreign (may be NULL) tells whether it lies
+ * in memory the driver does not map itself (VMM or system memory), which
+ * the op probes before touching it. */
 ze_result_t cmd_check_range(struct _ze_context_handle_t *ctx,
-			    const void *ptr, size_t size, const char *what);
+			    const void *ptr, size_t size, const char *what,
+			    bool *foreign);
 void cmd_mem_track(struct cmd_batch *b);
 void cmd_mem_untrack(struct cmd_batch *b);
 /* Worker: an op finished (wakes blocking frees, runs deferred ones). */

@@ -26,11 +26,12 @@
 
 #include "u_os.h"
 
-static struct _ze_event_pool_handle_t *
-pool_get(ze_event_pool_handle_t h)
+struct _ze_event_pool_handle_t *
+cmd_pool_get(ze_event_pool_handle_t h)
 {
 	return (struct _ze_event_pool_handle_t *)cmd_reg_get(h, CMD_T_POOL);
 }
+#define pool_get cmd_pool_get
 
 struct _ze_event_handle_t *
 cmd_event_get(ze_event_handle_t h)
@@ -42,6 +43,10 @@ static void
 pool_release(struct cmd_obj *o)
 {
 	struct _ze_event_pool_handle_t *p = (void *)o;
+	if (p->ipc_base)
+		cmd_ipc_pool_release(p);
+	else
+		free(p->slots);
 	pthread_mutex_destroy(&p->lock);
 	free(p->used);
 	free(p);
@@ -51,8 +56,79 @@ static void
 event_release(struct cmd_obj *o)
 {
 	struct _ze_event_handle_t *e = (void *)o;
+	if (e->hint_q)
+		cmd_obj_put(&e->hint_q->obj);
+	pthread_mutex_destroy(&e->hint_lock);
 	cmd_obj_put(&e->pool->obj);
 	free(e);
+}
+
+void
+cmd_event_hint(struct _ze_event_handle_t *e,
+	       struct _ze_command_queue_handle_t *q, uint64_t ticket)
+{
+	struct _ze_command_queue_handle_t *old;
+	cmd_obj_ref(&q->obj);
+	pthread_mutex_lock(&e->hint_lock);
+	old = e->hint_q;
+	e->hint_q = q;
+	e->hint_ticket = ticket;
+	pthread_mutex_unlock(&e->hint_lock);
+	if (old)
+		cmd_obj_put(&old->obj);
+}
+
+/* A host wait that would block: if the batch that signals e is the next
+ * one of its queue and nothing else runs, run it here (no handoff, no
+ * wakeup: the event is then as cheap to wait for as the list). */
+static void
+run_signaller(struct _ze_event_handle_t *e)
+{
+	pthread_mutex_lock(&e->hint_lock);
+	struct _ze_command_queue_handle_t *q = e->hint_q;
+	uint64_t t = e->hint_ticket;
+	if (q)
+		cmd_obj_ref(&q->obj);
+	pthread_mutex_unlock(&e->hint_lock);
+	if (!q)
+		return;
+	if (atomic_load_explicit(&q->completed, memory_order_acquire) < t)
+		cmd_queue_steal(q, t);
+	cmd_obj_put(&q->obj);
+}
+
+ze_result_t
+cmd_pool_new(struct _ze_context_handle_t *ctx, ze_event_pool_flags_t flags,
+	     uint32_t count, struct cmd_slot *slots, void *ipc_base,
+	     bool imported, ze_event_pool_handle_t *out)
+{
+	cmd_sync_init();
+	struct _ze_event_pool_handle_t *p = calloc(1, sizeof(*p));
+	uint8_t *used = calloc(count, 1);
+	if (!p || !used) {
+		free(p);
+		free(used);
+		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
+				"no memory for a pool of %u events", count);
+	}
+	p->ctx = ctx;
+	p->flags = flags;
+	p->count = count;
+	p->used = used;
+	p->slots = slots;
+	p->ipc_base = ipc_base;
+	p->shared = ipc_base != NULL;
+	p->imported = imported;
+	pthread_mutex_init(&p->lock, NULL);
+	int err = cmd_reg_add(&p->obj, CMD_T_POOL, pool_release);
+	if (err) {
+		p->ipc_base = NULL; /* the caller still owns the memory */
+		p->slots = NULL;
+		pool_release(&p->obj);
+		return DRV_FAIL(drv_result(err), "cannot register the pool");
+	}
+	*out = p;
+	return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t
@@ -96,28 +172,31 @@ cmd_zeEventPoolCreate(ze_context_handle_t hContext,
 					"of the context", i,
 					(void *)phDevices[i]);
 	}
-	cmd_sync_init();
-	struct _ze_event_pool_handle_t *p = calloc(1, sizeof(*p));
-	uint8_t *used = calloc(desc->count, 1);
-	if (!p || !used) {
-		free(p);
-		free(used);
-		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
-				"no memory for a pool of %u events",
-				desc->count);
+	struct cmd_slot *slots = NULL;
+	void *base = NULL;
+	if (desc->flags & ZE_EVENT_POOL_FLAG_IPC) {
+		r = cmd_ipc_pool_alloc(ctx, desc->flags, desc->count, &base,
+				       &slots);
+		if (r)
+			return r;
+	} else {
+		slots = aligned_alloc(sizeof(struct cmd_slot),
+				      (size_t)desc->count * sizeof(*slots));
+		if (!slots)
+			return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
+					"no memory for %u events",
+					desc->count);
+		memset(slots, 0, (size_t)desc->count * sizeof(*slots));
 	}
-	p->ctx = ctx;
-	p->flags = desc->flags;
-	p->count = desc->count;
-	p->used = used;
-	pthread_mutex_init(&p->lock, NULL);
-	int err = cmd_reg_add(&p->obj, CMD_T_POOL, pool_release);
-	if (err) {
-		pool_release(&p->obj);
-		return DRV_FAIL(drv_result(err), "cannot register the pool");
+	r = cmd_pool_new(ctx, desc->flags, desc->count, slots, base, false,
+			 phEventPool);
+	if (r) {
+		if (base)
+			drv_zeMemFree(ctx, base);
+		else
+			free(slots);
 	}
-	*phEventPool = p;
-	return ZE_RESULT_SUCCESS;
+	return r;
 }
 
 ze_result_t
@@ -201,7 +280,14 @@ event_create(struct _ze_event_pool_handle_t *p, const ze_event_desc_t *desc,
 	e->index = desc->index;
 	e->signal_scope = desc->signal;
 	e->wait_scope = desc->wait;
-	atomic_init(&e->signalled, false);
+	e->slot = &p->slots[desc->index];
+	pthread_mutex_init(&e->hint_lock, NULL);
+	/* A new event starts unsignalled; one created on a pool opened from
+	 * an IPC handle shares the state the exporter's event has. */
+	if (!p->imported) {
+		atomic_store(&e->slot->state, CMD_SLOT_CLEAR);
+		atomic_store(&e->slot->status, 0);
+	}
 	int err = cmd_reg_add(&e->obj, CMD_T_EVENT, event_release);
 	if (err) {
 		pthread_mutex_lock(&p->lock);
@@ -259,7 +345,7 @@ cmd_zeEventHostSignal(ze_event_handle_t hEvent)
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
 	uint64_t now = u_now_ns();
-	cmd_event_signal(e, now, now);
+	cmd_event_signal(e, now, now, 0);
 	cmd_obj_put(&e->obj);
 	return ZE_RESULT_SUCCESS;
 }
@@ -279,9 +365,9 @@ cmd_zeEventQueryStatus(ze_event_handle_t hEvent)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	bool s = atomic_load_explicit(&e->signalled, memory_order_acquire);
+	ze_result_t r = cmd_event_status(e);
 	cmd_obj_put(&e->obj);
-	return s ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return r;
 }
 
 ze_result_t
@@ -289,9 +375,13 @@ cmd_zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	bool done = cmd_wait_signalled(&e->signalled, timeout);
+	ze_result_t r = cmd_event_status(e);
+	if (r == ZE_RESULT_NOT_READY && timeout) {
+		run_signaller(e);
+		r = cmd_event_wait(e, timeout);
+	}
 	cmd_obj_put(&e->obj);
-	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return r;
 }
 
 ze_result_t
@@ -312,15 +402,12 @@ cmd_zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
 			     "the event's pool has no KERNEL_TIMESTAMP flag");
 		goto out;
 	}
-	pthread_mutex_lock(&cmd_sync_lock);
-	if (atomic_load_explicit(&e->signalled, memory_order_relaxed)) {
-		dstptr->global.kernelStart = e->ts_start;
-		dstptr->global.kernelEnd = e->ts_end;
+	r = cmd_event_status(e);
+	if (r == ZE_RESULT_SUCCESS) {
+		dstptr->global.kernelStart = atomic_load(&e->slot->ts_start);
+		dstptr->global.kernelEnd = atomic_load(&e->slot->ts_end);
 		dstptr->context = dstptr->global;
-	} else {
-		r = ZE_RESULT_NOT_READY;
 	}
-	pthread_mutex_unlock(&cmd_sync_lock);
 out:
 	cmd_obj_put(&e->obj);
 	return r;

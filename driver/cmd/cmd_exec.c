@@ -20,14 +20,32 @@
  *   region   a 2D/3D strided copy: one memcpy per row, or per slice (or in
  *            total) when rows or slices are contiguous on both sides.
  *
+ *   probe    an op whose memory the driver does not map itself (a VMM
+ *            range: its access may be read-only or none; system memory:
+ *            the application may have mprotect'ed it) first asks the
+ *            kernel whether the access is allowed: MADV_POPULATE_WRITE /
+ *            _READ on its pages (process_vm_readv/writev of a byte per
+ *            page where the kernel lacks them). A refused probe fails the
+ *            op instead of raising SIGSEGV on the worker: nothing is
+ *            written, its event is signalled as lost, the rest of its
+ *            batch is skipped, and the queue, its fence and the event
+ *            report ZE_RESULT_ERROR_DEVICE_LOST, which is what a GPU's
+ *            page fault gives on Intel's driver. USM allocations and IPC
+ *            imports are mapped read-write by the driver: not probed, no
+ *            cost. (An application that changes protections while the op
+ *            runs is racing its own copy.)
+ *
  * No locks here; event and progress publication go through cmd_sync.c and
  * cmd_mem.c.
  */
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "u_os.h"
@@ -250,6 +268,101 @@ cmd_op_range(const struct cmd_op *op, int k, uintptr_t *lo, uintptr_t *hi)
 	}
 }
 
+/* ---- access probes --------------------------------------------------- */
+
+static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
+static bool have_populate;
+
+static void
+probe_init(void)
+{
+	/* MADV_POPULATE_READ / _WRITE (Linux 5.14) fault pages in as a read
+	 * or a write would, and fail instead of raising SIGSEGV where that
+	 * access is not allowed. Probed once on a page of our own. */
+	size_t page = u_page_size();
+	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	have_populate = !madvise(p, page, MADV_POPULATE_WRITE);
+	munmap(p, page);
+	if (!have_populate)
+		u_info("cmd", "no MADV_POPULATE_WRITE here: accesses to memory "
+			      "the driver does not own are probed with "
+			      "process_vm_readv/writev");
+}
+
+/* Without MADV_POPULATE_*: one byte of each page read (and written back,
+ * for a write probe) through the kernel, which fails with EFAULT where
+ * the process may not access it. */
+static int
+probe_vm(uintptr_t lo, uintptr_t hi, size_t page, bool write)
+{
+	enum { N = 64 };
+	uint8_t buf[N];
+	struct iovec loc[N], rem[N];
+	pid_t self = getpid();
+	for (uintptr_t p = lo; p < hi;) {
+		int n = 0;
+		for (; n < N && p < hi; n++, p += page) {
+			loc[n] = (struct iovec){ &buf[n], 1 };
+			rem[n] = (struct iovec){ (void *)p, 1 };
+		}
+		if (process_vm_readv(self, loc, n, rem, n, 0) != n)
+			return -EFAULT;
+		if (write && process_vm_writev(self, loc, n, rem, n, 0) != n)
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* 0 when the process may read (or write) every byte of [p, p + size). */
+static int
+probe(const void *p, size_t size, bool write)
+{
+	if (!size)
+		return 0;
+	pthread_once(&probe_once, probe_init);
+	size_t page = u_page_size();
+	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	uintptr_t hi = ((uintptr_t)p + size + page - 1) &
+		       ~(uintptr_t)(page - 1);
+	if (!have_populate)
+		return probe_vm(lo, hi, page, write);
+	if (madvise((void *)lo, hi - lo,
+		    write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ))
+		return -EFAULT;
+	return 0;
+}
+
+/* Checks the sides of op that lie in memory the driver does not own. */
+static int
+probe_op(const struct cmd_op *op)
+{
+	for (int k = 0; k < 2; k++) {
+		uintptr_t lo, hi;
+		uint8_t bit = k ? CMD_PROBE_SRC : CMD_PROBE_DST;
+		if ((op->probe & bit) && cmd_op_range(op, k, &lo, &hi) &&
+		    probe((const void *)lo, hi - lo, k == 0)) {
+			u_warn("cmd", "%s of %zu bytes at %p is not allowed "
+				      "(read-only, no access or unmapped): the "
+				      "op fails", k ? "reading" : "writing",
+			       (size_t)(hi - lo), (void *)lo);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+void
+cmd_skip_op(struct cmd_op *op)
+{
+	if (op->signal && op->kind != CMD_OP_RESET) {
+		uint64_t now = u_now_ns();
+		cmd_event_signal(op->signal, now, now, CMD_SLOT_LOST);
+	}
+}
+
 int
 cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	    struct cmd_op *op)
@@ -258,6 +371,10 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		int err = cmd_events_wait(op->wait, op->nwait, q);
 		if (err)
 			return err;
+	}
+	if (op->probe && probe_op(op)) {
+		cmd_skip_op(op);
+		return -EFAULT;
 	}
 	uint64_t start = op->signal ? u_now_ns() : 0;
 	switch (op->kind) {
@@ -294,7 +411,7 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		if (op->kind == CMD_OP_RESET)
 			cmd_event_reset(op->signal);
 		else
-			cmd_event_signal(op->signal, start, u_now_ns());
+			cmd_event_signal(op->signal, start, u_now_ns(), 0);
 	}
 	return 0;
 }
