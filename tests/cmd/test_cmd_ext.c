@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_cmd_ext: appending regular command lists to an immediate list
+ * (zeCommandListImmediateAppendCommandListsExp), the read-only memory
+ * property of the device, and copies into memory the process may not
+ * write (a READONLY VMM mapping, mprotect'ed memory): they fail with
+ * ZE_RESULT_ERROR_DEVICE_LOST and the process lives on.
+ */
+#include <dlfcn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tcmd.h"
+
+/* Same value as drv_device.c (unconfirmed: see there). */
+#ifndef ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES
+#define ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES            \
+	((ze_structure_type_t)0x00020043)
+#endif
+
+static ze_pfnCommandListImmediateAppendCommandListsExp_t append_lists;
+
+/* The entry point, from the driver's CommandListExp table (what loaders
+ * use), and the same from zeDriverGetExtensionFunctionAddress. */
+static void
+load_append_lists(void)
+{
+	void *lib = dlopen(zt_driver_path(), RTLD_NOW | RTLD_NOLOAD);
+	ck_assert_ptr_nonnull(lib);
+	ze_pfnGetCommandListExpProcAddrTable_t get =
+		(ze_pfnGetCommandListExpProcAddrTable_t)dlsym(
+			lib, "zeGetCommandListExpProcAddrTable");
+	ck_assert_ptr_nonnull(get);
+	ze_command_list_exp_dditable_t t;
+	memset(&t, 0, sizeof(t));
+	ck_assert_int_eq(get(ZE_API_VERSION_CURRENT, &t), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(t.pfnImmediateAppendCommandListsExp);
+	/* Not there before 1.9. */
+	ze_command_list_exp_dditable_t old;
+	memset(&old, 0, sizeof(old));
+	ck_assert_int_eq(get(ZE_MAKE_VERSION(1, 8), &old), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_null(old.pfnImmediateAppendCommandListsExp);
+	void *fn = NULL;
+	ck_assert_int_eq(zt.driver.pfnGetExtensionFunctionAddress(
+				 zt.drv,
+				 "zeCommandListImmediateAppendCommandListsExp",
+				 &fn),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(fn, (void *)t.pfnImmediateAppendCommandListsExp);
+	append_lists = t.pfnImmediateAppendCommandListsExp;
+	dlclose(lib);
+}
+
+START_TEST(test_append_lists_errors)
+{
+	load_append_lists();
+	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_list_handle_t reg = tc_list(0), open = tc_list(0);
+	ck_assert_int_eq(zt.list.pfnClose(reg), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(append_lists(NULL, 1, &reg, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(append_lists(imm, 1, NULL, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(append_lists(imm, 0, &reg, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_SIZE);
+	ck_assert_int_eq(append_lists(imm, 1, &reg, NULL, 1, NULL),
+			 ZE_RESULT_ERROR_INVALID_SIZE);
+	/* The target must be immediate; the lists regular and closed. */
+	ck_assert_int_eq(append_lists(reg, 1, &reg, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(append_lists(imm, 1, &imm, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_COMMAND_LIST_TYPE);
+	ck_assert_int_eq(append_lists(imm, 1, &open, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ze_command_list_handle_t bad = (void *)tc_forged;
+	ck_assert_int_eq(append_lists(imm, 1, &bad, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	/* Nothing was left executing: both lists can be destroyed. */
+	ck_assert_int_eq(zt.list.pfnHostSynchronize(imm, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(reg), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(open), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* Two closed lists, a wait event and a signal event: nothing runs before
+ * the wait is signalled; both lists ran, in order, when the signal event
+ * is; the lists can be appended again. */
+static void
+append_lists_run(ze_command_queue_mode_t mode)
+{
+	load_append_lists();
+	enum { N = 64 * 1024 };
+	char *a = tc_alloc(ZE_MEMORY_TYPE_DEVICE, N);
+	char *b = tc_alloc(ZE_MEMORY_TYPE_DEVICE, N);
+	char *c = tc_alloc(ZE_MEMORY_TYPE_HOST, N);
+	tc_pattern(a, N, 7);
+	memset(b, 0, N);
+	memset(c, 0, N);
+	ze_command_list_handle_t l1 = tc_list(0), l2 = tc_list(0);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(l1, b, a, N, NULL, 0,
+						     NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(l2, c, b, N, NULL, 0,
+						     NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnClose(l1), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnClose(l2), ZE_RESULT_SUCCESS);
+	ze_event_pool_handle_t pool = tc_pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+					      2);
+	ze_event_handle_t go = tc_event(pool, 0), done = tc_event(pool, 1);
+	ze_command_list_handle_t imm = tc_imm(mode);
+	ze_command_list_handle_t both[2] = { l1, l2 };
+	if (mode == ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS) {
+		ck_assert_int_eq(append_lists(imm, 2, both, done, 1, &go),
+				 ZE_RESULT_SUCCESS);
+		usleep(20000);
+		ck_assert_int_eq(zt.event.pfnQueryStatus(done),
+				 ZE_RESULT_NOT_READY);
+		ck_assert_int_eq(c[0], 0);
+		/* Executing: neither list may be reset meanwhile. */
+		ck_assert_int_eq(zt.list.pfnReset(l1),
+				 ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE);
+		ck_assert_int_eq(zt.event.pfnHostSignal(go),
+				 ZE_RESULT_SUCCESS);
+	} else {
+		ck_assert_int_eq(zt.event.pfnHostSignal(go),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(append_lists(imm, 2, both, done, 1, &go),
+				 ZE_RESULT_SUCCESS);
+	}
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(done, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert(tc_check_pattern(c, N, 7));
+	/* Again, without events, then through the list's own sync. */
+	memset(c, 0, N);
+	ck_assert_int_eq(append_lists(imm, 2, both, NULL, 0, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnHostSynchronize(imm, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert(tc_check_pattern(c, N, 7));
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(l1), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(l2), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(go), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(done), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_DEVICE, a);
+	tc_free(ZE_MEMORY_TYPE_DEVICE, b);
+	tc_free(ZE_MEMORY_TYPE_HOST, c);
+}
+
+START_TEST(test_append_lists_async_waits_and_signals)
+{
+	append_lists_run(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+}
+END_TEST
+
+START_TEST(test_append_lists_sync)
+{
+	append_lists_run(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+}
+END_TEST
+
+/* ---- read-only memory -------------------------------------------------- */
+
+START_TEST(test_device_readonly_property_enforced)
+{
+	ze_device_readonly_memory_ext_properties_t ro = {
+		ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES, NULL,
+		ZE_DEVICE_READONLY_MEMORY_CAPABILITY_NONE
+	};
+	ze_device_properties_t p = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2,
+				     &ro };
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(ro.readonlyCapability,
+			 ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED);
+}
+END_TEST
+
+/* A copy and a fill into dst (the process may not write it) on an
+ * immediate list with an event, and on a regular list with a fence: each
+ * fails with DEVICE_LOST, dst is unchanged, the process is alive. */
+static void
+write_refused(char *dst, size_t n, unsigned char was)
+{
+	char *src = tc_alloc(ZE_MEMORY_TYPE_HOST, n);
+	memset(src, 0x5a, n);
+	ze_event_pool_handle_t pool = tc_pool(0, 2);
+	ze_event_handle_t ev = tc_event(pool, 0), after = tc_event(pool, 1);
+
+	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, dst, src, n, ev, 0,
+						     NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(ev, UINT64_MAX),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(ev),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.list.pfnHostSynchronize(imm, UINT64_MAX),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostReset(ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(ev), ZE_RESULT_NOT_READY);
+
+	/* Regular list: the fill faults, the op after it is skipped and its
+	 * event reports the loss too. */
+	uint32_t pat = 0x01020304;
+	ze_command_queue_handle_t q = tc_queue(0,
+					       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_fence_handle_t f = tc_fence(q);
+	ze_command_list_handle_t l = tc_list(0);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryFill(l, dst, &pat, 4, n, ev, 0,
+						     NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnAppendBarrier(l, after, 0, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnClose(l), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.queue.pfnExecuteCommandLists(q, 1, &l, f),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.fence.pfnHostSynchronize(f, UINT64_MAX),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.fence.pfnQueryStatus(f),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.queue.pfnSynchronize(q, UINT64_MAX),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(ev, UINT64_MAX),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(after, UINT64_MAX),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq((unsigned char)dst[i], was);
+	ck_assert_int_eq(zt.fence.pfnReset(f), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.fence.pfnQueryStatus(f), ZE_RESULT_NOT_READY);
+	ck_assert_int_eq(zt.fence.pfnDestroy(f), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(l), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.queue.pfnDestroy(q), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(after), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_HOST, src);
+}
+
+START_TEST(test_copy_into_mprotected_memory_fails)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	memset(m, 0x11, 2 * page);
+	/* Only the second page is read-only: the op spans both. */
+	ck_assert_int_eq(mprotect(m + page, page, PROT_READ), 0);
+	write_refused(m + page - 64, 128, 0x11);
+	/* A source the process may not read fails the same way. */
+	ck_assert_int_eq(mprotect(m + page, page, PROT_NONE), 0);
+	char *dst = tc_alloc(ZE_MEMORY_TYPE_HOST, 128);
+	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, dst, m + page - 64,
+						     128, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_HOST, dst);
+	munmap(m, 2 * page);
+}
+END_TEST
+
+START_TEST(test_copy_into_readonly_vmm_fails)
+{
+	size_t page = 0;
+	ck_assert_int_eq(zt.vmem.pfnQueryPageSize(zt.ctx, zt.dev, 4096, &page),
+			 ZE_RESULT_SUCCESS);
+	ze_physical_mem_desc_t pd = { ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+				      NULL, 0, page };
+	ze_physical_mem_handle_t ph;
+	ck_assert_int_eq(zt.pmem.pfnCreate(zt.ctx, zt.dev, &pd, &ph),
+			 ZE_RESULT_SUCCESS);
+	void *va = NULL;
+	ck_assert_int_eq(zt.vmem.pfnReserve(zt.ctx, NULL, page, &va),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.vmem.pfnMap(zt.ctx, va, page, ph, 0,
+					ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+			 ZE_RESULT_SUCCESS);
+	memset(va, 0x22, page);
+	ck_assert_int_eq(zt.vmem.pfnSetAccessAttribute(
+				 zt.ctx, va, page,
+				 ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY),
+			 ZE_RESULT_SUCCESS);
+	write_refused(va, 256, 0x22);
+	/* Reads stay allowed. */
+	char *out = tc_alloc(ZE_MEMORY_TYPE_HOST, 256);
+	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, out, va, 256, NULL, 0,
+						     NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq((unsigned char)out[255], 0x22);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_HOST, out);
+	ck_assert_int_eq(zt.vmem.pfnUnmap(zt.ctx, va, page), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.vmem.pfnFree(zt.ctx, va, page), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.pmem.pfnDestroy(zt.ctx, ph), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+TCase *
+tc_case_ext(void)
+{
+	TCase *tc = tcase_create("ext");
+	tcase_add_checked_fixture(tc, tc_setup, tc_teardown);
+	tcase_add_test(tc, test_append_lists_errors);
+	tcase_add_test(tc, test_append_lists_async_waits_and_signals);
+	tcase_add_test(tc, test_append_lists_sync);
+	tcase_add_test(tc, test_device_readonly_property_enforced);
+	tcase_add_test(tc, test_copy_into_mprotected_memory_fails);
+	tcase_add_test(tc, test_copy_into_readonly_vmm_fails);
+	return tc;
+}
