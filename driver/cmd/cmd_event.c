@@ -67,11 +67,14 @@ void
 cmd_event_hint(struct _ze_event_handle_t *e,
 	       struct _ze_command_queue_handle_t *q, uint64_t ticket)
 {
-	struct _ze_command_queue_handle_t *old;
-	cmd_obj_ref(&q->obj);
+	struct _ze_command_queue_handle_t *old = NULL;
 	pthread_mutex_lock(&e->hint_lock);
-	old = e->hint_q;
-	e->hint_q = q;
+	if (e->hint_q != q) {
+		/* The event keeps the queue alive while it names it. */
+		cmd_obj_ref(&q->obj);
+		old = e->hint_q;
+		e->hint_q = q;
+	}
 	e->hint_ticket = ticket;
 	pthread_mutex_unlock(&e->hint_lock);
 	if (old)
