@@ -304,6 +304,81 @@ START_TEST(test_copy_into_readonly_vmm_fails)
 }
 END_TEST
 
+/* ---- futex events ------------------------------------------------------ */
+
+struct waiter {
+	ze_event_handle_t ev;
+	uint64_t timeout;
+	ze_result_t got;
+};
+
+static void *
+wait_main(void *arg)
+{
+	struct waiter *w = arg;
+	w->got = zt.event.pfnHostSynchronize(w->ev, w->timeout);
+	return NULL;
+}
+
+/* Several threads asleep on one event wake on one host signal; after a
+ * reset, bounded waits time out; an immediate list whose op waits on the
+ * event runs when the host signals it, and a host wait on the op's own
+ * event (which it then runs or waits for) sees it. */
+START_TEST(test_event_futex_waiters)
+{
+	enum { T = 4 };
+	ze_event_pool_handle_t pool = tc_pool(0, 2);
+	ze_event_handle_t ev = tc_event(pool, 0), done = tc_event(pool, 1);
+	struct tc_thread th[T];
+	struct waiter w[T];
+	for (int i = 0; i < T; i++) {
+		w[i] = (struct waiter){ ev, UINT64_MAX, ZE_RESULT_NOT_READY };
+		tc_thread_start(&th[i], wait_main, &w[i]);
+	}
+	usleep(30000);
+	for (int i = 0; i < T; i++)
+		ck_assert_int_eq(w[i].got, ZE_RESULT_NOT_READY);
+	ck_assert_int_eq(zt.event.pfnHostSignal(ev), ZE_RESULT_SUCCESS);
+	for (int i = 0; i < T; i++) {
+		tc_thread_join(&th[i]);
+		ck_assert_int_eq(w[i].got, ZE_RESULT_SUCCESS);
+	}
+	ck_assert_int_eq(zt.event.pfnHostReset(ev), ZE_RESULT_SUCCESS);
+	for (int i = 0; i < T; i++) {
+		w[i] = (struct waiter){ ev, 5000000, ZE_RESULT_SUCCESS };
+		tc_thread_start(&th[i], wait_main, &w[i]);
+	}
+	for (int i = 0; i < T; i++) {
+		tc_thread_join(&th[i]);
+		ck_assert_int_eq(w[i].got, ZE_RESULT_NOT_READY);
+	}
+	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ck_assert_int_eq(zt.list.pfnAppendBarrier(imm, done, 1, &ev),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(done, 10000000),
+			 ZE_RESULT_NOT_READY);
+	w[0] = (struct waiter){ done, UINT64_MAX, ZE_RESULT_NOT_READY };
+	tc_thread_start(&th[0], wait_main, &w[0]);
+	usleep(10000);
+	ck_assert_int_eq(zt.event.pfnHostSignal(ev), ZE_RESULT_SUCCESS);
+	tc_thread_join(&th[0]);
+	ck_assert_int_eq(w[0].got, ZE_RESULT_SUCCESS);
+	/* An empty append with an event, waited for at once, many times. */
+	for (int i = 0; i < 1000; i++) {
+		ck_assert_int_eq(zt.event.pfnHostReset(done),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.list.pfnAppendBarrier(imm, done, 0, NULL),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.event.pfnHostSynchronize(done, UINT64_MAX),
+				 ZE_RESULT_SUCCESS);
+	}
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(done), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 TCase *
 tc_case_ext(void)
 {
@@ -315,5 +390,6 @@ tc_case_ext(void)
 	tcase_add_test(tc, test_device_readonly_property_enforced);
 	tcase_add_test(tc, test_copy_into_mprotected_memory_fails);
 	tcase_add_test(tc, test_copy_into_readonly_vmm_fails);
+	tcase_add_test(tc, test_event_futex_waiters);
 	return tc;
 }
