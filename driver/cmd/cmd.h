@@ -266,11 +266,13 @@ struct _ze_event_handle_t {
 	ze_event_scope_flags_t signal_scope, wait_scope;
 	struct cmd_slot *slot;         /* &pool->slots[index] */
 	/* The last immediate-list batch submitted to signal it, so a host
-	 * wait can run that batch itself (see "steal", cmd_queue.c):
-	 * queue reference and ticket, under hint_lock. */
+	 * wait can run that batch itself (see "steal", cmd_queue.c): queue
+	 * reference and ticket. hint_q changes under hint_lock (readers
+	 * take it to get a reference); the ticket alone is stored without
+	 * it when the queue stays the same. */
 	pthread_mutex_t hint_lock;
-	struct _ze_command_queue_handle_t *hint_q;
-	uint64_t hint_ticket;
+	_Atomic(struct _ze_command_queue_handle_t *) hint_q;
+	_Atomic uint64_t hint_ticket;
 };
 
 /* Resolves handle h with getter (a registry lookup that returns a reference)
@@ -388,7 +390,8 @@ void cmd_sync_wake_all(void);
 /* cmd_event.c */
 struct _ze_event_handle_t *cmd_event_get(ze_event_handle_t h);
 struct _ze_event_pool_handle_t *cmd_pool_get(ze_event_pool_handle_t h);
-/* An immediate list submitted ticket of q to signal e. */
+/* An immediate list submitted ticket of q to signal e (called under
+ * q->lock, before the batch can run: lock order q->lock -> hint_lock). */
 void cmd_event_hint(struct _ze_event_handle_t *e,
 		    struct _ze_command_queue_handle_t *q, uint64_t ticket);
 /* Builds a registered pool around slots (cmd_event_ipc.c uses it). */
@@ -427,6 +430,11 @@ void cmd_queue_stop(struct _ze_command_queue_handle_t *q);
  * the ticket at once (cmd_queue_wait wakes the worker if it must). */
 int cmd_queue_submit(struct _ze_command_queue_handle_t *q,
 		     struct cmd_batch *b, bool wake, uint64_t *ticket);
+/* The same; with hint, a batch of one op that signals an event records
+ * itself in that event (cmd_event_hint). */
+int cmd_queue_submit_hint(struct _ze_command_queue_handle_t *q,
+			  struct cmd_batch *b, bool wake, bool hint,
+			  uint64_t *ticket);
 /* Waits for ticket (running it on the calling thread when it can, see
  * "steal" in cmd_queue.c); ZE_RESULT_SUCCESS, ZE_RESULT_NOT_READY, or
  * ZE_RESULT_ERROR_DEVICE_LOST once an op of the queue faulted. */

@@ -67,18 +67,22 @@ void
 cmd_event_hint(struct _ze_event_handle_t *e,
 	       struct _ze_command_queue_handle_t *q, uint64_t ticket)
 {
-	struct _ze_command_queue_handle_t *old = NULL;
-	pthread_mutex_lock(&e->hint_lock);
-	if (e->hint_q != q) {
-		/* The event keeps the queue alive while it names it. */
-		cmd_obj_ref(&q->obj);
-		old = e->hint_q;
-		e->hint_q = q;
+	/* Usually the same list signals the same event again: only the
+	 * ticket changes, no lock. */
+	if (atomic_load_explicit(&e->hint_q, memory_order_relaxed) == q) {
+		atomic_store_explicit(&e->hint_ticket, ticket,
+				      memory_order_release);
+		return;
 	}
-	e->hint_ticket = ticket;
+	/* The event keeps the queue it names alive. */
+	cmd_obj_ref(&q->obj);
+	pthread_mutex_lock(&e->hint_lock);
+	struct _ze_command_queue_handle_t *old = atomic_load(&e->hint_q);
+	atomic_store(&e->hint_ticket, ticket);
+	atomic_store(&e->hint_q, q);
 	pthread_mutex_unlock(&e->hint_lock);
 	if (old)
-		cmd_obj_put(&old->obj);
+		cmd_obj_put(&old->obj); /* frees nothing that takes a lock */
 }
 
 /* A host wait that would block: if the batch that signals e is the next
@@ -87,9 +91,12 @@ cmd_event_hint(struct _ze_event_handle_t *e,
 static void
 run_signaller(struct _ze_event_handle_t *e)
 {
+	if (!atomic_load_explicit(&e->hint_q, memory_order_relaxed))
+		return;
 	pthread_mutex_lock(&e->hint_lock);
-	struct _ze_command_queue_handle_t *q = e->hint_q;
-	uint64_t t = e->hint_ticket;
+	struct _ze_command_queue_handle_t *q = atomic_load(&e->hint_q);
+	uint64_t t = atomic_load_explicit(&e->hint_ticket,
+					  memory_order_acquire);
 	if (q)
 		cmd_obj_ref(&q->obj);
 	pthread_mutex_unlock(&e->hint_lock);

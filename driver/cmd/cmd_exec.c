@@ -377,6 +377,7 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		return -EFAULT;
 	}
 	uint64_t start = op->signal ? u_now_ns() : 0;
+	bool data = true;
 	switch (op->kind) {
 	case CMD_OP_COPY:
 		if (op->u.copy.size)
@@ -403,6 +404,7 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	case CMD_OP_ADVISE:
 		/* In-order execution: a barrier is already satisfied; hints
 		 * have no data effect on a CPU device. */
+		data = false;
 		break;
 	}
 	atomic_fetch_add_explicit(&b->progress, 1, memory_order_release);
@@ -411,7 +413,8 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		if (op->kind == CMD_OP_RESET)
 			cmd_event_reset(op->signal);
 		else
-			cmd_event_signal(op->signal, start, u_now_ns(), 0);
+			cmd_event_signal(op->signal, start,
+					 data ? u_now_ns() : start, 0);
 	}
 	return 0;
 }

@@ -273,24 +273,12 @@ cmd_list_submit(struct _ze_command_list_handle_t *l, struct cmd_batch *b)
 {
 	struct _ze_command_queue_handle_t *q = l->queue;
 	bool sync = q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
-	/* Once submitted, b may run and be freed at any time: keep the
-	 * signal event alive for the hint. */
-	struct _ze_event_handle_t *sig = b->op.signal;
-	if (sig && !sync)
-		cmd_obj_ref(&sig->obj);
-	else
-		sig = NULL;
 	uint64_t ticket;
-	if (cmd_queue_submit(q, b, !sync, &ticket)) {
+	/* Asynchronous: a host wait on its signal event may run it. */
+	if (cmd_queue_submit_hint(q, b, !sync, !sync, &ticket)) {
 		cmd_batch_free(b);
-		if (sig)
-			cmd_obj_put(&sig->obj);
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"the list is being destroyed");
-	}
-	if (sig) {
-		cmd_event_hint(sig, q, ticket);
-		cmd_obj_put(&sig->obj);
 	}
 	/* Synchronous: usually runs right here (see "steal"). */
 	return sync ? cmd_queue_wait(q, ticket, UINT64_MAX) : ZE_RESULT_SUCCESS;

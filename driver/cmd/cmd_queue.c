@@ -412,6 +412,14 @@ int
 cmd_queue_submit(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		 bool wake, uint64_t *ticket)
 {
+	return cmd_queue_submit_hint(q, b, wake, false, ticket);
+}
+
+int
+cmd_queue_submit_hint(struct _ze_command_queue_handle_t *q,
+		      struct cmd_batch *b, bool wake, bool hint,
+		      uint64_t *ticket)
+{
 	b->next = NULL;
 	atomic_init(&b->progress, 0);
 	/* In flight before the worker can see it: a free never misses a
@@ -427,6 +435,8 @@ cmd_queue_submit(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	uint64_t t = atomic_load(&q->submitted) + 1;
 	b->ticket = t;
 	atomic_store_explicit(&q->submitted, t, memory_order_release);
+	if (hint && b->has_op && b->op.signal)
+		cmd_event_hint(b->op.signal, q, t);
 	if (q->tail)
 		q->tail->next = b;
 	else
