@@ -307,6 +307,46 @@ START_TEST(test_ipc_event_pool_errors)
 }
 END_TEST
 
+/* Opened in the exporting process itself (as Intel's tracing tests do):
+ * both pools name the same events. */
+START_TEST(test_ipc_event_pool_same_process)
+{
+	ze_event_pool_desc_t pd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				    ZE_EVENT_POOL_FLAG_IPC, 4 };
+	ze_event_pool_handle_t pool = NULL, twin = NULL;
+	ck_assert_int_eq(zt.event_pool.pfnCreate(zt.ctx, &pd, 0, NULL, &pool),
+			 ZE_RESULT_SUCCESS);
+	ze_event_handle_t a = pool_event(pool, 3);
+	ze_ipc_event_pool_handle_t h;
+	ck_assert_int_eq(zt.event_pool.pfnGetIpcHandle(pool, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnOpenIpcHandle(zt.ctx, h, &twin),
+			 ZE_RESULT_SUCCESS);
+	ze_event_pool_flags_t fl = 0;
+	ck_assert_int_eq(zt.event_pool.pfnGetFlags(twin, &fl),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(fl, ZE_EVENT_POOL_FLAG_IPC);
+	ze_event_handle_t b = pool_event(twin, 3);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(b), ZE_RESULT_NOT_READY);
+	ck_assert_int_eq(zt.event.pfnHostSignal(a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(b, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostReset(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(a), ZE_RESULT_NOT_READY);
+	/* Destroying the exporter's pool does not take the memory from
+	 * under the opened one. */
+	ck_assert_int_eq(zt.event.pfnDestroy(a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnPutIpcHandle(zt.ctx, h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSignal(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnCloseIpcHandle(twin),
+			 ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 START_TEST(test_ipc_event_pool_two_processes)
 {
 	ze_event_pool_desc_t pd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
@@ -383,6 +423,7 @@ main(int argc, char **argv)
 	tcase_add_checked_fixture(tc, zt_checked_setup, zt_checked_teardown);
 	tcase_add_test(tc, test_ipc_copy_into_imported_memory);
 	tcase_add_test(tc, test_ipc_event_pool_errors);
+	tcase_add_test(tc, test_ipc_event_pool_same_process);
 	tcase_add_test(tc, test_ipc_event_pool_two_processes);
 	suite_add_tcase(s, tc);
 	return check_run(s, CK_NORMAL, false);
