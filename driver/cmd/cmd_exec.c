@@ -316,6 +316,36 @@ probe_vm(uintptr_t lo, uintptr_t hi, size_t page, bool write)
 	return 0;
 }
 
+/* After a refused MADV_POPULATE_*: EINVAL also means "a mapping of a kind
+ * that cannot be populated" (VM_IO / VM_PFNMAP: a device's registers or
+ * a DRM buffer mapped by the application), which the CPU may well access.
+ * /proc/self/maps tells: true when every page of [lo, hi) lies in
+ * mappings that allow the access. Slow; only on that path. */
+static bool
+maps_allow(uintptr_t lo, uintptr_t hi, bool write)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return false;
+	char line[512];
+	uintptr_t at = lo;
+	bool ok = true;
+	while (ok && at < hi && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+		char perm[5];
+		if (sscanf(line, "%lx-%lx %4s", &a, &b, perm) != 3)
+			continue;
+		if (b <= at)
+			continue;
+		if (a > at) /* a hole */
+			break;
+		ok = perm[0] == 'r' && (!write || perm[1] == 'w');
+		at = b;
+	}
+	fclose(f);
+	return ok && at >= hi;
+}
+
 /* 0 when the process may read (or write) every byte of [p, p + size). */
 static int
 probe(const void *p, size_t size, bool write)
@@ -329,10 +359,12 @@ probe(const void *p, size_t size, bool write)
 		       ~(uintptr_t)(page - 1);
 	if (!have_populate)
 		return probe_vm(lo, hi, page, write);
-	if (madvise((void *)lo, hi - lo,
-		    write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ))
-		return -EFAULT;
-	return 0;
+	if (!madvise((void *)lo, hi - lo,
+		     write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ))
+		return 0;
+	if (errno == EINVAL && maps_allow(lo, hi, write))
+		return 0;
+	return -EFAULT;
 }
 
 /* Checks the sides of op that lie in memory the driver does not own. */

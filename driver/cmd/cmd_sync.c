@@ -226,7 +226,11 @@ slot_sleep(struct cmd_slot *s, bool shared, uint64_t until, uint64_t slice)
 						  memory_order_acquire);
 		if (v == CMD_SLOT_SET)
 			return true;
-		if (v == CMD_SLOT_CLEAR &&
+		/* CLEAR, or a value no zemem process writes (another process
+		 * sharing the pool scribbled on it): unsignalled, and the
+		 * word must read WAITED before we may sleep on it, else
+		 * FUTEX_WAIT would return at once, again and again. */
+		if (v != CMD_SLOT_WAITED &&
 		    !atomic_compare_exchange_weak_explicit(
 			    &s->state, &v, CMD_SLOT_WAITED,
 			    memory_order_acq_rel, memory_order_acquire))
