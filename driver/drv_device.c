@@ -103,10 +103,10 @@ static void
 device_props_ext(void *pNext)
 {
 	for (ze_base_properties_t *b = pNext; b; b = b->pNext) {
+		ze_device_readonly_memory_ext_properties_t *ro = (void *)b;
 		if (b->stype ==
 		    ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES)
-			((ze_device_readonly_memory_ext_properties_t *)(void *)b)
-				->readonlyCapability =
+			ro->readonlyCapability =
 				ZE_DEVICE_READONLY_MEMORY_CAPABILITY_ENFORCED;
 	}
 }

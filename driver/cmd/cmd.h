@@ -219,7 +219,8 @@ struct _ze_fence_handle_t {
 	struct cmd_obj obj;
 	struct _ze_command_queue_handle_t *queue; /* reference */
 	_Atomic bool signalled;        /* written under cmd_sync_lock */
-	_Atomic bool lost;             /* its batch faulted (before signalled) */
+	_Atomic bool lost;             /* its batch faulted (set before
+					* signalled) */
 };
 
 /* The state of one event: a slot of its pool's array, in memory shared

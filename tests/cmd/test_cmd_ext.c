@@ -19,6 +19,9 @@
 	((ze_structure_type_t)0x00020043)
 #endif
 
+#define ASYNC ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS
+#define SYNC ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS
+
 static ze_pfnCommandListImmediateAppendCommandListsExp_t append_lists;
 
 /* The entry point, from the driver's CommandListExp table (what loaders
@@ -55,7 +58,7 @@ load_append_lists(void)
 START_TEST(test_append_lists_errors)
 {
 	load_append_lists();
-	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_list_handle_t imm = tc_imm(ASYNC);
 	ze_command_list_handle_t reg = tc_list(0), open = tc_list(0);
 	ck_assert_int_eq(zt.list.pfnClose(reg), ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(append_lists(NULL, 1, &reg, NULL, 0, NULL),
@@ -192,7 +195,7 @@ write_refused(char *dst, size_t n, unsigned char was)
 	ze_event_pool_handle_t pool = tc_pool(0, 2);
 	ze_event_handle_t ev = tc_event(pool, 0), after = tc_event(pool, 1);
 
-	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_list_handle_t imm = tc_imm(ASYNC);
 	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, dst, src, n, ev, 0,
 						     NULL),
 			 ZE_RESULT_SUCCESS);
@@ -209,8 +212,7 @@ write_refused(char *dst, size_t n, unsigned char was)
 	/* Regular list: the fill faults, the op after it is skipped and its
 	 * event reports the loss too. */
 	uint32_t pat = 0x01020304;
-	ze_command_queue_handle_t q = tc_queue(0,
-					       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_queue_handle_t q = tc_queue(0, ASYNC);
 	ze_fence_handle_t f = tc_fence(q);
 	ze_command_list_handle_t l = tc_list(0);
 	ck_assert_int_eq(zt.list.pfnAppendMemoryFill(l, dst, &pat, 4, n, ev, 0,
@@ -257,7 +259,7 @@ START_TEST(test_copy_into_mprotected_memory_fails)
 	/* A source the process may not read fails the same way. */
 	ck_assert_int_eq(mprotect(m + page, page, PROT_NONE), 0);
 	char *dst = tc_alloc(ZE_MEMORY_TYPE_HOST, 128);
-	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+	ze_command_list_handle_t imm = tc_imm(SYNC);
 	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, dst, m + page - 64,
 						     128, NULL, 0, NULL),
 			 ZE_RESULT_ERROR_DEVICE_LOST);
@@ -291,7 +293,7 @@ START_TEST(test_copy_into_readonly_vmm_fails)
 	write_refused(va, 256, 0x22);
 	/* Reads stay allowed. */
 	char *out = tc_alloc(ZE_MEMORY_TYPE_HOST, 256);
-	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS);
+	ze_command_list_handle_t imm = tc_imm(SYNC);
 	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, out, va, 256, NULL, 0,
 						     NULL),
 			 ZE_RESULT_SUCCESS);
@@ -352,7 +354,7 @@ START_TEST(test_event_futex_waiters)
 		tc_thread_join(&th[i]);
 		ck_assert_int_eq(w[i].got, ZE_RESULT_NOT_READY);
 	}
-	ze_command_list_handle_t imm = tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_command_list_handle_t imm = tc_imm(ASYNC);
 	ck_assert_int_eq(zt.list.pfnAppendBarrier(imm, done, 1, &ev),
 			 ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(zt.event.pfnHostSynchronize(done, 10000000),
