@@ -102,7 +102,10 @@ drv_zeDeviceGetSubDevices(ze_device_handle_t h, uint32_t *pCount,
 static void
 device_props_ext(void *pNext)
 {
-	for (ze_base_properties_t *b = pNext; b; b = b->pNext) {
+	/* Bounded: a chain that loops back on itself is not walked
+	 * forever. */
+	int n = 0;
+	for (ze_base_properties_t *b = pNext; b && n < 64; b = b->pNext, n++) {
 		ze_device_readonly_memory_ext_properties_t *ro = (void *)b;
 		if (b->stype ==
 		    ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES)
