@@ -18,11 +18,14 @@
  *                   asynchronous immediate list, vs the same append without
  *                   event + zeCommandListHostSynchronize (target: <= 2x);
  *   small copies    us per copy of 64 B and 4 KiB: on an immediate list
- *                   with an event (append + event sync + reset per copy,
- *                   as Intel's ze_bandwidth does), on a regular list
- *                   executed and synchronized once per copy, and on a
- *                   regular list of 256 copies executed once; vs memcpy of
- *                   the same size (target: <= 1 us per copy).
+ *                   with an event (append + event sync + reset per copy),
+ *                   the same gated by a wait event the host signals after
+ *                   the append (Intel's ze_bandwidth, immediate mode), on a
+ *                   regular list executed and synchronized once per copy,
+ *                   the same gated by a wait event (ze_bandwidth, regular
+ *                   mode), and on a regular list of 256 copies executed
+ *                   once; vs memcpy of the same size (target: <= 1 us per
+ *                   copy).
  * Sizes 4 KiB to 256 MiB (x4; --quick: x16 up to 16 MiB); each trial moves
  * about 256 MiB (--quick 32 MiB); baseline and engine trials alternate.
  * Target: >= 0.9x from 1 MiB up. Synchronize is zeCommandListHostSynchronize
@@ -248,14 +251,14 @@ latency(const ze_command_queue_desc_t *qd)
 
 /* ---- event sync and small copies -------------------------------------- */
 
-enum small_mode { SM_MEMCPY, SM_IMM_EVENT, SM_REG_EACH, SM_REG_BATCH,
-		  SM_EVENT_SYNC, SM_LIST_SYNC };
+enum small_mode { SM_MEMCPY, SM_IMM_EVENT, SM_IMM_GATED, SM_REG_EACH,
+		  SM_REG_GATED, SM_REG_BATCH, SM_EVENT_SYNC, SM_LIST_SYNC };
 #define SM_BATCH 256
 
 struct small {
-	ze_command_list_handle_t imm, one, batch;
+	ze_command_list_handle_t imm, one, gated, batch;
 	ze_command_queue_handle_t q;
-	ze_event_handle_t ev;
+	ze_event_handle_t ev, gate;
 };
 
 /* us per op of one trial of mode m, NAN on an error. */
@@ -279,12 +282,37 @@ small_trial(struct small *sm, enum small_mode m, size_t size, int iters)
 			if (!r)
 				r = zeEventHostReset(sm->ev);
 			break;
+		case SM_IMM_GATED:
+			r = zeEventHostReset(sm->ev);
+			if (!r)
+				r = zeCommandListAppendMemoryCopy(
+					sm->imm, dst, src, size, sm->ev, 1,
+					&sm->gate);
+			if (!r)
+				r = zeEventHostSignal(sm->gate);
+			if (!r)
+				r = zeEventHostSynchronize(sm->ev, UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sm->gate);
+			break;
 		case SM_REG_EACH:
 			r = zeCommandQueueExecuteCommandLists(sm->q, 1,
 							      &sm->one, NULL);
 			if (!r)
 				r = zeCommandQueueSynchronize(sm->q,
 							      UINT64_MAX);
+			break;
+		case SM_REG_GATED:
+			r = zeCommandQueueExecuteCommandLists(sm->q, 1,
+							      &sm->gated,
+							      NULL);
+			if (!r)
+				r = zeEventHostSignal(sm->gate);
+			if (!r)
+				r = zeCommandQueueSynchronize(sm->q,
+							      UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sm->gate);
 			break;
 		case SM_REG_BATCH:
 			r = zeCommandQueueExecuteCommandLists(sm->q, 1,
@@ -337,10 +365,14 @@ small_lists(struct small *sm, const ze_command_queue_desc_t *qd, size_t size)
 				      NULL, qd->ordinal, 0 };
 	ze_result_t r;
 	if ((r = zeCommandListCreate(zb.ctx, zb.dev, &ld, &sm->one)) ||
+	    (r = zeCommandListCreate(zb.ctx, zb.dev, &ld, &sm->gated)) ||
 	    (r = zeCommandListCreate(zb.ctx, zb.dev, &ld, &sm->batch)) ||
 	    (r = zeCommandListAppendMemoryCopy(sm->one, dst, src, size, NULL,
 					       0, NULL)) ||
-	    (r = zeCommandListClose(sm->one)))
+	    (r = zeCommandListClose(sm->one)) ||
+	    (r = zeCommandListAppendMemoryCopy(sm->gated, dst, src, size, NULL,
+					       1, &sm->gate)) ||
+	    (r = zeCommandListClose(sm->gated)))
 		return r;
 	for (int i = 0; i < SM_BATCH && !r; i++)
 		r = zeCommandListAppendMemoryCopy(sm->batch, dst, src, size,
@@ -351,26 +383,27 @@ small_lists(struct small *sm, const ze_command_queue_desc_t *qd, size_t size)
 static void
 small_ops(const ze_command_queue_desc_t *qd)
 {
-	struct small sm = { imm, NULL, NULL, NULL, ev };
+	struct small sm = { imm, NULL, NULL, NULL, NULL, ev, NULL };
 	ze_event_pool_handle_t pool = NULL;
 	int iters = zb.quick ? 2000 : 10000;
 	char p[128];
 	double a, b;
 	ze_result_t r = ZE_RESULT_SUCCESS;
 	if (!sm.ev) {
-		ze_event_pool_desc_t epd = {
-			ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
-			ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1
-		};
-		ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
-				       ZE_EVENT_SCOPE_FLAG_HOST,
-				       ZE_EVENT_SCOPE_FLAG_HOST };
-		if ((r = zeEventPoolCreate(zb.ctx, &epd, 1, &zb.dev, &pool)) ||
-		    (r = zeEventCreate(pool, &ed, &sm.ev))) {
-			zb_skip("cmd", "event sync, small copies", "events: %s",
-				tool_result_str(r));
-			goto out;
-		}
+	}
+	ze_event_pool_desc_t epd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2 };
+	ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+			       ZE_EVENT_SCOPE_FLAG_HOST,
+			       ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_event_desc_t gd = ed;
+	gd.index = 1;
+	if ((r = zeEventPoolCreate(zb.ctx, &epd, 1, &zb.dev, &pool)) ||
+	    (!sm.ev && (r = zeEventCreate(pool, &ed, &sm.ev))) ||
+	    (r = zeEventCreate(pool, &gd, &sm.gate))) {
+		zb_skip("cmd", "event sync, small copies", "events: %s",
+			tool_result_str(r));
+		goto out;
 	}
 	if (host_sync) {
 		small_measure(&sm, SM_EVENT_SYNC, SM_LIST_SYNC, 0, iters, &a,
@@ -405,10 +438,20 @@ small_ops(const ze_command_queue_desc_t *qd)
 		snprintf(name, sizeof(name), "copy %s, immediate list + event",
 			 hsz);
 		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		small_measure(&sm, SM_IMM_GATED, SM_MEMCPY, size, iters, &a,
+			      &b);
+		snprintf(name, sizeof(name), "copy %s, immediate, gated "
+			 "(ze_bandwidth)", hsz);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
 		small_measure(&sm, SM_REG_EACH, SM_MEMCPY, size, iters, &a,
 			      &b);
 		snprintf(name, sizeof(name), "copy %s, regular list, execute "
 			 "+ sync each", hsz);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		small_measure(&sm, SM_REG_GATED, SM_MEMCPY, size, iters, &a,
+			      &b);
+		snprintf(name, sizeof(name), "copy %s, regular, gated "
+			 "(ze_bandwidth)", hsz);
 		zb_report("cmd", name, a, "us", "memcpy", b, p);
 		small_measure(&sm, SM_REG_BATCH, SM_MEMCPY, size,
 			      iters / SM_BATCH + 1, &a, &b);
@@ -418,20 +461,25 @@ small_ops(const ze_command_queue_desc_t *qd)
 			 "1 us per copy", iters / SM_BATCH + 1, SM_BATCH);
 		zb_report("cmd", name, a, "us", "memcpy", b, p);
 		zeCommandListDestroy(sm.one);
+		zeCommandListDestroy(sm.gated);
 		zeCommandListDestroy(sm.batch);
-		sm.one = sm.batch = NULL;
+		sm.one = sm.gated = sm.batch = NULL;
 	}
 out:
 	if (sm.one)
 		zeCommandListDestroy(sm.one);
+	if (sm.gated)
+		zeCommandListDestroy(sm.gated);
 	if (sm.batch)
 		zeCommandListDestroy(sm.batch);
 	if (sm.q)
 		zeCommandQueueDestroy(sm.q);
-	if (pool) {
+	if (sm.gate)
+		zeEventDestroy(sm.gate);
+	if (sm.ev && sm.ev != ev)
 		zeEventDestroy(sm.ev);
+	if (pool)
 		zeEventPoolDestroy(pool);
-	}
 }
 
 /* ---- section ----------------------------------------------------------- */
