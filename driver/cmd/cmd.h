@@ -32,15 +32,17 @@
  * events on their pool, fences and lists on their queue: memory that work
  * still needs outlives the handle.
  *
- * Locks (no two of them are ever held at the same time, so there is no lock
- * order to respect; each is a leaf):
+ * Locks (no two of them are ever held at the same time, except
+ * queue->lock -> event->hint_lock at submit; every other is a leaf):
  *   reg_lock          the registry table (cmd_registry.c);
- *   cmd_sync_lock     signalled state and timestamps of events, fences;
- *                     waiters sleep on cmd_sync_cond (CLOCK_MONOTONIC);
+ *   cmd_sync_lock     signalled state of fences; waiters sleep on
+ *                     cmd_sync_cond (CLOCK_MONOTONIC). Events take no lock:
+ *                     their state is a futex word (cmd_sync.c);
  *   queue->lock       the queue's FIFO, tickets, wake_at, inline_busy and
  *                     the stop flag;
  *   list->lock        a regular list's ops, closed flag, executing count;
  *   pool->lock        an event pool's slot table;
+ *   event->hint_lock  which queue an event's hint names (cmd_event.c);
  *   mem_lock          the in-flight batch list and deferred frees
  *                     (cmd_mem.c); usm is called only after releasing it.
  *

@@ -5,7 +5,7 @@
  *
  * Vocabulary:
  *   pool       a fixed number of event slots (desc->count) on a context;
- *   slot       an index of the pool; one live event at a time may use it
+ *   index      an index of the pool; one live event at a time may use it
  *              (creating a second one at a used index is refused);
  *   timestamp  when the command that signalled an event started and ended,
  *              in device ticks: CLOCK_MONOTONIC nanoseconds (the device
@@ -16,8 +16,18 @@
  * ZE_EVENT_POOL_FLAG_HOST_VISIBLE behave the same. Kernel timestamps need a
  * pool created with KERNEL_TIMESTAMP or KERNEL_MAPPED_TIMESTAMP.
  *
- * Locking: pool->lock guards the slot table and the dead flag; event state
- * is published under cmd_sync_lock (cmd_sync.c). Never both at once.
+ *   slot       an event's state: a cache line of the pool's slot array
+ *              (struct cmd_slot: futex word, status, timestamps), in a
+ *              shared host allocation for IPC pools (cmd_event_ipc.c);
+ *   hint       the last immediate-list batch that signals an event: a host
+ *              wait that would block runs it itself when it is next on its
+ *              queue (cmd_queue_steal), as zeCommandListHostSynchronize
+ *              does, so waiting on the event costs about what waiting on
+ *              the list does.
+ *
+ * Locking: pool->lock guards the slot table and the dead flag; hint_lock
+ * which queue the hint names (taken under queue->lock at submit). Event
+ * state takes no lock (cmd_sync.c).
  */
 #include "cmd.h"
 
