@@ -12,10 +12,6 @@
  *              reports timerResolution 1 ns, 64 valid bits). The global and
  *              the context timestamps are the same clock.
  *
- * Every event is host visible on a CPU device: pools without
- * ZE_EVENT_POOL_FLAG_HOST_VISIBLE behave the same. Kernel timestamps need a
- * pool created with KERNEL_TIMESTAMP or KERNEL_MAPPED_TIMESTAMP.
- *
  *   slot       an event's state: a cache line of the pool's slot array
  *              (struct cmd_slot: futex word, status, timestamps), in a
  *              shared host allocation for IPC pools (cmd_event_ipc.c);
@@ -24,6 +20,10 @@
  *              queue (cmd_queue_steal), as zeCommandListHostSynchronize
  *              does, so waiting on the event costs about what waiting on
  *              the list does.
+ *
+ * Every event is host visible on a CPU device: pools without
+ * ZE_EVENT_POOL_FLAG_HOST_VISIBLE behave the same. Kernel timestamps need a
+ * pool created with KERNEL_TIMESTAMP or KERNEL_MAPPED_TIMESTAMP.
  *
  * Locking: pool->lock guards the slot table and the dead flag; hint_lock
  * which queue the hint names (taken under queue->lock at submit). Event
