@@ -10,8 +10,7 @@
  *   timestamp  when the command that signalled an event started and ended,
  *              in device ticks: CLOCK_MONOTONIC nanoseconds (the device
  *              reports timerResolution 1 ns, 64 valid bits). The global and
- *              the context timestamps are the same clock.
- *
+ *              the context timestamps are the same clock;
  *   slot       an event's state: a cache line of the pool's slot array
  *              (struct cmd_slot: futex word, status, timestamps), in a
  *              shared host allocation for IPC pools (cmd_event_ipc.c);
