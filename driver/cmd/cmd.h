@@ -198,7 +198,7 @@ struct _ze_command_queue_handle_t {
 	_Atomic uint32_t nfences;      /* live fences created on it */
 	_Atomic(_Atomic uint32_t *) blocked_on; /* the event word the worker
 					* sleeps on (stop wakes it) */
-	bool blocked_shared;           /* ... and whether that word is in
+	_Atomic bool blocked_shared;   /* ... and whether that word is in
 					* shared memory (non-private futex) */
 };
 

@@ -317,7 +317,8 @@ cmd_queue_unblock(struct _ze_command_queue_handle_t *q)
 {
 	_Atomic uint32_t *w = atomic_load(&q->blocked_on);
 	if (w)
-		futex(w, FUTEX_WAKE, q->blocked_shared, INT32_MAX, NULL);
+		futex(w, FUTEX_WAKE, atomic_load(&q->blocked_shared),
+		      INT32_MAX, NULL);
 }
 
 int
@@ -342,7 +343,7 @@ cmd_events_wait(struct _ze_event_handle_t **ev, uint32_t n,
 			}
 		}
 		bool shared = ev[i]->pool->shared;
-		q->blocked_shared = shared;
+		atomic_store(&q->blocked_shared, shared);
 		atomic_store(&q->blocked_on, &s->state);
 		bool set = false;
 		while (!set) {
