@@ -396,7 +396,11 @@ cmd_zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout)
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
 	ze_result_t r = cmd_event_status(e);
 	if (r == ZE_RESULT_NOT_READY && timeout) {
-		run_signaller(e);
+		/* As long as it takes: run the signalling batch here if it
+		 * is next (a bounded wait must not risk a long copy on its
+		 * own thread, as in cmd_queue_wait). */
+		if (timeout == UINT64_MAX)
+			run_signaller(e);
 		r = cmd_event_wait(e, timeout);
 	}
 	cmd_obj_put(&e->obj);

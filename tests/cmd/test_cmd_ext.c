@@ -6,9 +6,19 @@
  * write (a READONLY VMM mapping, mprotect'ed memory): they fail with
  * ZE_RESULT_ERROR_DEVICE_LOST and the process lives on.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/select.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tcmd.h"
@@ -381,6 +391,164 @@ START_TEST(test_event_futex_waiters)
 }
 END_TEST
 
+/* ---- a host wait runs its own batch ------------------------------------ */
+
+/* The worker thread of this process's only immediate list. */
+static pid_t
+imm_worker_tid(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	ck_assert_ptr_nonnull(d);
+	pid_t found = 0;
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char path[300], comm[32] = "";
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 de->d_name);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, "zemem-imm", 9)) {
+			found = (pid_t)atoi(de->d_name);
+			n++;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	ck_assert_int_eq(n, 1);
+	return found;
+}
+
+/* A child process that stops one thread of ours (ptrace interrupt) until
+ * told to go on, or until a watchdog of 2 s passes (then it says so:
+ * only a wait that could not finish without the thread takes that long). */
+struct stopper {
+	pid_t pid;
+	int to, from; /* pipes: to the child, from the child */
+};
+
+static bool
+stopper_start(struct stopper *s, pid_t tid)
+{
+	int a[2], b[2];
+	ck_assert_int_eq(pipe2(a, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(b, O_CLOEXEC), 0);
+	s->pid = fork();
+	ck_assert_int_ge(s->pid, 0);
+	if (s->pid == 0) {
+		/* Only system calls from here on. */
+		char c = 0;
+		if (read(a[0], &c, 1) != 1)
+			_exit(1);
+		if (ptrace(PTRACE_SEIZE, tid, NULL, NULL) ||
+		    ptrace(PTRACE_INTERRUPT, tid, NULL, NULL)) {
+			c = 'E';
+			(void)!write(b[1], &c, 1);
+			_exit(0);
+		}
+		int st;
+		if (waitpid(tid, &st, __WALL) != tid)
+			_exit(1);
+		c = 'S';
+		(void)!write(b[1], &c, 1);
+		struct timespec ts = { 2, 0 };
+		fd_set rd;
+		FD_ZERO(&rd);
+		FD_SET(a[0], &rd);
+		int k = pselect(a[0] + 1, &rd, NULL, NULL, &ts, NULL);
+		c = k == 1 ? 'D' : 'W';
+		ptrace(PTRACE_DETACH, tid, NULL, NULL);
+		(void)!write(b[1], &c, 1);
+		_exit(0);
+	}
+	close(a[0]);
+	close(b[1]);
+	s->to = a[1];
+	s->from = b[0];
+	/* Where Yama restricts ptrace, this child may trace us. */
+	prctl(PR_SET_PTRACER, s->pid, 0, 0, 0);
+	char c = 'P';
+	ck_assert_int_eq(write(s->to, &c, 1), 1);
+	ck_assert_int_eq(read(s->from, &c, 1), 1);
+	if (c == 'E') {
+		int st;
+		waitpid(s->pid, &st, 0);
+		close(s->to);
+		close(s->from);
+		return false;
+	}
+	ck_assert_int_eq(c, 'S');
+	return true;
+}
+
+/* Lets the thread go; true when that came from us, false when the
+ * watchdog had to. */
+static bool
+stopper_end(struct stopper *s)
+{
+	/* The child may be gone already (its watchdog ran): no SIGPIPE. */
+	signal(SIGPIPE, SIG_IGN);
+	char c = 'G';
+	(void)!write(s->to, &c, 1);
+	ck_assert_int_eq(read(s->from, &c, 1), 1);
+	int st;
+	ck_assert_int_eq(waitpid(s->pid, &st, 0), s->pid);
+	close(s->to);
+	close(s->from);
+	return c == 'D';
+}
+
+/* With the immediate list's worker stopped, a host wait without timeout
+ * on the event of the list's next batch runs that batch on the calling
+ * thread (it would otherwise wait for the worker): plain, and gated by a
+ * wait event the host signals after the append (Intel's ze_bandwidth). */
+START_TEST(test_event_wait_runs_its_batch)
+{
+	ze_event_pool_handle_t pool = tc_pool(0, 2);
+	ze_event_handle_t ev = tc_event(pool, 0), gate = tc_event(pool, 1);
+	ze_command_list_handle_t imm = tc_imm(ASYNC);
+	char *a = tc_alloc(ZE_MEMORY_TYPE_DEVICE, 4096);
+	char *b = tc_alloc(ZE_MEMORY_TYPE_DEVICE, 4096);
+	tc_pattern(a, 4096, 3);
+	memset(b, 0, 4096);
+	/* Let the idle worker fall asleep (it spins 100 us first), so it is
+	 * stopped holding no lock. */
+	usleep(200000);
+	struct stopper s;
+	if (!stopper_start(&s, imm_worker_tid())) {
+		printf("test_event_wait_runs_its_batch: skipped, ptrace of a "
+		       "thread is not allowed here\n");
+		goto out;
+	}
+	ck_assert_int_eq(zt.list.pfnAppendBarrier(imm, ev, 0, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(ev, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostReset(ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, b, a, 4096, ev, 1,
+						     &gate),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSignal(gate), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(ev, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	bool ours = stopper_end(&s);
+	ck_assert_msg(ours, "the event wait returned only once the worker "
+			    "ran again");
+	ck_assert(tc_check_pattern(b, 4096, 3));
+out:
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_DEVICE, a);
+	tc_free(ZE_MEMORY_TYPE_DEVICE, b);
+	ck_assert_int_eq(zt.event.pfnDestroy(ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(gate), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 TCase *
 tc_case_ext(void)
 {
@@ -393,5 +561,6 @@ tc_case_ext(void)
 	tcase_add_test(tc, test_copy_into_mprotected_memory_fails);
 	tcase_add_test(tc, test_copy_into_readonly_vmm_fails);
 	tcase_add_test(tc, test_event_futex_waiters);
+	tcase_add_test(tc, test_event_wait_runs_its_batch);
 	return tc;
 }
