@@ -387,8 +387,6 @@ bool cmd_events_ready(struct _ze_event_handle_t *const *ev, uint32_t n);
 /* Worker side: waits for every event; -ECANCELED when q stops first. */
 int cmd_events_wait(struct _ze_event_handle_t **ev, uint32_t n,
 		    struct _ze_command_queue_handle_t *q);
-/* Wakes every sleeper on cmd_sync_cond (stop requests). */
-void cmd_sync_wake_all(void);
 
 /* cmd_event.c */
 struct _ze_event_handle_t *cmd_event_get(ze_event_handle_t h);

@@ -287,15 +287,6 @@ cmd_fence_signal(struct _ze_fence_handle_t *f)
 	pthread_mutex_unlock(&cmd_sync_lock);
 }
 
-void
-cmd_sync_wake_all(void)
-{
-	cmd_sync_init();
-	pthread_mutex_lock(&cmd_sync_lock);
-	pthread_cond_broadcast(&cmd_sync_cond);
-	pthread_mutex_unlock(&cmd_sync_lock);
-}
-
 bool
 cmd_events_ready(struct _ze_event_handle_t *const *ev, uint32_t n)
 {
