@@ -266,6 +266,21 @@ START_TEST(test_copy_into_mprotected_memory_fails)
 	/* Only the second page is read-only: the op spans both. */
 	ck_assert_int_eq(mprotect(m + page, page, PROT_READ), 0);
 	write_refused(m + page - 64, 128, 0x11);
+	/* A region copy and a timestamp into the read-only page fail too. */
+	char *src = tc_alloc(ZE_MEMORY_TYPE_HOST, 4096);
+	ze_command_list_handle_t syn = tc_imm(SYNC);
+	ze_copy_region_t rg = { 0, 0, 0, 16, 4, 0 };
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopyRegion(syn, m + page, &rg,
+							   64, 0, src, &rg, 64,
+							   0, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.list.pfnAppendWriteGlobalTimestamp(
+				 syn, (uint64_t *)(void *)(m + page), NULL, 0,
+				 NULL),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq((unsigned char)m[page], 0x11);
+	ck_assert_int_eq(zt.list.pfnDestroy(syn), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_HOST, src);
 	/* A source the process may not read fails the same way. */
 	ck_assert_int_eq(mprotect(m + page, page, PROT_NONE), 0);
 	char *dst = tc_alloc(ZE_MEMORY_TYPE_HOST, 128);
