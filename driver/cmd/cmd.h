@@ -54,6 +54,8 @@
 #define ZEMEM_CMD_H
 
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -118,14 +120,18 @@ struct cmd_region {
 	size_t dpitch, dslice, spitch, sslice;
 };
 
-/* cmd_op.probe: sides of an op in memory the driver does not own (VMM
- * ranges, whose access can be read-only or none, and system memory, which
- * the application may have mprotect'ed): cmd_exec.c checks them before it
- * touches them, so a copy into read-only memory fails instead of taking
- * the process down. USM allocations and IPC imports are mapped read-write
- * by the driver and are not probed. */
-#define CMD_PROBE_DST 0x1u
-#define CMD_PROBE_SRC 0x2u
+/* cmd_op.probe: sides of an op in memory the driver does not map
+ * read-write itself. VMM ranges (their access can be read-only or none)
+ * are checked against their access attribute before the op touches them;
+ * system memory (malloc'ed, stack, mmap'ed by the application, which may
+ * have mprotect'ed it) is touched under a guard (cmd_guard.c). Either way
+ * an access that is not allowed fails the op instead of taking the
+ * process down. USM allocations and IPC imports are mapped read-write by
+ * the driver and cost nothing. */
+#define CMD_VMM_DST 0x1u
+#define CMD_VMM_SRC 0x2u
+#define CMD_SYS_DST 0x4u
+#define CMD_SYS_SRC 0x8u
 
 struct cmd_op {
 	enum cmd_op_kind kind;
@@ -487,12 +493,31 @@ bool cmd_op_range(const struct cmd_op *op, int k, uintptr_t *lo,
 		  uintptr_t *hi);
 
 /* cmd_mem.c */
-/* Checks [ptr, ptr + size); *foreign (may be NULL) tells whether it lies
- * in memory the driver does not map itself (VMM or system memory), which
- * the op probes before touching it. */
+/* What memory a range lies in, for cmd_op.probe. */
+enum cmd_mem_kind {
+	CMD_MEM_OWNED,  /* USM or an IPC import: read-write */
+	CMD_MEM_VMM,    /* a VMM range of the context */
+	CMD_MEM_SYSTEM, /* memory the driver did not map */
+};
+/* Checks [ptr, ptr + size); *kind (may be NULL) tells which memory it is
+ * (CMD_MEM_OWNED for size 0). */
 ze_result_t cmd_check_range(struct _ze_context_handle_t *ctx,
 			    const void *ptr, size_t size, const char *what,
-			    bool *foreign);
+			    enum cmd_mem_kind *kind);
+
+/* cmd_guard.c: faults on system memory fail the op (see there). */
+struct cmd_guard {
+	sigjmp_buf jb;
+	volatile sig_atomic_t armed;
+	volatile sig_atomic_t sig;  /* the signal that hit it, or 0 */
+	uintptr_t lo[2], hi[2];     /* guarded ranges (dst, src) */
+};
+/* Fills g for op's system-memory sides and makes it this thread's guard;
+ * false when no handler could be installed (then run unguarded). Then:
+ * if (sigsetjmp(g.jb, 0)) -> faulted; else g.armed = 1, touch, and
+ * cmd_guard_done. */
+bool cmd_guard_prepare(struct cmd_guard *g, const struct cmd_op *op);
+void cmd_guard_done(struct cmd_guard *g);
 void cmd_mem_track(struct cmd_batch *b);
 void cmd_mem_untrack(struct cmd_batch *b);
 /* Worker: an op finished (wakes blocking frees, runs deferred ones). */

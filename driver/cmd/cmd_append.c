@@ -115,15 +115,25 @@ end(struct append *a, ze_result_t r)
 					"numWaitEvents %u", (n));           \
 	} while (0)
 
+/* cmd_op.probe for a destination and a source of these kinds. */
+static uint8_t
+probe_bits(enum cmd_mem_kind dst, enum cmd_mem_kind src)
+{
+	return (uint8_t)((dst == CMD_MEM_VMM ? CMD_VMM_DST : 0) |
+			 (dst == CMD_MEM_SYSTEM ? CMD_SYS_DST : 0) |
+			 (src == CMD_MEM_VMM ? CMD_VMM_SRC : 0) |
+			 (src == CMD_MEM_SYSTEM ? CMD_SYS_SRC : 0));
+}
+
 static ze_result_t
 copy_args(struct append *a, void *dst, const void *src, size_t size)
 {
 	ze_result_t r;
-	bool fd, fs;
-	if ((r = cmd_check_range(a->l->ctx, dst, size, "dstptr", &fd)) ||
-	    (r = cmd_check_range(a->l->ctx, src, size, "srcptr", &fs)))
+	enum cmd_mem_kind kd, ks;
+	if ((r = cmd_check_range(a->l->ctx, dst, size, "dstptr", &kd)) ||
+	    (r = cmd_check_range(a->l->ctx, src, size, "srcptr", &ks)))
 		return r;
-	a->op.probe = (fd ? CMD_PROBE_DST : 0) | (fs ? CMD_PROBE_SRC : 0);
+	a->op.probe = probe_bits(kd, ks);
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	if (size && d < s + size && s < d + size)
 		return DRV_FAIL(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
@@ -216,10 +226,10 @@ cmd_zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
 			      phWaitEvents);
 	if (r)
 		return r;
-	bool fd;
-	r = cmd_check_range(a.l->ctx, ptr, size, "ptr", &fd);
+	enum cmd_mem_kind kd;
+	r = cmd_check_range(a.l->ctx, ptr, size, "ptr", &kd);
 	if (!r) {
-		a.op.probe = fd ? CMD_PROBE_DST : 0;
+		a.op.probe = probe_bits(kd, CMD_MEM_OWNED);
 		/* The pattern is read now: the caller may reuse it. */
 		a.op.kind = CMD_OP_FILL;
 		a.op.u.fill.dst = ptr;
@@ -352,13 +362,13 @@ cmd_zeCommandListAppendMemoryCopyRegion(
 	rg->sslice = rg->depth > 1 ? srcSlicePitch : 0;
 	if (!rg->width)
 		return end(&a, ZE_RESULT_SUCCESS);
-	bool fd, fs;
+	enum cmd_mem_kind kd, ks;
 	if ((r = cmd_check_range(a.l->ctx, dstptr, doff + dext, "dstptr",
-				 &fd)) ||
+				 &kd)) ||
 	    (r = cmd_check_range(a.l->ctx, srcptr, soff + sext, "srcptr",
-				 &fs)))
+				 &ks)))
 		return end(&a, r);
-	a.op.probe = (fd ? CMD_PROBE_DST : 0) | (fs ? CMD_PROBE_SRC : 0);
+	a.op.probe = probe_bits(kd, ks);
 	uintptr_t d0 = (uintptr_t)rg->dst, s0 = (uintptr_t)rg->src;
 	if (d0 < s0 + sext && s0 < d0 + dext) {
 		bool same = rg->dpitch == rg->spitch &&
@@ -391,9 +401,9 @@ cmd_zeCommandListAppendWriteGlobalTimestamp(
 			      phWaitEvents);
 	if (r)
 		return r;
-	bool fd;
-	r = cmd_check_range(a.l->ctx, dstptr, sizeof(*dstptr), "dstptr", &fd);
-	a.op.probe = fd ? CMD_PROBE_DST : 0;
+	enum cmd_mem_kind kd;
+	r = cmd_check_range(a.l->ctx, dstptr, sizeof(*dstptr), "dstptr", &kd);
+	a.op.probe = probe_bits(kd, CMD_MEM_OWNED);
 	a.op.kind = CMD_OP_TIMESTAMP;
 	a.op.u.copy.dst = dstptr;
 	a.op.u.copy.size = sizeof(*dstptr);

@@ -20,20 +20,19 @@
  *   region   a 2D/3D strided copy: one memcpy per row, or per slice (or in
  *            total) when rows or slices are contiguous on both sides.
  *
- *   probe    an op whose memory the driver does not map itself (a VMM
- *            range: its access may be read-only or none; system memory:
- *            the application may have mprotect'ed it) first asks the
- *            kernel whether the access is allowed: MADV_POPULATE_WRITE /
- *            _READ on its pages (process_vm_readv/writev of a byte per
- *            page where the kernel lacks them). A refused probe fails the
- *            op instead of raising SIGSEGV on the worker: nothing is
- *            written, its event is signalled as lost, the rest of its
- *            batch is skipped, and the queue, its fence and the event
- *            report ZE_RESULT_ERROR_DEVICE_LOST, which is what a GPU's
- *            page fault gives on Intel's driver. USM allocations and IPC
- *            imports are mapped read-write by the driver: not probed, no
- *            cost. (An application that changes protections while the op
- *            runs is racing its own copy.)
+ *   checks   an op on a VMM range first asks the range's access
+ *            attribute (zeVirtualMemGetAccessAttribute, at run time: it may
+ *            have changed since the append); one on system memory runs
+ *            under a guard (cmd_guard.c). A write into read-only memory, or
+ *            any access to memory without access, fails the op instead of
+ *            raising SIGSEGV on the worker: its event is signalled as
+ *            lost, the rest of its batch is skipped, and the queue, its
+ *            fence and the event report ZE_RESULT_ERROR_DEVICE_LOST, what
+ *            a GPU's page fault gives with Intel's driver. Nothing is
+ *            written into a refused VMM range; on system memory the bytes
+ *            before the faulting page may have been. USM allocations and
+ *            IPC imports are mapped read-write by the driver: no check, no
+ *            cost.
  *
  * No locks here; event and progress publication go through cmd_sync.c and
  * cmd_mem.c.
@@ -44,8 +43,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "u_os.h"
@@ -268,121 +265,112 @@ cmd_op_range(const struct cmd_op *op, int k, uintptr_t *lo, uintptr_t *hi)
 	}
 }
 
-/* ---- access probes --------------------------------------------------- */
+/* ---- access checks --------------------------------------------------- */
 
-static pthread_once_t probe_once = PTHREAD_ONCE_INIT;
-static bool have_populate;
-
-static void
-probe_init(void)
-{
-	/* MADV_POPULATE_READ / _WRITE (Linux 5.14) fault pages in as a read
-	 * or a write would, and fail instead of raising SIGSEGV where that
-	 * access is not allowed. Probed once on a page of our own. */
-	size_t page = u_page_size();
-	void *p = mmap(NULL, page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return;
-	have_populate = !madvise(p, page, MADV_POPULATE_WRITE);
-	munmap(p, page);
-	if (!have_populate)
-		u_info("cmd", "no MADV_POPULATE_WRITE here: accesses to memory "
-			      "the driver does not own are probed with "
-			      "process_vm_readv/writev");
-}
-
-/* Without MADV_POPULATE_*: one byte of each page read (and written back,
- * for a write probe) through the kernel, which fails with EFAULT where
- * the process may not access it. */
-static int
-probe_vm(uintptr_t lo, uintptr_t hi, size_t page, bool write)
-{
-	enum { N = 64 };
-	uint8_t buf[N];
-	struct iovec loc[N], rem[N];
-	pid_t self = getpid();
-	for (uintptr_t p = lo; p < hi;) {
-		int n = 0;
-		for (; n < N && p < hi; n++, p += page) {
-			loc[n] = (struct iovec){ &buf[n], 1 };
-			rem[n] = (struct iovec){ (void *)p, 1 };
-		}
-		if (process_vm_readv(self, loc, n, rem, n, 0) != n)
-			return -EFAULT;
-		if (write && process_vm_writev(self, loc, n, rem, n, 0) != n)
-			return -EFAULT;
-	}
-	return 0;
-}
-
-/* After a refused MADV_POPULATE_*: EINVAL also means "a mapping of a kind
- * that cannot be populated" (VM_IO / VM_PFNMAP: a device's registers or
- * a DRM buffer mapped by the application), which the CPU may well access.
- * /proc/self/maps tells: true when every page of [lo, hi) lies in
- * mappings that allow the access. Slow; only on that path. */
+/* Does the access attribute of every page of [p, p + size), a VMM range
+ * of ctx, allow reading (or writing) it? Asked at run time: the
+ * attribute may have changed since the append. */
 static bool
-maps_allow(uintptr_t lo, uintptr_t hi, bool write)
+vmm_allows(struct _ze_context_handle_t *ctx, const void *p, size_t size,
+	   bool write)
 {
-	FILE *f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return false;
-	char line[512];
-	uintptr_t at = lo;
-	bool ok = true;
-	while (ok && at < hi && fgets(line, sizeof(line), f)) {
-		unsigned long a, b;
-		char perm[5];
-		if (sscanf(line, "%lx-%lx %4s", &a, &b, perm) != 3)
-			continue;
-		if (b <= at)
-			continue;
-		if (a > at) /* a hole */
-			break;
-		ok = perm[0] == 'r' && (!write || perm[1] == 'w');
-		at = b;
-	}
-	fclose(f);
-	return ok && at >= hi;
-}
-
-/* 0 when the process may read (or write) every byte of [p, p + size). */
-static int
-probe(const void *p, size_t size, bool write)
-{
-	if (!size)
-		return 0;
-	pthread_once(&probe_once, probe_init);
 	size_t page = u_page_size();
 	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
 	uintptr_t hi = ((uintptr_t)p + size + page - 1) &
 		       ~(uintptr_t)(page - 1);
-	if (!have_populate)
-		return probe_vm(lo, hi, page, write);
-	if (!madvise((void *)lo, hi - lo,
-		     write ? MADV_POPULATE_WRITE : MADV_POPULATE_READ))
-		return 0;
-	if (errno == EINVAL && maps_allow(lo, hi, write))
-		return 0;
-	return -EFAULT;
+	/* One answer per run of equal access; a range has few. */
+	while (lo < hi) {
+		ze_memory_access_attribute_t at;
+		size_t run = 0;
+		if (drv_zeVirtualMemGetAccessAttribute(ctx, (void *)lo,
+						       hi - lo, &at, &run) ||
+		    !run)
+			return false;
+		if (at == ZE_MEMORY_ACCESS_ATTRIBUTE_NONE ||
+		    (write && at == ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY))
+			return false;
+		lo += run;
+	}
+	return true;
 }
 
-/* Checks the sides of op that lie in memory the driver does not own. */
+/* Checks the sides of op that lie in VMM ranges. */
 static int
-probe_op(const struct cmd_op *op)
+check_vmm_op(struct _ze_command_queue_handle_t *q, const struct cmd_op *op)
 {
 	for (int k = 0; k < 2; k++) {
 		uintptr_t lo, hi;
-		uint8_t bit = k ? CMD_PROBE_SRC : CMD_PROBE_DST;
+		uint8_t bit = k ? CMD_VMM_SRC : CMD_VMM_DST;
 		if ((op->probe & bit) && cmd_op_range(op, k, &lo, &hi) &&
-		    probe((const void *)lo, hi - lo, k == 0)) {
-			u_warn("cmd", "%s of %zu bytes at %p is not allowed "
-				      "(read-only, no access or unmapped): the "
-				      "op fails", k ? "reading" : "writing",
-			       (size_t)(hi - lo), (void *)lo);
+		    !vmm_allows(q->ctx, (const void *)lo, hi - lo, k == 0)) {
+			u_warn("cmd", "%s %zu bytes at %p: the virtual memory "
+				      "range does not allow it (read-only or no "
+				      "access): the op fails",
+			       k ? "reading" : "writing", (size_t)(hi - lo),
+			       (void *)lo);
 			return -EFAULT;
 		}
 	}
+	return 0;
+}
+
+/* The data part of op; false when it has none (barriers, hints). */
+static bool
+run_data(const struct cmd_op *op)
+{
+	switch (op->kind) {
+	case CMD_OP_COPY:
+		if (op->u.copy.size)
+			memcpy(op->u.copy.dst, op->u.copy.src,
+			       op->u.copy.size);
+		return true;
+	case CMD_OP_FILL:
+		cmd_fill(op->u.fill.dst, op->u.fill.size, op->u.fill.pattern,
+			 op->u.fill.psize);
+		return true;
+	case CMD_OP_REGION:
+		region_copy(op);
+		return true;
+	case CMD_OP_TIMESTAMP: {
+		uint64_t now = u_now_ns();
+		memcpy(op->u.copy.dst, &now, sizeof(now));
+		return true;
+	}
+	case CMD_OP_BARRIER:
+	case CMD_OP_SIGNAL:
+	case CMD_OP_WAIT:
+	case CMD_OP_RESET:
+	case CMD_OP_PREFETCH:
+	case CMD_OP_ADVISE:
+		/* In-order execution: a barrier is already satisfied; hints
+		 * have no data effect on a CPU device. */
+		break;
+	}
+	return false;
+}
+
+/* run_data under a guard (cmd_guard.c): -EFAULT when the op faulted on
+ * system memory. The jump lands in this frame only. */
+static int
+guarded_data(const struct cmd_op *op, bool *data)
+{
+	struct cmd_guard g;
+	if (!cmd_guard_prepare(&g, op)) {
+		*data = run_data(op);
+		return 0;
+	}
+	if (sigsetjmp(g.jb, 0)) {
+		cmd_guard_done(&g);
+		u_warn("cmd", "%s during an op on system memory (dst %#lx, src "
+			      "%#lx): the process may not access it there; the "
+			      "op fails",
+		       g.sig == SIGBUS ? "SIGBUS" : "SIGSEGV",
+		       (unsigned long)g.lo[0], (unsigned long)g.lo[1]);
+		return -EFAULT;
+	}
+	g.armed = 1;
+	*data = run_data(op);
+	cmd_guard_done(&g);
 	return 0;
 }
 
@@ -404,40 +392,19 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		if (err)
 			return err;
 	}
-	if (op->probe && probe_op(op)) {
+	if ((op->probe & (CMD_VMM_DST | CMD_VMM_SRC)) && check_vmm_op(q, op)) {
 		cmd_skip_op(op);
 		return -EFAULT;
 	}
 	uint64_t start = op->signal ? u_now_ns() : 0;
-	bool data = true;
-	switch (op->kind) {
-	case CMD_OP_COPY:
-		if (op->u.copy.size)
-			memcpy(op->u.copy.dst, op->u.copy.src,
-			       op->u.copy.size);
-		break;
-	case CMD_OP_FILL:
-		cmd_fill(op->u.fill.dst, op->u.fill.size, op->u.fill.pattern,
-			 op->u.fill.psize);
-		break;
-	case CMD_OP_REGION:
-		region_copy(op);
-		break;
-	case CMD_OP_TIMESTAMP: {
-		uint64_t now = u_now_ns();
-		memcpy(op->u.copy.dst, &now, sizeof(now));
-		break;
-	}
-	case CMD_OP_BARRIER:
-	case CMD_OP_SIGNAL:
-	case CMD_OP_WAIT:
-	case CMD_OP_RESET:
-	case CMD_OP_PREFETCH:
-	case CMD_OP_ADVISE:
-		/* In-order execution: a barrier is already satisfied; hints
-		 * have no data effect on a CPU device. */
-		data = false;
-		break;
+	bool data;
+	if (op->probe & (CMD_SYS_DST | CMD_SYS_SRC)) {
+		if (guarded_data(op, &data)) {
+			cmd_skip_op(op);
+			return -EFAULT;
+		}
+	} else {
+		data = run_data(op);
 	}
 	atomic_fetch_add_explicit(&b->progress, 1, memory_order_release);
 	cmd_mem_progress();

@@ -13,7 +13,8 @@
  *            one queue is serialized; different queues run concurrently.
  *            Its stack is mmap'ed here and unmapped after the join (glibc
  *            would otherwise keep a cached stack mapped), and it runs with
- *            every signal blocked. Idle, it spins a while for the next
+ *            every signal blocked but SIGSEGV, SIGBUS, SIGILL and SIGFPE.
+ *            Idle, it spins a while for the next
  *            ticket before sleeping on work_cond.
  *   steal    a thread that waits without a timeout for a batch the worker
  *            has not taken up yet, with nothing else queued or running,
@@ -297,7 +298,8 @@ queue_release(struct cmd_obj *o)
 	free(q);
 }
 
-/* Starts the worker on a stack of our own, every signal blocked. */
+/* Starts the worker on a stack of our own, every asynchronous signal
+ * blocked. */
 static int
 start_worker(struct _ze_command_queue_handle_t *q, void **stack)
 {
@@ -316,8 +318,15 @@ start_worker(struct _ze_command_queue_handle_t *q, void **stack)
 	if (!err)
 		err = pthread_attr_setstack(&attr, (char *)s + page,
 					    WORKER_STACK - page);
+	/* Every signal blocked but the synchronous ones: a fault while
+	 * they are blocked makes the kernel kill the process whatever the
+	 * handler (cmd_guard.c needs to see them). */
 	sigset_t all, old;
 	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGFPE);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (!err)
 		err = pthread_create(&q->worker, &attr, worker_main, q);

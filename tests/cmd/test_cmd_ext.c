@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,11 +195,12 @@ START_TEST(test_device_readonly_property_enforced)
 }
 END_TEST
 
-/* A copy and a fill into dst (the process may not write it) on an
- * immediate list with an event, and on a regular list with a fence: each
- * fails with DEVICE_LOST, dst is unchanged, the process is alive. */
+/* A copy and a fill into dst (the process may not write it from byte
+ * `from` on) on an immediate list with an event, and on a regular list
+ * with a fence: each fails with DEVICE_LOST, the bytes it may not write
+ * are unchanged, the process is alive. */
 static void
-write_refused(char *dst, size_t n, unsigned char was)
+write_refused(char *dst, size_t n, size_t from, unsigned char was)
 {
 	char *src = tc_alloc(ZE_MEMORY_TYPE_HOST, n);
 	memset(src, 0x5a, n);
@@ -243,7 +245,7 @@ write_refused(char *dst, size_t n, unsigned char was)
 			 ZE_RESULT_ERROR_DEVICE_LOST);
 	ck_assert_int_eq(zt.event.pfnHostSynchronize(after, UINT64_MAX),
 			 ZE_RESULT_ERROR_DEVICE_LOST);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = from; i < n; i++)
 		ck_assert_int_eq((unsigned char)dst[i], was);
 	ck_assert_int_eq(zt.fence.pfnReset(f), ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(zt.fence.pfnQueryStatus(f), ZE_RESULT_NOT_READY);
@@ -265,7 +267,9 @@ START_TEST(test_copy_into_mprotected_memory_fails)
 	memset(m, 0x11, 2 * page);
 	/* Only the second page is read-only: the op spans both. */
 	ck_assert_int_eq(mprotect(m + page, page, PROT_READ), 0);
-	write_refused(m + page - 64, 128, 0x11);
+	/* System memory: the bytes before the read-only page may have been
+	 * written before the fault. */
+	write_refused(m + page - 64, 128, 64, 0x11);
 	/* A region copy and a timestamp into the read-only page fail too. */
 	char *src = tc_alloc(ZE_MEMORY_TYPE_HOST, 4096);
 	ze_command_list_handle_t syn = tc_imm(SYNC);
@@ -294,6 +298,79 @@ START_TEST(test_copy_into_mprotected_memory_fails)
 }
 END_TEST
 
+/* Past the end of a memfd: SIGBUS, not SIGSEGV; the op fails the same. */
+START_TEST(test_copy_past_end_of_file_fails)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd = memfd_create("tc-sigbus", MFD_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)(2 * page)), 0);
+	char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(ftruncate(fd, (off_t)page), 0);
+	char *src = tc_alloc(ZE_MEMORY_TYPE_HOST, 256);
+	ze_command_list_handle_t imm = tc_imm(SYNC);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, m + page + 16, src,
+						     64, NULL, 0, NULL),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_HOST, src);
+	munmap(m, 2 * page);
+	close(fd);
+}
+END_TEST
+
+/* The application's own SIGSEGV handler, installed before the driver's,
+ * still gets the faults that are not the driver's. */
+static sigjmp_buf app_jb;
+static volatile sig_atomic_t app_faults;
+
+static void
+app_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig;
+	(void)si;
+	(void)uc;
+	app_faults++;
+	siglongjmp(app_jb, 1);
+}
+
+START_TEST(test_fault_handler_chains_to_the_application)
+{
+	const char *fork_mode = getenv("CK_FORK");
+	if (fork_mode && !strcmp(fork_mode, "no")) {
+		printf("test_fault_handler_chains_to_the_application: skipped "
+		       "with CK_FORK=no (needs a process of its own)\n");
+		return;
+	}
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = app_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	ck_assert_int_eq(sigaction(SIGSEGV, &sa, &old), 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	/* The driver's guard takes the fault of its own copy... */
+	char *src = tc_alloc(ZE_MEMORY_TYPE_HOST, 64);
+	ze_command_list_handle_t imm = tc_imm(SYNC);
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, m, src, 64, NULL, 0,
+						     NULL),
+			 ZE_RESULT_ERROR_DEVICE_LOST);
+	ck_assert_int_eq(app_faults, 0);
+	/* ... and hands the application's own to its handler. */
+	if (!sigsetjmp(app_jb, 1))
+		*(volatile char *)m = 1;
+	ck_assert_int_eq(app_faults, 1);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+	tc_free(ZE_MEMORY_TYPE_HOST, src);
+	munmap(m, page);
+}
+END_TEST
+
 START_TEST(test_copy_into_readonly_vmm_fails)
 {
 	size_t page = 0;
@@ -315,7 +392,8 @@ START_TEST(test_copy_into_readonly_vmm_fails)
 				 zt.ctx, va, page,
 				 ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY),
 			 ZE_RESULT_SUCCESS);
-	write_refused(va, 256, 0x22);
+	/* VMM: refused before anything is written. */
+	write_refused(va, 256, 0, 0x22);
 	/* Reads stay allowed. */
 	char *out = tc_alloc(ZE_MEMORY_TYPE_HOST, 256);
 	ze_command_list_handle_t imm = tc_imm(SYNC);
@@ -575,6 +653,8 @@ tc_case_ext(void)
 	tcase_add_test(tc, test_device_readonly_property_enforced);
 	tcase_add_test(tc, test_copy_into_mprotected_memory_fails);
 	tcase_add_test(tc, test_copy_into_readonly_vmm_fails);
+	tcase_add_test(tc, test_copy_past_end_of_file_fails);
+	tcase_add_test(tc, test_fault_handler_chains_to_the_application);
 	tcase_add_test(tc, test_event_futex_waiters);
 	tcase_add_test(tc, test_event_wait_runs_its_batch);
 	return tc;
