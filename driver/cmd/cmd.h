@@ -479,8 +479,8 @@ void cmd_batch_free(struct cmd_batch *b);
 /* cmd_exec.c */
 /* Runs one op on the worker of q: waits, data, progress, signal. 0,
  * -ECANCELED (q stops while it waits), or -EFAULT: a side of the op is
- * not accessible (read-only or unmapped memory); nothing was written and
- * its event is signalled as lost. */
+ * not accessible (read-only or unmapped memory): its event is signalled
+ * as lost (see "checks" in cmd_exec.c). */
 int cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		struct cmd_op *op);
 /* An op that will not run (the batch faulted): its event is signalled
