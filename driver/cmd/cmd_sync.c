@@ -257,8 +257,11 @@ cmd_event_wait(struct _ze_event_handle_t *e, uint64_t timeout)
 		return r;
 	cmd_sync_init();
 	struct cmd_slot *s = e->slot;
-	uint64_t until = timeout == UINT64_MAX ? UINT64_MAX
-		: u_now_ns() + timeout;
+	/* Far-future deadlines saturate (applications pass UINT64_MAX - 1
+	 * for "forever" too). */
+	uint64_t now = u_now_ns();
+	uint64_t until = timeout > UINT64_MAX - now ? UINT64_MAX
+						    : now + timeout;
 	if (spin_ok) {
 		uint64_t end = u_now_ns() +
 			cmd_spin_cap(timeout, CMD_SPIN_WORKER_NS);

@@ -448,6 +448,15 @@ START_TEST(test_event_futex_waiters)
 		tc_thread_join(&th[i]);
 		ck_assert_int_eq(w[i].got, ZE_RESULT_SUCCESS);
 	}
+	/* "Forever" spelled UINT64_MAX - 1 (as some suites do) too. */
+	ck_assert_int_eq(zt.event.pfnHostReset(ev), ZE_RESULT_SUCCESS);
+	w[0] = (struct waiter){ ev, UINT64_MAX - 1, ZE_RESULT_NOT_READY };
+	tc_thread_start(&th[0], wait_main, &w[0]);
+	usleep(20000);
+	ck_assert_int_eq(w[0].got, ZE_RESULT_NOT_READY);
+	ck_assert_int_eq(zt.event.pfnHostSignal(ev), ZE_RESULT_SUCCESS);
+	tc_thread_join(&th[0]);
+	ck_assert_int_eq(w[0].got, ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(zt.event.pfnHostReset(ev), ZE_RESULT_SUCCESS);
 	for (int i = 0; i < T; i++) {
 		w[i] = (struct waiter){ ev, 5000000, ZE_RESULT_SUCCESS };
