@@ -585,5 +585,25 @@ ze_result_t cmd_zeEventGetSignalScope(ze_event_handle_t hEvent,
 				      ze_event_scope_flags_t *pSignalScope);
 ze_result_t cmd_zeEventGetWaitScope(ze_event_handle_t hEvent,
 				    ze_event_scope_flags_t *pWaitScope);
+/* cmd/cmd_event_ipc.c */
+ze_result_t cmd_zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
+					ze_ipc_event_pool_handle_t *phIpc);
+ze_result_t cmd_zeEventPoolOpenIpcHandle(ze_context_handle_t hContext,
+					 ze_ipc_event_pool_handle_t hIpc,
+					 ze_event_pool_handle_t *phEventPool);
+ze_result_t cmd_zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool);
+ze_result_t cmd_zeEventPoolPutIpcHandle(ze_context_handle_t hContext,
+					ze_ipc_event_pool_handle_t hIpc);
+/* cmd/cmd_queue.c */
+ze_result_t cmd_zeCommandListImmediateAppendCommandListsExp(
+	ze_command_list_handle_t hCommandListImmediate,
+	uint32_t numCommandLists, ze_command_list_handle_t *phCommandLists,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents);
+ze_result_t cmd_zeCommandListImmediateAppendCommandListsWithParameters(
+	ze_command_list_handle_t hCommandListImmediate,
+	uint32_t numCommandLists, ze_command_list_handle_t *phCommandLists,
+	const void *pNext, ze_event_handle_t hSignalEvent,
+	uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents);
 
 #endif

@@ -160,6 +160,13 @@ static const ze_command_list_dditable_t impl_command_list = {
 		cmd_zeCommandListAppendSignalEventWithParameters,
 	.pfnAppendWaitOnEventsWithParameters =
 		cmd_zeCommandListAppendWaitOnEventsWithParameters,
+	.pfnImmediateAppendCommandListsWithParameters =
+		cmd_zeCommandListImmediateAppendCommandListsWithParameters,
+};
+
+static const ze_command_list_exp_dditable_t impl_command_list_exp = {
+	.pfnImmediateAppendCommandListsExp =
+		cmd_zeCommandListImmediateAppendCommandListsExp,
 };
 
 static const ze_fence_dditable_t impl_fence = {
@@ -173,6 +180,10 @@ static const ze_fence_dditable_t impl_fence = {
 static const ze_event_pool_dditable_t impl_event_pool = {
 	.pfnCreate = cmd_zeEventPoolCreate,
 	.pfnDestroy = cmd_zeEventPoolDestroy,
+	.pfnGetIpcHandle = cmd_zeEventPoolGetIpcHandle,
+	.pfnOpenIpcHandle = cmd_zeEventPoolOpenIpcHandle,
+	.pfnCloseIpcHandle = cmd_zeEventPoolCloseIpcHandle,
+	.pfnPutIpcHandle = cmd_zeEventPoolPutIpcHandle,
 	.pfnGetContextHandle = cmd_zeEventPoolGetContextHandle,
 	.pfnGetFlags = cmd_zeEventPoolGetFlags,
 };

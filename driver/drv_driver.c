@@ -32,6 +32,11 @@ static const ze_driver_extension_properties_t extensions[] = {
 	{ ZE_SUB_ALLOCATIONS_EXP_NAME, ZE_MAKE_VERSION(1, 0) },
 	/* driver/ipc: zeMemGetIpcHandleWithProperties (DEFAULT type) */
 	{ ZE_IPC_MEM_HANDLE_TYPE_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
+	/* driver/cmd: zeCommandListImmediateAppendCommandListsExp */
+	{ "ZE_experimental_immediate_command_list_append",
+	  ZE_MAKE_VERSION(1, 0) },
+	/* drv_device.c: read-only VMM pages are enforced */
+	{ ZE_VIRTUAL_MEM_READONLY_PROPERTIES_EXT_NAME, ZE_MAKE_VERSION(1, 0) },
 };
 
 /* 64-bit FNV-1a, to derive stable UUIDs from fixed strings. */
@@ -353,6 +358,11 @@ drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
 	if (!strcmp(name, "zeMemGetFileDescriptorFromIpcHandleExp")) {
 		*ppFunctionAddress =
 			(void *)drv_zeMemGetFileDescriptorFromIpcHandleExp;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (!strcmp(name, "zeCommandListImmediateAppendCommandListsExp")) {
+		*ppFunctionAddress =
+			(void *)cmd_zeCommandListImmediateAppendCommandListsExp;
 		return ZE_RESULT_SUCCESS;
 	}
 	*ppFunctionAddress = NULL;

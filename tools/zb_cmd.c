@@ -12,7 +12,20 @@
  *   latency         an empty append (a barrier) + synchronize on an
  *                   asynchronous and on a synchronous immediate list vs a
  *                   mutex/condition-variable round trip to another thread
- *                   (the least it costs to hand work to a worker and wait).
+ *                   (the least it costs to hand work to a worker and wait);
+ *   event sync      an empty append signalling an event +
+ *                   zeEventHostSynchronize + zeEventHostReset on an
+ *                   asynchronous immediate list, vs the same append without
+ *                   event + zeCommandListHostSynchronize (target: <= 2x);
+ *   small copies    us per copy of 64 B and 4 KiB: on an immediate list
+ *                   with an event (append + event sync + reset per copy),
+ *                   the same gated by a wait event the host signals after
+ *                   the append (Intel's ze_bandwidth, immediate mode), on a
+ *                   regular list executed and synchronized once per copy,
+ *                   the same gated by a wait event (ze_bandwidth, regular
+ *                   mode), and on a regular list of 256 copies executed
+ *                   once; vs memcpy of the same size (target: <= 1 us per
+ *                   copy).
  * Sizes 4 KiB to 256 MiB (x4; --quick: x16 up to 16 MiB); each trial moves
  * about 256 MiB (--quick 32 MiB); baseline and engine trials alternate.
  * Target: >= 0.9x from 1 MiB up. Synchronize is zeCommandListHostSynchronize
@@ -236,6 +249,239 @@ latency(const ze_command_queue_desc_t *qd)
 	zeCommandListDestroy(syn);
 }
 
+/* ---- event sync and small copies -------------------------------------- */
+
+enum small_mode { SM_MEMCPY, SM_IMM_EVENT, SM_IMM_GATED, SM_REG_EACH,
+		  SM_REG_GATED, SM_REG_BATCH, SM_EVENT_SYNC, SM_LIST_SYNC };
+#define SM_BATCH 256
+
+struct small {
+	ze_command_list_handle_t imm, one, gated, batch;
+	ze_command_queue_handle_t q;
+	ze_event_handle_t ev, gate;
+};
+
+/* us per op of one trial of mode m, NAN on an error. */
+static double
+small_trial(struct small *sm, enum small_mode m, size_t size, int iters)
+{
+	ze_result_t r = ZE_RESULT_SUCCESS;
+	uint64_t t0 = tool_now_ns();
+	for (int i = 0; i < iters && !r; i++) {
+		switch (m) {
+		case SM_MEMCPY:
+			memcpy(dst, src, size);
+			zb_keep(dst);
+			break;
+		case SM_IMM_EVENT:
+			r = zeCommandListAppendMemoryCopy(sm->imm, dst, src,
+							  size, sm->ev, 0,
+							  NULL);
+			if (!r)
+				r = zeEventHostSynchronize(sm->ev, UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sm->ev);
+			break;
+		case SM_IMM_GATED:
+			r = zeEventHostReset(sm->ev);
+			if (!r)
+				r = zeCommandListAppendMemoryCopy(
+					sm->imm, dst, src, size, sm->ev, 1,
+					&sm->gate);
+			if (!r)
+				r = zeEventHostSignal(sm->gate);
+			if (!r)
+				r = zeEventHostSynchronize(sm->ev, UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sm->gate);
+			break;
+		case SM_REG_EACH:
+			r = zeCommandQueueExecuteCommandLists(sm->q, 1,
+							      &sm->one, NULL);
+			if (!r)
+				r = zeCommandQueueSynchronize(sm->q,
+							      UINT64_MAX);
+			break;
+		case SM_REG_GATED:
+			r = zeCommandQueueExecuteCommandLists(sm->q, 1,
+							      &sm->gated,
+							      NULL);
+			if (!r)
+				r = zeEventHostSignal(sm->gate);
+			if (!r)
+				r = zeCommandQueueSynchronize(sm->q,
+							      UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sm->gate);
+			break;
+		case SM_REG_BATCH:
+			r = zeCommandQueueExecuteCommandLists(sm->q, 1,
+							      &sm->batch,
+							      NULL);
+			if (!r)
+				r = zeCommandQueueSynchronize(sm->q,
+							      UINT64_MAX);
+			break;
+		case SM_EVENT_SYNC:
+			r = zeCommandListAppendBarrier(sm->imm, sm->ev, 0,
+						       NULL);
+			if (!r)
+				r = zeEventHostSynchronize(sm->ev, UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sm->ev);
+			break;
+		case SM_LIST_SYNC:
+			r = zeCommandListAppendBarrier(sm->imm, NULL, 0, NULL);
+			if (!r)
+				r = host_sync(sm->imm, UINT64_MAX);
+			break;
+		}
+	}
+	double ops = (double)iters * (m == SM_REG_BATCH ? SM_BATCH : 1);
+	return r ? NAN : (double)(tool_now_ns() - t0) / ops / 1000.0;
+}
+
+/* Medians of modes a and b, trial by trial alternated. */
+static void
+small_measure(struct small *sm, enum small_mode a, enum small_mode b,
+	      size_t size, int iters, double *ra, double *rb)
+{
+	double va[9], vb[9];
+	int trials = zb.quick ? 3 : 9;
+	small_trial(sm, a, size, iters / 4 + 1);
+	small_trial(sm, b, size, iters / 4 + 1);
+	for (int t = 0; t < trials; t++) {
+		va[t] = small_trial(sm, a, size, iters);
+		vb[t] = small_trial(sm, b, size, iters);
+	}
+	*ra = zb_median(va, trials);
+	*rb = zb_median(vb, trials);
+}
+
+static ze_result_t
+small_lists(struct small *sm, const ze_command_queue_desc_t *qd, size_t size)
+{
+	ze_command_list_desc_t ld = { ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+				      NULL, qd->ordinal, 0 };
+	ze_result_t r;
+	if ((r = zeCommandListCreate(zb.ctx, zb.dev, &ld, &sm->one)) ||
+	    (r = zeCommandListCreate(zb.ctx, zb.dev, &ld, &sm->gated)) ||
+	    (r = zeCommandListCreate(zb.ctx, zb.dev, &ld, &sm->batch)) ||
+	    (r = zeCommandListAppendMemoryCopy(sm->one, dst, src, size, NULL,
+					       0, NULL)) ||
+	    (r = zeCommandListClose(sm->one)) ||
+	    (r = zeCommandListAppendMemoryCopy(sm->gated, dst, src, size, NULL,
+					       1, &sm->gate)) ||
+	    (r = zeCommandListClose(sm->gated)))
+		return r;
+	for (int i = 0; i < SM_BATCH && !r; i++)
+		r = zeCommandListAppendMemoryCopy(sm->batch, dst, src, size,
+						  NULL, 0, NULL);
+	return r ? r : zeCommandListClose(sm->batch);
+}
+
+static void
+small_ops(const ze_command_queue_desc_t *qd)
+{
+	struct small sm = { imm, NULL, NULL, NULL, NULL, ev, NULL };
+	ze_event_pool_handle_t pool = NULL;
+	int iters = zb.quick ? 2000 : 10000;
+	char p[128];
+	double a, b;
+	ze_result_t r = ZE_RESULT_SUCCESS;
+	if (!sm.ev) {
+	}
+	ze_event_pool_desc_t epd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2 };
+	ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+			       ZE_EVENT_SCOPE_FLAG_HOST,
+			       ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_event_desc_t gd = ed;
+	gd.index = 1;
+	if ((r = zeEventPoolCreate(zb.ctx, &epd, 1, &zb.dev, &pool)) ||
+	    (!sm.ev && (r = zeEventCreate(pool, &ed, &sm.ev))) ||
+	    (r = zeEventCreate(pool, &gd, &sm.gate))) {
+		zb_skip("cmd", "event sync, small copies", "events: %s",
+			tool_result_str(r));
+		goto out;
+	}
+	if (host_sync) {
+		small_measure(&sm, SM_EVENT_SYNC, SM_LIST_SYNC, 0, iters, &a,
+			      &b);
+		snprintf(p, sizeof(p), "empty barrier on an asynchronous "
+			 "immediate list; %d iterations; target <= 2x", iters);
+		zb_report("cmd", "event host sync", a, "us",
+			  "zeCommandListHostSynchronize", b, p);
+	} else {
+		zb_skip("cmd", "event host sync", "no "
+			"zeCommandListHostSynchronize in the loader");
+	}
+	if ((r = zeCommandQueueCreate(zb.ctx, zb.dev, qd, &sm.q))) {
+		zb_skip("cmd", "small copies", "zeCommandQueueCreate: %s",
+			tool_result_str(r));
+		goto out;
+	}
+	static const size_t sizes[] = { 64, 4096 };
+	for (size_t k = 0; k < 2; k++) {
+		size_t size = sizes[k];
+		char name[64], hs[32];
+		const char *hsz = tool_human(size, hs, sizeof(hs));
+		if ((r = small_lists(&sm, qd, size))) {
+			zb_skip("cmd", "small copies", "lists: %s",
+				tool_result_str(r));
+			goto out;
+		}
+		snprintf(p, sizeof(p), "%d copies; target <= 1 us per copy",
+			 iters);
+		small_measure(&sm, SM_IMM_EVENT, SM_MEMCPY, size, iters, &a,
+			      &b);
+		snprintf(name, sizeof(name), "copy %s, immediate list + event",
+			 hsz);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		small_measure(&sm, SM_IMM_GATED, SM_MEMCPY, size, iters, &a,
+			      &b);
+		snprintf(name, sizeof(name), "copy %s, immediate, gated "
+			 "(ze_bandwidth)", hsz);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		small_measure(&sm, SM_REG_EACH, SM_MEMCPY, size, iters, &a,
+			      &b);
+		snprintf(name, sizeof(name), "copy %s, regular list, execute "
+			 "+ sync each", hsz);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		small_measure(&sm, SM_REG_GATED, SM_MEMCPY, size, iters, &a,
+			      &b);
+		snprintf(name, sizeof(name), "copy %s, regular, gated "
+			 "(ze_bandwidth)", hsz);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		small_measure(&sm, SM_REG_BATCH, SM_MEMCPY, size,
+			      iters / SM_BATCH + 1, &a, &b);
+		snprintf(name, sizeof(name), "copy %s, regular list of %d",
+			 hsz, SM_BATCH);
+		snprintf(p, sizeof(p), "%d executes of %d copies; target <= "
+			 "1 us per copy", iters / SM_BATCH + 1, SM_BATCH);
+		zb_report("cmd", name, a, "us", "memcpy", b, p);
+		zeCommandListDestroy(sm.one);
+		zeCommandListDestroy(sm.gated);
+		zeCommandListDestroy(sm.batch);
+		sm.one = sm.gated = sm.batch = NULL;
+	}
+out:
+	if (sm.one)
+		zeCommandListDestroy(sm.one);
+	if (sm.gated)
+		zeCommandListDestroy(sm.gated);
+	if (sm.batch)
+		zeCommandListDestroy(sm.batch);
+	if (sm.q)
+		zeCommandQueueDestroy(sm.q);
+	if (sm.gate)
+		zeEventDestroy(sm.gate);
+	if (sm.ev && sm.ev != ev)
+		zeEventDestroy(sm.ev);
+	if (pool)
+		zeEventPoolDestroy(pool);
+}
+
 /* ---- section ----------------------------------------------------------- */
 
 static uint32_t
@@ -313,6 +559,7 @@ zb_cmd(void)
 	memset(dst, 2, max);
 	bandwidth(max);
 	latency(&qd);
+	small_ops(&qd);
 out:
 	if (src)
 		zeMemFree(zb.ctx, src);

@@ -32,15 +32,17 @@
  * events on their pool, fences and lists on their queue: memory that work
  * still needs outlives the handle.
  *
- * Locks (no two of them are ever held at the same time, so there is no lock
- * order to respect; each is a leaf):
+ * Locks (no two of them are ever held at the same time, except
+ * queue->lock -> event->hint_lock at submit; every other is a leaf):
  *   reg_lock          the registry table (cmd_registry.c);
- *   cmd_sync_lock     signalled state and timestamps of events, fences;
- *                     waiters sleep on cmd_sync_cond (CLOCK_MONOTONIC);
+ *   cmd_sync_lock     signalled state of fences; waiters sleep on
+ *                     cmd_sync_cond (CLOCK_MONOTONIC). Events take no lock:
+ *                     their state is a futex word (cmd_sync.c);
  *   queue->lock       the queue's FIFO, tickets, wake_at, inline_busy and
  *                     the stop flag;
  *   list->lock        a regular list's ops, closed flag, executing count;
  *   pool->lock        an event pool's slot table;
+ *   event->hint_lock  which queue an event's hint names (cmd_event.c);
  *   mem_lock          the in-flight batch list and deferred frees
  *                     (cmd_mem.c); usm is called only after releasing it.
  *
@@ -52,6 +54,8 @@
 #define ZEMEM_CMD_H
 
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -116,8 +120,22 @@ struct cmd_region {
 	size_t dpitch, dslice, spitch, sslice;
 };
 
+/* cmd_op.probe: sides of an op in memory the driver does not map
+ * read-write itself. VMM ranges (their access can be read-only or none)
+ * are checked against their access attribute before the op touches them;
+ * system memory (malloc'ed, stack, mmap'ed by the application, which may
+ * have mprotect'ed it) is touched under a guard (cmd_guard.c). Either way
+ * an access that is not allowed fails the op instead of taking the
+ * process down. USM allocations and IPC imports are mapped read-write by
+ * the driver and cost nothing. */
+#define CMD_VMM_DST 0x1u
+#define CMD_VMM_SRC 0x2u
+#define CMD_SYS_DST 0x4u
+#define CMD_SYS_SRC 0x8u
+
 struct cmd_op {
 	enum cmd_op_kind kind;
+	uint8_t probe;                     /* CMD_PROBE_* */
 	uint32_t nwait;
 	struct _ze_event_handle_t *signal; /* reference, or NULL */
 	struct _ze_event_handle_t **wait;  /* nwait references (malloc'ed) */
@@ -150,7 +168,12 @@ struct cmd_batch {
 	struct _ze_fence_handle_t *fence;  /* reference, or NULL */
 	uint32_t nlists;
 	struct _ze_command_list_handle_t **lists; /* references */
-	bool has_op;                       /* immediate: `op` is the work */
+	bool has_op;                       /* immediate: `op` is the work; with
+					    * lists (append of command lists
+					    * to an immediate list), its waits
+					    * run before them and its signal
+					    * after them */
+	bool lost;                         /* an op faulted (cmd_exec.c) */
 	struct cmd_op op;
 };
 
@@ -176,7 +199,13 @@ struct _ze_command_queue_handle_t {
 	bool inline_busy;              /* a synchronizer runs a stolen
 					* batch: the worker waits (lock) */
 	_Atomic bool stopping;         /* destroy: drain and exit */
+	_Atomic bool lost;             /* an op faulted: every later
+					* synchronize answers DEVICE_LOST */
 	_Atomic uint32_t nfences;      /* live fences created on it */
+	_Atomic(_Atomic uint32_t *) blocked_on; /* the event word the worker
+					* sleeps on (stop wakes it) */
+	_Atomic bool blocked_shared;   /* ... and whether that word is in
+					* shared memory (non-private futex) */
 };
 
 struct _ze_command_list_handle_t {
@@ -198,7 +227,28 @@ struct _ze_fence_handle_t {
 	struct cmd_obj obj;
 	struct _ze_command_queue_handle_t *queue; /* reference */
 	_Atomic bool signalled;        /* written under cmd_sync_lock */
+	_Atomic bool lost;             /* its batch faulted (set before
+					* signalled) */
 };
+
+/* The state of one event: a slot of its pool's array, in memory shared
+ * with other processes when the pool is IPC (cmd_event_ipc.c). `state` is
+ * the futex word waiters sleep on. */
+enum cmd_slot_state {
+	CMD_SLOT_CLEAR = 0,  /* not signalled */
+	CMD_SLOT_SET = 1,    /* signalled */
+	CMD_SLOT_WAITED = 2, /* not signalled, someone sleeps on the word */
+};
+#define CMD_SLOT_LOST 1u /* status: the work that signalled it faulted */
+
+struct cmd_slot {
+	_Atomic uint32_t state;        /* enum cmd_slot_state */
+	_Atomic uint32_t status;       /* 0 or CMD_SLOT_LOST, written before
+					* state becomes SET */
+	_Atomic uint64_t ts_start, ts_end; /* written before state is SET */
+	uint8_t pad[40];               /* one cache line per event */
+};
+_Static_assert(sizeof(struct cmd_slot) == 64, "one line per event slot");
 
 struct _ze_event_pool_handle_t {
 	struct cmd_obj obj;
@@ -209,6 +259,13 @@ struct _ze_event_pool_handle_t {
 	bool dead;                     /* destroyed (lock) */
 	uint32_t nlive;                /* live events (lock) */
 	uint8_t *used;                 /* index taken by a live event (lock) */
+	struct cmd_slot *slots;        /* count slots */
+	bool shared;                   /* slots in MAP_SHARED memory another
+					* process may map: non-private futex */
+	bool imported;                 /* opened from an IPC handle */
+	void *ipc_base;                /* IPC pools: the host allocation
+					* (exporter) or the mapping (importer)
+					* that holds a header and the slots */
 };
 
 struct _ze_event_handle_t {
@@ -216,8 +273,15 @@ struct _ze_event_handle_t {
 	struct _ze_event_pool_handle_t *pool; /* reference */
 	uint32_t index;
 	ze_event_scope_flags_t signal_scope, wait_scope;
-	_Atomic bool signalled;        /* written under cmd_sync_lock */
-	uint64_t ts_start, ts_end;     /* cmd_sync_lock */
+	struct cmd_slot *slot;         /* &pool->slots[index] */
+	/* The last immediate-list batch submitted to signal it, so a host
+	 * wait can run that batch itself (see "steal", cmd_queue.c): queue
+	 * reference and ticket. hint_q changes under hint_lock (readers
+	 * take it to get a reference); the ticket alone is stored without
+	 * it when the queue stays the same. */
+	pthread_mutex_t hint_lock;
+	_Atomic(struct _ze_command_queue_handle_t *) hint_q;
+	_Atomic uint64_t hint_ticket;
 };
 
 /* Resolves handle h with getter (a registry lookup that returns a reference)
@@ -310,20 +374,48 @@ cmd_spin_cap(uint64_t timeout, uint64_t budget)
 {
 	return timeout < budget ? timeout : budget;
 }
+/* Signals e (status 0 or CMD_SLOT_LOST) and wakes whoever sleeps on it,
+ * in this process or another. */
 void cmd_event_signal(struct _ze_event_handle_t *e, uint64_t start,
-		      uint64_t end);
+		      uint64_t end, uint32_t status);
 void cmd_event_reset(struct _ze_event_handle_t *e);
+/* ZE_RESULT_SUCCESS (signalled), NOT_READY, or ERROR_DEVICE_LOST
+ * (signalled by work that faulted). */
+ze_result_t cmd_event_status(const struct _ze_event_handle_t *e);
+/* Host wait: spins briefly, then sleeps on the slot's futex word;
+ * timeout as cmd_wait_signalled. Returns as cmd_event_status. */
+ze_result_t cmd_event_wait(struct _ze_event_handle_t *e, uint64_t timeout);
+/* Wakes the worker of q if it sleeps on an event (stop). */
+void cmd_queue_unblock(struct _ze_command_queue_handle_t *q);
 void cmd_fence_signal(struct _ze_fence_handle_t *f);
 /* Are all n events signalled now? */
 bool cmd_events_ready(struct _ze_event_handle_t *const *ev, uint32_t n);
 /* Worker side: waits for every event; -ECANCELED when q stops first. */
 int cmd_events_wait(struct _ze_event_handle_t **ev, uint32_t n,
 		    struct _ze_command_queue_handle_t *q);
-/* Wakes every sleeper on cmd_sync_cond (stop requests). */
-void cmd_sync_wake_all(void);
 
 /* cmd_event.c */
 struct _ze_event_handle_t *cmd_event_get(ze_event_handle_t h);
+struct _ze_event_pool_handle_t *cmd_pool_get(ze_event_pool_handle_t h);
+/* An immediate list submitted ticket of q to signal e (called under
+ * q->lock, before the batch can run: lock order q->lock -> hint_lock). */
+void cmd_event_hint(struct _ze_event_handle_t *e,
+		    struct _ze_command_queue_handle_t *q, uint64_t ticket);
+/* Builds a registered pool around slots (cmd_event_ipc.c uses it). */
+ze_result_t cmd_pool_new(struct _ze_context_handle_t *ctx,
+			 ze_event_pool_flags_t flags, uint32_t count,
+			 struct cmd_slot *slots, void *ipc_base, bool imported,
+			 ze_event_pool_handle_t *out);
+
+/* cmd_event_ipc.c */
+/* Room for the header and count slots of an IPC pool (page multiple). */
+size_t cmd_ipc_pool_bytes(uint32_t count);
+/* Makes the shared memory of an IPC pool: 0 and *base, *slots. */
+ze_result_t cmd_ipc_pool_alloc(struct _ze_context_handle_t *ctx,
+			       ze_event_pool_flags_t flags, uint32_t count,
+			       void **base, struct cmd_slot **slots);
+/* Releases the memory of an IPC pool (free, or close of an import). */
+void cmd_ipc_pool_release(struct _ze_event_pool_handle_t *p);
 
 /* cmd_fence.c */
 struct _ze_fence_handle_t *cmd_fence_get(ze_fence_handle_t h);
@@ -345,10 +437,24 @@ void cmd_queue_stop(struct _ze_command_queue_handle_t *q);
  * the ticket at once (cmd_queue_wait wakes the worker if it must). */
 int cmd_queue_submit(struct _ze_command_queue_handle_t *q,
 		     struct cmd_batch *b, bool wake, uint64_t *ticket);
+/* The same; with hint, a batch of one op that signals an event records
+ * itself in that event (cmd_event_hint). */
+int cmd_queue_submit_hint(struct _ze_command_queue_handle_t *q,
+			  struct cmd_batch *b, bool wake, bool hint,
+			  uint64_t *ticket);
 /* Waits for ticket (running it on the calling thread when it can, see
- * "steal" in cmd_queue.c); ZE_RESULT_SUCCESS or ZE_RESULT_NOT_READY. */
+ * "steal" in cmd_queue.c); ZE_RESULT_SUCCESS, ZE_RESULT_NOT_READY, or
+ * ZE_RESULT_ERROR_DEVICE_LOST once an op of the queue faulted. */
 ze_result_t cmd_queue_wait(struct _ze_command_queue_handle_t *q,
 			   uint64_t ticket, uint64_t timeout);
+/* Runs ticket on the calling thread if it is the next batch, nothing runs
+ * and its waits are satisfied; true if it did. */
+bool cmd_queue_steal(struct _ze_command_queue_handle_t *q, uint64_t ticket);
+/* Collects, checks and marks executing the regular lists of an execute
+ * or an append to an immediate list (references in b->lists). */
+ze_result_t cmd_queue_collect(struct _ze_command_queue_handle_t *q,
+			      struct cmd_batch *b, uint32_t n,
+			      ze_command_list_handle_t *ph);
 /* Resolves and validates a context + device pair of a create call. */
 ze_result_t cmd_ctx_dev(ze_context_handle_t hc, ze_device_handle_t hd,
 			struct _ze_context_handle_t **c,
@@ -360,6 +466,10 @@ struct _ze_command_list_handle_t *cmd_list_get(ze_command_list_handle_t h);
  * ownership of op's references in every case. */
 ze_result_t cmd_list_add(struct _ze_command_list_handle_t *l,
 			 struct cmd_op *op);
+/* Submits b on the immediate list l's queue (waits when the list is
+ * synchronous); owns b in every case. */
+ze_result_t cmd_list_submit(struct _ze_command_list_handle_t *l,
+			    struct cmd_batch *b);
 void cmd_op_release(struct cmd_op *op);
 /* Releases a finished batch: list references, fence, op. */
 void cmd_batch_free(struct cmd_batch *b);
@@ -367,9 +477,15 @@ void cmd_batch_free(struct cmd_batch *b);
 /* cmd_append.c: nothing shared beyond the entry points (drv.h). */
 
 /* cmd_exec.c */
-/* Runs one op on the worker of q: waits, data, progress, signal. */
+/* Runs one op on the worker of q: waits, data, progress, signal. 0,
+ * -ECANCELED (q stops while it waits), or -EFAULT: a side of the op is
+ * not accessible (read-only or unmapped memory): its event is signalled
+ * as lost (see "checks" in cmd_exec.c). */
 int cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		struct cmd_op *op);
+/* An op that will not run (the batch faulted): its event is signalled
+ * as lost so that nobody waits for it forever. */
+void cmd_skip_op(struct cmd_op *op);
 void cmd_fill(void *dst, size_t size, const uint8_t *pattern, uint32_t psize);
 /* Byte range [*lo, *hi) touched by data slot k (0, 1) of op; false if
  * none. */
@@ -377,8 +493,31 @@ bool cmd_op_range(const struct cmd_op *op, int k, uintptr_t *lo,
 		  uintptr_t *hi);
 
 /* cmd_mem.c */
+/* What memory a range lies in, for cmd_op.probe. */
+enum cmd_mem_kind {
+	CMD_MEM_OWNED,  /* USM or an IPC import: read-write */
+	CMD_MEM_VMM,    /* a VMM range of the context */
+	CMD_MEM_SYSTEM, /* memory the driver did not map */
+};
+/* Checks [ptr, ptr + size); *kind (may be NULL) tells which memory it is
+ * (CMD_MEM_OWNED for size 0). */
 ze_result_t cmd_check_range(struct _ze_context_handle_t *ctx,
-			    const void *ptr, size_t size, const char *what);
+			    const void *ptr, size_t size, const char *what,
+			    enum cmd_mem_kind *kind);
+
+/* cmd_guard.c: faults on system memory fail the op (see there). */
+struct cmd_guard {
+	sigjmp_buf jb;
+	volatile sig_atomic_t armed;
+	volatile sig_atomic_t sig;  /* the signal that hit it, or 0 */
+	uintptr_t lo[2], hi[2];     /* guarded ranges (dst, src) */
+};
+/* Fills g for op's system-memory sides and makes it this thread's guard;
+ * false when no handler could be installed (then run unguarded). Then:
+ * if (sigsetjmp(g.jb, 0)) -> faulted; else g.armed = 1, touch, and
+ * cmd_guard_done. */
+bool cmd_guard_prepare(struct cmd_guard *g, const struct cmd_op *op);
+void cmd_guard_done(struct cmd_guard *g);
 void cmd_mem_track(struct cmd_batch *b);
 void cmd_mem_untrack(struct cmd_batch *b);
 /* Worker: an op finished (wakes blocking frees, runs deferred ones). */

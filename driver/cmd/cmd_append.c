@@ -115,13 +115,25 @@ end(struct append *a, ze_result_t r)
 					"numWaitEvents %u", (n));           \
 	} while (0)
 
+/* cmd_op.probe for a destination and a source of these kinds. */
+static uint8_t
+probe_bits(enum cmd_mem_kind dst, enum cmd_mem_kind src)
+{
+	return (uint8_t)((dst == CMD_MEM_VMM ? CMD_VMM_DST : 0) |
+			 (dst == CMD_MEM_SYSTEM ? CMD_SYS_DST : 0) |
+			 (src == CMD_MEM_VMM ? CMD_VMM_SRC : 0) |
+			 (src == CMD_MEM_SYSTEM ? CMD_SYS_SRC : 0));
+}
+
 static ze_result_t
 copy_args(struct append *a, void *dst, const void *src, size_t size)
 {
 	ze_result_t r;
-	if ((r = cmd_check_range(a->l->ctx, dst, size, "dstptr")) ||
-	    (r = cmd_check_range(a->l->ctx, src, size, "srcptr")))
+	enum cmd_mem_kind kd, ks;
+	if ((r = cmd_check_range(a->l->ctx, dst, size, "dstptr", &kd)) ||
+	    (r = cmd_check_range(a->l->ctx, src, size, "srcptr", &ks)))
 		return r;
+	a->op.probe = probe_bits(kd, ks);
 	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
 	if (size && d < s + size && s < d + size)
 		return DRV_FAIL(ZE_RESULT_ERROR_OVERLAPPING_REGIONS,
@@ -214,8 +226,10 @@ cmd_zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
 			      phWaitEvents);
 	if (r)
 		return r;
-	r = cmd_check_range(a.l->ctx, ptr, size, "ptr");
+	enum cmd_mem_kind kd;
+	r = cmd_check_range(a.l->ctx, ptr, size, "ptr", &kd);
 	if (!r) {
+		a.op.probe = probe_bits(kd, CMD_MEM_OWNED);
 		/* The pattern is read now: the caller may reuse it. */
 		a.op.kind = CMD_OP_FILL;
 		a.op.u.fill.dst = ptr;
@@ -348,9 +362,13 @@ cmd_zeCommandListAppendMemoryCopyRegion(
 	rg->sslice = rg->depth > 1 ? srcSlicePitch : 0;
 	if (!rg->width)
 		return end(&a, ZE_RESULT_SUCCESS);
-	if ((r = cmd_check_range(a.l->ctx, dstptr, doff + dext, "dstptr")) ||
-	    (r = cmd_check_range(a.l->ctx, srcptr, soff + sext, "srcptr")))
+	enum cmd_mem_kind kd, ks;
+	if ((r = cmd_check_range(a.l->ctx, dstptr, doff + dext, "dstptr",
+				 &kd)) ||
+	    (r = cmd_check_range(a.l->ctx, srcptr, soff + sext, "srcptr",
+				 &ks)))
 		return end(&a, r);
+	a.op.probe = probe_bits(kd, ks);
 	uintptr_t d0 = (uintptr_t)rg->dst, s0 = (uintptr_t)rg->src;
 	if (d0 < s0 + sext && s0 < d0 + dext) {
 		bool same = rg->dpitch == rg->spitch &&
@@ -383,7 +401,9 @@ cmd_zeCommandListAppendWriteGlobalTimestamp(
 			      phWaitEvents);
 	if (r)
 		return r;
-	r = cmd_check_range(a.l->ctx, dstptr, sizeof(*dstptr), "dstptr");
+	enum cmd_mem_kind kd;
+	r = cmd_check_range(a.l->ctx, dstptr, sizeof(*dstptr), "dstptr", &kd);
+	a.op.probe = probe_bits(kd, CMD_MEM_OWNED);
 	a.op.kind = CMD_OP_TIMESTAMP;
 	a.op.u.copy.dst = dstptr;
 	a.op.u.copy.size = sizeof(*dstptr);
@@ -502,7 +522,7 @@ cmd_zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList,
 	ze_result_t r = begin(&a, hCommandList, NULL, 0, NULL);
 	if (r)
 		return r;
-	r = cmd_check_range(a.l->ctx, ptr, size, "ptr");
+	r = cmd_check_range(a.l->ctx, ptr, size, "ptr", NULL);
 	a.op.kind = CMD_OP_PREFETCH;
 	a.op.u.hint.ptr = ptr;
 	a.op.u.hint.size = size;
@@ -534,10 +554,84 @@ cmd_zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
 			     "hDevice %p is not a device of the list's "
 			     "context", (void *)hDevice);
 	if (!r)
-		r = cmd_check_range(a.l->ctx, ptr, size, "ptr");
+		r = cmd_check_range(a.l->ctx, ptr, size, "ptr", NULL);
 	a.op.kind = CMD_OP_ADVISE;
 	a.op.u.hint.ptr = ptr;
 	a.op.u.hint.size = size;
 	a.op.u.hint.advice = (uint32_t)advice;
 	return end(&a, r);
+}
+
+ze_result_t
+cmd_zeCommandListImmediateAppendCommandListsExp(
+	ze_command_list_handle_t hCommandListImmediate,
+	uint32_t numCommandLists, ze_command_list_handle_t *phCommandLists,
+	ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+	ze_event_handle_t *phWaitEvents)
+{
+	if (!hCommandListImmediate)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
+				"hCommandListImmediate is NULL");
+	if (!phCommandLists)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
+				"phCommandLists is NULL");
+	if (numCommandLists == 0)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"numCommandLists is 0");
+	CHECK_WAITS(numWaitEvents, phWaitEvents);
+	struct append a;
+	ze_result_t r = begin(&a, hCommandListImmediate, hSignalEvent,
+			      numWaitEvents, phWaitEvents);
+	if (r)
+		return r;
+	struct cmd_batch *b = NULL;
+	if (!a.l->immediate) {
+		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+			     "hCommandListImmediate %p is a regular list",
+			     (void *)a.l);
+		goto err;
+	}
+	b = calloc(1, sizeof(*b));
+	if (b)
+		b->lists = calloc(numCommandLists, sizeof(*b->lists));
+	if (!b || !b->lists) {
+		r = DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
+			     "no memory for %u lists", numCommandLists);
+		goto err;
+	}
+	/* The lists must be closed regular lists of the same context,
+	 * device and queue group; they run on the immediate list's queue,
+	 * in order, after the waits; the signal comes after the last. */
+	r = cmd_queue_collect(a.l->queue, b, numCommandLists, phCommandLists);
+	if (r) {
+		for (uint32_t i = 0; i < b->nlists; i++)
+			cmd_obj_put(&b->lists[i]->obj);
+		b->nlists = 0;
+		goto err;
+	}
+	a.op.kind = CMD_OP_BARRIER;
+	b->has_op = true;
+	b->op = a.op;
+	r = cmd_list_submit(a.l, b);
+	cmd_obj_put(&a.l->obj);
+	return r;
+err:
+	if (b) {
+		free(b->lists);
+		free(b);
+	}
+	return end(&a, r);
+}
+
+ze_result_t
+cmd_zeCommandListImmediateAppendCommandListsWithParameters(
+	ze_command_list_handle_t hCommandListImmediate,
+	uint32_t numCommandLists, ze_command_list_handle_t *phCommandLists,
+	const void *pNext, ze_event_handle_t hSignalEvent,
+	uint32_t numWaitEvents, ze_event_handle_t *phWaitEvents)
+{
+	(void)pNext; /* no extension changes how lists run on a CPU */
+	return cmd_zeCommandListImmediateAppendCommandListsExp(
+		hCommandListImmediate, numCommandLists, phCommandLists,
+		hSignalEvent, numWaitEvents, phWaitEvents);
 }

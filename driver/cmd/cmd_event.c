@@ -5,19 +5,28 @@
  *
  * Vocabulary:
  *   pool       a fixed number of event slots (desc->count) on a context;
- *   slot       an index of the pool; one live event at a time may use it
+ *   index      an index of the pool; one live event at a time may use it
  *              (creating a second one at a used index is refused);
  *   timestamp  when the command that signalled an event started and ended,
  *              in device ticks: CLOCK_MONOTONIC nanoseconds (the device
  *              reports timerResolution 1 ns, 64 valid bits). The global and
- *              the context timestamps are the same clock.
+ *              the context timestamps are the same clock;
+ *   slot       an event's state: a cache line of the pool's slot array
+ *              (struct cmd_slot: futex word, status, timestamps), in a
+ *              shared host allocation for IPC pools (cmd_event_ipc.c);
+ *   hint       the last immediate-list batch that signals an event: a host
+ *              wait that would block runs it itself when it is next on its
+ *              queue (cmd_queue_steal), as zeCommandListHostSynchronize
+ *              does, so waiting on the event costs about what waiting on
+ *              the list does.
  *
  * Every event is host visible on a CPU device: pools without
  * ZE_EVENT_POOL_FLAG_HOST_VISIBLE behave the same. Kernel timestamps need a
  * pool created with KERNEL_TIMESTAMP or KERNEL_MAPPED_TIMESTAMP.
  *
- * Locking: pool->lock guards the slot table and the dead flag; event state
- * is published under cmd_sync_lock (cmd_sync.c). Never both at once.
+ * Locking: pool->lock guards the slot table and the dead flag; hint_lock
+ * which queue the hint names (taken under queue->lock at submit). Event
+ * state takes no lock (cmd_sync.c).
  */
 #include "cmd.h"
 
@@ -26,11 +35,12 @@
 
 #include "u_os.h"
 
-static struct _ze_event_pool_handle_t *
-pool_get(ze_event_pool_handle_t h)
+struct _ze_event_pool_handle_t *
+cmd_pool_get(ze_event_pool_handle_t h)
 {
 	return (struct _ze_event_pool_handle_t *)cmd_reg_get(h, CMD_T_POOL);
 }
+#define pool_get cmd_pool_get
 
 struct _ze_event_handle_t *
 cmd_event_get(ze_event_handle_t h)
@@ -42,6 +52,10 @@ static void
 pool_release(struct cmd_obj *o)
 {
 	struct _ze_event_pool_handle_t *p = (void *)o;
+	if (p->ipc_base)
+		cmd_ipc_pool_release(p);
+	else
+		free(p->slots);
 	pthread_mutex_destroy(&p->lock);
 	free(p->used);
 	free(p);
@@ -51,8 +65,89 @@ static void
 event_release(struct cmd_obj *o)
 {
 	struct _ze_event_handle_t *e = (void *)o;
+	if (e->hint_q)
+		cmd_obj_put(&e->hint_q->obj);
+	pthread_mutex_destroy(&e->hint_lock);
 	cmd_obj_put(&e->pool->obj);
 	free(e);
+}
+
+void
+cmd_event_hint(struct _ze_event_handle_t *e,
+	       struct _ze_command_queue_handle_t *q, uint64_t ticket)
+{
+	/* Usually the same list signals the same event again: only the
+	 * ticket changes, no lock. */
+	if (atomic_load_explicit(&e->hint_q, memory_order_relaxed) == q) {
+		atomic_store_explicit(&e->hint_ticket, ticket,
+				      memory_order_release);
+		return;
+	}
+	/* The event keeps the queue it names alive. */
+	cmd_obj_ref(&q->obj);
+	pthread_mutex_lock(&e->hint_lock);
+	struct _ze_command_queue_handle_t *old = atomic_load(&e->hint_q);
+	atomic_store(&e->hint_ticket, ticket);
+	atomic_store(&e->hint_q, q);
+	pthread_mutex_unlock(&e->hint_lock);
+	if (old)
+		cmd_obj_put(&old->obj); /* frees nothing that takes a lock */
+}
+
+/* A host wait that would block: if the batch that signals e is the next
+ * one of its queue and nothing else runs, run it here (no handoff, no
+ * wakeup: the event is then as cheap to wait for as the list). */
+static void
+run_signaller(struct _ze_event_handle_t *e)
+{
+	if (!atomic_load_explicit(&e->hint_q, memory_order_relaxed))
+		return;
+	pthread_mutex_lock(&e->hint_lock);
+	struct _ze_command_queue_handle_t *q = atomic_load(&e->hint_q);
+	uint64_t t = atomic_load_explicit(&e->hint_ticket,
+					  memory_order_acquire);
+	if (q)
+		cmd_obj_ref(&q->obj);
+	pthread_mutex_unlock(&e->hint_lock);
+	if (!q)
+		return;
+	if (atomic_load_explicit(&q->completed, memory_order_acquire) < t)
+		cmd_queue_steal(q, t);
+	cmd_obj_put(&q->obj);
+}
+
+ze_result_t
+cmd_pool_new(struct _ze_context_handle_t *ctx, ze_event_pool_flags_t flags,
+	     uint32_t count, struct cmd_slot *slots, void *ipc_base,
+	     bool imported, ze_event_pool_handle_t *out)
+{
+	cmd_sync_init();
+	struct _ze_event_pool_handle_t *p = calloc(1, sizeof(*p));
+	uint8_t *used = calloc(count, 1);
+	if (!p || !used) {
+		free(p);
+		free(used);
+		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
+				"no memory for a pool of %u events", count);
+	}
+	p->ctx = ctx;
+	p->flags = flags;
+	p->count = count;
+	p->used = used;
+	p->slots = slots;
+	p->ipc_base = ipc_base;
+	p->shared = ipc_base != NULL;
+	p->imported = imported;
+	pthread_mutex_init(&p->lock, NULL);
+	int err = cmd_reg_add(&p->obj, CMD_T_POOL, pool_release);
+	if (err) {
+		p->ipc_base = NULL; /* the caller still owns the memory */
+		p->slots = NULL;
+		pool_release(&p->obj);
+		return DRV_FAIL(drv_result(err), "cannot register the pool");
+	}
+	*out = p;
+	return ZE_RESULT_SUCCESS;
 }
 
 ze_result_t
@@ -96,28 +191,31 @@ cmd_zeEventPoolCreate(ze_context_handle_t hContext,
 					"of the context", i,
 					(void *)phDevices[i]);
 	}
-	cmd_sync_init();
-	struct _ze_event_pool_handle_t *p = calloc(1, sizeof(*p));
-	uint8_t *used = calloc(desc->count, 1);
-	if (!p || !used) {
-		free(p);
-		free(used);
-		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
-				"no memory for a pool of %u events",
-				desc->count);
+	struct cmd_slot *slots = NULL;
+	void *base = NULL;
+	if (desc->flags & ZE_EVENT_POOL_FLAG_IPC) {
+		r = cmd_ipc_pool_alloc(ctx, desc->flags, desc->count, &base,
+				       &slots);
+		if (r)
+			return r;
+	} else {
+		slots = aligned_alloc(sizeof(struct cmd_slot),
+				      (size_t)desc->count * sizeof(*slots));
+		if (!slots)
+			return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
+					"no memory for %u events",
+					desc->count);
+		memset(slots, 0, (size_t)desc->count * sizeof(*slots));
 	}
-	p->ctx = ctx;
-	p->flags = desc->flags;
-	p->count = desc->count;
-	p->used = used;
-	pthread_mutex_init(&p->lock, NULL);
-	int err = cmd_reg_add(&p->obj, CMD_T_POOL, pool_release);
-	if (err) {
-		pool_release(&p->obj);
-		return DRV_FAIL(drv_result(err), "cannot register the pool");
+	r = cmd_pool_new(ctx, desc->flags, desc->count, slots, base, false,
+			 phEventPool);
+	if (r) {
+		if (base)
+			drv_zeMemFree(ctx, base);
+		else
+			free(slots);
 	}
-	*phEventPool = p;
-	return ZE_RESULT_SUCCESS;
+	return r;
 }
 
 ze_result_t
@@ -201,7 +299,14 @@ event_create(struct _ze_event_pool_handle_t *p, const ze_event_desc_t *desc,
 	e->index = desc->index;
 	e->signal_scope = desc->signal;
 	e->wait_scope = desc->wait;
-	atomic_init(&e->signalled, false);
+	e->slot = &p->slots[desc->index];
+	pthread_mutex_init(&e->hint_lock, NULL);
+	/* A new event starts unsignalled; one created on a pool opened from
+	 * an IPC handle shares the state the exporter's event has. */
+	if (!p->imported) {
+		atomic_store(&e->slot->state, CMD_SLOT_CLEAR);
+		atomic_store(&e->slot->status, 0);
+	}
 	int err = cmd_reg_add(&e->obj, CMD_T_EVENT, event_release);
 	if (err) {
 		pthread_mutex_lock(&p->lock);
@@ -259,7 +364,7 @@ cmd_zeEventHostSignal(ze_event_handle_t hEvent)
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
 	uint64_t now = u_now_ns();
-	cmd_event_signal(e, now, now);
+	cmd_event_signal(e, now, now, 0);
 	cmd_obj_put(&e->obj);
 	return ZE_RESULT_SUCCESS;
 }
@@ -279,9 +384,9 @@ cmd_zeEventQueryStatus(ze_event_handle_t hEvent)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	bool s = atomic_load_explicit(&e->signalled, memory_order_acquire);
+	ze_result_t r = cmd_event_status(e);
 	cmd_obj_put(&e->obj);
-	return s ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return r;
 }
 
 ze_result_t
@@ -289,9 +394,17 @@ cmd_zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	bool done = cmd_wait_signalled(&e->signalled, timeout);
+	ze_result_t r = cmd_event_status(e);
+	if (r == ZE_RESULT_NOT_READY && timeout) {
+		/* As long as it takes: run the signalling batch here if it
+		 * is next (a bounded wait must not risk a long copy on its
+		 * own thread, as in cmd_queue_wait). */
+		if (timeout == UINT64_MAX)
+			run_signaller(e);
+		r = cmd_event_wait(e, timeout);
+	}
 	cmd_obj_put(&e->obj);
-	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return r;
 }
 
 ze_result_t
@@ -312,15 +425,12 @@ cmd_zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
 			     "the event's pool has no KERNEL_TIMESTAMP flag");
 		goto out;
 	}
-	pthread_mutex_lock(&cmd_sync_lock);
-	if (atomic_load_explicit(&e->signalled, memory_order_relaxed)) {
-		dstptr->global.kernelStart = e->ts_start;
-		dstptr->global.kernelEnd = e->ts_end;
+	r = cmd_event_status(e);
+	if (r == ZE_RESULT_SUCCESS) {
+		dstptr->global.kernelStart = atomic_load(&e->slot->ts_start);
+		dstptr->global.kernelEnd = atomic_load(&e->slot->ts_end);
 		dstptr->context = dstptr->global;
-	} else {
-		r = ZE_RESULT_NOT_READY;
 	}
-	pthread_mutex_unlock(&cmd_sync_lock);
 out:
 	cmd_obj_put(&e->obj);
 	return r;

@@ -20,11 +20,26 @@
  *   region   a 2D/3D strided copy: one memcpy per row, or per slice (or in
  *            total) when rows or slices are contiguous on both sides.
  *
+ *   checks   an op on a VMM range first asks the range's access
+ *            attribute (zeVirtualMemGetAccessAttribute, at run time: it may
+ *            have changed since the append); one on system memory runs
+ *            under a guard (cmd_guard.c). A write into read-only memory, or
+ *            any access to memory without access, fails the op instead of
+ *            raising SIGSEGV on the worker: its event is signalled as
+ *            lost, the rest of its batch is skipped, and the queue, its
+ *            fence and the event report ZE_RESULT_ERROR_DEVICE_LOST, what
+ *            a GPU's page fault gives with Intel's driver. Nothing is
+ *            written into a refused VMM range; on system memory the bytes
+ *            before the faulting page may have been. USM allocations and
+ *            IPC imports are mapped read-write by the driver: no check, no
+ *            cost.
+ *
  * No locks here; event and progress publication go through cmd_sync.c and
  * cmd_mem.c.
  */
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,33 +265,76 @@ cmd_op_range(const struct cmd_op *op, int k, uintptr_t *lo, uintptr_t *hi)
 	}
 }
 
-int
-cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
-	    struct cmd_op *op)
+/* ---- access checks --------------------------------------------------- */
+
+/* Does the access attribute of every page of [p, p + size), a VMM range
+ * of ctx, allow reading (or writing) it? Asked at run time: the
+ * attribute may have changed since the append. */
+static bool
+vmm_allows(struct _ze_context_handle_t *ctx, const void *p, size_t size,
+	   bool write)
 {
-	if (op->nwait) {
-		int err = cmd_events_wait(op->wait, op->nwait, q);
-		if (err)
-			return err;
+	size_t page = u_page_size();
+	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1);
+	uintptr_t hi = ((uintptr_t)p + size + page - 1) &
+		       ~(uintptr_t)(page - 1);
+	/* One answer per run of equal access; a range has few. */
+	while (lo < hi) {
+		ze_memory_access_attribute_t at;
+		size_t run = 0;
+		if (drv_zeVirtualMemGetAccessAttribute(ctx, (void *)lo,
+						       hi - lo, &at, &run) ||
+		    !run)
+			return false;
+		if (at == ZE_MEMORY_ACCESS_ATTRIBUTE_NONE ||
+		    (write && at == ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY))
+			return false;
+		lo += run;
 	}
-	uint64_t start = op->signal ? u_now_ns() : 0;
+	return true;
+}
+
+/* Checks the sides of op that lie in VMM ranges. */
+static int
+check_vmm_op(struct _ze_command_queue_handle_t *q, const struct cmd_op *op)
+{
+	for (int k = 0; k < 2; k++) {
+		uintptr_t lo, hi;
+		uint8_t bit = k ? CMD_VMM_SRC : CMD_VMM_DST;
+		if ((op->probe & bit) && cmd_op_range(op, k, &lo, &hi) &&
+		    !vmm_allows(q->ctx, (const void *)lo, hi - lo, k == 0)) {
+			u_warn("cmd", "%s %zu bytes at %p: the virtual memory "
+				      "range does not allow it (read-only or no "
+				      "access): the op fails",
+			       k ? "reading" : "writing", (size_t)(hi - lo),
+			       (void *)lo);
+			return -EFAULT;
+		}
+	}
+	return 0;
+}
+
+/* The data part of op; false when it has none (barriers, hints). */
+static bool
+run_data(const struct cmd_op *op)
+{
 	switch (op->kind) {
 	case CMD_OP_COPY:
 		if (op->u.copy.size)
 			memcpy(op->u.copy.dst, op->u.copy.src,
 			       op->u.copy.size);
-		break;
+		return true;
 	case CMD_OP_FILL:
 		cmd_fill(op->u.fill.dst, op->u.fill.size, op->u.fill.pattern,
 			 op->u.fill.psize);
-		break;
+		return true;
 	case CMD_OP_REGION:
 		region_copy(op);
-		break;
+		return true;
 	case CMD_OP_TIMESTAMP: {
 		uint64_t now = u_now_ns();
 		memcpy(op->u.copy.dst, &now, sizeof(now));
-		break;
+		return true;
 	}
 	case CMD_OP_BARRIER:
 	case CMD_OP_SIGNAL:
@@ -288,13 +346,74 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		 * have no data effect on a CPU device. */
 		break;
 	}
+	return false;
+}
+
+/* run_data under a guard (cmd_guard.c): -EFAULT when the op faulted on
+ * system memory. The jump lands in this frame only. */
+static int
+guarded_data(const struct cmd_op *op, bool *data)
+{
+	struct cmd_guard g;
+	if (!cmd_guard_prepare(&g, op)) {
+		*data = run_data(op);
+		return 0;
+	}
+	if (sigsetjmp(g.jb, 0)) {
+		cmd_guard_done(&g);
+		u_warn("cmd", "%s during an op on system memory (dst %#lx, src "
+			      "%#lx): the process may not access it there; the "
+			      "op fails",
+		       g.sig == SIGBUS ? "SIGBUS" : "SIGSEGV",
+		       (unsigned long)g.lo[0], (unsigned long)g.lo[1]);
+		return -EFAULT;
+	}
+	g.armed = 1;
+	*data = run_data(op);
+	cmd_guard_done(&g);
+	return 0;
+}
+
+void
+cmd_skip_op(struct cmd_op *op)
+{
+	if (op->signal && op->kind != CMD_OP_RESET) {
+		uint64_t now = u_now_ns();
+		cmd_event_signal(op->signal, now, now, CMD_SLOT_LOST);
+	}
+}
+
+int
+cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
+	    struct cmd_op *op)
+{
+	if (op->nwait) {
+		int err = cmd_events_wait(op->wait, op->nwait, q);
+		if (err)
+			return err;
+	}
+	if ((op->probe & (CMD_VMM_DST | CMD_VMM_SRC)) && check_vmm_op(q, op)) {
+		cmd_skip_op(op);
+		return -EFAULT;
+	}
+	uint64_t start = op->signal ? u_now_ns() : 0;
+	bool data;
+	if (op->probe & (CMD_SYS_DST | CMD_SYS_SRC)) {
+		if (guarded_data(op, &data)) {
+			cmd_skip_op(op);
+			return -EFAULT;
+		}
+	} else {
+		data = run_data(op);
+	}
 	atomic_fetch_add_explicit(&b->progress, 1, memory_order_release);
 	cmd_mem_progress();
 	if (op->signal) {
 		if (op->kind == CMD_OP_RESET)
 			cmd_event_reset(op->signal);
 		else
-			cmd_event_signal(op->signal, start, u_now_ns());
+			cmd_event_signal(op->signal, start,
+					 data ? u_now_ns() : start, 0);
 	}
 	return 0;
 }

@@ -106,8 +106,11 @@ cmd_zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout)
 	struct _ze_fence_handle_t *f;
 	CMD_GET(f, cmd_fence_get, hFence, "hFence");
 	bool done = cmd_wait_signalled(&f->signalled, timeout);
+	ze_result_t r = !done ? ZE_RESULT_NOT_READY
+		: atomic_load(&f->lost) ? ZE_RESULT_ERROR_DEVICE_LOST
+		: ZE_RESULT_SUCCESS;
 	cmd_obj_put(&f->obj);
-	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return r;
 }
 
 ze_result_t
@@ -116,8 +119,11 @@ cmd_zeFenceQueryStatus(ze_fence_handle_t hFence)
 	struct _ze_fence_handle_t *f;
 	CMD_GET(f, cmd_fence_get, hFence, "hFence");
 	bool s = atomic_load_explicit(&f->signalled, memory_order_acquire);
+	ze_result_t r = !s ? ZE_RESULT_NOT_READY
+		: atomic_load(&f->lost) ? ZE_RESULT_ERROR_DEVICE_LOST
+		: ZE_RESULT_SUCCESS;
 	cmd_obj_put(&f->obj);
-	return s ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return r;
 }
 
 ze_result_t
@@ -127,6 +133,7 @@ cmd_zeFenceReset(ze_fence_handle_t hFence)
 	CMD_GET(f, cmd_fence_get, hFence, "hFence");
 	pthread_mutex_lock(&cmd_sync_lock);
 	atomic_store_explicit(&f->signalled, false, memory_order_release);
+	atomic_store(&f->lost, false);
 	pthread_mutex_unlock(&cmd_sync_lock);
 	cmd_obj_put(&f->obj);
 	return ZE_RESULT_SUCCESS;

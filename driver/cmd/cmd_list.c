@@ -269,11 +269,25 @@ cmd_zeCommandListHostSynchronize(ze_command_list_handle_t hCommandList,
 }
 
 ze_result_t
+cmd_list_submit(struct _ze_command_list_handle_t *l, struct cmd_batch *b)
+{
+	struct _ze_command_queue_handle_t *q = l->queue;
+	bool sync = q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
+	uint64_t ticket;
+	/* Asynchronous: a host wait on its signal event may run it. */
+	if (cmd_queue_submit_hint(q, b, !sync, !sync, &ticket)) {
+		cmd_batch_free(b);
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+				"the list is being destroyed");
+	}
+	/* Synchronous: usually runs right here (see "steal"). */
+	return sync ? cmd_queue_wait(q, ticket, UINT64_MAX) : ZE_RESULT_SUCCESS;
+}
+
+ze_result_t
 cmd_list_add(struct _ze_command_list_handle_t *l, struct cmd_op *op)
 {
 	if (l->immediate) {
-		struct _ze_command_queue_handle_t *q = l->queue;
-		bool sync = q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
 		struct cmd_batch *b = calloc(1, sizeof(*b));
 		if (!b) {
 			cmd_op_release(op);
@@ -282,15 +296,7 @@ cmd_list_add(struct _ze_command_list_handle_t *l, struct cmd_op *op)
 		}
 		b->has_op = true;
 		b->op = *op;
-		uint64_t ticket;
-		if (cmd_queue_submit(q, b, !sync, &ticket)) {
-			cmd_batch_free(b);
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-					"the list is being destroyed");
-		}
-		/* Synchronous: usually runs right here (see "steal"). */
-		return sync ? cmd_queue_wait(q, ticket, UINT64_MAX)
-			    : ZE_RESULT_SUCCESS;
+		return cmd_list_submit(l, b);
 	}
 	const char *why = NULL;
 	pthread_mutex_lock(&l->lock);

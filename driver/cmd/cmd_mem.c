@@ -169,10 +169,14 @@ static const struct span_check checks[] = {
 
 ze_result_t
 cmd_check_range(struct _ze_context_handle_t *ctx, const void *ptr,
-		size_t size, const char *what)
+		size_t size, const char *what, enum cmd_mem_kind *kind)
 {
 	uintptr_t p = (uintptr_t)ptr, base;
 	size_t len;
+	enum cmd_mem_kind dummy;
+	if (!kind)
+		kind = &dummy;
+	*kind = CMD_MEM_OWNED;
 	if (size > UINTPTR_MAX - p)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
 				"%s: %zu bytes at %p wrap around the address "
@@ -182,6 +186,8 @@ cmd_check_range(struct _ze_context_handle_t *ctx, const void *ptr,
 	for (size_t i = 0; i < NCHECKS; i++) {
 		switch (checks[i].check(ctx, p, size, &base, &len)) {
 		case SPAN_OK:
+			if (checks[i].check == check_vmm)
+				*kind = CMD_MEM_VMM;
 			return ZE_RESULT_SUCCESS;
 		case SPAN_PAST:
 			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
@@ -203,6 +209,7 @@ cmd_check_range(struct _ze_context_handle_t *ctx, const void *ptr,
 					"any allocation and run into %s "
 					"memory", what, size, ptr,
 					checks[i].kind);
+	*kind = CMD_MEM_SYSTEM;
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -223,7 +230,7 @@ batch_uses(struct cmd_batch *b, uintptr_t lo, uintptr_t hi)
 {
 	uint64_t done = atomic_load_explicit(&b->progress,
 					     memory_order_acquire);
-	if (b->has_op)
+	if (b->has_op && !b->nlists)
 		return done == 0 && op_hits(&b->op, lo, hi);
 	uint64_t i = 0;
 	for (uint32_t l = 0; l < b->nlists; l++) {

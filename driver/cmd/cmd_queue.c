@@ -13,7 +13,8 @@
  *            one queue is serialized; different queues run concurrently.
  *            Its stack is mmap'ed here and unmapped after the join (glibc
  *            would otherwise keep a cached stack mapped), and it runs with
- *            every signal blocked. Idle, it spins a while for the next
+ *            every signal blocked but SIGSEGV, SIGBUS, SIGILL and SIGFPE.
+ *            Idle, it spins a while for the next
  *            ticket before sleeping on work_cond.
  *   steal    a thread that waits without a timeout for a batch the worker
  *            has not taken up yet, with nothing else queued or running,
@@ -118,24 +119,45 @@ cmd_queue_check_desc(const ze_command_queue_desc_t *desc)
 	return ZE_RESULT_SUCCESS;
 }
 
-/* Runs one batch; ops of a batch run in order. */
+/* Runs one batch; ops of a batch run in order. After an op faults, the
+ * rest of the batch is skipped and every event it would signal is
+ * signalled as lost. */
 static void
 run_batch(struct _ze_command_queue_handle_t *q, struct cmd_batch *b)
 {
 	int err = 0;
-	if (b->has_op) {
+	if (b->has_op && !b->nlists) {
 		err = cmd_exec_op(q, b, &b->op);
 	} else {
-		for (uint32_t i = 0; i < b->nlists && !err; i++) {
+		/* Lists appended to an immediate list: its waits come
+		 * first, its signal after the last list. */
+		uint64_t start = u_now_ns();
+		if (b->has_op && b->op.nwait)
+			err = cmd_events_wait(b->op.wait, b->op.nwait, q);
+		for (uint32_t i = 0; i < b->nlists; i++) {
 			struct _ze_command_list_handle_t *l = b->lists[i];
-			for (size_t j = 0; j < l->nops && !err; j++)
-				err = cmd_exec_op(q, b, &l->ops[j]);
+			for (size_t j = 0; j < l->nops; j++) {
+				if (err == -EFAULT)
+					cmd_skip_op(&l->ops[j]);
+				else if (!err)
+					err = cmd_exec_op(q, b, &l->ops[j]);
+			}
 		}
+		if (b->has_op && b->op.signal && err != -ECANCELED)
+			cmd_event_signal(b->op.signal, start, u_now_ns(),
+					 err ? CMD_SLOT_LOST : 0);
 	}
-	if (err)
+	if (err == -EFAULT) {
+		b->lost = true;
+		u_warn("cmd", "queue %p: an op touched memory it cannot "
+			      "access; the rest of its batch was skipped and "
+			      "the queue reports ZE_RESULT_ERROR_DEVICE_LOST",
+		       (void *)q);
+	} else if (err) {
 		u_warn("cmd", "queue %p destroyed while a batch waited on an "
 			      "event: the rest of the batch was skipped",
 		       (void *)q);
+	}
 }
 
 /* After a batch ran (on the worker, or stolen by a synchronizer): it
@@ -148,9 +170,14 @@ finish_batch(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	cmd_mem_untrack(b);
 	struct _ze_fence_handle_t *f = b->fence;
 	uint64_t done = b->ticket;
+	bool lost = b->lost;
 	b->fence = NULL;
 	cmd_batch_free(b);
+	if (lost)
+		atomic_store(&q->lost, true);
 	if (f) {
+		if (lost)
+			atomic_store(&f->lost, true);
 		cmd_fence_signal(f);
 		cmd_obj_put(&f->obj);
 	}
@@ -225,8 +252,8 @@ worker_main(void *arg)
 static bool
 stealable(const struct cmd_batch *b)
 {
-	if (b->has_op)
-		return cmd_events_ready(b->op.wait, b->op.nwait);
+	if (b->has_op && !cmd_events_ready(b->op.wait, b->op.nwait))
+		return false;
 	for (uint32_t i = 0; i < b->nlists; i++) {
 		const struct _ze_command_list_handle_t *l = b->lists[i];
 		for (size_t j = 0; j < l->nops; j++)
@@ -239,8 +266,8 @@ stealable(const struct cmd_batch *b)
 /* A synchronizer about to wait for `ticket`, the only batch queued and
  * nothing running: it runs the batch on its own thread instead of handing
  * it over (no wakeup on either side). true if it did. */
-static bool
-steal(struct _ze_command_queue_handle_t *q, uint64_t ticket)
+bool
+cmd_queue_steal(struct _ze_command_queue_handle_t *q, uint64_t ticket)
 {
 	pthread_mutex_lock(&q->lock);
 	struct cmd_batch *b = q->head;
@@ -271,7 +298,8 @@ queue_release(struct cmd_obj *o)
 	free(q);
 }
 
-/* Starts the worker on a stack of our own, every signal blocked. */
+/* Starts the worker on a stack of our own, every asynchronous signal
+ * blocked. */
 static int
 start_worker(struct _ze_command_queue_handle_t *q, void **stack)
 {
@@ -290,8 +318,15 @@ start_worker(struct _ze_command_queue_handle_t *q, void **stack)
 	if (!err)
 		err = pthread_attr_setstack(&attr, (char *)s + page,
 					    WORKER_STACK - page);
+	/* Every signal blocked but the synchronous ones: a fault while
+	 * they are blocked makes the kernel kill the process whatever the
+	 * handler (cmd_guard.c needs to see them). */
 	sigset_t all, old;
 	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGFPE);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (!err)
 		err = pthread_create(&q->worker, &attr, worker_main, q);
@@ -376,7 +411,7 @@ cmd_queue_stop(struct _ze_command_queue_handle_t *q)
 	atomic_store(&q->stopping, true);
 	pthread_cond_broadcast(&q->work_cond);
 	pthread_mutex_unlock(&q->lock);
-	cmd_sync_wake_all();       /* a worker blocked on an event */
+	cmd_queue_unblock(q);      /* a worker blocked on an event */
 	pthread_join(q->worker, NULL);
 	munmap(box->stack, WORKER_STACK);
 	box->stack = NULL;
@@ -385,6 +420,14 @@ cmd_queue_stop(struct _ze_command_queue_handle_t *q)
 int
 cmd_queue_submit(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		 bool wake, uint64_t *ticket)
+{
+	return cmd_queue_submit_hint(q, b, wake, false, ticket);
+}
+
+int
+cmd_queue_submit_hint(struct _ze_command_queue_handle_t *q,
+		      struct cmd_batch *b, bool wake, bool hint,
+		      uint64_t *ticket)
 {
 	b->next = NULL;
 	atomic_init(&b->progress, 0);
@@ -401,6 +444,8 @@ cmd_queue_submit(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	uint64_t t = atomic_load(&q->submitted) + 1;
 	b->ticket = t;
 	atomic_store_explicit(&q->submitted, t, memory_order_release);
+	if (hint && b->has_op && b->op.signal)
+		cmd_event_hint(b->op.signal, q, t);
 	if (q->tail)
 		q->tail->next = b;
 	else
@@ -413,20 +458,31 @@ cmd_queue_submit(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	return 0;
 }
 
+/* What a synchronize answers once its ticket completed. */
+static ze_result_t
+queue_result(struct _ze_command_queue_handle_t *q)
+{
+	return atomic_load_explicit(&q->lost, memory_order_acquire)
+		? DRV_FAIL(ZE_RESULT_ERROR_DEVICE_LOST,
+			   "an op of queue %p faulted on memory it could not "
+			   "access", (void *)q)
+		: ZE_RESULT_SUCCESS;
+}
+
 ze_result_t
 cmd_queue_wait(struct _ze_command_queue_handle_t *q, uint64_t ticket,
 	       uint64_t timeout)
 {
 	if (atomic_load_explicit(&q->completed, memory_order_acquire) >=
 	    ticket)
-		return ZE_RESULT_SUCCESS;
+		return queue_result(q);
 	if (timeout == 0)
 		return ZE_RESULT_NOT_READY;
 	/* Waiting for as long as it takes: run the batch here if the worker
 	 * has not taken it up yet (a bounded wait must not risk a long copy
 	 * on its own thread). */
-	if (timeout == UINT64_MAX && steal(q, ticket))
-		return ZE_RESULT_SUCCESS;
+	if (timeout == UINT64_MAX && cmd_queue_steal(q, ticket))
+		return queue_result(q);
 	/* Spin only while the worker runs our batch: when it is not picked
 	 * up at once, the worker is busy or off CPU, and sleeping frees the
 	 * CPU it may need. */
@@ -434,7 +490,7 @@ cmd_queue_wait(struct _ze_command_queue_handle_t *q, uint64_t ticket,
 			 cmd_spin_cap(timeout, CMD_SPIN_PICKUP_NS)) &&
 	    cmd_spin_u64(&q->completed, ticket,
 			 cmd_spin_cap(timeout, CMD_SPIN_HOST_NS)))
-		return ZE_RESULT_SUCCESS;
+		return queue_result(q);
 	struct cmd_deadline d;
 	cmd_deadline_set(&d, timeout);
 	pthread_mutex_lock(&q->lock);
@@ -450,7 +506,7 @@ cmd_queue_wait(struct _ze_command_queue_handle_t *q, uint64_t ticket,
 	}
 	bool done = atomic_load(&q->completed) >= ticket;
 	pthread_mutex_unlock(&q->lock);
-	return done ? ZE_RESULT_SUCCESS : ZE_RESULT_NOT_READY;
+	return done ? queue_result(q) : ZE_RESULT_NOT_READY;
 }
 
 ze_result_t
@@ -494,10 +550,9 @@ cmd_zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue)
 	return r;
 }
 
-/* Checks the lists of an execute call; takes a reference on each. */
-static ze_result_t
-collect_lists(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
-	      uint32_t n, ze_command_list_handle_t *ph)
+ze_result_t
+cmd_queue_collect(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
+		  uint32_t n, ze_command_list_handle_t *ph)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (!ph[i])
@@ -589,7 +644,7 @@ cmd_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
 			goto err;
 		}
 	}
-	r = collect_lists(q, b, numCommandLists, phCommandLists);
+	r = cmd_queue_collect(q, b, numCommandLists, phCommandLists);
 	if (r) {
 		/* No list is executing: drop the references only. */
 		for (uint32_t i = 0; i < b->nlists; i++)

@@ -597,5 +597,6 @@ main(void)
 	suite_add_tcase(s, tc_case_region());
 	suite_add_tcase(s, tc_case_thread());
 	suite_add_tcase(s, tc_case_free());
+	suite_add_tcase(s, tc_case_ext());
 	return check_run(s, CK_NORMAL, false);
 }

@@ -8,6 +8,13 @@
  * running past the imported range is refused, closes the handle and
  * answers. The parent checks its memory.
  *
+ * Events: the parent makes an IPC event pool, hands its handle to a child
+ * ("--child-events"): the child opens it, waits (sleeping, no timeout) for
+ * an event the parent signals from the host, then signals another by the
+ * completion of a copy on its immediate list, and a third from the host;
+ * the parent waits for both, sees the copy's timestamps, and resets one
+ * that the child then sees reset.
+ *
  * Exits 77 (skipped, reason printed) when the driver has no IPC entry
  * points.
  */
@@ -121,9 +128,72 @@ child_work(void)
 }
 
 static int
-child_main(void)
+child_events(void)
 {
-	int rc = child_work();
+	ze_result_t want = ZE_RESULT_SUCCESS;
+	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
+		return -1;
+	STEP(zt.global.pfnInit(0));
+	uint32_t n = 1;
+	STEP(zt.driver.pfnGet(&n, &zt.drv));
+	n = 1;
+	STEP(zt.device.pfnGet(zt.drv, &n, &zt.dev));
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	STEP(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
+	ze_ipc_event_pool_handle_t h;
+	if (full_io(CHILD_IN, &h, sizeof(h), false))
+		return -1;
+	ze_event_pool_handle_t pool = NULL;
+	STEP(zt.event_pool.pfnOpenIpcHandle(zt.ctx, h, &pool));
+	/* An imported pool hands out no handle of its own. */
+	want = ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	STEP(zt.event_pool.pfnGetIpcHandle(pool, &h));
+	want = ZE_RESULT_SUCCESS;
+	ze_event_handle_t ev[3];
+	for (uint32_t i = 0; i < 3; i++) {
+		ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i,
+				       ZE_EVENT_SCOPE_FLAG_HOST,
+				       ZE_EVENT_SCOPE_FLAG_HOST };
+		STEP(zt.event.pfnCreate(pool, &ed, &ev[i]));
+	}
+	int go = 1;
+	if (full_io(CHILD_OUT, &go, sizeof(go), true))
+		return -1;
+	/* The parent signals ev[0] from its host after a while: this sleeps
+	 * on the shared futex word until then. */
+	STEP(zt.event.pfnHostSynchronize(ev[0], UINT64_MAX));
+	STEP(zt.event.pfnQueryStatus(ev[0]));
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, 0 };
+	ze_command_list_handle_t l;
+	STEP(zt.list.pfnCreateImmediate(zt.ctx, zt.dev, &qd, &l));
+	static char a[4096], b[4096];
+	STEP(zt.list.pfnAppendMemoryCopy(l, b, a, sizeof(a), ev[1], 0, NULL));
+	STEP(zt.list.pfnHostSynchronize(l, UINT64_MAX));
+	STEP(zt.event.pfnHostSignal(ev[2]));
+	/* The parent resets ev[2] once it saw it, then answers. */
+	if (full_io(CHILD_IN, &go, sizeof(go), false))
+		return -1;
+	want = ZE_RESULT_NOT_READY;
+	STEP(zt.event.pfnQueryStatus(ev[2]));
+	want = ZE_RESULT_SUCCESS;
+	STEP(zt.list.pfnDestroy(l));
+	/* Events first: the pool is in use while they live. */
+	want = ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE;
+	STEP(zt.event_pool.pfnCloseIpcHandle(pool));
+	want = ZE_RESULT_SUCCESS;
+	for (uint32_t i = 0; i < 3; i++)
+		STEP(zt.event.pfnDestroy(ev[i]));
+	STEP(zt.event_pool.pfnCloseIpcHandle(pool));
+	STEP(zt.context.pfnDestroy(zt.ctx));
+	return 0;
+}
+
+static int
+child_main(bool events)
+{
+	int rc = events ? child_events() : child_work();
 	full_io(CHILD_OUT, &rc, sizeof(rc), true);
 	return rc ? 1 : 0;
 }
@@ -131,7 +201,7 @@ child_main(void)
 /* ---- parent ------------------------------------------------------------ */
 
 static pid_t
-start_child(int *to, int *from)
+start_child(int *to, int *from, const char *mode)
 {
 	int a[2], b[2];
 	ck_assert_int_eq(pipe2(a, O_CLOEXEC), 0);
@@ -142,7 +212,7 @@ start_child(int *to, int *from)
 		/* dup2 clears close-on-exec on the copies. */
 		if (dup2(a[0], CHILD_IN) < 0 || dup2(b[1], CHILD_OUT) < 0)
 			_exit(127);
-		execl(self_exe, self_exe, "--child", (char *)NULL);
+		execl(self_exe, self_exe, mode, (char *)NULL);
 		_exit(127);
 	}
 	close(a[0]);
@@ -163,7 +233,7 @@ START_TEST(test_ipc_copy_into_imported_memory)
 	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, mem, &h),
 			 ZE_RESULT_SUCCESS);
 	int to, from, rc = -1, status;
-	pid_t pid = start_child(&to, &from);
+	pid_t pid = start_child(&to, &from, "--child");
 	ck_assert_int_eq(full_io(to, &h, sizeof(h), true), 0);
 	ck_assert_int_eq(full_io(from, &rc, sizeof(rc), false), 0);
 	close(to);
@@ -184,12 +254,158 @@ START_TEST(test_ipc_copy_into_imported_memory)
 }
 END_TEST
 
+static ze_event_handle_t
+pool_event(ze_event_pool_handle_t pool, uint32_t i)
+{
+	ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, i,
+			       ZE_EVENT_SCOPE_FLAG_HOST,
+			       ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_event_handle_t e = NULL;
+	ck_assert_int_eq(zt.event.pfnCreate(pool, &ed, &e), ZE_RESULT_SUCCESS);
+	return e;
+}
+
+START_TEST(test_ipc_event_pool_errors)
+{
+	ze_event_pool_desc_t pd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				    ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 2 };
+	ze_event_pool_handle_t local = NULL;
+	ck_assert_int_eq(zt.event_pool.pfnCreate(zt.ctx, &pd, 0, NULL, &local),
+			 ZE_RESULT_SUCCESS);
+	ze_ipc_event_pool_handle_t h;
+	ck_assert_int_eq(zt.event_pool.pfnGetIpcHandle(local, &h),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	ck_assert_int_eq(zt.event_pool.pfnGetIpcHandle(NULL, &h),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zt.event_pool.pfnGetIpcHandle(local, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zt.event_pool.pfnCloseIpcHandle(local),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ze_event_pool_handle_t out = NULL;
+	memset(&h, 0x5a, sizeof(h));
+	ck_assert_int_ne(zt.event_pool.pfnOpenIpcHandle(zt.ctx, h, &out),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_null(out);
+	ck_assert_int_eq(zt.event_pool.pfnOpenIpcHandle(zt.ctx, h, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	/* A memory handle is no event pool handle. */
+	void *m = NULL;
+	ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1 << 20, 0,
+					       zt.dev, &m),
+			 ZE_RESULT_SUCCESS);
+	memset(m, 0, 1 << 20);
+	ze_ipc_mem_handle_t mh;
+	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, m, &mh),
+			 ZE_RESULT_SUCCESS);
+	memcpy(h.data, mh.data, sizeof(h.data));
+	ck_assert_int_eq(zt.event_pool.pfnOpenIpcHandle(zt.ctx, h, &out),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_null(out);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, mh), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, m), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(local), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* Opened in the exporting process itself (as Intel's tracing tests do):
+ * both pools name the same events. */
+START_TEST(test_ipc_event_pool_same_process)
+{
+	ze_event_pool_desc_t pd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				    ZE_EVENT_POOL_FLAG_IPC, 4 };
+	ze_event_pool_handle_t pool = NULL, twin = NULL;
+	ck_assert_int_eq(zt.event_pool.pfnCreate(zt.ctx, &pd, 0, NULL, &pool),
+			 ZE_RESULT_SUCCESS);
+	ze_event_handle_t a = pool_event(pool, 3);
+	ze_ipc_event_pool_handle_t h;
+	ck_assert_int_eq(zt.event_pool.pfnGetIpcHandle(pool, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnOpenIpcHandle(zt.ctx, h, &twin),
+			 ZE_RESULT_SUCCESS);
+	ze_event_pool_flags_t fl = 0;
+	ck_assert_int_eq(zt.event_pool.pfnGetFlags(twin, &fl),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(fl, ZE_EVENT_POOL_FLAG_IPC);
+	ze_event_handle_t b = pool_event(twin, 3);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(b), ZE_RESULT_NOT_READY);
+	ck_assert_int_eq(zt.event.pfnHostSignal(a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(b, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostReset(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(a), ZE_RESULT_NOT_READY);
+	/* Destroying the exporter's pool does not take the memory from
+	 * under the opened one. */
+	ck_assert_int_eq(zt.event.pfnDestroy(a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnPutIpcHandle(zt.ctx, h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSignal(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnCloseIpcHandle(twin),
+			 ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_ipc_event_pool_two_processes)
+{
+	ze_event_pool_desc_t pd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				    ZE_EVENT_POOL_FLAG_HOST_VISIBLE |
+					    ZE_EVENT_POOL_FLAG_IPC |
+					    ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP,
+				    3 };
+	ze_event_pool_handle_t pool = NULL;
+	ck_assert_int_eq(zt.event_pool.pfnCreate(zt.ctx, &pd, 0, NULL, &pool),
+			 ZE_RESULT_SUCCESS);
+	ze_event_handle_t ev[3];
+	for (uint32_t i = 0; i < 3; i++)
+		ev[i] = pool_event(pool, i);
+	ze_ipc_event_pool_handle_t h;
+	ck_assert_int_eq(zt.event_pool.pfnGetIpcHandle(pool, &h),
+			 ZE_RESULT_SUCCESS);
+	int to, from, rc = -1, go = 0, status;
+	pid_t pid = start_child(&to, &from, "--child-events");
+	ck_assert_int_eq(full_io(to, &h, sizeof(h), true), 0);
+	ck_assert_int_eq(full_io(from, &go, sizeof(go), false), 0);
+	ck_assert_int_eq(go, 1);
+	/* Let the child fall asleep on ev[0] first. */
+	usleep(50000);
+	ck_assert_int_eq(zt.event.pfnQueryStatus(ev[1]), ZE_RESULT_NOT_READY);
+	ck_assert_int_eq(zt.event.pfnHostSignal(ev[0]), ZE_RESULT_SUCCESS);
+	/* Signalled in the child by a copy's completion, then by its host:
+	 * these sleep on the shared words too. */
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(ev[1], UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnHostSynchronize(ev[2], UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ze_kernel_timestamp_result_t ts;
+	ck_assert_int_eq(zt.event.pfnQueryKernelTimestamp(ev[1], &ts),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_ne(ts.global.kernelEnd, 0);
+	ck_assert_uint_ge(ts.global.kernelEnd, ts.global.kernelStart);
+	ck_assert_int_eq(zt.event.pfnHostReset(ev[2]), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(full_io(to, &go, sizeof(go), true), 0);
+	ck_assert_int_eq(full_io(from, &rc, sizeof(rc), false), 0);
+	close(to);
+	close(from);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(rc == 0, "child failed with 0x%x (see stderr)", rc);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(zt.event_pool.pfnPutIpcHandle(zt.ctx, h),
+			 ZE_RESULT_SUCCESS);
+	for (uint32_t i = 0; i < 3; i++)
+		ck_assert_int_eq(zt.event.pfnDestroy(ev[i]), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+}
+END_TEST
 
 int
 main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--child"))
-		return child_main();
+		return child_main(false);
+	if (argc > 1 && !strcmp(argv[1], "--child-events"))
+		return child_main(true);
 	self_exe = "/proc/self/exe";
 	struct zt probe;
 	memset(&probe, 0, sizeof(probe));
@@ -206,6 +422,9 @@ main(int argc, char **argv)
 	TCase *tc = tcase_create("ipc");
 	tcase_add_checked_fixture(tc, zt_checked_setup, zt_checked_teardown);
 	tcase_add_test(tc, test_ipc_copy_into_imported_memory);
+	tcase_add_test(tc, test_ipc_event_pool_errors);
+	tcase_add_test(tc, test_ipc_event_pool_same_process);
+	tcase_add_test(tc, test_ipc_event_pool_two_processes);
 	suite_add_tcase(s, tc);
 	return check_run(s, CK_NORMAL, false);
 }
