@@ -144,6 +144,13 @@ SH_HIDDEN _Noreturn void sh_global_exit(int status);
 /* Ends with sh_fatal("call", "not initialized") when shmem_init was not
  * called. */
 SH_HIDDEN void sh_check_init(const char *call);
+/* The one place a ze_result_t becomes -errno inside the runtime. */
+SH_HIDDEN int sh_ze_err(ze_result_t r);
+/* The other files' init/fini steps, in sh_init's order. */
+SH_HIDDEN int sh_rma_init(void);
+SH_HIDDEN void sh_rma_fini(void);
+SH_HIDDEN int sh_team_init(void);
+SH_HIDDEN void sh_team_fini(void);
 /* Host identity: FNV-1a of hostname and /proc/sys/kernel/random/boot_id. */
 SH_HIDDEN uint64_t sh_host_identity(void);
 /* 0 when pe's process is alive, -EHOSTDOWN when it ended (node-local PEs:
@@ -168,6 +175,9 @@ SH_HIDDEN int sh_pe_check_alive(int pe);
  *             store and a full fence bumps doorbell and FUTEX_WAKEs it.
  *   team_mask the team slots this PE uses (read by the parent's PEs when
  *             a split picks the new team's slot).
+ *   slot_epoch per team slot, the last epoch this PE reached in it (left
+ *             there when its team was destroyed; a split starts the new
+ *             team of the slot above every member's).
  *   sym       {offset, size} of the last collective allocation, by
  *             parity of the allocation count (ZESHMEM_CHECK_SYMMETRY).
  *   bar       per team slot, per dissemination round: the epoch of the
@@ -182,7 +192,8 @@ struct sh_ctrl {
 	uint64_t team_mask;
 	uint64_t sym[2][2];
 	uint64_t pad3[3];
-	uint8_t pad4[4096 - 256];
+	uint32_t slot_epoch[SH_MAX_TEAMS];
+	uint8_t pad4[4096 - 256 - 4 * SH_MAX_TEAMS];
 	struct {
 		struct {
 			uint32_t epoch;
