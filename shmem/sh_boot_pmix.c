@@ -25,12 +25,15 @@ sh_boot_pmix_open(struct sh_boot *b)
 #include <stdlib.h>
 #include <string.h>
 
-/* Debian's Open MPI 4.1 sets its own PMIx server up; one Init per process
- * is what it is known to take, so repeated opens share the first. */
 struct pmix_priv {
 	pmix_proc_t me;
-	uint32_t seq;                 /* allgather keys: zeshmem.ag.<seq> */
 };
+
+/* Allgather keys: zeshmem.ag.<seq>. The count runs across opens: a key
+ * put before a PMIx_Finalize stays in the server's store, so a job that
+ * opens again must not reuse it. Every PE makes the same calls, so the
+ * counts agree. Written only inside the collective calls. */
+static uint32_t ag_seq;
 
 static int
 pmix_err(struct sh_boot *b, const char *what, pmix_status_t rc)
@@ -88,7 +91,7 @@ pmix_allgather(struct sh_boot *b, const void *mine, size_t len, void *all)
 		return -EINVAL;
 	if (len > SH_BOOT_MAX_GATHER / (size_t)b->nranks)
 		return -EOVERFLOW;
-	snprintf(key, sizeof(key), "zeshmem.ag.%u", ++p->seq);
+	snprintf(key, sizeof(key), "zeshmem.ag.%u", ++ag_seq);
 	PMIX_VALUE_CONSTRUCT(&v);
 	v.type = PMIX_BYTE_OBJECT;
 	v.data.bo.bytes = (char *)mine;
