@@ -27,6 +27,7 @@ sh_boot_pmix_open(struct sh_boot *b)
 
 struct pmix_priv {
 	pmix_proc_t me;
+	bool broken;                  /* a fence said a PE is gone */
 };
 
 /* Allgather keys: zeshmem.ag.<seq>. The count runs across opens: a key
@@ -38,6 +39,15 @@ static uint32_t ag_seq;
 static int
 pmix_err(struct sh_boot *b, const char *what, pmix_status_t rc)
 {
+	struct pmix_priv *p = b->priv;
+
+	if (rc == PMIX_ERR_PARTIAL_SUCCESS) {
+		/* PMIx does not say which PE: the launcher will. */
+		u_err("shmem", "PE %d: %s: a PE of the job is gone (PMIx: "
+			       "partial fence)", b->rank, what);
+		p->broken = true;
+		return -EHOSTDOWN;
+	}
 	u_err("shmem", "PE %d: PMIx %s: %s", b->rank, what,
 	      PMIx_Error_string(rc));
 	switch (rc) {
@@ -67,6 +77,11 @@ fence(struct sh_boot *b, bool collect, const char *what)
 	int tmo = (int)b->timeout_s;
 	pmix_status_t rc;
 
+	if (p->broken) {
+		u_err("shmem", "PE %d: %s: a PE of the job is gone", b->rank,
+		      what);
+		return -EHOSTDOWN;
+	}
 	PMIX_LOAD_PROCID(&all, p->me.nspace, PMIX_RANK_WILDCARD);
 	PMIX_INFO_CONSTRUCT(&info[0]);
 	PMIX_INFO_CONSTRUCT(&info[1]);
@@ -91,6 +106,8 @@ pmix_allgather(struct sh_boot *b, const void *mine, size_t len, void *all)
 		return -EINVAL;
 	if (len > SH_BOOT_MAX_GATHER / (size_t)b->nranks)
 		return -EOVERFLOW;
+	if (p->broken)
+		return fence(b, true, "allgather");
 	snprintf(key, sizeof(key), "zeshmem.ag.%u", ++ag_seq);
 	PMIX_VALUE_CONSTRUCT(&v);
 	v.type = PMIX_BYTE_OBJECT;

@@ -661,6 +661,20 @@ START_TEST(test_mpirun_exit_status)
 }
 END_TEST
 
+/* mpirun ends the job when a PE dies; a PE that reaches its barrier first
+ * sees it fail (-EHOSTDOWN), never succeed. */
+START_TEST(test_mpirun_killed_pe)
+{
+	char *a[] = { "kill", "1", NULL };
+
+	setenv("ZESHMEM_TIMEOUT", "20", 1);
+	ck_assert_int_ne(mpirun_job(3, a), 0);
+	unsetenv("ZESHMEM_TIMEOUT");
+	ck_assert_int_eq(count_in_err("died: 0"), 0);
+	ck_assert_int_eq(count_in_err("died: -"), 0);
+}
+END_TEST
+
 static Suite *
 boot_suite(void)
 {
@@ -703,6 +717,7 @@ mpirun_suite(void)
 	tcase_add_test(tc, test_mpirun_rounds_8);
 	tcase_add_test(tc, test_mpirun_abort_status);
 	tcase_add_test(tc, test_mpirun_exit_status);
+	tcase_add_test(tc, test_mpirun_killed_pe);
 	suite_add_tcase(s, tc);
 	return s;
 }
