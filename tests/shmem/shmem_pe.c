@@ -76,6 +76,7 @@ sleep_ms(int ms)
 		CHECK(shmem_##N##_g(&d[NE], right) == (T)(me + 1), #N "_g"); \
 		CHECK(shmem_ctx_##N##_g(SHMEM_CTX_DEFAULT, &d[NE], left) == \
 		      (T)(((left + npes - 1) % npes) + 1), #N "_ctx_g"); \
+		shmem_barrier_all(); \
 		memset(d, 0, 2 * NE * sizeof(T)); \
 		shmem_barrier_all(); \
 		shmem_##N##_iput(d, src, 2, 1, NE / 2, right); \
@@ -134,8 +135,8 @@ static void
 rma_sized(void)
 {
 	enum { BYTES = NE * 16 };
-	uint8_t *d = shmem_malloc(BYTES);
-	uint8_t src[BYTES], got[BYTES];
+	uint8_t *d = shmem_malloc(BYTES + 16);
+	uint8_t src[BYTES], got[BYTES + 16];
 	int right = (me + 1) % npes, left = (me + npes - 1) % npes;
 	CHECK(d, "shmem_malloc");
 #define SIZED_CHECK(S, A) \
@@ -158,7 +159,7 @@ rma_sized(void)
 	memset(d, 0, BYTES); \
 	shmem_barrier_all(); \
 	shmem_iput##S(d, src, 2, 1, NE / 2, right); \
-	shmem_put##S##_nbi(d + BYTES - S / 8, src, 1, right); \
+	shmem_put##S##_nbi(d + BYTES, src, 1, right); \
 	shmem_quiet(); \
 	shmem_barrier_all(); \
 	for (int k = 0; k < NE / 2; k++) \
@@ -169,12 +170,12 @@ rma_sized(void)
 			      "iput" #S); \
 	memset(got, 0, BYTES); \
 	shmem_iget##S(got, d, 1, 2, NE / 2, right); \
-	shmem_get##S##_nbi(got + BYTES - S / 8, d + BYTES - S / 8, 1, right); \
+	shmem_get##S##_nbi(got + BYTES, d + BYTES, 1, right); \
 	shmem_quiet(); \
 	for (int k = 0; k < NE / 2 * (S / 8); k++) \
 		CHECK(got[k] == (uint8_t)(me * 31 + k + S), "iget" #S); \
 	for (int b = 0; b < S / 8; b++) \
-		CHECK(got[BYTES - S / 8 + b] == (uint8_t)(me * 31 + b + S), \
+		CHECK(got[BYTES + b] == (uint8_t)(me * 31 + b + S), \
 		      "get" #S "_nbi"); \
 	shmem_barrier_all();
 	SHMEM_SIZES(SIZED_CHECK, )
