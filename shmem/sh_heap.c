@@ -56,10 +56,16 @@ ptrdiff_t
 sh_heap_offset(const void *p, size_t len)
 {
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	if (!sh_heap.base || off >= sh_heap.size ||
-	    len > sh_heap.size - off)
+	if (!sh_heap.base || off >= sh_heap.size)
 		return -EFAULT;
-	return (ptrdiff_t)off;
+	/* Inside one chunk (growth may leave unmapped gaps between). */
+	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
+		const struct sh_chunk *c = &sh_heap.chunk[k];
+		if (off >= c->off && off - c->off < c->size)
+			return len <= c->size - (off - c->off)
+				       ? (ptrdiff_t)off : -EFAULT;
+	}
+	return -EFAULT;
 }
 
 struct sh_ctrl *
@@ -235,25 +241,23 @@ sh_heap_fini(void)
 int
 sh_heap_grow(size_t min_bytes)
 {
-	size_t pg = 0;
-	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev,
-						  sh_heap.chunk0_size, &pg);
-	if (r || !pg)
-		return r ? sh_ze_err(r) : -EIO;
 	if (min_bytes > sh_heap.reserved)
 		return -ENOMEM;
-	size_t size = round_up(min_bytes, pg);
-	if (size < sh_heap.chunk0_size)
-		size = sh_heap.chunk0_size;
+	size_t pg = 0;
+	size_t want = min_bytes > sh_heap.chunk0_size ? min_bytes
+						     : sh_heap.chunk0_size;
+	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev, want, &pg);
+	if (r || !pg)
+		return r ? sh_ze_err(r) : -EIO;
+	/* At least as large as chunk 0 (growth stays rare), a multiple of
+	 * the page at an offset aligned to it (a gap may stay unmapped). */
+	size_t size = round_up(want, pg);
 	unsigned k = sh_heap.nchunks;
-	uint64_t off = sh_heap.size;
+	uint64_t off = round_up(sh_heap.size, pg);
 	/* The same decision on every PE (same arguments, same heap). */
-	if (k >= SH_MAX_CHUNKS || off + size > sh_heap.reserved) {
-		if (off + round_up(min_bytes, pg) > sh_heap.reserved ||
-		    k >= SH_MAX_CHUNKS)
-			return -ENOMEM;
-		size = round_up(min_bytes, pg);
-	}
+	if (k >= SH_MAX_CHUNKS || off > sh_heap.reserved ||
+	    size > sh_heap.reserved - off)
+		return -ENOMEM;
 	sh_heap.chunk[k].off = off;
 	sh_heap.chunk[k].size = size;
 	int err = map_chunk(off, size, &sh_heap.chunk[k].phys);
