@@ -4,7 +4,8 @@
  *
  * The hot path is a bounds check (sh_remote_fast: one subtraction and two
  * compares for chunk 0) and a memcpy into the peer's heap as this PE maps
- * it, then sh_wake (a fence and one load of the peer's sleeper count): no
+ * it, then sh_wake_range (a fence and one load of the peer's sleeper
+ * count): no
  * lock, no syscall. That is the "direct" copy mode, used when the heap is
  * host-accessible (sh_heap.c decides) and ZESHMEM_COPY is auto or direct.
  *
@@ -151,7 +152,7 @@ sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 	} else {
 		memcpy(r, src, nbytes);
 	}
-	sh_wake(pe);
+	sh_wake_range(pe, dest, nbytes);
 	return 0;
 }
 
@@ -259,7 +260,7 @@ strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 		}
 	}
 	if (put)
-		sh_wake(pe);
+		sh_wake_range(pe, lo, len);
 	return 0;
 }
 
@@ -311,7 +312,7 @@ sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 		__atomic_store_n(rs, signal, __ATOMIC_RELEASE);
 	else
 		__atomic_fetch_add(rs, signal, __ATOMIC_RELEASE);
-	sh_wake(pe);
+	sh_wake_range(pe, sig_addr, sizeof(uint64_t));
 	return 0;
 }
 

@@ -411,6 +411,82 @@ role_kill(void)
 	_exit(0); /* finalize would barrier with the dead PE again */
 }
 
+static double
+now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Not a test: "test_sh_core run bench 2" prints the core's figures (PE 0
+ * against PE 1) with memcpy of the same sizes as the baseline. */
+static int
+role_bench(void)
+{
+	double t0 = now_us();
+	init_or_die();
+	double tinit = now_us() - t0;
+	int peer = (sh.me + 1) % sh.npes;
+	size_t big = 1u << 20;
+	char *buf = sh_malloc(big, 128, "bench");
+	char *loc = malloc(big), *loc2 = malloc(big);
+	memset(loc, 1, big);
+	memset(loc2, 2, big);
+	uint64_t *w = sh_calloc(1, 8, "bench");
+	enum { N = 200000 };
+	double t;
+	if (sh.me == 0) {
+		long v = 1;
+		t = now_us();
+		for (int i = 0; i < N; i++) {
+			sh_put(NULL, buf, &v, 8, peer, 0);
+			sh_quiet(NULL);
+		}
+		double put = (now_us() - t) / N;
+		t = now_us();
+		for (int i = 0; i < N; i++)
+			sh_get(NULL, &v, buf, 8, peer, 0);
+		double get = (now_us() - t) / N;
+		uint64_t one = 1, f;
+		t = now_us();
+		for (int i = 0; i < N; i++)
+			sh_amo(NULL, SH_AMO_ADD, SH_T_UINT, 8, w, &one, NULL, &f,
+			       peer);
+		double fadd = (now_us() - t) / N;
+		enum { M = 200 };
+		t = now_us();
+		for (int i = 0; i < M; i++)
+			sh_put(NULL, buf, loc, big, peer, 0);
+		double bw = (now_us() - t) / M;
+		t = now_us();
+		for (int i = 0; i < M; i++) {
+			memcpy(loc2, loc, big);
+			__asm__ __volatile__("" ::: "memory");
+		}
+		double mc = (now_us() - t) / M;
+		fprintf(stderr, "put8+quiet %.3f us, get8 %.3f us, fetch-add "
+				"%.3f us, put 1MiB %.1f us vs memcpy %.1f us "
+				"(%.2fx), init %.0f us\n", put, get, fadd, bw, mc,
+			mc / bw, tinit);
+	}
+	sh_barrier(sh_team_world);
+	enum { B = 50000 };
+	t = now_us();
+	for (int i = 0; i < B; i++)
+		sh_barrier(sh_team_world);
+	double bar = (now_us() - t) / B;
+	if (sh.me == 0)
+		fprintf(stderr, "barrier_all at %d PEs %.3f us\n", sh.npes,
+			bar);
+	free(loc);
+	free(loc2);
+	sh_free(w, "bench");
+	sh_free(buf, "bench");
+	sh_finalize();
+	return 0;
+}
+
 static int
 pe_main(const char *role)
 {
@@ -424,6 +500,8 @@ pe_main(const char *role)
 		return role_grow();
 	if (!strcmp(role, "kill"))
 		return role_kill();
+	if (!strcmp(role, "bench"))
+		return role_bench();
 	return 99;
 }
 
@@ -443,13 +521,18 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 	j->n = n;
 	int shm = memfd_create("sh-test-boot", MFD_CLOEXEC);
 	int errfd = memfd_create("sh-test-err", MFD_CLOEXEC);
-	ck_assert_int_ge(shm, 0);
-	ck_assert_int_ge(errfd, 0);
-	ck_assert_int_eq(ftruncate(shm, sizeof(struct sh_test_boot_shm)), 0);
+	if (shm < 0 || errfd < 0 ||
+	    ftruncate(shm, sizeof(struct sh_test_boot_shm))) {
+		perror("run_job: memfd");
+		abort();
+	}
 	pid_t pids[16];
 	for (int i = 0; i < n; i++) {
 		pid_t pid = fork();
-		ck_assert_int_ge(pid, 0);
+		if (pid < 0) {
+			perror("run_job: fork");
+			abort();
+		}
 		if (pid == 0) {
 			char r[16], nr[16];
 			snprintf(r, sizeof(r), "%d", i);
@@ -461,7 +544,12 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 			setenv("ZESHMEM_TIMEOUT", "20", 0);
 			for (int k = 0; env && env[k]; k++)
 				putenv((char *)env[k]);
-			if (dup2(shm, SH_TEST_BOOT_FD) < 0 || dup2(errfd, 2) < 0)
+			/* dup2 onto itself keeps close-on-exec: clear it */
+			if (shm == SH_TEST_BOOT_FD)
+				fcntl(shm, F_SETFD, 0);
+			else if (dup2(shm, SH_TEST_BOOT_FD) < 0)
+				_exit(97);
+			if (dup2(errfd, 2) < 0)
 				_exit(97);
 			char *argv[] = { (char *)"test_sh_core", (char *)"pe",
 					 (char *)role, NULL };
@@ -583,6 +671,16 @@ main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "pe"))
 		return pe_main(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "run")) {
+		/* run <role> <n> [NAME=VALUE...]: one job, by hand */
+		static struct job j;
+		run_job(argv[2], atoi(argv[3]), (const char *const *)argv + 4,
+			&j);
+		for (int i = 0; i < j.n; i++)
+			if (j.status[i])
+				return 1;
+		return 0;
+	}
 	Suite *s = suite_create("sh_core");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 300);
