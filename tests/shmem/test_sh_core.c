@@ -494,9 +494,40 @@ role_bench(void)
 	return 0;
 }
 
+/* Not a test: "run init N": init + barrier + finalize, PE 0 prints the
+ * time of its init. */
+static int
+role_init(void)
+{
+	double t0 = now_us();
+	init_or_die();
+	double t = now_us() - t0;
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	if (sh.me == 0)
+		fprintf(stderr, "init at %d PEs: %.1f ms (heap %zu bytes)\n",
+			sh.npes, t / 1000, sh_heap_size());
+	EXPECT_EQ(sh_finalize(), 0);
+	return 0;
+}
+
+/* PE 1 ends the job with status 7 while the others wait in a barrier. */
+static int
+role_gexit(void)
+{
+	init_or_die();
+	if (sh.me == 1)
+		sh_global_exit(7);
+	sh_barrier(sh_team_world);
+	return 3; /* not reached: the job ends first */
+}
+
 static int
 pe_role(const char *role)
 {
+	if (!strcmp(role, "init"))
+		return role_init();
+	if (!strcmp(role, "gexit"))
+		return role_gexit();
 	if (!strcmp(role, "basic"))
 		return role_basic();
 	if (!strcmp(role, "asym"))
@@ -532,7 +563,7 @@ pe_main(const char *role)
 struct job {
 	int n;
 	int job_status;   /* zeshrun's, or 0 */
-	int status[16];
+	int status[64];
 	char err[8192];
 };
 
@@ -541,6 +572,8 @@ static void
 run_job(const char *role, int n, const char *const *env, struct job *j)
 {
 	memset(j, 0, sizeof(*j));
+	if (n > 64)
+		n = 64;
 	j->n = n;
 	int shm = memfd_create("sh-test-boot", MFD_CLOEXEC);
 	int errfd = memfd_create("sh-test-err", MFD_CLOEXEC);
@@ -549,7 +582,7 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 		perror("run_job: memfd");
 		abort();
 	}
-	pid_t pids[16];
+	pid_t pids[64];
 #ifdef ZESHRUN
 	/* One zeshrun job of n PEs of this program; per-PE results from
 	 * their "ok" lines and zeshrun's report of a signalled PE. */
@@ -684,7 +717,8 @@ END_TEST
 
 START_TEST(test_core_basic_engine)
 {
-	static const char *const env[] = { "ZESHMEM_COPY=engine", NULL };
+	static const char *const env[] = { "ZESHMEM_COPY=engine",
+					   "ZESHMEM_HEAP_MEMORY=host", NULL };
 	struct job j;
 	run_job("basic", 3, env, &j);
 	expect_all_ok(&j);
@@ -753,6 +787,17 @@ START_TEST(test_core_killed_pe_fails_barrier)
 }
 END_TEST
 
+#ifdef ZESHRUN
+START_TEST(test_core_global_exit_status)
+{
+	struct job j;
+	run_job("gexit", 3, NULL, &j);
+	ck_assert_msg(WIFEXITED(j.job_status) && WEXITSTATUS(j.job_status) == 7,
+		      "zeshrun: status 0x%x", j.job_status);
+}
+END_TEST
+#endif
+
 int
 main(int argc, char **argv)
 {
@@ -777,6 +822,9 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_core_cycles_no_leak);
 	tcase_add_test(tc, test_core_grow_across_pes);
 	tcase_add_test(tc, test_core_killed_pe_fails_barrier);
+#ifdef ZESHRUN
+	tcase_add_test(tc, test_core_global_exit_status);
+#endif
 	suite_add_tcase(s, tc);
 	return check_run(s, CK_NORMAL, false);
 }
