@@ -397,11 +397,15 @@ SH_HIDDEN void sh_wake_range(int pe, const void *dest, size_t len);
 SH_HIDDEN void sh_wake_barrier(int pe);
 enum sh_wait_kind { SH_WAIT_DATA, SH_WAIT_BARRIER };
 /* Waits until pred(arg) holds: spins briefly, then sleeps on this PE's
- * doorbell of that kind (word: the local word a data wait is about, NULL
- * for any). watch_pe >= 0: fail when that PE ends; -1: any PE of the
- * job. 0, -EHOSTDOWN (a PE ended), -ETIMEDOUT (ZESHMEM_TIMEOUT). */
-SH_HIDDEN int sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe,
-			   enum sh_wait_kind kind, const volatile void *word);
+ * data doorbell, woken by any write into its heap (a wait on several
+ * words). watch_pe >= 0: fail when that PE ends; -1: any PE of the job.
+ * 0, -EHOSTDOWN (a PE ended), -ETIMEDOUT (ZESHMEM_TIMEOUT). */
+SH_HIDDEN int sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe);
+/* The same on the doorbell of kind; word: the one local heap word a data
+ * wait is about (writers elsewhere do not wake it), NULL for any. */
+SH_HIDDEN int sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
+			      enum sh_wait_kind kind,
+			      const volatile void *word);
 
 /* ---- teams and collectives' synchronisation (sh_team.c) ---------------- */
 

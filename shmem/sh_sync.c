@@ -155,8 +155,14 @@ check_peers(int watch_pe)
 #define YIELDS 16
 
 int
-sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe,
-	     enum sh_wait_kind kind, const volatile void *word)
+sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe)
+{
+	return sh_wait_pred_on(pred, arg, watch_pe, SH_WAIT_DATA, NULL);
+}
+
+int
+sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
+		enum sh_wait_kind kind, const volatile void *word)
 {
 	if (pred(arg))
 		return 0;
@@ -326,5 +332,5 @@ sh_wait_until(volatile void *ivar, enum sh_type t, size_t esize, int cmp,
 	if (err)
 		return err;
 	struct cmp_arg a = { ivar, t, esize, cmp, value };
-	return sh_wait_pred(cmp_pred, &a, -1, SH_WAIT_DATA, ivar);
+	return sh_wait_pred_on(cmp_pred, &a, -1, SH_WAIT_DATA, ivar);
 }

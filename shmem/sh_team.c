@@ -209,8 +209,8 @@ sh_team_sync(struct sh_team *t)
 		raise_to(&p->ctrl->bar[t->slot].round[r].epoch, e);
 		sh_wake_barrier(to);
 		struct round_arg a = { &mine->bar[t->slot].round[r].epoch, e };
-		int err = sh_wait_pred(round_done, &a, from, SH_WAIT_BARRIER,
-				       NULL);
+		int err = sh_wait_pred_on(round_done, &a, from,
+					  SH_WAIT_BARRIER, NULL);
 		if (err) {
 			/* The next sync of this team cannot work either. */
 			t->epoch--;
