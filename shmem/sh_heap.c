@@ -244,8 +244,11 @@ sh_heap_grow(size_t min_bytes)
 	if (min_bytes > sh_heap.reserved)
 		return -ENOMEM;
 	size_t pg = 0;
-	size_t want = min_bytes > sh_heap.chunk0_size ? min_bytes
-						     : sh_heap.chunk0_size;
+	/* An eighth more than asked: room for what the request's alignment
+	 * and the allocator's size classes may cost. */
+	size_t want = min_bytes + min_bytes / 8;
+	if (want < sh_heap.chunk0_size)
+		want = sh_heap.chunk0_size;
 	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev, want, &pg);
 	if (r || !pg)
 		return r ? sh_ze_err(r) : -EIO;
