@@ -311,6 +311,19 @@ warn(const char *who, const char *fmt, ...)
 	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, who, msg);
 }
 
+/* A collective allocation's barrier failed: end this PE, naming the PE
+ * that ended when that is why. */
+static _Noreturn void
+barrier_fatal(const char *who, int err)
+{
+	for (int pe = 0; err == -EHOSTDOWN && sh.peers && pe < sh.npes; pe++)
+		if (sh.peers[pe].dead)
+			sh_fatal(who, "PE %d ended (pid %d): the collective "
+				      "cannot complete", pe,
+				 sh.pids ? (int)sh.pids[pe] : 0);
+	sh_fatal(who, "barrier: %s", strerror(-err));
+}
+
 /* The collective end of every allocation call: publish, barrier, check. */
 static void
 alloc_barrier(const void *p, size_t size, const char *who)
@@ -324,7 +337,7 @@ alloc_barrier(const void *p, size_t size, const char *who)
 			 __ATOMIC_RELAXED);
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	if (!sh.check_symmetry)
 		return;
 	for (int pe = 0; pe < sh.npes; pe++) {
@@ -439,7 +452,7 @@ sh_free(void *ptr, const char *who)
 	sh_check_init(who);
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	if (!ptr)
 		return;
 	int64_t off = block_of(ptr, NULL);
@@ -462,7 +475,7 @@ sh_realloc(void *ptr, size_t size, const char *who)
 	/* Nobody may still write into the old block. */
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	int64_t old = 0;
 	int64_t off = block_of(ptr, &old);
 	void *p = NULL;

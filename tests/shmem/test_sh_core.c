@@ -20,7 +20,8 @@
  *   grow    an allocation larger than the heap grows every PE's heap; the
  *           peers reach the new chunk; an impossible one is NULL everywhere
  *   kill    the last PE SIGKILLs itself; the others' barrier fails with
- *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT)
+ *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT), a put to it too, and
+ *           a collective allocation ends the PE with a line naming it
  */
 #include "sh.h"
 #include "sh_test_boot.h"
@@ -323,11 +324,24 @@ count_dev_shm(void)
 }
 
 static int
+count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static int
 role_cycles(void)
 {
 	int shm0 = count_dev_shm();
 	size_t bytes;
-	int fds = -1, maps = -1;
+	int fds = -1, maps = -1, thr = -1;
 	for (int cyc = 0; cyc < 4; cyc++) {
 		init_or_die();
 		void *p = sh_malloc(1 << 20, 128, "test");
@@ -340,12 +354,15 @@ role_cycles(void)
 		/* The first cycle loads the driver (and its threads' arenas):
 		 * the next ones must leave exactly what it left. */
 		int f = leakcheck_count_fds(), m = leakcheck_count_maps(&bytes);
+		int t = count_threads();
 		if (cyc == 0) {
 			fds = f;
 			maps = m;
+			thr = t;
 		} else {
 			EXPECT_EQ(f, fds);
 			EXPECT_EQ(m, maps);
+			EXPECT_EQ(t, thr);
 		}
 		EXPECT_EQ(count_dev_shm(), shm0);
 	}
@@ -415,7 +432,10 @@ role_kill(void)
 	EXPECT_EQ(sh_put(NULL, sh_heap_base(), &v, 8, sh.npes - 1, 0),
 		  -EHOSTDOWN);
 	fprintf(stderr, "sh-core: PE %d ok\n", sh.me);
-	_exit(0); /* finalize would barrier with the dead PE again */
+	/* A void collective cannot return an error: the PE ends, naming the
+	 * dead PE (exit 1). */
+	sh_malloc(64, 128, "shmem_malloc");
+	_exit(0); /* not reached */
 }
 
 static double
@@ -751,8 +771,12 @@ END_TEST
 
 START_TEST(test_core_cycles_no_leak)
 {
+	static const char *const env[] = { "ZESHMEM_COPY=engine", NULL };
 	struct job j;
 	run_job("cycles", 2, NULL, &j);
+	expect_all_ok(&j);
+	/* the copy engine's lists and their threads go too */
+	run_job("cycles", 2, env, &j);
 	expect_all_ok(&j);
 }
 END_TEST
@@ -770,10 +794,19 @@ START_TEST(test_core_killed_pe_fails_barrier)
 {
 	struct job j;
 	run_job("kill", 3, NULL, &j);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "sh-core: PE %d ok\n", i);
+		ck_assert_msg(strstr(j.err, line), "PE %d: no ok line", i);
+		snprintf(line, sizeof(line), "zeshmem: PE %d: shmem_malloc: "
+					     "PE 2 ended (pid ", i);
+		ck_assert_msg(strstr(j.err, line), "PE %d: no fatal line", i);
+#ifndef ZESHRUN
 		ck_assert_msg(WIFEXITED(j.status[i]) &&
-				      WEXITSTATUS(j.status[i]) == 0,
+				      WEXITSTATUS(j.status[i]) == 1,
 			      "PE %d: status 0x%x", i, j.status[i]);
+#endif
+	}
 #ifdef ZESHRUN
 	ck_assert_int_eq(j.status[2], SIGKILL);
 	ck_assert(WIFEXITED(j.job_status) &&
