@@ -597,7 +597,9 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 	j->n = n;
 	int shm = memfd_create("sh-test-boot", MFD_CLOEXEC);
 	int errfd = memfd_create("sh-test-err", MFD_CLOEXEC);
-	if (shm < 0 || errfd < 0 ||
+	/* O_APPEND: the PEs share this file description, and a memfd's
+	 * offset is not updated atomically without it (lines got lost). */
+	if (shm < 0 || errfd < 0 || fcntl(errfd, F_SETFL, O_APPEND) ||
 	    ftruncate(shm, sizeof(struct sh_test_boot_shm))) {
 		perror("run_job: memfd");
 		abort();
