@@ -100,7 +100,7 @@ struct sh_team;   /* sh_team.c; the public shmem_team_t points to one */
 struct sh_ctx;    /* sh_rma.c; the public shmem_ctx_t points to one */
 
 struct sh_state {
-	int initialized;                  /* init count; 0 after finalize */
+	int initialized;                  /* 1 between init and finalize */
 	int me, npes;
 	int thread_level;                 /* SHMEM_THREAD_* granted */
 	struct sh_boot *boot;
@@ -132,7 +132,12 @@ struct sh_state {
 
 SH_HIDDEN extern struct sh_state sh;
 
-/* init/finalize: uid == NULL -> environment bootstrap (sh_boot_open). */
+/* init/finalize: uid == NULL -> environment bootstrap (sh_boot_open).
+ * A second init is a no-op returning 0; thread_got = thread_req clamped
+ * to 0..3 (SHMEM_THREAD_SINGLE..MULTIPLE: all are supported). 0 or
+ * -errno (-ENODEV no driver/device, -EOPNOTSUPP a heap the host cannot
+ * reach, -EINVAL PEs with different ZESHMEM_SYMMETRIC_SIZE, ...).
+ * finalize: barrier over the world, then every resource released. */
 SH_HIDDEN int sh_init(const void *uid, int rank, int nranks, int thread_req,
 		      int *thread_got);
 SH_HIDDEN int sh_finalize(void);
@@ -287,8 +292,9 @@ SH_HIDDEN void sh_alloc_stats(const struct sh_alloc *a,
 /* ---- addressing (sh_tr_ipc.c) ----------------------------------------- */
 
 /* Where this PE reaches pe's copy of the local symmetric address p:
- * NULL when pe is not node-local (or p is not symmetric). len bytes from p
- * must be inside the symmetric region. */
+ * NULL when pe is out of range or not node-local, or when [p, p + len)
+ * (len 0: p) is not wholly inside one chunk of the heap (control block
+ * included). pe == me: p itself. Never a pointer outside pe's heap. */
 SH_HIDDEN void *sh_remote_ptr(const void *p, size_t len, int pe);
 
 struct sh_peer {
@@ -380,9 +386,12 @@ SH_HIDDEN int sh_quiet(struct sh_ctx *c);
 
 /* ---- point synchronisation (sh_sync.c) --------------------------------- */
 
-/* cmp: SHMEM_CMP_*. Waits until *ivar cmp value holds (ivar local and
- * symmetric or not). Spins briefly, then sleeps (futex); 0 or -ETIMEDOUT
- * / -EHOSTDOWN when a PE the job depends on died. */
+/* cmp: SHMEM_CMP_*; t SH_T_INT (signed compare) or SH_T_UINT; esize 1, 2,
+ * 4 or 8, ivar esize-aligned (else -EINVAL). Waits until *ivar cmp value
+ * holds (ivar in the heap: only writes covering it wake the wait; else
+ * any write into the heap does). Spins briefly, then sleeps (futex);
+ * 0, -EHOSTDOWN when a node PE ended, -ETIMEDOUT after ZESHMEM_TIMEOUT
+ * seconds. sh_test: 1 holds, 0 not, -EINVAL. */
 SH_HIDDEN int sh_wait_until(volatile void *ivar, enum sh_type t,
 			    size_t esize, int cmp, const void *value);
 SH_HIDDEN int sh_test(volatile void *ivar, enum sh_type t, size_t esize,
