@@ -56,10 +56,16 @@ ptrdiff_t
 sh_heap_offset(const void *p, size_t len)
 {
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	if (!sh_heap.base || off >= sh_heap.size ||
-	    len > sh_heap.size - off)
+	if (!sh_heap.base || off >= sh_heap.size)
 		return -EFAULT;
-	return (ptrdiff_t)off;
+	/* Inside one chunk (growth may leave unmapped gaps between). */
+	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
+		const struct sh_chunk *c = &sh_heap.chunk[k];
+		if (off >= c->off && off - c->off < c->size)
+			return len <= c->size - (off - c->off)
+				       ? (ptrdiff_t)off : -EFAULT;
+	}
+	return -EFAULT;
 }
 
 struct sh_ctrl *
@@ -235,25 +241,26 @@ sh_heap_fini(void)
 int
 sh_heap_grow(size_t min_bytes)
 {
-	size_t pg = 0;
-	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev,
-						  sh_heap.chunk0_size, &pg);
-	if (r || !pg)
-		return r ? sh_ze_err(r) : -EIO;
 	if (min_bytes > sh_heap.reserved)
 		return -ENOMEM;
-	size_t size = round_up(min_bytes, pg);
-	if (size < sh_heap.chunk0_size)
-		size = sh_heap.chunk0_size;
+	size_t pg = 0;
+	/* An eighth more than asked: room for what the request's alignment
+	 * and the allocator's size classes may cost. */
+	size_t want = min_bytes + min_bytes / 8;
+	if (want < sh_heap.chunk0_size)
+		want = sh_heap.chunk0_size;
+	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev, want, &pg);
+	if (r || !pg)
+		return r ? sh_ze_err(r) : -EIO;
+	/* At least as large as chunk 0 (growth stays rare), a multiple of
+	 * the page at an offset aligned to it (a gap may stay unmapped). */
+	size_t size = round_up(want, pg);
 	unsigned k = sh_heap.nchunks;
-	uint64_t off = sh_heap.size;
+	uint64_t off = round_up(sh_heap.size, pg);
 	/* The same decision on every PE (same arguments, same heap). */
-	if (k >= SH_MAX_CHUNKS || off + size > sh_heap.reserved) {
-		if (off + round_up(min_bytes, pg) > sh_heap.reserved ||
-		    k >= SH_MAX_CHUNKS)
-			return -ENOMEM;
-		size = round_up(min_bytes, pg);
-	}
+	if (k >= SH_MAX_CHUNKS || off > sh_heap.reserved ||
+	    size > sh_heap.reserved - off)
+		return -ENOMEM;
 	sh_heap.chunk[k].off = off;
 	sh_heap.chunk[k].size = size;
 	int err = map_chunk(off, size, &sh_heap.chunk[k].phys);
@@ -304,6 +311,19 @@ warn(const char *who, const char *fmt, ...)
 	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, who, msg);
 }
 
+/* A collective allocation's barrier failed: end this PE, naming the PE
+ * that ended when that is why. */
+static _Noreturn void
+barrier_fatal(const char *who, int err)
+{
+	for (int pe = 0; err == -EHOSTDOWN && sh.peers && pe < sh.npes; pe++)
+		if (sh.peers[pe].dead)
+			sh_fatal(who, "PE %d ended (pid %d): the collective "
+				      "cannot complete", pe,
+				 sh.pids ? (int)sh.pids[pe] : 0);
+	sh_fatal(who, "barrier: %s", strerror(-err));
+}
+
 /* The collective end of every allocation call: publish, barrier, check. */
 static void
 alloc_barrier(const void *p, size_t size, const char *who)
@@ -317,7 +337,7 @@ alloc_barrier(const void *p, size_t size, const char *who)
 			 __ATOMIC_RELAXED);
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	if (!sh.check_symmetry)
 		return;
 	for (int pe = 0; pe < sh.npes; pe++) {
@@ -432,7 +452,7 @@ sh_free(void *ptr, const char *who)
 	sh_check_init(who);
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	if (!ptr)
 		return;
 	int64_t off = block_of(ptr, NULL);
@@ -455,7 +475,7 @@ sh_realloc(void *ptr, size_t size, const char *who)
 	/* Nobody may still write into the old block. */
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	int64_t old = 0;
 	int64_t off = block_of(ptr, &old);
 	void *p = NULL;

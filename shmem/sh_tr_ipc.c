@@ -51,7 +51,10 @@ typedef ze_result_t (*put_fn)(ze_context_handle_t, ze_ipc_mem_handle_t);
 static ze_ipc_mem_handle_t my_handle[SH_MAX_CHUNKS];
 static bool my_handle_set[SH_MAX_CHUNKS];
 
-/* An entry point of the loader this library runs on, NULL when absent. */
+/* An entry point newer than the loader may have: the loader's own, else
+ * the driver's through zeDriverGetExtensionFunctionAddress (zemem's
+ * driver offers both used here; a single-driver loader passes the
+ * driver's handles through, so its functions take ours). NULL: neither. */
 static void *
 loader_sym(const char *name)
 {
@@ -59,6 +62,9 @@ loader_sym(const char *name)
 	void *f = dl ? dlsym(dl, name) : NULL;
 	if (dl)
 		dlclose(dl);
+	if (!f && sh.zdrv &&
+	    zeDriverGetExtensionFunctionAddress(sh.zdrv, name, &f))
+		f = NULL;
 	return f;
 }
 
@@ -91,8 +97,9 @@ put_handle(ze_ipc_mem_handle_t h)
 	if (put)
 		put(sh.zctx, h);
 	else
-		u_dbg("shmem", "the loader has no zeMemPutIpcHandle (< 1.6): "
-			       "the driver releases the export at exit");
+		u_warn("shmem", "neither the loader nor the driver has "
+				"zeMemPutIpcHandle: the heap's export stays "
+				"until exit");
 }
 
 static int
@@ -295,13 +302,12 @@ sh_remote_ptr(const void *p, size_t len, int pe)
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
 	if (off >= sh_heap.size)
 		return NULL;
-	if (pe == sh.me)
-		return len <= sh_heap.size - off ? (void *)p : NULL;
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
 		const struct sh_chunk *c = &sh_heap.chunk[k];
 		if (off < c->off || off - c->off >= c->size)
 			continue;
-		char *b = sh.peers[pe].chunk[k];
+		char *b = pe == sh.me ? sh_heap.base + c->off
+				      : sh.peers[pe].chunk[k];
 		if (!b || len > c->size - (off - c->off))
 			return NULL;
 		return b + (off - c->off);
