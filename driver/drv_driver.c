@@ -355,6 +355,18 @@ drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
 			(void *)drv_zeMemGetFileDescriptorFromIpcHandleExp;
 		return ZE_RESULT_SUCCESS;
 	}
+	/* Entry points newer than old loaders (Debian's 1.8 has neither), for
+	 * runtimes that need them there (libzeshmem: a heap's range handle
+	 * and its release). */
+	if (!strcmp(name, "zeMemGetIpcHandleWithProperties")) {
+		*ppFunctionAddress =
+			(void *)drv_zeMemGetIpcHandleWithProperties;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (!strcmp(name, "zeMemPutIpcHandle")) {
+		*ppFunctionAddress = (void *)drv_zeMemPutIpcHandle;
+		return ZE_RESULT_SUCCESS;
+	}
 	*ppFunctionAddress = NULL;
 	return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 			"no extension function named \"%s\"", name);
