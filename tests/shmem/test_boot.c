@@ -420,6 +420,10 @@ START_TEST(test_open_bad_input)
 	struct sh_boot *s;
 	opts_env("ZESHMEM_BOOTSTRAP", "bogus");
 	ck_assert_int_eq(sh_boot_open(NULL, 0, 0, &s), -EINVAL);
+#ifndef ZESHMEM_HAVE_PMIX
+	opts_env("ZESHMEM_BOOTSTRAP", "pmix");
+	ck_assert_int_eq(sh_boot_open(NULL, 0, 0, &s), -EOPNOTSUPP);
+#endif
 	opts_env("ZESHMEM_BOOTSTRAP", "uid");
 	opts_env("ZESHMEM_UNIQUEID", "00");
 	ck_assert_int_eq(sh_boot_open(NULL, 0, 0, &s), -EINVAL);
