@@ -51,8 +51,10 @@ if command -v pkg-config >/dev/null; then
 	lf=$(pkg-config --libs zeshmem)
 	case $cf in *"-I$src/api"*) ;; *) fail "cflags: $cf" ;; esac
 	case $lf in *"-L$build/shmem -lzeshmem"*) ;; *) fail "libs: $lf" ;; esac
+	# A sanitizer build's library wants its runtime in the program too.
+	san=$(sed -n "s/^san='\(.*\)'\$/\1/p" "$zeshcc")
 	# shellcheck disable=SC2086
-	cc $cf "$t/p.c" -o "$t/q" -Wl,--no-as-needed $lf \
+	cc $san $cf "$t/p.c" -o "$t/q" -Wl,--no-as-needed $lf \
 		-Wl,-rpath,"$build/shmem"
 	env -u LD_LIBRARY_PATH "$t/q" >/dev/null || fail "pkg-config program"
 	unset PKG_CONFIG_PATH
