@@ -23,6 +23,10 @@
  *                      (sh_boot_uid_create), writes it to $BOOT_DIR/uid, the
  *                      others read it; then opens with the id and does
  *                      rounds (rank/size from ZESHMEM_RANK/NRANKS)
+ *   join HEX R N how   rank R of N with the id HEX, whose root is the test
+ *                      process: allgather (how = gather: exact contents;
+ *                      mismatch: 8 bytes where the root gives 4, -EPROTO)
+ *                      and a barrier
  * Outcome: exit 0 on success; on a failed check, a line on stderr and exit
  * 3. $BOOT_DIR/out.<rank> gets one word per scenario step when set.
  */
@@ -370,6 +374,34 @@ main(int argc, char **argv)
 		if (count_fds() != fds)
 			fail("fds: %d before, %d after", fds, count_fds());
 		note("ok");
+		return 0;
+	}
+	if (!strcmp(mode, "join") && argc == 6) {
+		/* join HEX RANK N gather|mismatch: the test process is the
+		 * root (test_boot.c's in-process cases). */
+		unsigned char uid[SH_UID_BYTES];
+		int rank = atoi(argv[3]), n = atoi(argv[4]);
+		me = rank;
+		if (sh_boot_uid_from_hex(argv[2], uid))
+			return 9;
+		if (sh_boot_open(uid, rank, n, &b))
+			return 10;
+		if (!strcmp(argv[5], "gather")) {
+			int v = rank * 100, *all = calloc((size_t)n, sizeof(int));
+			if (!all || b->ops->allgather(b, &v, sizeof(v), all))
+				return 11;
+			for (int i = 0; i < n; i++)
+				if (all[i] != i * 100)
+					return 12;
+			free(all);
+		} else {
+			char m[8] = { 0 }, all[64];
+			if (n > 8 || b->ops->allgather(b, m, 8, all) != -EPROTO)
+				return 11;
+		}
+		if (b->ops->barrier(b))
+			return 13;
+		sh_boot_close(b);
 		return 0;
 	}
 	fail("unknown mode %s", mode);

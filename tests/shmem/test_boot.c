@@ -490,7 +490,7 @@ warm_threads(void)
 }
 
 /* In-process root: this process creates the id and serves as rank 0;
- * forked children are ranks 1..n-1. The handshake refuses a wrong job
+ * boot_pe processes (fork+exec) are ranks 1..n-1. The handshake refuses a wrong job
  * and a rank that is already there; nothing leaks after close. */
 START_TEST(test_inprocess_root)
 {
@@ -516,24 +516,14 @@ START_TEST(test_inprocess_root)
 	ck_assert_int_eq(sh_boot_open(uid, 0, N, &x), -EADDRINUSE);
 	ck_assert_int_eq(sh_boot_open(uid, 1, N + 1, &x), -EINVAL);
 
+	char hex[2 * SH_UID_BYTES + 1], rs[8], ns[8];
+	sh_boot_uid_to_hex(uid, hex);
+	snprintf(ns, sizeof(ns), "%d", N);
 	for (int r = 1; r < N; r++) {
-		kid[r] = fork();
-		ck_assert_int_ge(kid[r], 0);
-		if (kid[r] == 0) {
-			struct sh_boot *c;
-			int v = r * 100, all[N];
-			if (sh_boot_open(uid, r, N, &c))
-				_exit(10);
-			if (c->ops->allgather(c, &v, sizeof(v), all))
-				_exit(11);
-			for (int i = 0; i < N; i++)
-				if (all[i] != i * 100)
-					_exit(12);
-			if (c->ops->barrier(c))
-				_exit(13);
-			sh_boot_close(c);
-			_exit(0);
-		}
+		snprintf(rs, sizeof(rs), "%d", r);
+		char *argv[] = { (char *)BOOT_PE, "join", hex, rs, ns,
+				 "gather", NULL };
+		kid[r] = start(argv);
 	}
 	int v = 0, all[N];
 	ck_assert_int_eq(b->ops->allgather(b, &v, sizeof(v), all), 0);
@@ -564,20 +554,11 @@ START_TEST(test_mismatch)
 	ck_assert_int_eq(sh_boot_uid_create(uid), 0);
 	opts_env("ZESHMEM_BOOT_IFACE", NULL);
 	ck_assert_int_eq(sh_boot_open(uid, 0, 2, &b), 0);
-	kid = fork();
-	ck_assert_int_ge(kid, 0);
-	if (kid == 0) {
-		struct sh_boot *c;
-		char m[8] = { 0 }, all[16];
-		if (sh_boot_open(uid, 1, 2, &c))
-			_exit(10);
-		if (c->ops->allgather(c, m, 8, all) != -EPROTO)
-			_exit(11);
-		if (c->ops->barrier(c))
-			_exit(12);
-		sh_boot_close(c);
-		_exit(0);
-	}
+	char hex[2 * SH_UID_BYTES + 1];
+	sh_boot_uid_to_hex(uid, hex);
+	char *argv[] = { (char *)BOOT_PE, "join", hex, "1", "2", "mismatch",
+			 NULL };
+	kid = start(argv);
 	char m[4] = { 0 }, all[8];
 	ck_assert_int_eq(b->ops->allgather(b, m, 4, all), -EPROTO);
 	/* The job goes on after a refused round. */
