@@ -221,6 +221,39 @@ START_TEST(test_zeshrun_bad_args)
 }
 END_TEST
 
+/* Rank 0 reads zeshrun's stdin (a file here), the others /dev/null; every
+ * PE has its rank, the job size and the id in its environment. */
+START_TEST(test_zeshrun_stdin_env)
+{
+	char path[400], buf[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/in", dir);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "hello\n", 6), 6);
+	close(fd);
+	char *argv[] = { (char *)ZESHRUN, "-n", "2", "/bin/sh", "-c",
+			 "read x; echo \"pe $ZESHMEM_RANK/$ZESHMEM_NRANKS "
+			 "local $ZESHMEM_LOCAL_RANK read [$x] "
+			 "id ${#ZESHMEM_UNIQUEID}\"", NULL };
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	int saved = fcntl(0, F_DUPFD_CLOEXEC, 3);
+	dup2(fd, 0);
+	close(fd);
+	int rc = run(argv);
+	dup2(saved, 0);
+	close(saved);
+	ck_assert_int_eq(rc, 0);
+	slurp("err", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "pe 0/2 local 0 read [hello] id 256\n"),
+		      "%s", buf);
+	ck_assert_msg(strstr(buf, "pe 1/2 local 1 read [] id 256\n"), "%s",
+		      buf);
+}
+END_TEST
+
 /* The in-PE root: rank 0 of the program creates the id. */
 START_TEST(test_selfroot_3)
 {
@@ -490,8 +523,9 @@ warm_threads(void)
 }
 
 /* In-process root: this process creates the id and serves as rank 0;
- * boot_pe processes (fork+exec) are ranks 1..n-1. The handshake refuses a wrong job
- * and a rank that is already there; nothing leaks after close. */
+ * boot_pe processes (fork+exec) are ranks 1..n-1. The handshake refuses
+ * a wrong job and a rank that is already there; nothing leaks after
+ * close. */
 START_TEST(test_inprocess_root)
 {
 	enum { N = 3 };
@@ -681,6 +715,7 @@ boot_suite(void)
 	tcase_add_test(tc, test_zeshrun_rounds_3);
 	tcase_add_test(tc, test_zeshrun_rounds_8);
 	tcase_add_test(tc, test_selfroot_3);
+	tcase_add_test(tc, test_zeshrun_stdin_env);
 	tcase_add_test(tc, test_killed_pe);
 	tcase_add_test(tc, test_exit_status);
 	tcase_add_loop_test(tc, test_signal_forward, 0, 3);
