@@ -22,7 +22,9 @@
  *   selfroot           the in-PE root: rank 0 creates the id
  *                      (sh_boot_uid_create), writes it to $BOOT_DIR/uid, the
  *                      others read it; then opens with the id and does
- *                      rounds (rank/size from ZESHMEM_RANK/NRANKS)
+ *                      rounds (rank/size from ZESHMEM_RANK/NRANKS);
+ *                      selfroot R V: then PE V dies (SIGKILL) and the
+ *                      others' barrier must fail -EHOSTDOWN
  *   join HEX R N how   rank R of N with the id HEX, whose root is the test
  *                      process: allgather (how = gather: exact contents;
  *                      mismatch: 8 bytes where the root gives 4, -EPROTO)
@@ -370,6 +372,18 @@ main(int argc, char **argv)
 			fail("backend %s", b->ops->name);
 		unsigned epoch = 0;
 		rounds(b, NULL, a1 > 0 ? a1 : 1, &epoch);
+		if (argc > 3) {
+			/* selfroot R V: PE V dies, the others' barrier fails */
+			signal(SIGTERM, SIG_IGN);
+			if (rank == a2)
+				raise(SIGKILL);
+			int ret = b->ops->barrier(b);
+			if (ret != -EHOSTDOWN)
+				fail("barrier after PE %d died: %d", a2, ret);
+			note("hostdown");
+			sh_boot_close(b);
+			return 0;
+		}
 		sh_boot_close(b);
 		if (count_fds() != fds)
 			fail("fds: %d before, %d after", fds, count_fds());

@@ -274,6 +274,35 @@ START_TEST(test_selfroot_3)
 }
 END_TEST
 
+/* The in-PE root or another PE dies: the others' barrier fails. */
+START_TEST(test_selfroot_killed)
+{
+	static const char *const victim[] = { "0", "2" };
+	pid_t pid[3];
+	int want_dead = _i == 0 ? 0 : 2;
+
+	setenv("ZESHMEM_TIMEOUT", "20", 1);
+	for (int i = 0; i < 3; i++) {
+		char r[8];
+		snprintf(r, sizeof(r), "%d", i);
+		setenv("ZESHMEM_RANK", r, 1);
+		setenv("ZESHMEM_NRANKS", "3", 1);
+		char *argv[] = { (char *)BOOT_PE, "selfroot", "5",
+				 (char *)victim[_i], NULL };
+		pid[i] = start(argv);
+	}
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(finish(pid[i]),
+				 i == want_dead ? 128 + SIGKILL : 0);
+	unsetenv("ZESHMEM_TIMEOUT");
+	for (int i = 0; i < 3; i++)
+		if (i != want_dead)
+			expect_out(i, "hostdown");
+	expect_err(_i == 0 ? "barrier: PE 0 died (the bootstrap root)"
+			   : "barrier: PE 2 died");
+}
+END_TEST
+
 START_TEST(test_killed_pe)
 {
 	setenv("ZESHMEM_TIMEOUT", "20", 1);
@@ -717,6 +746,7 @@ boot_suite(void)
 	tcase_add_test(tc, test_selfroot_3);
 	tcase_add_test(tc, test_zeshrun_stdin_env);
 	tcase_add_test(tc, test_killed_pe);
+	tcase_add_loop_test(tc, test_selfroot_killed, 0, 2);
 	tcase_add_test(tc, test_exit_status);
 	tcase_add_loop_test(tc, test_signal_forward, 0, 3);
 	tcase_add_test(tc, test_abort_status);
