@@ -169,10 +169,16 @@ SH_HIDDEN int sh_pe_check_alive(int pe);
 /* The control block: the first SH_CTRL_SIZE bytes of every PE's heap.
  * Peers write into it through their mapping of this PE's heap; the
  * futex words are in shared memory (FUTEX_WAIT without _PRIVATE).
- *   doorbell/sleepers  every sleeping wait of this PE sleeps on doorbell
- *             after adding itself to sleepers; a writer (put, AMO,
- *             signal, barrier arrival) that sees sleepers != 0 after its
- *             store and a full fence bumps doorbell and FUTEX_WAKEs it.
+ *   sleepers/wait_off/doorbell  a data wait (wait_until, signal waits)
+ *             of this PE that sleeps adds itself to sleepers, names the
+ *             heap offset it waits on in wait_off (SH_WAIT_ANY when two
+ *             waits sleep at once or the word is not in the heap), and
+ *             sleeps on doorbell; a writer (put, AMO, signal) that sees
+ *             sleepers != 0 after its store and a full fence, and a
+ *             wait_off inside what it wrote, bumps doorbell and
+ *             FUTEX_WAKEs it. Puts into other words wake nobody.
+ *   bar_sleepers/bar_doorbell  the same for barrier rounds (woken by
+ *             barrier arrivals only).
  *   team_mask the team slots this PE uses (read by the parent's PEs when
  *             a split picks the new team's slot).
  *   slot_epoch per team slot, the last epoch this PE reached in it (left
@@ -186,14 +192,20 @@ struct sh_ctrl {
 	uint32_t magic;
 	uint32_t pad0[15];
 	uint32_t sleepers;
-	uint32_t pad1[15];
+	uint32_t pad1;
+	uint64_t wait_off;
+	uint32_t pad2[12];
 	uint32_t doorbell;
-	uint32_t pad2[15];
+	uint32_t pad3[15];
+	uint32_t bar_sleepers;
+	uint32_t pad4[15];
+	uint32_t bar_doorbell;
+	uint32_t pad5[15];
 	uint64_t team_mask;
 	uint64_t sym[2][2];
-	uint64_t pad3[3];
+	uint64_t padt[3];
 	uint32_t slot_epoch[SH_MAX_TEAMS];
-	uint8_t pad4[4096 - 256 - 4 * SH_MAX_TEAMS];
+	uint8_t padx[4096 - 384 - 4 * SH_MAX_TEAMS];
 	struct {
 		struct {
 			uint32_t epoch;
@@ -202,6 +214,7 @@ struct sh_ctrl {
 	} bar[SH_MAX_TEAMS];
 };
 #define SH_CTRL_MAGIC 0x7a736863u /* "zshc" */
+#define SH_WAIT_ANY UINT64_MAX
 _Static_assert(sizeof(struct sh_ctrl) <= SH_CTRL_SIZE, "control block");
 
 struct sh_chunk {
@@ -374,14 +387,25 @@ SH_HIDDEN int sh_wait_until(volatile void *ivar, enum sh_type t,
 			    size_t esize, int cmp, const void *value);
 SH_HIDDEN int sh_test(volatile void *ivar, enum sh_type t, size_t esize,
 		      int cmp, const void *value);
-/* Wakes pe's sleeping waits after a store into its heap (a full fence,
- * one load of pe's sleepers; FUTEX_WAKE only when some wait sleeps).
- * Changed from sh_wake(remote_addr): the doorbell is per PE. */
+/* Wakes pe's sleeping data waits after a store into its heap (a full
+ * fence, one load of pe's sleepers; FUTEX_WAKE only when some wait
+ * sleeps). Changed from sh_wake(remote_addr): the doorbell is per PE.
+ * sh_wake_range wakes only when the sleeping wait's word is in
+ * [dest, dest + len) (dest: the local symmetric address written). */
 SH_HIDDEN void sh_wake(int pe);
+SH_HIDDEN void sh_wake_range(int pe, const void *dest, size_t len);
+SH_HIDDEN void sh_wake_barrier(int pe);
+enum sh_wait_kind { SH_WAIT_DATA, SH_WAIT_BARRIER };
 /* Waits until pred(arg) holds: spins briefly, then sleeps on this PE's
- * doorbell. watch_pe >= 0: fail when that PE ends; -1: any PE of the
- * job. 0, -EHOSTDOWN (a PE ended), -ETIMEDOUT (ZESHMEM_TIMEOUT). */
+ * data doorbell, woken by any write into its heap (a wait on several
+ * words). watch_pe >= 0: fail when that PE ends; -1: any PE of the job.
+ * 0, -EHOSTDOWN (a PE ended), -ETIMEDOUT (ZESHMEM_TIMEOUT). */
 SH_HIDDEN int sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe);
+/* The same on the doorbell of kind; word: the one local heap word a data
+ * wait is about (writers elsewhere do not wake it), NULL for any. */
+SH_HIDDEN int sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
+			      enum sh_wait_kind kind,
+			      const volatile void *word);
 
 /* ---- teams and collectives' synchronisation (sh_team.c) ---------------- */
 

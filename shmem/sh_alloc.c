@@ -25,7 +25,9 @@
  * level is the size's highest bit, the second its next four bits; two
  * bitmaps find the first non-empty list at least as large as a request in
  * O(1) (rounding the request up to its list's upper edge makes any block
- * there big enough: "good fit"). Lists are LIFO. Used blocks are found by
+ * there big enough: "good fit"; when nothing is, the first blocks of the
+ * request's own list are tried, so a block exactly as large as the
+ * request is found). Lists are LIFO. Used blocks are found by
  * offset through an open-addressing hash table (linear probing, backward
  * shift deletion), O(1) expected. Alignment above a granule searches for
  * size + align - granule and splits the slack in front off as a free block.
@@ -118,9 +120,33 @@ list_remove(struct sh_alloc *a, struct blk *b)
 	a->nfree--;
 }
 
-/* First free block of a list whose every block holds s granules. */
+/* Free block for s granules: the first block of the first non-empty
+ * list whose every block holds s (good fit, O(1)); failing that, one of
+ * the first FALLBACK_SCAN blocks of s's own list that is large enough (a
+ * request the size of the only free block, as after growth, would
+ * otherwise never fit). */
+#define FALLBACK_SCAN 16
+static struct blk *find_rounded(struct sh_alloc *a, uint64_t s);
+
 static struct blk *
 find_fit(struct sh_alloc *a, uint64_t s)
+{
+	struct blk *b = find_rounded(a, s);
+	if (b)
+		return b;
+	unsigned fl, sl;
+	mapping(s, &fl, &sl);
+	if (fl >= FLN)
+		return NULL;
+	b = a->lists[fl][sl];
+	for (int i = 0; b && i < FALLBACK_SCAN; i++, b = b->fnext)
+		if (b->size >= s)
+			return b;
+	return NULL;
+}
+
+static struct blk *
+find_rounded(struct sh_alloc *a, uint64_t s)
 {
 	if (s >= SLN) {
 		uint64_t round = (1ull << (hibit(s) - SLI)) - 1;

@@ -10,7 +10,7 @@
  * (OpenSHMEM's extended AMO types), done on their bit patterns. Memory
  * order: read-modify-writes are sequentially consistent (a locked
  * instruction on x86 in any case), set is a release store, fetch an
- * acquire load. Operations that modify ring the peer (sh_wake) so a
+ * acquire load. Operations that modify ring the peer (sh_wake_range) so a
  * wait_until sleeping there sees the change.
  *
  * Errors: -EINVAL pe out of range, esize not 4/8, dest not esize-aligned,
@@ -98,6 +98,6 @@ sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t, size_t esize,
 			memcpy(fetched, &old, 8);
 	}
 	if (op != SH_AMO_FETCH)
-		sh_wake(pe);
+		sh_wake_range(pe, dest, esize);
 	return 0;
 }

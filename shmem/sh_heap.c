@@ -244,8 +244,11 @@ sh_heap_grow(size_t min_bytes)
 	if (min_bytes > sh_heap.reserved)
 		return -ENOMEM;
 	size_t pg = 0;
-	size_t want = min_bytes > sh_heap.chunk0_size ? min_bytes
-						     : sh_heap.chunk0_size;
+	/* An eighth more than asked: room for what the request's alignment
+	 * and the allocator's size classes may cost. */
+	size_t want = min_bytes + min_bytes / 8;
+	if (want < sh_heap.chunk0_size)
+		want = sh_heap.chunk0_size;
 	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev, want, &pg);
 	if (r || !pg)
 		return r ? sh_ze_err(r) : -EIO;
@@ -308,6 +311,19 @@ warn(const char *who, const char *fmt, ...)
 	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, who, msg);
 }
 
+/* A collective allocation's barrier failed: end this PE, naming the PE
+ * that ended when that is why. */
+static _Noreturn void
+barrier_fatal(const char *who, int err)
+{
+	for (int pe = 0; err == -EHOSTDOWN && sh.peers && pe < sh.npes; pe++)
+		if (sh.peers[pe].dead)
+			sh_fatal(who, "PE %d ended (pid %d): the collective "
+				      "cannot complete", pe,
+				 sh.pids ? (int)sh.pids[pe] : 0);
+	sh_fatal(who, "barrier: %s", strerror(-err));
+}
+
 /* The collective end of every allocation call: publish, barrier, check. */
 static void
 alloc_barrier(const void *p, size_t size, const char *who)
@@ -321,7 +337,7 @@ alloc_barrier(const void *p, size_t size, const char *who)
 			 __ATOMIC_RELAXED);
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	if (!sh.check_symmetry)
 		return;
 	for (int pe = 0; pe < sh.npes; pe++) {
@@ -436,7 +452,7 @@ sh_free(void *ptr, const char *who)
 	sh_check_init(who);
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	if (!ptr)
 		return;
 	int64_t off = block_of(ptr, NULL);
@@ -459,7 +475,7 @@ sh_realloc(void *ptr, size_t size, const char *who)
 	/* Nobody may still write into the old block. */
 	int err = sh_barrier(sh_team_world);
 	if (err)
-		sh_fatal(who, "barrier: %s", strerror(-err));
+		barrier_fatal(who, err);
 	int64_t old = 0;
 	int64_t off = block_of(ptr, &old);
 	void *p = NULL;

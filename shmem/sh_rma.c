@@ -4,7 +4,8 @@
  *
  * The hot path is a bounds check (sh_remote_fast: one subtraction and two
  * compares for chunk 0) and a memcpy into the peer's heap as this PE maps
- * it, then sh_wake (a fence and one load of the peer's sleeper count): no
+ * it, then sh_wake_range (a fence and one load of the peer's sleeper
+ * count): no
  * lock, no syscall. That is the "direct" copy mode, used when the heap is
  * host-accessible (sh_heap.c decides) and ZESHMEM_COPY is auto or direct.
  *
@@ -20,17 +21,21 @@
  * overflow, -EOPNOTSUPP the peer is on another node (part 2), -EHOSTDOWN
  * the peer ended, -EIO a copy failed.
  *
- * Threads: any thread may put/get (SHMEM_THREAD_MULTIPLE); the async
- * list's pending flag is only a hint, the event sync is idempotent.
+ * Threads: any thread may put/get (SHMEM_THREAD_MULTIPLE). The direct
+ * path shares nothing; the engine path appends to command lists, which
+ * Level Zero does not make thread-safe, so engine_lock serialises the
+ * appends and quiet's event handshake (the copy engine is the slow path).
  */
 #include "sh.h"
 
 #include "u_log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 
 struct sh_ctx sh_ctx_default;
+static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool use_engine;
 
 int
@@ -105,15 +110,17 @@ static int
 engine_copy(void *dst, const void *src, size_t n, int nbi)
 {
 	ze_command_list_handle_t cl = nbi ? sh.cl_async : sh.cl_sync;
+	pthread_mutex_lock(&engine_lock);
 	ze_result_t r = zeCommandListAppendMemoryCopy(cl, dst, src, n, NULL, 0,
 						      NULL);
+	if (!r && nbi)
+		__atomic_store_n(&sh.async_pending, true, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&engine_lock);
 	if (r) {
 		u_err("shmem", "copy of %zu bytes %p -> %p: 0x%x", n, src, dst,
 		      r);
 		return -EIO;
 	}
-	if (nbi)
-		__atomic_store_n(&sh.async_pending, true, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -151,7 +158,7 @@ sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 	} else {
 		memcpy(r, src, nbytes);
 	}
-	sh_wake(pe);
+	sh_wake_range(pe, dest, nbytes);
 	return 0;
 }
 
@@ -259,7 +266,7 @@ strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 		}
 	}
 	if (put)
-		sh_wake(pe);
+		sh_wake_range(pe, lo, len);
 	return 0;
 }
 
@@ -311,7 +318,7 @@ sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 		__atomic_store_n(rs, signal, __ATOMIC_RELEASE);
 	else
 		__atomic_fetch_add(rs, signal, __ATOMIC_RELEASE);
-	sh_wake(pe);
+	sh_wake_range(pe, sig_addr, sizeof(uint64_t));
 	return 0;
 }
 
@@ -337,13 +344,18 @@ sh_quiet(struct sh_ctx *c)
 	(void)c;
 	if (__builtin_expect(
 		    __atomic_load_n(&sh.async_pending, __ATOMIC_RELAXED), 0)) {
-		__atomic_store_n(&sh.async_pending, false, __ATOMIC_RELAXED);
-		ze_result_t r = zeCommandListAppendSignalEvent(sh.cl_async,
-							       sh.ev);
-		if (!r)
-			r = zeEventHostSynchronize(sh.ev, UINT64_MAX);
-		if (!r)
-			r = zeEventHostReset(sh.ev);
+		pthread_mutex_lock(&engine_lock);
+		ze_result_t r = ZE_RESULT_SUCCESS;
+		if (sh.async_pending) {
+			__atomic_store_n(&sh.async_pending, false,
+					 __ATOMIC_RELAXED);
+			r = zeCommandListAppendSignalEvent(sh.cl_async, sh.ev);
+			if (!r)
+				r = zeEventHostSynchronize(sh.ev, UINT64_MAX);
+			if (!r)
+				r = zeEventHostReset(sh.ev);
+		}
+		pthread_mutex_unlock(&engine_lock);
 		if (r) {
 			u_err("shmem", "quiet: 0x%x", r);
 			return -EIO;

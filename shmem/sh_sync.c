@@ -3,21 +3,27 @@
  * sh_sync: waiting without burning the machine, and noticing dead PEs.
  *
  * Every wait of this PE (wait_until, signal waits, barrier rounds) checks
- * its condition, spins SPIN_ROUNDS times (machines here run more PEs than
- * cores: a short spin only catches the fast case), then sleeps on the
- * doorbell of its control block:
+ * its condition, spins for SPIN_NS (machines here run more PEs than
+ * cores: a short spin only catches the fast case), then sleeps on a
+ * doorbell of its control block (data waits and barrier rounds have one
+ * each, so puts never wake a barrier and arrivals never wake a wait):
  *     waiter                          writer (put, AMO, signal, barrier)
- *     sleepers += 1 (seq_cst)         store the data
- *     d = doorbell                    fence (seq_cst)
- *     check the condition             if (peer's sleepers) {
+ *     wait_off = the word's offset    store the data
+ *     sleepers += 1 (seq_cst)         fence (seq_cst)
+ *     d = doorbell                    if (peer's sleepers && the word is
+ *     check the condition                 in what it wrote) {
  *     FUTEX_WAIT(doorbell, d, slice)      doorbell += 1; FUTEX_WAKE }
  *     sleepers -= 1
  * Either the writer sees sleepers != 0 and rings, or the waiter's check
- * sees the data (both sides order store-then-load with a full fence). The
- * doorbell is a word of a MAP_SHARED memfd mapping, so the futex is a
- * shared one (FUTEX_WAIT, not _PRIVATE): the kernel keys it on the page,
- * and the writer's FUTEX_WAKE through its own mapping of the peer's heap
- * reaches the sleeper. A writer that sees no sleeper makes no syscall.
+ * sees the data (both sides order store-then-load with a full fence; the
+ * word is named before the count, so a writer that sees the count sees
+ * the word, or SH_WAIT_ANY once two waits sleep). The doorbell is a word
+ * of a MAP_SHARED memfd mapping, so the futex is a shared one
+ * (FUTEX_WAIT, not _PRIVATE): the kernel keys it on the page, and the
+ * writer's FUTEX_WAKE through its own mapping of the peer's heap reaches
+ * the sleeper. A writer that sees no sleeper makes no syscall. (Two
+ * threads of one PE starting to sleep at once may briefly name the
+ * wrong word: the other's wake then waits for the slice's end.)
  *
  * Sleeps last at most SLICE_MS; after each, the PEs the wait depends on are
  * checked (a pidfd per node peer: readable once the process ended, zombie
@@ -33,13 +39,13 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#define SPIN_ROUNDS 2000
 #define SLICE_MS 50
 
 static long
@@ -58,6 +64,13 @@ cpu_relax(void)
 #endif
 }
 
+static inline void
+ring(uint32_t *bell)
+{
+	__atomic_add_fetch(bell, 1, __ATOMIC_SEQ_CST);
+	futex(bell, FUTEX_WAKE, INT_MAX, NULL);
+}
+
 void
 sh_wake(int pe)
 {
@@ -66,10 +79,36 @@ sh_wake(int pe)
 		return;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
-			     0)) {
-		__atomic_add_fetch(&c->doorbell, 1, __ATOMIC_SEQ_CST);
-		futex(&c->doorbell, FUTEX_WAKE, INT_MAX, NULL);
-	}
+			     0))
+		ring(&c->doorbell);
+}
+
+void
+sh_wake_range(int pe, const void *dest, size_t len)
+{
+	struct sh_ctrl *c = sh.peers[pe].ctrl;
+	if (!c)
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(!__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
+			     1))
+		return;
+	uint64_t w = __atomic_load_n(&c->wait_off, __ATOMIC_RELAXED);
+	uint64_t off = (uint64_t)((uintptr_t)dest - (uintptr_t)sh_heap.base);
+	if (w == SH_WAIT_ANY || w - off < len)
+		ring(&c->doorbell);
+}
+
+void
+sh_wake_barrier(int pe)
+{
+	struct sh_ctrl *c = sh.peers[pe].ctrl;
+	if (!c)
+		return;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(
+		    __atomic_load_n(&c->bar_sleepers, __ATOMIC_RELAXED), 0))
+		ring(&c->bar_doorbell);
 }
 
 int
@@ -109,28 +148,75 @@ check_peers(int watch_pe)
 	return 0;
 }
 
+/* Spin for about SPIN_NS before sleeping: long enough for a peer on
+ * another core to answer, short enough not to starve it when it shares
+ * this one. */
+#define SPIN_NS 20000
+#define YIELDS 16
+
 int
 sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe)
 {
+	return sh_wait_pred_on(pred, arg, watch_pe, SH_WAIT_DATA, NULL);
+}
+
+int
+sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
+		enum sh_wait_kind kind, const volatile void *word)
+{
 	if (pred(arg))
 		return 0;
-	for (int i = 0; i < SPIN_ROUNDS; i++) {
-		cpu_relax();
-		if (pred(arg))
-			return 0;
+	uint64_t t0 = u_now_ns();
+	if (sh.node_npes > (int)u_cpu_count()) {
+		/* More PEs than cores: the PE this one waits for may need
+		 * this core; hand it over a few times instead of spinning. */
+		for (int i = 0; i < YIELDS; i++) {
+			sched_yield();
+			if (pred(arg))
+				return 0;
+		}
+	} else {
+		for (int i = 1;; i++) {
+			cpu_relax();
+			if (pred(arg))
+				return 0;
+			if (!(i & 63) && u_now_ns() - t0 > SPIN_NS)
+				break;
+		}
 	}
 	struct sh_ctrl *ctl = sh_ctrl_local();
-	uint64_t deadline = u_now_ns() + (uint64_t)sh.timeout_s * 1000000000ull;
+	bool data = kind == SH_WAIT_DATA;
+	uint32_t *sleepers = data ? &ctl->sleepers : &ctl->bar_sleepers;
+	uint32_t *bell = data ? &ctl->doorbell : &ctl->bar_doorbell;
+	uint64_t off = SH_WAIT_ANY;
+	if (data && word) {
+		uintptr_t o = (uintptr_t)word - (uintptr_t)sh_heap.base;
+		if (o < sh_heap.size)
+			off = o;
+	}
+	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
 	for (;;) {
-		__atomic_add_fetch(&ctl->sleepers, 1, __ATOMIC_SEQ_CST);
-		uint32_t d = __atomic_load_n(&ctl->doorbell, __ATOMIC_SEQ_CST);
+		if (data) {
+			/* Name the word before counting in, so a writer that
+			 * sees the count sees the word (or ANY). */
+			bool alone = !__atomic_load_n(sleepers,
+						      __ATOMIC_SEQ_CST);
+			__atomic_store_n(&ctl->wait_off,
+					 alone ? off : SH_WAIT_ANY,
+					 __ATOMIC_SEQ_CST);
+		}
+		if (__atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST) > 1 &&
+		    data)
+			__atomic_store_n(&ctl->wait_off, SH_WAIT_ANY,
+					 __ATOMIC_SEQ_CST);
+		uint32_t d = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
 		if (pred(arg)) {
-			__atomic_sub_fetch(&ctl->sleepers, 1, __ATOMIC_SEQ_CST);
+			__atomic_sub_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
 			return 0;
 		}
 		struct timespec ts = { 0, SLICE_MS * 1000000L };
-		futex(&ctl->doorbell, FUTEX_WAIT, d, &ts);
-		__atomic_sub_fetch(&ctl->sleepers, 1, __ATOMIC_SEQ_CST);
+		futex(bell, FUTEX_WAIT, d, &ts);
+		__atomic_sub_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
 		if (pred(arg))
 			return 0;
 		int err = check_peers(watch_pe);
@@ -246,5 +332,5 @@ sh_wait_until(volatile void *ivar, enum sh_type t, size_t esize, int cmp,
 	if (err)
 		return err;
 	struct cmp_arg a = { ivar, t, esize, cmp, value };
-	return sh_wait_pred(cmp_pred, &a, -1);
+	return sh_wait_pred_on(cmp_pred, &a, -1, SH_WAIT_DATA, ivar);
 }

@@ -9,7 +9,7 @@
  * team index i raises, in the control block of index i + 2^r (mod n), the
  * word bar[slot].round[r] to its epoch (an atomic max, so a late message
  * of an older team that used the slot cannot lower it), rings that PE
- * (sh_wake) and waits for its own word of round r to reach the epoch,
+ * (sh_wake_barrier) and waits for its own word of round r to reach the epoch,
  * watching the PE i - 2^r that sends it. O(log n) rounds, each one remote
  * store and one sleeping wait; release stores and acquire loads chain the
  * rounds, so everything a PE wrote before the sync is visible to every
@@ -207,9 +207,10 @@ sh_team_sync(struct sh_team *t)
 		if (p->dead)
 			return -EHOSTDOWN;
 		raise_to(&p->ctrl->bar[t->slot].round[r].epoch, e);
-		sh_wake(to);
+		sh_wake_barrier(to);
 		struct round_arg a = { &mine->bar[t->slot].round[r].epoch, e };
-		int err = sh_wait_pred(round_done, &a, from);
+		int err = sh_wait_pred_on(round_done, &a, from,
+					  SH_WAIT_BARRIER, NULL);
 		if (err) {
 			/* The next sync of this team cannot work either. */
 			t->epoch--;

@@ -643,9 +643,21 @@ mpirun_job(int n, char **pe_args)
 	char *argv[32] = { (char *)mpirun, "--allow-run-as-root", "--bind-to",
 			   "none", "--oversubscribe", "-np", nbuf, "--mca",
 			   "oob_tcp_if_include", "lo", "--mca",
-			   "btl_tcp_if_include", "lo", (char *)BOOT_PE };
-	int k = 14;
+			   "btl_tcp_if_include", "lo" };
+	int k = 13;
+	char perturb[64];
+	const char *mp = getenv("MALLOC_PERTURB_");
 
+	/* Debian's mpirun (its PMIx server) crashes now and then when
+	 * freed memory is scribbled on: the PEs get meson's
+	 * MALLOC_PERTURB_, the launcher does not. */
+	if (mp) {
+		snprintf(perturb, sizeof(perturb), "MALLOC_PERTURB_=%s", mp);
+		unsetenv("MALLOC_PERTURB_");
+		argv[k++] = "-x";
+		argv[k++] = perturb;
+	}
+	argv[k++] = (char *)BOOT_PE;
 	snprintf(nbuf, sizeof(nbuf), "%d", n);
 	for (int i = 0; pe_args[i] && k < 31; i++)
 		argv[k++] = pe_args[i];

@@ -165,6 +165,20 @@ START_TEST(test_alloc_exhaustion_and_regions)
 }
 END_TEST
 
+/* A request as large as the only free block (a growth chunk made for it)
+ * fits, though good-fit rounding alone would look one class higher. */
+START_TEST(test_alloc_exact_fit_large)
+{
+	uint64_t sz = 1080033280; /* 8437760 granules: mid-class */
+	struct sh_alloc *a = mk(sz);
+	uint64_t o;
+	ck_assert_int_eq(sh_alloc_alloc(a, sz, 128, &o), 0);
+	ck_assert_uint_eq(o, HEAP_OFF);
+	ck_assert_int_eq(sh_alloc_alloc(a, 128, 128, &o), -ENOMEM);
+	sh_alloc_destroy(a);
+}
+END_TEST
+
 START_TEST(test_alloc_resize)
 {
 	struct sh_alloc *a = mk(1u << 20);
@@ -257,6 +271,7 @@ main(void)
 	tcase_add_test(tc, test_alloc_alignment);
 	tcase_add_test(tc, test_alloc_reuse_and_coalesce);
 	tcase_add_test(tc, test_alloc_exhaustion_and_regions);
+	tcase_add_test(tc, test_alloc_exact_fit_large);
 	tcase_add_test(tc, test_alloc_resize);
 	tcase_add_test(tc, test_alloc_random_determinism);
 	suite_add_tcase(s, tc);

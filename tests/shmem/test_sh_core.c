@@ -5,7 +5,10 @@
  * Each test fork+execs N copies of this program ("pe <role>") with
  * ZESHMEM_RANK / ZESHMEM_NRANKS set and the test bootstrap's shared block
  * on fd 3 (sh_test_boot.c), their stderr on a memfd the parent reads, and
- * waits for them (bounded; stragglers are killed). Roles:
+ * waits for them (bounded; stragglers are killed). Built with -DZESHRUN
+ * (sh-core-zeshrun), the same tests run each job as "zeshrun -n N" over
+ * the real bootstrap (unique id over TCP), per-PE results read from the
+ * PEs' "sh-core: PE <n> ok" lines and zeshrun's report. Roles:
  *   basic   heap symmetry (ZESHMEM_CHECK_SYMMETRY=1), puts/gets around a
  *           ring, remote-pointer bounds and the error codes of bad
  *           arguments, concurrent atomics (exact totals), a wait_until
@@ -17,7 +20,8 @@
  *   grow    an allocation larger than the heap grows every PE's heap; the
  *           peers reach the new chunk; an impossible one is NULL everywhere
  *   kill    the last PE SIGKILLs itself; the others' barrier fails with
- *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT)
+ *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT), a put to it too, and
+ *           a collective allocation ends the PE with a line naming it
  */
 #include "sh.h"
 #include "sh_test_boot.h"
@@ -320,11 +324,24 @@ count_dev_shm(void)
 }
 
 static int
+count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static int
 role_cycles(void)
 {
 	int shm0 = count_dev_shm();
 	size_t bytes;
-	int fds = -1, maps = -1;
+	int fds = -1, maps = -1, thr = -1;
 	for (int cyc = 0; cyc < 4; cyc++) {
 		init_or_die();
 		void *p = sh_malloc(1 << 20, 128, "test");
@@ -337,12 +354,15 @@ role_cycles(void)
 		/* The first cycle loads the driver (and its threads' arenas):
 		 * the next ones must leave exactly what it left. */
 		int f = leakcheck_count_fds(), m = leakcheck_count_maps(&bytes);
+		int t = count_threads();
 		if (cyc == 0) {
 			fds = f;
 			maps = m;
+			thr = t;
 		} else {
 			EXPECT_EQ(f, fds);
 			EXPECT_EQ(m, maps);
+			EXPECT_EQ(t, thr);
 		}
 		EXPECT_EQ(count_dev_shm(), shm0);
 	}
@@ -399,6 +419,9 @@ role_grow(void)
 static int
 role_kill(void)
 {
+	/* zeshrun ends the job when a PE dies (SIGTERM, SIGKILL after -g):
+	 * the survivors must see the death by themselves first. */
+	signal(SIGTERM, SIG_IGN);
 	init_or_die();
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
 	if (sh.me == sh.npes - 1)
@@ -408,12 +431,123 @@ role_kill(void)
 	long v = 1;
 	EXPECT_EQ(sh_put(NULL, sh_heap_base(), &v, 8, sh.npes - 1, 0),
 		  -EHOSTDOWN);
-	_exit(0); /* finalize would barrier with the dead PE again */
+	fprintf(stderr, "sh-core: PE %d ok\n", sh.me);
+	/* A void collective cannot return an error: the PE ends, naming the
+	 * dead PE (exit 1). */
+	sh_malloc(64, 128, "shmem_malloc");
+	_exit(0); /* not reached */
+}
+
+static double
+now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Not a test: "test_sh_core run bench 2" prints the core's figures (PE 0
+ * against PE 1) with memcpy of the same sizes as the baseline. */
+static int
+role_bench(void)
+{
+	double t0 = now_us();
+	init_or_die();
+	double tinit = now_us() - t0;
+	int peer = (sh.me + 1) % sh.npes;
+	size_t big = 1u << 20;
+	char *buf = sh_malloc(big, 128, "bench");
+	char *loc = malloc(big), *loc2 = malloc(big);
+	memset(loc, 1, big);
+	memset(loc2, 2, big);
+	uint64_t *w = sh_calloc(1, 8, "bench");
+	enum { N = 200000 };
+	double t;
+	if (sh.me == 0) {
+		long v = 1;
+		t = now_us();
+		for (int i = 0; i < N; i++) {
+			sh_put(NULL, buf, &v, 8, peer, 0);
+			sh_quiet(NULL);
+		}
+		double put = (now_us() - t) / N;
+		t = now_us();
+		for (int i = 0; i < N; i++)
+			sh_get(NULL, &v, buf, 8, peer, 0);
+		double get = (now_us() - t) / N;
+		uint64_t one = 1, f;
+		t = now_us();
+		for (int i = 0; i < N; i++)
+			sh_amo(NULL, SH_AMO_ADD, SH_T_UINT, 8, w, &one, NULL, &f,
+			       peer);
+		double fadd = (now_us() - t) / N;
+		enum { M = 200 };
+		t = now_us();
+		for (int i = 0; i < M; i++)
+			sh_put(NULL, buf, loc, big, peer, 0);
+		double bw = (now_us() - t) / M;
+		t = now_us();
+		for (int i = 0; i < M; i++) {
+			memcpy(loc2, loc, big);
+			__asm__ __volatile__("" ::: "memory");
+		}
+		double mc = (now_us() - t) / M;
+		fprintf(stderr, "put8+quiet %.3f us, get8 %.3f us, fetch-add "
+				"%.3f us, put 1MiB %.1f us vs memcpy %.1f us "
+				"(%.2fx), init %.0f us\n", put, get, fadd, bw, mc,
+			mc / bw, tinit);
+	}
+	sh_barrier(sh_team_world);
+	enum { B = 50000 };
+	t = now_us();
+	for (int i = 0; i < B; i++)
+		sh_barrier(sh_team_world);
+	double bar = (now_us() - t) / B;
+	if (sh.me == 0)
+		fprintf(stderr, "barrier_all at %d PEs %.3f us\n", sh.npes,
+			bar);
+	free(loc);
+	free(loc2);
+	sh_free(w, "bench");
+	sh_free(buf, "bench");
+	sh_finalize();
+	return 0;
+}
+
+/* Not a test: "run init N": init + barrier + finalize, PE 0 prints the
+ * time of its init. */
+static int
+role_init(void)
+{
+	double t0 = now_us();
+	init_or_die();
+	double t = now_us() - t0;
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	if (sh.me == 0)
+		fprintf(stderr, "init at %d PEs: %.1f ms (heap %zu bytes)\n",
+			sh.npes, t / 1000, sh_heap_size());
+	EXPECT_EQ(sh_finalize(), 0);
+	return 0;
+}
+
+/* PE 1 ends the job with status 7 while the others wait in a barrier. */
+static int
+role_gexit(void)
+{
+	init_or_die();
+	if (sh.me == 1)
+		sh_global_exit(7);
+	sh_barrier(sh_team_world);
+	return 3; /* not reached: the job ends first */
 }
 
 static int
-pe_main(const char *role)
+pe_role(const char *role)
 {
+	if (!strcmp(role, "init"))
+		return role_init();
+	if (!strcmp(role, "gexit"))
+		return role_gexit();
 	if (!strcmp(role, "basic"))
 		return role_basic();
 	if (!strcmp(role, "asym"))
@@ -424,14 +558,32 @@ pe_main(const char *role)
 		return role_grow();
 	if (!strcmp(role, "kill"))
 		return role_kill();
+	if (!strcmp(role, "bench"))
+		return role_bench();
 	return 99;
+}
+
+/* The PE's result as a line the parent reads (zeshrun reports only the
+ * job's status). */
+static int
+pe_main(const char *role)
+{
+	int me = -1;
+	const char *r = getenv("ZESHMEM_RANK");
+	if (r)
+		me = atoi(r);
+	int rc = pe_role(role);
+	if (!rc)
+		fprintf(stderr, "sh-core: PE %d ok\n", me);
+	return rc;
 }
 
 /* ---- the parent's side --------------------------------------------- */
 
 struct job {
 	int n;
-	int status[16];
+	int job_status;   /* zeshrun's, or 0 */
+	int status[64];
 	char err[8192];
 };
 
@@ -440,16 +592,38 @@ static void
 run_job(const char *role, int n, const char *const *env, struct job *j)
 {
 	memset(j, 0, sizeof(*j));
+	if (n > 64)
+		n = 64;
 	j->n = n;
 	int shm = memfd_create("sh-test-boot", MFD_CLOEXEC);
 	int errfd = memfd_create("sh-test-err", MFD_CLOEXEC);
-	ck_assert_int_ge(shm, 0);
-	ck_assert_int_ge(errfd, 0);
-	ck_assert_int_eq(ftruncate(shm, sizeof(struct sh_test_boot_shm)), 0);
-	pid_t pids[16];
+	/* O_APPEND: the PEs share this file description, and a memfd's
+	 * offset is not updated atomically without it (lines got lost). */
+	if (shm < 0 || errfd < 0 || fcntl(errfd, F_SETFL, O_APPEND) ||
+	    ftruncate(shm, sizeof(struct sh_test_boot_shm))) {
+		perror("run_job: memfd");
+		abort();
+	}
+	pid_t pids[64];
+#ifdef ZESHRUN
+	/* One zeshrun job of n PEs of this program; per-PE results from
+	 * their "ok" lines and zeshrun's report of a signalled PE. */
+	char self[4096];
+	ssize_t sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (sl <= 0) {
+		perror("readlink");
+		abort();
+	}
+	self[sl] = '\0';
+	int nreal = n;
+	n = 1;
+#endif
 	for (int i = 0; i < n; i++) {
 		pid_t pid = fork();
-		ck_assert_int_ge(pid, 0);
+		if (pid < 0) {
+			perror("run_job: fork");
+			abort();
+		}
 		if (pid == 0) {
 			char r[16], nr[16];
 			snprintf(r, sizeof(r), "%d", i);
@@ -461,11 +635,28 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 			setenv("ZESHMEM_TIMEOUT", "20", 0);
 			for (int k = 0; env && env[k]; k++)
 				putenv((char *)env[k]);
-			if (dup2(shm, SH_TEST_BOOT_FD) < 0 || dup2(errfd, 2) < 0)
+			/* dup2 onto itself keeps close-on-exec: clear it */
+			if (shm == SH_TEST_BOOT_FD)
+				fcntl(shm, F_SETFD, 0);
+			else if (dup2(shm, SH_TEST_BOOT_FD) < 0)
 				_exit(97);
+			if (dup2(errfd, 2) < 0)
+				_exit(97);
+#ifdef ZESHRUN
+			char nb[16];
+			snprintf(nb, sizeof(nb), "%d", nreal);
+			unsetenv("ZESHMEM_RANK");
+			unsetenv("ZESHMEM_NRANKS");
+			char *argv[] = { (char *)ZESHRUN, (char *)"-n", nb,
+					 (char *)"-g", (char *)"20",
+					 (char *)"--", self, (char *)"pe",
+					 (char *)role, NULL };
+			execv(ZESHRUN, argv);
+#else
 			char *argv[] = { (char *)"test_sh_core", (char *)"pe",
 					 (char *)role, NULL };
 			execv("/proc/self/exe", argv);
+#endif
 			_exit(98);
 		}
 		pids[i] = pid;
@@ -498,6 +689,25 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 	ssize_t got = pread(errfd, j->err, sizeof(j->err) - 1, 0);
 	j->err[got > 0 ? got : 0] = '\0';
 	close(errfd);
+#ifdef ZESHRUN
+	j->job_status = j->status[0];
+	j->n = nreal;
+	for (int i = 0; i < nreal; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "sh-core: PE %d ok\n", i);
+		if (strstr(j->err, line)) {
+			j->status[i] = 0;
+			continue;
+		}
+		snprintf(line, sizeof(line), "zeshmem: PE %d (pid", i);
+		const char *l = strstr(j->err, line);
+		const char *e = l ? strchr(l, '\n') : NULL;
+		const char *k = l ? strstr(l, "killed by signal 9") : NULL;
+		j->status[i] = k && (!e || k < e) ? SIGKILL : 1 << 8;
+	}
+#else
+	j->job_status = 0;
+#endif
 	if (j->err[0])
 		fprintf(stderr, "--- PEs of %s:\n%s---\n", role, j->err);
 }
@@ -505,6 +715,9 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 static void
 expect_all_ok(const struct job *j)
 {
+	ck_assert_msg(WIFEXITED(j->job_status) &&
+			      WEXITSTATUS(j->job_status) == 0,
+		      "zeshrun: status 0x%x", j->job_status);
 	for (int i = 0; i < j->n; i++) {
 		ck_assert_msg(j->status[i] != -1, "PE %d hung", i);
 		ck_assert_msg(WIFEXITED(j->status[i]) &&
@@ -526,7 +739,8 @@ END_TEST
 
 START_TEST(test_core_basic_engine)
 {
-	static const char *const env[] = { "ZESHMEM_COPY=engine", NULL };
+	static const char *const env[] = { "ZESHMEM_COPY=engine",
+					   "ZESHMEM_HEAP_MEMORY=host", NULL };
 	struct job j;
 	run_job("basic", 3, env, &j);
 	expect_all_ok(&j);
@@ -537,6 +751,14 @@ START_TEST(test_core_asym_named)
 {
 	struct job j;
 	run_job("asym", 3, NULL, &j);
+#ifdef ZESHRUN
+	/* The first PE to exit 1 ends the job: its line is there. */
+	ck_assert(WIFEXITED(j.job_status) && WEXITSTATUS(j.job_status) == 1);
+	ck_assert_ptr_nonnull(strstr(j.err, ": shmem_malloc: symmetry check: "
+					    "PE "));
+	ck_assert(strstr(j.err, "symmetry check: PE 1 got offset") ||
+		  strstr(j.err, "zeshmem: PE 1: shmem_malloc: symmetry check"));
+#else
 	for (int i = 0; i < 3; i++)
 		ck_assert_msg(WIFEXITED(j.status[i]) &&
 				      WEXITSTATUS(j.status[i]) == 1,
@@ -545,13 +767,18 @@ START_TEST(test_core_asym_named)
 					    "symmetry check: PE 1 got offset"));
 	ck_assert_ptr_nonnull(strstr(j.err, "zeshmem: PE 1: shmem_malloc: "
 					    "symmetry check: PE 0"));
+#endif
 }
 END_TEST
 
 START_TEST(test_core_cycles_no_leak)
 {
+	static const char *const env[] = { "ZESHMEM_COPY=engine", NULL };
 	struct job j;
 	run_job("cycles", 2, NULL, &j);
+	expect_all_ok(&j);
+	/* the copy engine's lists and their threads go too */
+	run_job("cycles", 2, env, &j);
 	expect_all_ok(&j);
 }
 END_TEST
@@ -569,20 +796,58 @@ START_TEST(test_core_killed_pe_fails_barrier)
 {
 	struct job j;
 	run_job("kill", 3, NULL, &j);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2; i++) {
+		char line[64];
+		snprintf(line, sizeof(line), "sh-core: PE %d ok\n", i);
+		ck_assert_msg(strstr(j.err, line), "PE %d: no ok line", i);
+		snprintf(line, sizeof(line), "zeshmem: PE %d: shmem_malloc: "
+					     "PE 2 ended (pid ", i);
+		ck_assert_msg(strstr(j.err, line), "PE %d: no fatal line", i);
+#ifndef ZESHRUN
 		ck_assert_msg(WIFEXITED(j.status[i]) &&
-				      WEXITSTATUS(j.status[i]) == 0,
+				      WEXITSTATUS(j.status[i]) == 1,
 			      "PE %d: status 0x%x", i, j.status[i]);
+#endif
+	}
+#ifdef ZESHRUN
+	ck_assert_int_eq(j.status[2], SIGKILL);
+	ck_assert(WIFEXITED(j.job_status) &&
+		  WEXITSTATUS(j.job_status) == 128 + SIGKILL);
+#else
 	ck_assert(WIFSIGNALED(j.status[2]) && WTERMSIG(j.status[2]) == SIGKILL);
-	ck_assert_ptr_nonnull(strstr(j.err, "PE 2 (pid"));
+#endif
+	/* the survivors' own line (sh_pe_check_alive) */
+	ck_assert_ptr_nonnull(strstr(j.err, "shmem: sh_pe_check_alive: PE 2 "
+					    "(pid"));
 }
 END_TEST
+
+#ifdef ZESHRUN
+START_TEST(test_core_global_exit_status)
+{
+	struct job j;
+	run_job("gexit", 3, NULL, &j);
+	ck_assert_msg(WIFEXITED(j.job_status) && WEXITSTATUS(j.job_status) == 7,
+		      "zeshrun: status 0x%x", j.job_status);
+}
+END_TEST
+#endif
 
 int
 main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "pe"))
 		return pe_main(argv[2]);
+	if (argc >= 4 && !strcmp(argv[1], "run")) {
+		/* run <role> <n> [NAME=VALUE...]: one job, by hand */
+		static struct job j;
+		run_job(argv[2], atoi(argv[3]), (const char *const *)argv + 4,
+			&j);
+		for (int i = 0; i < j.n; i++)
+			if (j.status[i])
+				return 1;
+		return 0;
+	}
 	Suite *s = suite_create("sh_core");
 	TCase *tc = tcase_create("core");
 	tcase_set_timeout(tc, 300);
@@ -592,6 +857,9 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_core_cycles_no_leak);
 	tcase_add_test(tc, test_core_grow_across_pes);
 	tcase_add_test(tc, test_core_killed_pe_fails_barrier);
+#ifdef ZESHRUN
+	tcase_add_test(tc, test_core_global_exit_status);
+#endif
 	suite_add_tcase(s, tc);
 	return check_run(s, CK_NORMAL, false);
 }
