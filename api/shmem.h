@@ -316,6 +316,8 @@ void *shmem_ptr(const void *dest, int pe);
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
+/* Profiling control: a no-op here; a profiling library interposes it. */
+void shmem_pcontrol(const int level, ...);
 
 /* deprecated */
 void start_pes(int npes);

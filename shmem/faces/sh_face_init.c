@@ -209,6 +209,12 @@ shmem_info_get_name(char *name)
 	memcpy(name, SHMEM_VENDOR_STRING, sizeof(SHMEM_VENDOR_STRING));
 }
 
+void
+shmem_pcontrol(const int level, ...)
+{
+	(void)level;
+}
+
 /* ---- shmemx: the unique-id start ------------------------------------------- */
 
 int
