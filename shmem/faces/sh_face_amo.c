@@ -235,7 +235,7 @@ SHMEM_BITAMO_TYPES(DEF_BITAMO, and)
 SHMEM_BITAMO_TYPES(DEF_BITAMO, or)
 SHMEM_BITAMO_TYPES(DEF_BITAMO, xor)
 
-/* ---- the 1.4 names (deprecated) --------------------------------------------- */
+/* ---- the 1.4 names (deprecated) ---------------------------------------- */
 
 #define DEF_OLD_EXTAMO(T, N, A) \
 	T shmem_##N##_fetch(const T *source, int pe) \

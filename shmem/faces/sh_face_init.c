@@ -26,7 +26,7 @@ _Static_assert(SAME(SHMEM_CMP_EQ, SH_CMP_EQ) && SAME(SHMEM_CMP_NE, SH_CMP_NE) &&
 	       SAME(SHMEM_CMP_LT, SH_CMP_LT) && SAME(SHMEM_CMP_GE, SH_CMP_GE),
 	       "comparison constants");
 
-/* ---- the faces' error ends ------------------------------------------------- */
+/* ---- the faces' error ends --------------------------------------------- */
 
 void
 face_bad_pe(const char *call, int pe)
@@ -71,7 +71,7 @@ face_fail(const char *call, int rc, int pe, const char *what, const void *p)
 	}
 }
 
-/* ---- setup ------------------------------------------------------------------ */
+/* ---- setup ------------------------------------------------------------- */
 
 static void
 handles_set(void)
@@ -143,7 +143,7 @@ shmem_global_exit(int status)
 	sh_global_exit(status);
 }
 
-/* ---- query ------------------------------------------------------------------ */
+/* ---- query ------------------------------------------------------------- */
 
 int
 shmem_my_pe(void)
@@ -215,7 +215,7 @@ shmem_pcontrol(const int level, ...)
 	(void)level;
 }
 
-/* ---- shmemx: the unique-id start ------------------------------------------- */
+/* ---- shmemx: the unique-id start --------------------------------------- */
 
 int
 shmemx_get_uniqueid(shmemx_uniqueid_t *uid)
@@ -274,7 +274,7 @@ shmemx_heap_size(void)
 	return sh.initialized ? sh_heap_size() : 0;
 }
 
-/* ---- deprecated ---------------------------------------------------------------- */
+/* ---- deprecated -------------------------------------------------------- */
 
 void
 start_pes(int npes)

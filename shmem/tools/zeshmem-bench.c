@@ -250,7 +250,8 @@ pe_main2(void)
 	for (int r = 0; r < trials(); r++) {
 		double t0 = now_us();
 		for (long i = 1; i <= rounds; i++) {
-			uint64_t s = (uint64_t)r * (uint64_t)rounds + (uint64_t)i;
+			uint64_t s = (uint64_t)r * (uint64_t)rounds +
+				     (uint64_t)i;
 			if (me == 0) {
 				shmem_putmem_signal(heap, &v, 8, &sig[0], s,
 						    SHMEM_SIGNAL_SET, 1);
@@ -332,7 +333,7 @@ pe_barrier(void)
 	}
 }
 
-/* ---- the controller ------------------------------------------------------ */
+/* ---- the controller ---------------------------------------------------- */
 
 static char zeshrun[PATH_MAX];
 

@@ -44,7 +44,7 @@ sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* ---- rma: every RMA routine of every type ---------------------------------- */
+/* ---- rma: every RMA routine of every type ------------------------------ */
 
 #define NE 16
 #define VAL(T, pe, i) ((T)(((pe) * 7 + (i)) % 100))
@@ -207,7 +207,7 @@ case_rma(void)
 	rma_sized();
 }
 
-/* ---- amo: every atomic on every type, then concurrent totals --------------- */
+/* ---- amo: every atomic on every type, then concurrent totals ----------- */
 
 #define AMO_CHECK(T, N, A) \
 	static void \
@@ -294,9 +294,12 @@ SHMEM_EXTAMO_TYPES(EXTAMO_CHECK, )
 		CHECK(v, "shmem_malloc"); \
 		*v = 0xF0; \
 		shmem_barrier_all(); \
-		CHECK(shmem_##N##_atomic_fetch_and(v, 0x3C, right) == 0xF0, #N); \
-		CHECK(shmem_##N##_atomic_fetch_or(v, 0x01, right) == 0x30, #N); \
-		CHECK(shmem_##N##_atomic_fetch_xor(v, 0x11, right) == 0x31, #N); \
+		CHECK(shmem_##N##_atomic_fetch_and(v, 0x3C, right) == \
+		      0xF0, #N); \
+		CHECK(shmem_##N##_atomic_fetch_or(v, 0x01, right) == \
+		      0x30, #N); \
+		CHECK(shmem_##N##_atomic_fetch_xor(v, 0x11, right) == \
+		      0x31, #N); \
 		shmem_##N##_atomic_or(v, 0x0F, right); \
 		shmem_##N##_atomic_and(v, 0x3E, right); \
 		shmem_##N##_atomic_xor(v, 0x80, right); \
@@ -404,7 +407,7 @@ case_amo(int rounds)
 	amo_concurrent(rounds);
 }
 
-/* ---- signal: put_signal ordering ------------------------------------------- */
+/* ---- signal: put_signal ordering --------------------------------------- */
 
 /* A ring: every round each PE sends its right neighbour a payload whose
  * every word is the round number, with the round as the signal, and waits
@@ -468,7 +471,7 @@ case_signal(int rounds)
 	shmem_free(buf);
 }
 
-/* ---- wait: point synchronisation across PEs --------------------------------- */
+/* ---- wait: point synchronisation across PEs ---------------------------- */
 
 static void
 case_wait(void)
@@ -589,7 +592,7 @@ case_wait(void)
 	shmem_free(ivar);
 }
 
-/* ---- teams: the specification's examples ---------------------------------- */
+/* ---- teams: the specification's examples ------------------------------- */
 
 static void
 case_teams(void)
@@ -605,7 +608,8 @@ case_teams(void)
 		CHECK(shmem_team_n_pes(even) == ne, "even n_pes");
 		for (int i = 0; i < ne; i++)
 			CHECK(shmem_team_translate_pe(even, i,
-						      SHMEM_TEAM_WORLD) == 2 * i,
+						      SHMEM_TEAM_WORLD) ==
+			      2 * i,
 			      "translate %d", i);
 		CHECK(shmem_team_translate_pe(even, ne, SHMEM_TEAM_WORLD) ==
 		      -1, "translate out of range");
@@ -694,7 +698,7 @@ case_teams(void)
 	shmem_barrier_all();
 }
 
-/* ---- mem: the collective allocation routines -------------------------------- */
+/* ---- mem: the collective allocation routines --------------------------- */
 
 static void
 case_mem(void)
@@ -765,7 +769,7 @@ case_mem(void)
 	shmem_free(offs);
 }
 
-/* ---- ptr, info, threads ---------------------------------------------------- */
+/* ---- ptr, info, threads ------------------------------------------------ */
 
 static void
 case_ptr(void)
@@ -811,7 +815,7 @@ case_ptr(void)
 	shmem_free(x);
 }
 
-/* ---- init/finalize cycles: no fd or mapping left --------------------------- */
+/* ---- init/finalize cycles: no fd or mapping left ----------------------- */
 
 static int
 count_dir(const char *path)
@@ -822,6 +826,22 @@ count_dir(const char *path)
 		return -1;
 	while (readdir(d))
 		n++;
+	closedir(d);
+	return n;
+}
+
+/* zemem's entries in /dev/shm (others' jobs may come and go meanwhile). */
+static int
+count_shm_ours(void)
+{
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	int n = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "zemem", 5) ||
+		     !strncmp(e->d_name, "zeshmem", 7);
 	closedir(d);
 	return n;
 }
@@ -858,8 +878,9 @@ case_cycles(int cycles)
 		shmem_finalize();
 		CHECK(shmem_my_pe() == -1 && SHMEM_TEAM_WORLD ==
 		      SHMEM_TEAM_INVALID, "after finalize");
-		int f = count_dir("/proc/self/fd"), m =
-			count_lines("/proc/self/maps"), s = count_dir("/dev/shm");
+		int f = count_dir("/proc/self/fd");
+		int m = count_lines("/proc/self/maps");
+		int s = count_shm_ours();
 		if (c == 0) {
 			fds = f;
 			maps = m;
@@ -869,11 +890,12 @@ case_cycles(int cycles)
 		      fds);
 		CHECK(m == maps, "cycle %d: %d mappings, %d after the first",
 		      c, m, maps);
-		(void)shm;
+		CHECK(s == shm, "cycle %d: %d zemem entries in /dev/shm, %d "
+		      "after the first", c, s, shm);
 	}
 }
 
-/* ---- global_exit and the bad-input ends ------------------------------------ */
+/* ---- global_exit and the bad-input ends -------------------------------- */
 
 static void
 case_global_exit(int status)
@@ -928,7 +950,7 @@ case_bad(const char *what)
 	CHECK(0, "woke up");
 }
 
-/* ---- uid: shmemx_get_uniqueid + shmemx_init_attr, PEs started here -------- */
+/* ---- uid: shmemx_get_uniqueid + shmemx_init_attr, PEs started here ----- */
 
 static void
 uid_ring(void)
