@@ -45,6 +45,16 @@
 
 #define SH_HIDDEN __attribute__((visibility("hidden")))
 
+/* A memory fence. ThreadSanitizer does not model fences (GCC refuses
+ * them there): under it, a read-modify-write of one word with the same
+ * order stands in (a full fence on the hardware too). */
+#if defined(__SANITIZE_THREAD__)
+SH_HIDDEN extern uint32_t sh_fence_word;
+#define SH_FENCE(order) ((void)__atomic_fetch_add(&sh_fence_word, 0, (order)))
+#else
+#define SH_FENCE(order) __atomic_thread_fence(order)
+#endif
+
 /* ---- bootstrap (sh_boot.c dispatches; sh_boot_pmix.c, sh_boot_uid.c,
  * sh_boot_single.c implement) ------------------------------------------ */
 

@@ -77,7 +77,7 @@ sh_wake(int pe)
 	struct sh_ctrl *c = sh.peers[pe].ctrl;
 	if (!c)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
 			     0))
 		ring(&c->doorbell);
@@ -89,7 +89,7 @@ sh_wake_range(int pe, const void *dest, size_t len)
 	struct sh_ctrl *c = sh.peers[pe].ctrl;
 	if (!c)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(!__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
 			     1))
 		return;
@@ -105,7 +105,7 @@ sh_wake_barrier(int pe)
 	struct sh_ctrl *c = sh.peers[pe].ctrl;
 	if (!c)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(
 		    __atomic_load_n(&c->bar_sleepers, __ATOMIC_RELAXED), 0))
 		ring(&c->bar_doorbell);
