@@ -2,6 +2,20 @@
 /*
  * sh_boot_pmix.c: the PMIx bootstrap (mpirun / oshrun set PMIX_RANK).
  * Built without PMIx, opening it says unsupported.
+ *
+ * allgather = PMIx_Put (PMIX_GLOBAL) of this PE's bytes under a key of its
+ * own per call, Commit, a Fence that collects the data, a Get per PE;
+ * barrier = a Fence; abort_job = PMIx_Abort (the launcher ends the job
+ * with that status). Every fence is bounded by ZESHMEM_TIMEOUT.
+ *
+ * A PE that dies: Open MPI's fence then fails with a partial success, or,
+ * when the launcher already dropped the dead PE, succeeds among the
+ * others. So the open exchanges every PE's pid and host, and before each
+ * fence (and after one that failed) the PEs of this host are checked
+ * alive (a zombie is dead): the call fails with -EHOSTDOWN naming the PE,
+ * and so does every later one. A PE that dies while the others are in a
+ * fence may let that one fence succeed; the next call fails.
+ * PEs on other hosts are left to the launcher, which ends the job.
  */
 #include "sh_boot_impl.h"
 
@@ -21,13 +35,24 @@ sh_boot_pmix_open(struct sh_boot *b)
 
 #include <pmix.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* What the open exchanges: who each PE is, to tell whether it lives. */
+struct pmix_who {
+	int32_t pid;
+	char host[64];
+	char boot_id[40];
+};
 
 struct pmix_priv {
 	pmix_proc_t me;
 	bool broken;                  /* a fence said a PE is gone */
+	int dead;                     /* a PE of this host found dead, or -1 */
+	pid_t *local_pid;             /* [nranks]: PEs of this host, else 0 */
 };
 
 /* Allgather keys: zeshmem.ag.<seq>. The count runs across opens: a key
@@ -66,6 +91,43 @@ pmix_err(struct sh_boot *b, const char *what, pmix_status_t rc)
 	}
 }
 
+static bool
+pid_dead(pid_t pid)
+{
+	char path[64], buf[256];
+	FILE *f;
+	size_t n;
+	char *p;
+
+	if (kill(pid, 0) < 0 && errno == ESRCH)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
+/* -EHOSTDOWN (logged) when a PE of this host is gone. */
+static int
+check_local(struct sh_boot *b, const char *what)
+{
+	struct pmix_priv *p = b->priv;
+
+	for (int i = 0; p->local_pid && p->dead < 0 && i < b->nranks; i++)
+		if (p->local_pid[i] > 0 && pid_dead(p->local_pid[i]))
+			p->dead = i;
+	if (p->dead < 0)
+		return 0;
+	u_err("shmem", "PE %d: %s: PE %d (pid %d) died", b->rank, what,
+	      p->dead, (int)p->local_pid[p->dead]);
+	return -EHOSTDOWN;
+}
+
 /* A fence over the whole job, bounded by ZESHMEM_TIMEOUT. */
 static int
 fence(struct sh_boot *b, bool collect, const char *what)
@@ -77,6 +139,8 @@ fence(struct sh_boot *b, bool collect, const char *what)
 	int tmo = (int)b->timeout_s;
 	pmix_status_t rc;
 
+	if (check_local(b, what))
+		return -EHOSTDOWN;
 	if (p->broken) {
 		u_err("shmem", "PE %d: %s: a PE of the job is gone", b->rank,
 		      what);
@@ -90,7 +154,11 @@ fence(struct sh_boot *b, bool collect, const char *what)
 	rc = PMIx_Fence(&all, 1, info, 2);
 	PMIX_INFO_DESTRUCT(&info[0]);
 	PMIX_INFO_DESTRUCT(&info[1]);
-	return rc == PMIX_SUCCESS ? 0 : pmix_err(b, what, rc);
+	if (rc != PMIX_SUCCESS)
+		return check_local(b, what) ? -EHOSTDOWN : pmix_err(b, what, rc);
+	/* Not checked after a fence that worked: a PE may end right after
+	 * the last one, and this one still completed. */
+	return 0;
 }
 
 static int
@@ -161,9 +229,52 @@ pmix_abort_job(struct sh_boot *b, int status)
 static void
 pmix_fini(struct sh_boot *b)
 {
+	struct pmix_priv *p = b->priv;
+
 	PMIx_Finalize(NULL, 0);
-	free(b->priv);
+	free(p->local_pid);
+	free(p);
 	b->priv = NULL;
+}
+
+static void
+who_am_i(struct pmix_who *w)
+{
+	FILE *f;
+
+	memset(w, 0, sizeof(*w));
+	w->pid = (int32_t)getpid();
+	gethostname(w->host, sizeof(w->host) - 1);
+	f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	if (f) {
+		if (!fgets(w->boot_id, sizeof(w->boot_id), f))
+			w->boot_id[0] = 0;
+		fclose(f);
+	}
+}
+
+/* Every PE's pid and host; keeps the pids of this host's PEs. */
+static int
+exchange_who(struct sh_boot *b)
+{
+	struct pmix_priv *p = b->priv;
+	struct pmix_who me, *all;
+	int ret;
+
+	who_am_i(&me);
+	all = calloc((size_t)b->nranks, sizeof(*all));
+	p->local_pid = calloc((size_t)b->nranks, sizeof(*p->local_pid));
+	if (!all || !p->local_pid) {
+		free(all);
+		return -ENOMEM;
+	}
+	ret = pmix_allgather(b, &me, sizeof(me), all);
+	for (int i = 0; ret == 0 && i < b->nranks; i++)
+		if (i != b->rank && !strcmp(all[i].host, me.host) &&
+		    !strcmp(all[i].boot_id, me.boot_id))
+			p->local_pid[i] = (pid_t)all[i].pid;
+	free(all);
+	return ret;
 }
 
 static const struct sh_boot_ops pmix_ops = {
@@ -182,9 +293,11 @@ sh_boot_pmix_open(struct sh_boot *b)
 	pmix_value_t *v;
 	pmix_status_t rc;
 	const char *env;
+	int ret;
 
 	if (!p)
 		return -ENOMEM;
+	p->dead = -1;
 	rc = PMIx_Init(&p->me, NULL, 0);
 	if (rc != PMIX_SUCCESS) {
 		free(p);
@@ -197,7 +310,7 @@ sh_boot_pmix_open(struct sh_boot *b)
 	PMIX_LOAD_PROCID(&job, p->me.nspace, PMIX_RANK_WILDCARD);
 	rc = PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &v);
 	if (rc != PMIX_SUCCESS) {
-		int ret = pmix_err(b, "job size", rc);
+		ret = pmix_err(b, "job size", rc);
 		PMIx_Finalize(NULL, 0);
 		free(p);
 		b->priv = NULL;
@@ -213,6 +326,12 @@ sh_boot_pmix_open(struct sh_boot *b)
 		b->local_rank = atoi(env);
 	}
 	b->ops = &pmix_ops;
+	ret = exchange_who(b);
+	if (ret) {
+		pmix_fini(b);
+		b->ops = NULL;
+		return ret;
+	}
 	return 0;
 }
 #endif

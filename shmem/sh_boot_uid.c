@@ -364,8 +364,12 @@ check_alive(struct sh_boot *b, struct uid_client *c, const char *what)
 		return -EHOSTDOWN;
 	}
 	if (c->lost) {
-		u_err("shmem", "PE %d: %s: the bootstrap root%s is gone",
-		      b->rank, what, c->root_rank >= 0 ? " PE" : "");
+		if (c->root_rank >= 0)
+			u_err("shmem", "PE %d: %s: PE %d died (the bootstrap "
+				       "root)", b->rank, what, c->root_rank);
+		else
+			u_err("shmem", "PE %d: %s: the launcher's bootstrap "
+				       "server is gone", b->rank, what);
 		return -EHOSTDOWN;
 	}
 	return 0;
@@ -399,6 +403,12 @@ uid_coll(struct sh_boot *b, uint32_t kind, const void *mine, size_t len,
 	ret = sh_send_msg(c->fd, SH_MSG_COLL, (int32_t)kind, seq, b->rank,
 			  mine, len);
 	pthread_mutex_unlock(&c->send_mu);
+	if (ret) {
+		/* The root's end is gone (the reader says so too). */
+		u_err("shmem", "PE %d: %s: cannot reach the bootstrap root: %s",
+		      b->rank, what, strerror(-ret));
+		return -EHOSTDOWN;
+	}
 
 	deadline_in(&end, b->timeout_s);
 	pthread_mutex_lock(&c->mu);

@@ -388,8 +388,10 @@ srv_main(void *arg)
 			tmo = (int)((drain_end - now) / 1000000ull) + 1;
 		}
 		pfd[k++] = (struct pollfd){ .fd = s->wake[0], .events = POLLIN };
+		/* A full pending list leaves new connections in the backlog. */
 		pfd[k++] = (struct pollfd){ .fd = s->cfg.listen_fd,
-					    .events = POLLIN };
+					    .events = s->npend < MAX_PENDING
+							      ? POLLIN : 0 };
 		for (int i = 0; i < s->npend; i++) {
 			who[k] = -1 - i;
 			pfd[k++] = (struct pollfd){ .fd = s->pend[i],

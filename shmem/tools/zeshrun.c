@@ -10,7 +10,8 @@
  * fork+exec, each with ZESHMEM_RANK, ZESHMEM_NRANKS, ZESHMEM_LOCAL_RANK,
  * ZESHMEM_UNIQUEID and ZESHMEM_BOOTSTRAP=uid in its environment. The PEs
  * form one process group (PE 0 leads it) and die with zeshrun
- * (PR_SET_PDEATHSIG), so none outlives the job.
+ * (PR_SET_PDEATHSIG), so none outlives the job. Rank 0 reads zeshrun's
+ * stdin unless it is a terminal; the others read /dev/null.
  *
  * SIGINT, SIGTERM and SIGHUP are forwarded to the PEs. The first PE that
  * exits non-zero or dies by a signal ends the job: one line
@@ -95,6 +96,15 @@ child(char **argv, int rank, int n, const char *hex, pid_t pgid,
 	for (int s = 1; s < NSIG; s++)
 		sigaction(s, &dfl, NULL);
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	/* The PEs are a background group: one reading a terminal would
+	 * stop (SIGTTIN). Rank 0 keeps a stdin that is a file or pipe. */
+	if (rank > 0 || isatty(0)) {
+		int fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && fd != 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+	}
 	snprintf(buf, sizeof(buf), "%d", rank);
 	setenv("ZESHMEM_RANK", buf, 1);
 	setenv("ZESHMEM_LOCAL_RANK", buf, 1);

@@ -11,6 +11,7 @@
  *                      same before the first open and after the last close
  *   kill V             PE V kills itself (SIGKILL) after a first barrier;
  *                      the others' next barrier must fail -EHOSTDOWN
+ *                      (under PMIx: the next or the one after)
  *   exit V S           PE V exits with S after a barrier; the others wait
  *   abort V S          PE V calls abort_job(S); the others sleep outside
  *                      the bootstrap and must be ended by it
@@ -21,7 +22,13 @@
  *   selfroot           the in-PE root: rank 0 creates the id
  *                      (sh_boot_uid_create), writes it to $BOOT_DIR/uid, the
  *                      others read it; then opens with the id and does
- *                      rounds (rank/size from ZESHMEM_RANK/NRANKS)
+ *                      rounds (rank/size from ZESHMEM_RANK/NRANKS);
+ *                      selfroot R V: then PE V dies (SIGKILL) and the
+ *                      others' barrier must fail -EHOSTDOWN
+ *   join HEX R N how   rank R of N with the id HEX, whose root is the test
+ *                      process: allgather (how = gather: exact contents;
+ *                      mismatch: 8 bytes where the root gives 4, -EPROTO)
+ *                      and a barrier
  * Outcome: exit 0 on success; on a failed check, a line on stderr and exit
  * 3. $BOOT_DIR/out.<rank> gets one word per scenario step when set.
  */
@@ -85,6 +92,31 @@ count_fds(void)
 			n++;
 	closedir(d);
 	return n - 1;   /* the DIR's own */
+}
+
+/* Nothing of the launcher's leaks into a PE: no socket, no signalfd. */
+static void
+check_inherited(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[300], link[256];
+		ssize_t n;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		if (!strncmp(link, "socket:", 7) || strstr(link, "signalfd"))
+			fail("fd %s (%s) inherited", e->d_name, link);
+	}
+	closedir(d);
 }
 
 static unsigned *
@@ -187,6 +219,7 @@ main(int argc, char **argv)
 		unsigned epoch = 0;
 		int cycles = a2 > 0 ? a2 : 1;
 		int fds = count_fds();
+		check_inherited();
 		for (int c = 0; c < cycles; c++) {
 			boot(NULL, 0, 0, &b);
 			rounds(b, ctr, a1 > 0 ? a1 : 1, &epoch);
@@ -218,6 +251,10 @@ main(int argc, char **argv)
 		if (b->rank == a1)
 			raise(SIGKILL);
 		int ret = b->ops->barrier(b);
+		/* PMIx: the launcher may drop the dead PE from a fence in
+		 * progress, so that one may still succeed; the next fails. */
+		if (ret == 0 && !strcmp(b->ops->name, "pmix"))
+			ret = b->ops->barrier(b);
 		if (ret != -EHOSTDOWN)
 			fail("barrier after PE %d died: %d", a1, ret);
 		/* And every later call too. */
@@ -335,10 +372,50 @@ main(int argc, char **argv)
 			fail("backend %s", b->ops->name);
 		unsigned epoch = 0;
 		rounds(b, NULL, a1 > 0 ? a1 : 1, &epoch);
+		if (argc > 3) {
+			/* selfroot R V: PE V dies, the others' barrier fails */
+			signal(SIGTERM, SIG_IGN);
+			if (rank == a2)
+				raise(SIGKILL);
+			int ret = b->ops->barrier(b);
+			if (ret != -EHOSTDOWN)
+				fail("barrier after PE %d died: %d", a2, ret);
+			note("hostdown");
+			sh_boot_close(b);
+			return 0;
+		}
 		sh_boot_close(b);
 		if (count_fds() != fds)
 			fail("fds: %d before, %d after", fds, count_fds());
 		note("ok");
+		return 0;
+	}
+	if (!strcmp(mode, "join") && argc == 6) {
+		/* join HEX RANK N gather|mismatch: the test process is the
+		 * root (test_boot.c's in-process cases). */
+		unsigned char uid[SH_UID_BYTES];
+		int rank = atoi(argv[3]), n = atoi(argv[4]);
+		me = rank;
+		if (sh_boot_uid_from_hex(argv[2], uid))
+			return 9;
+		if (sh_boot_open(uid, rank, n, &b))
+			return 10;
+		if (!strcmp(argv[5], "gather")) {
+			int v = rank * 100, *all = calloc((size_t)n, sizeof(int));
+			if (!all || b->ops->allgather(b, &v, sizeof(v), all))
+				return 11;
+			for (int i = 0; i < n; i++)
+				if (all[i] != i * 100)
+					return 12;
+			free(all);
+		} else {
+			char m[8] = { 0 }, all[64];
+			if (n > 8 || b->ops->allgather(b, m, 8, all) != -EPROTO)
+				return 11;
+		}
+		if (b->ops->barrier(b))
+			return 13;
+		sh_boot_close(b);
 		return 0;
 	}
 	fail("unknown mode %s", mode);
