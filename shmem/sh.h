@@ -303,8 +303,9 @@ SH_HIDDEN void sh_alloc_stats(const struct sh_alloc *a,
 
 /* Where this PE reaches pe's copy of the local symmetric address p:
  * NULL when pe is out of range or not node-local, or when [p, p + len)
- * (len 0: p) is not wholly inside one chunk of the heap (control block
- * included). pe == me: p itself. Never a pointer outside pe's heap. */
+ * (len 0: p) is not wholly inside one chunk of the user heap (the control
+ * block is the runtime's: no API call reaches it). pe == me: p itself.
+ * Never a pointer outside pe's heap. */
 SH_HIDDEN void *sh_remote_ptr(const void *p, size_t len, int pe);
 
 struct sh_peer {
@@ -325,11 +326,11 @@ SH_HIDDEN int sh_tr_ipc_add_chunk(unsigned k);
 static inline void *
 sh_remote_fast(const void *p, size_t len, int pe)
 {
-	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
+	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base - SH_CTRL_SIZE;
+	size_t user0 = sh_heap.chunk0_size - SH_CTRL_SIZE;
 	char *b = sh.peer_base0[pe];
-	if (off < sh_heap.chunk0_size && len <= sh_heap.chunk0_size - off &&
-	    b)
-		return b + off;
+	if (off < user0 && len <= user0 - off && b)
+		return b + SH_CTRL_SIZE + off;
 	return sh_remote_ptr(p, len, pe);
 }
 

@@ -137,6 +137,12 @@ role_basic(void)
 	EXPECT(sh_remote_ptr(hb + hs - 8, 9, right) == NULL);
 	EXPECT(sh_remote_ptr(hb + hs, 1, right) == NULL);
 	EXPECT(sh_remote_ptr(hb - 1, 1, right) == NULL);
+	/* the control block is the runtime's */
+	EXPECT(sh_remote_ptr(hb, 8, right) == NULL);
+	EXPECT(sh_remote_ptr(hb + SH_CTRL_SIZE - 8, 16, right) == NULL);
+	EXPECT(sh_remote_ptr(hb + SH_CTRL_SIZE, 8, right) != NULL);
+	EXPECT(sh_remote_ptr(hb, 8, me) == NULL);
+	EXPECT_EQ(sh_put(NULL, hb + 64, v, 8, right, 0), -EFAULT);
 	EXPECT(sh_remote_ptr(a, SIZE_MAX, right) == NULL);
 	EXPECT(sh_remote_ptr(&local, 8, right) == NULL);
 	EXPECT(sh_remote_ptr(a, 8, n) == NULL);
@@ -431,8 +437,8 @@ role_kill(void)
 	int err = sh_barrier(sh_team_world);
 	EXPECT_EQ(err, -EHOSTDOWN);
 	long v = 1;
-	EXPECT_EQ(sh_put(NULL, sh_heap_base(), &v, 8, sh.npes - 1, 0),
-		  -EHOSTDOWN);
+	EXPECT_EQ(sh_put(NULL, (char *)sh_heap_base() + SH_CTRL_SIZE, &v, 8,
+			 sh.npes - 1, 0), -EHOSTDOWN);
 	fprintf(stderr, "sh-core: PE %d ok\n", sh.me);
 	/* A void collective cannot return an error: the PE ends, naming the
 	 * dead PE (exit 1). */
