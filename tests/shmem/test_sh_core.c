@@ -100,6 +100,22 @@ role_basic(void)
 	EXPECT(sh_malloc(64, 4, "test") == NULL);       /* < sizeof(void*) */
 	EXPECT(sh_calloc(SIZE_MAX / 2, 4, "test") == NULL); /* overflow */
 	EXPECT(sh_calloc(0, 4, "test") == NULL);
+	/* realloc: NULL -> malloc; in place; moved (contents kept); 0 ->
+	 * free; a pointer not from the heap -> NULL (still collective) */
+	char *r1 = sh_realloc(NULL, 256, "test");
+	EXPECT(r1);
+	memset(r1, 0x5a, 256);
+	char *r2 = sh_realloc(r1, 1024, "test");  /* the heap's end: grows */
+	EXPECT(r2 == r1);
+	char *blocker = sh_malloc(64, 128, "test");
+	char *r3 = sh_realloc(r2, 8192, "test");  /* blocked: moves */
+	EXPECT(r3 && r3 != r2 && blocker);
+	for (int i = 0; i < 256; i++)
+		EXPECT_EQ((unsigned char)r3[i], 0x5a);
+	long stackv;
+	EXPECT(sh_realloc(&stackv, 64, "test") == NULL);
+	EXPECT(sh_realloc(r3, 0, "test") == NULL);
+	sh_free(blocker, "test");
 
 	/* put around the ring, get back */
 	int right = (me + 1) % n, left = (me + n - 1) % n;
