@@ -401,8 +401,9 @@ SH_HIDDEN int sh_quiet(struct sh_ctx *c);
  * 4 or 8, ivar esize-aligned (else -EINVAL). Waits until *ivar cmp value
  * holds (ivar in the heap: only writes covering it wake the wait; else
  * any write into the heap does). Spins briefly, then sleeps (futex);
- * 0, -EHOSTDOWN when a node PE ended, -ETIMEDOUT after ZESHMEM_TIMEOUT
- * seconds. sh_test: 1 holds, 0 not, -EINVAL. */
+ * 0, -EHOSTDOWN when a PE of the node ended (seen within 50 ms),
+ * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds when the job has PEs whose
+ * end cannot be seen (other nodes). sh_test: 1 holds, 0 not, -EINVAL. */
 SH_HIDDEN int sh_wait_until(volatile void *ivar, enum sh_type t,
 			    size_t esize, int cmp, const void *value);
 SH_HIDDEN int sh_test(volatile void *ivar, enum sh_type t, size_t esize,

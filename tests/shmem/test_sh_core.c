@@ -21,6 +21,8 @@
  *   cycles  init/finalize cycles: fd, mapping and /dev/shm counts equal
  *   grow    an allocation larger than the heap grows every PE's heap; the
  *           peers reach the new chunk; an impossible one is NULL everywhere
+ *   slow    ZESHMEM_TIMEOUT=1 and a live peer 1.5 s late to a barrier and
+ *           to a put a wait_until waits for: both succeed
  *   kill    the last PE SIGKILLs itself; the others' barrier fails with
  *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT), a put to it too, and
  *           a collective allocation ends the PE with a line naming it
@@ -565,6 +567,8 @@ role_gexit(void)
 	return 3; /* not reached: the job ends first */
 }
 
+static int role_slow(void);
+
 static int
 pe_role(const char *role)
 {
@@ -572,6 +576,8 @@ pe_role(const char *role)
 		return role_init();
 	if (!strcmp(role, "gexit"))
 		return role_gexit();
+	if (!strcmp(role, "slow"))
+		return role_slow();
 	if (!strcmp(role, "basic"))
 		return role_basic();
 	if (!strcmp(role, "asym"))
@@ -589,6 +595,32 @@ pe_role(const char *role)
 
 /* The PE's result as a line the parent reads (zeshrun reports only the
  * job's status). */
+/* Run with ZESHMEM_TIMEOUT=1: a live node peer that takes longer than
+ * the timeout is waited for (a barrier and a wait_until), not failed. */
+static int
+role_slow(void)
+{
+	init_or_die();
+	uint64_t *flag = sh_calloc(1, sizeof(uint64_t), "test");
+	EXPECT(flag);
+	struct timespec ts = { 1, 500 * 1000000L };
+	if (sh.me == 1)
+		nanosleep(&ts, NULL);
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	if (sh.me == 1) {
+		nanosleep(&ts, NULL);
+		uint64_t one = 1;
+		EXPECT_EQ(sh_put(NULL, flag, &one, 8, 0, 0), 0);
+	}
+	uint64_t one = 1;
+	if (sh.me == 0)
+		EXPECT_EQ(sh_wait_until(flag, SH_T_UINT, 8, SH_CMP_EQ, &one),
+			  0);
+	sh_free(flag, "test");
+	EXPECT_EQ(sh_finalize(), 0);
+	return 0;
+}
+
 static int
 pe_main(const char *role)
 {
@@ -836,6 +868,15 @@ START_TEST(test_core_grow_across_pes)
 }
 END_TEST
 
+START_TEST(test_core_slow_live_peer_not_timed_out)
+{
+	static const char *const env[] = { "ZESHMEM_TIMEOUT=1", NULL };
+	struct job j;
+	run_job("slow", 2, env, &j);
+	expect_all_ok(&j);
+}
+END_TEST
+
 START_TEST(test_core_killed_pe_fails_barrier)
 {
 	struct job j;
@@ -929,6 +970,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_core_cycles_no_leak);
 	tcase_add_test(tc, test_core_grow_across_pes);
 	tcase_add_test(tc, test_core_killed_pe_fails_barrier);
+	tcase_add_test(tc, test_core_slow_live_peer_not_timed_out);
 #ifdef ZESHRUN
 	tcase_add_test(tc, test_core_global_exit_status);
 #endif
