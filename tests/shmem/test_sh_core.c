@@ -15,7 +15,8 @@
  *           ring, remote-pointer bounds and the error codes of bad
  *           arguments, concurrent atomics (exact totals), a wait_until
  *           that sleeps, put_signal ordering, team splits and barriers;
- *           run with ZESHMEM_COPY=direct and =engine
+ *           run with ZESHMEM_COPY=direct and =engine, and over the
+ *           driver's broker fd transport
  *   asym    one PE allocates another size: every PE's symmetry check
  *           names it and exits 1
  *   cycles  init/finalize cycles: fd, mapping and /dev/shm counts equal
@@ -823,6 +824,20 @@ START_TEST(test_core_basic_engine)
 }
 END_TEST
 
+/* The driver's other fd transport (machines where pidfd_getfd is not
+ * allowed, e.g. Yama ptrace_scope >= 1 between siblings): the heaps'
+ * multi-fd handles through the exporters' brokers, no leak in cycles. */
+START_TEST(test_core_broker_transport)
+{
+	static const char *const env[] = { "ZEMEM_IPC_TRANSPORT=broker", NULL };
+	struct job j;
+	run_job("basic", 3, env, &j);
+	expect_all_ok(&j);
+	run_job("cycles", 2, env, &j);
+	expect_all_ok(&j);
+}
+END_TEST
+
 START_TEST(test_core_asym_named)
 {
 	struct job j;
@@ -967,6 +982,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_core_basic_direct);
 	tcase_add_test(tc, test_core_basic_engine);
 	tcase_add_test(tc, test_core_asym_named);
+	tcase_add_test(tc, test_core_broker_transport);
 	tcase_add_test(tc, test_core_cycles_no_leak);
 	tcase_add_test(tc, test_core_grow_across_pes);
 	tcase_add_test(tc, test_core_killed_pe_fails_barrier);
