@@ -17,6 +17,7 @@
 #include "leakcheck.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -961,8 +962,21 @@ uid_ring(void)
 	shmem_free(x);
 }
 
+/* kill: the last PE dies (SIGKILL) after the ring, the others' next
+ * barrier must end them with the line naming it. */
+static void
+uid_kill(int kill)
+{
+	if (!kill)
+		return;
+	if (me == npes - 1)
+		raise(SIGKILL);
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PE %d dead", npes - 1);
+}
+
 static int
-case_uid(const char *self, int n)
+case_uid(const char *self, int n, int kill)
 {
 	shmemx_uniqueid_t uid = SHMEMX_UNIQUEID_INITIALIZER;
 	char hex[2 * SHMEMX_UNIQUEID_BYTES + 1];
@@ -979,7 +993,7 @@ case_uid(const char *self, int n)
 		CHECK(kids[r] >= 0, "fork");
 		if (kids[r] == 0) {
 			execl(self, self, "uid-child", rank, nr, hex,
-			      (char *)NULL);
+			      kill ? "kill" : (char *)NULL, (char *)NULL);
 			_exit(127);
 		}
 	}
@@ -988,6 +1002,7 @@ case_uid(const char *self, int n)
 	npes = shmem_n_pes();
 	CHECK(me == 0 && npes == n, "rank %d of %d", me, npes);
 	uid_ring();
+	uid_kill(kill);
 	shmem_finalize();
 	int bad = 0;
 	for (int r = 1; r < n; r++) {
@@ -1000,7 +1015,7 @@ case_uid(const char *self, int n)
 }
 
 static void
-case_uid_child(int rank, int n, const char *hex)
+case_uid_child(int rank, int n, const char *hex, int kill)
 {
 	shmemx_uniqueid_t uid;
 	CHECK(strlen(hex) == 2 * SHMEMX_UNIQUEID_BYTES, "hex");
@@ -1014,6 +1029,7 @@ case_uid_child(int rank, int n, const char *hex)
 	npes = shmem_n_pes();
 	CHECK(me == rank && npes == n, "rank");
 	uid_ring();
+	uid_kill(kill);
 	shmem_finalize();
 }
 
@@ -1030,12 +1046,14 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(c, "uid")) {
-		case_uid(argv[0], arg ? arg : 3);
+		case_uid(argv[0], arg ? arg : 3,
+			 argc > 3 && !strcmp(argv[3], "kill"));
 		printf("PE 0: uid ok\n");
 		return 0;
 	}
 	if (!strcmp(c, "uid-child") && argc > 4) {
-		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4]);
+		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4],
+			       argc > 5 && !strcmp(argv[5], "kill"));
 		return 0;
 	}
 	CHECK(shmem_my_pe() == -1 && shmem_n_pes() == -1, "before init");

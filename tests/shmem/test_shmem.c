@@ -318,6 +318,19 @@ START_TEST(test_shmem_uniqueid_init_attr)
 }
 END_TEST
 
+/* The last PE of a unique-id job (no launcher to end the others) is killed:
+ * the others' next barrier ends them with one line naming it, exit 1. */
+START_TEST(test_shmem_killed_pe_ends_barrier)
+{
+	char *argv[] = { (char *)SHMEM_PE, "uid", "3", "kill", NULL };
+	int st = run(argv, "direct");
+	ck_assert_msg(st == 1, "status %d:\n%s", st, out);
+	ck_assert_msg(strstr(out, "zeshmem: PE 0: shmem_barrier_all: PE 2 "
+			     "ended\n"), "%s", out);
+	ck_assert_msg(!strstr(out, "barrier passed"), "%s", out);
+}
+END_TEST
+
 static Suite *
 shmem_suite(void)
 {
@@ -344,6 +357,7 @@ shmem_suite(void)
 				    (int)(sizeof(bad) / sizeof(bad[0])));
 		tcase_add_test(tc, test_shmem_call_before_init_ends_pe);
 		tcase_add_test(tc, test_shmem_uniqueid_init_attr);
+		tcase_add_test(tc, test_shmem_killed_pe_ends_barrier);
 	}
 	suite_add_tcase(s, tc);
 	return s;
