@@ -792,6 +792,10 @@ case_ptr(void)
 	CHECK(shmem_ptr(&stack, right) == NULL, "shmem_ptr of the stack");
 	CHECK(shmem_addr_accessible(x, right) == 1, "addr_accessible");
 	CHECK(shmem_addr_accessible(&stack, right) == 0, "stack inaccessible");
+	/* the heap's first bytes are the runtime's control block */
+	CHECK(shmem_addr_accessible(shmemx_heap_base(), right) == 0 &&
+	      shmem_ptr(shmemx_heap_base(), right) == NULL,
+	      "control block inaccessible");
 	CHECK(shmem_pe_accessible(right) == 1 && shmem_pe_accessible(npes) == 0
 	      && shmem_pe_accessible(-1) == 0, "pe_accessible");
 	shmem_barrier_all();
@@ -930,6 +934,10 @@ case_bad(const char *what)
 		else if (!strcmp(what, "align"))
 			shmem_long_atomic_add((long *)((char *)x + 4), 1,
 					      npes - 1);
+		else if (!strcmp(what, "amonull"))
+			shmem_long_atomic_add(NULL, 1, npes - 1);
+		else if (!strcmp(what, "ctrl"))
+			shmem_long_put(shmemx_heap_base(), stack, 1, npes - 1);
 		else if (!strcmp(what, "null"))
 			shmem_long_put(x, NULL, 1, npes - 1);
 		else if (!strcmp(what, "ctx"))

@@ -272,6 +272,8 @@ static const struct {
 		   "of 8 bytes overflows size_t\n" },
 	{ "align", "zeshmem: PE 0: shmem_long_atomic_add: dest 0x" },
 	{ "null", "zeshmem: PE 0: shmem_long_put: source is NULL\n" },
+	{ "amonull", "zeshmem: PE 0: shmem_long_atomic_add: dest is NULL\n" },
+	{ "ctrl", "zeshmem: PE 0: shmem_long_put: dest 0x" },
 	{ "ctx", "zeshmem: PE 0: shmem_ctx_long_put: ctx is "
 		 "SHMEM_CTX_INVALID\n" },
 	{ "cmp", "zeshmem: PE 0: shmem_long_wait_until: cmp 99 is not a "
@@ -290,7 +292,8 @@ START_TEST(test_shmem_bad_input_ends_pe)
 	ck_assert_msg(!strstr(out, "was accepted"), "%s", out);
 	/* one line from the library for the bad call */
 	ck_assert_msg(!strstr(l + 1, "zeshmem: PE 0:"), "two lines:\n%s", out);
-	if (!strcmp(bad[_i].what, "addr") || !strcmp(bad[_i].what, "getaddr"))
+	if (!strcmp(bad[_i].what, "addr") || !strcmp(bad[_i].what, "getaddr") ||
+	    !strcmp(bad[_i].what, "ctrl"))
 		ck_assert_msg(strstr(l, "is not a symmetric address (pe 2)"),
 			      "%s", out);
 	if (!strcmp(bad[_i].what, "align"))
