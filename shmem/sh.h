@@ -45,6 +45,16 @@
 
 #define SH_HIDDEN __attribute__((visibility("hidden")))
 
+/* A memory fence. ThreadSanitizer does not model fences (GCC refuses
+ * them there): under it, a read-modify-write of one word with the same
+ * order stands in (a full fence on the hardware too). */
+#if defined(__SANITIZE_THREAD__)
+SH_HIDDEN extern uint32_t sh_fence_word;
+#define SH_FENCE(order) ((void)__atomic_fetch_add(&sh_fence_word, 0, (order)))
+#else
+#define SH_FENCE(order) __atomic_thread_fence(order)
+#endif
+
 /* ---- bootstrap (sh_boot.c dispatches; sh_boot_pmix.c, sh_boot_uid.c,
  * sh_boot_single.c implement) ------------------------------------------ */
 
@@ -100,7 +110,7 @@ struct sh_team;   /* sh_team.c; the public shmem_team_t points to one */
 struct sh_ctx;    /* sh_rma.c; the public shmem_ctx_t points to one */
 
 struct sh_state {
-	int initialized;                  /* init count; 0 after finalize */
+	int initialized;                  /* 1 between init and finalize */
 	int me, npes;
 	int thread_level;                 /* SHMEM_THREAD_* granted */
 	struct sh_boot *boot;
@@ -116,12 +126,28 @@ struct sh_state {
 	/* transport */
 	enum sh_copy_mode copy;
 	bool heap_host_accessible;
+	bool check_symmetry;              /* ZESHMEM_CHECK_SYMMETRY */
 	unsigned timeout_s;
+	/* peers (sh_tr_ipc.c): [npes]; peer_base0[pe] is where this PE
+	 * mapped pe's chunk 0 (its own heap base for me, NULL when pe is not
+	 * node-local): the hot path's one lookup. */
+	struct sh_peer *peers;
+	char **peer_base0;
+	/* the copy engine (sh_rma.c), created when copy != DIRECT */
+	ze_command_list_handle_t cl_sync, cl_async;
+	ze_event_pool_handle_t evpool;
+	ze_event_handle_t ev;
+	bool async_pending;
 };
 
 SH_HIDDEN extern struct sh_state sh;
 
-/* init/finalize: uid == NULL -> environment bootstrap (sh_boot_open). */
+/* init/finalize: uid == NULL -> environment bootstrap (sh_boot_open).
+ * A second init is a no-op returning 0; thread_got = thread_req clamped
+ * to 0..3 (SHMEM_THREAD_SINGLE..MULTIPLE: all are supported). 0 or
+ * -errno (-ENODEV no driver/device, -EOPNOTSUPP a heap the host cannot
+ * reach, -EINVAL PEs with different ZESHMEM_SYMMETRIC_SIZE, ...).
+ * finalize: barrier over the world, then every resource released. */
 SH_HIDDEN int sh_init(const void *uid, int rank, int nranks, int thread_req,
 		      int *thread_got);
 SH_HIDDEN int sh_finalize(void);
@@ -133,12 +159,105 @@ SH_HIDDEN _Noreturn void sh_global_exit(int status);
 /* Ends with sh_fatal("call", "not initialized") when shmem_init was not
  * called. */
 SH_HIDDEN void sh_check_init(const char *call);
+/* The one place a ze_result_t becomes -errno inside the runtime. */
+SH_HIDDEN int sh_ze_err(ze_result_t r);
+/* The other files' init/fini steps, in sh_init's order. */
+SH_HIDDEN int sh_rma_init(void);
+SH_HIDDEN void sh_rma_fini(void);
+SH_HIDDEN int sh_team_init(void);
+SH_HIDDEN void sh_team_fini(void);
+/* Host identity: FNV-1a of hostname and /proc/sys/kernel/random/boot_id. */
+SH_HIDDEN uint64_t sh_host_identity(void);
+/* 0 when pe's process is alive, -EHOSTDOWN when it ended (node-local PEs:
+ * its pidfd; others are assumed alive). Marks it dead for later calls. */
+SH_HIDDEN int sh_pe_check_alive(int pe);
 
 /* ---- heap and allocator (sh_heap.c, sh_alloc.c) ------------------------ */
 
 /* Bytes of chunk 0 kept for the runtime (barriers, team slots, ...). */
 #define SH_CTRL_SIZE (64 * 1024)
 #define SH_DEFAULT_ALIGN 128
+#define SH_MAX_CHUNKS 64
+#define SH_MAX_TEAMS 64      /* team slots in the control block */
+#define SH_BAR_ROUNDS 16     /* dissemination rounds: teams up to 65536 */
+
+/* The control block: the first SH_CTRL_SIZE bytes of every PE's heap.
+ * Peers write into it through their mapping of this PE's heap; the
+ * futex words are in shared memory (FUTEX_WAIT without _PRIVATE).
+ *   sleepers/wait_off/doorbell  a data wait (wait_until, signal waits)
+ *             of this PE that sleeps adds itself to sleepers, names the
+ *             heap offset it waits on in wait_off (SH_WAIT_ANY when two
+ *             waits sleep at once or the word is not in the heap), and
+ *             sleeps on doorbell; a writer (put, AMO, signal) that sees
+ *             sleepers != 0 after its store and a full fence, and a
+ *             wait_off inside what it wrote, bumps doorbell and
+ *             FUTEX_WAKEs it. Puts into other words wake nobody.
+ *   bar_sleepers/bar_doorbell  the same for barrier rounds (woken by
+ *             barrier arrivals only).
+ *   team_mask the team slots this PE uses (read by the parent's PEs when
+ *             a split picks the new team's slot).
+ *   slot_epoch per team slot, the last epoch this PE reached in it (left
+ *             there when its team was destroyed; a split starts the new
+ *             team of the slot above every member's).
+ *   sym       {offset, size} of the last collective allocation, by
+ *             parity of the allocation count (ZESHMEM_CHECK_SYMMETRY).
+ *   bar       per team slot, per dissemination round: the epoch of the
+ *             last barrier whose round-r message reached this PE. */
+struct sh_ctrl {
+	uint32_t magic;
+	uint32_t pad0[15];
+	uint32_t sleepers;
+	uint32_t pad1;
+	uint64_t wait_off;
+	uint32_t pad2[12];
+	uint32_t doorbell;
+	uint32_t pad3[15];
+	uint32_t bar_sleepers;
+	uint32_t pad4[15];
+	uint32_t bar_doorbell;
+	uint32_t pad5[15];
+	uint64_t team_mask;
+	uint64_t sym[2][2];
+	uint64_t padt[3];
+	uint32_t slot_epoch[SH_MAX_TEAMS];
+	uint8_t padx[4096 - 384 - 4 * SH_MAX_TEAMS];
+	struct {
+		struct {
+			uint32_t epoch;
+			uint32_t pad[7];
+		} round[SH_BAR_ROUNDS];
+	} bar[SH_MAX_TEAMS];
+};
+#define SH_CTRL_MAGIC 0x7a736863u /* "zshc" */
+#define SH_WAIT_ANY UINT64_MAX
+_Static_assert(sizeof(struct sh_ctrl) <= SH_CTRL_SIZE, "control block");
+
+struct sh_chunk {
+	uint64_t off, size;               /* in the reservation */
+	ze_physical_mem_handle_t phys;
+};
+
+struct sh_heap {
+	char *base;                       /* reservation base = chunk 0 */
+	size_t reserved;                  /* the VA window */
+	size_t size;                      /* mapped: sum of chunks */
+	size_t chunk0_size;
+	unsigned nchunks;
+	struct sh_chunk chunk[SH_MAX_CHUNKS];
+	size_t max_align;                 /* largest alignment honoured */
+	struct sh_alloc *alloc;
+	uint64_t nallocs;                 /* collective allocation count */
+	bool on_host;                     /* ZESHMEM_HEAP_MEMORY=host */
+};
+SH_HIDDEN extern struct sh_heap sh_heap;
+
+SH_HIDDEN int sh_heap_init(void);
+SH_HIDDEN void sh_heap_fini(void);
+/* Collective: every PE maps one more chunk of at least min_bytes (the
+ * same size everywhere), adds it to the allocator as a region of its own,
+ * and opens its peers' new chunks (sh_tr_ipc_add_chunk). */
+SH_HIDDEN int sh_heap_grow(size_t min_bytes);
+SH_HIDDEN struct sh_ctrl *sh_ctrl_local(void);
 
 /* Local heap: [base, base + size) is every byte peers may address
  * (control block included); grows by chunks inside a collective call. */
@@ -157,16 +276,72 @@ SH_HIDDEN void *sh_calloc(size_t count, size_t size, const char *who);
 SH_HIDDEN void *sh_realloc(void *ptr, size_t size, const char *who);
 SH_HIDDEN void sh_free(void *ptr, const char *who);
 
+/* The sub-allocator itself (sh_alloc.c; no runtime state, unit-tested on
+ * its own). Offsets and sizes in bytes, multiples of SH_ALLOC_GRANULE;
+ * regions never merge (a block lies in one chunk). 0 or -errno:
+ * -EINVAL bad argument / unknown offset, -ENOMEM nothing fits. */
+#define SH_ALLOC_GRANULE 128
+struct sh_alloc;
+struct sh_alloc_stats {
+	uint64_t total, used, largest_free;
+	uint64_t free_blocks, used_blocks, regions;
+};
+SH_HIDDEN int sh_alloc_create(struct sh_alloc **out);
+SH_HIDDEN void sh_alloc_destroy(struct sh_alloc *a);
+SH_HIDDEN int sh_alloc_add(struct sh_alloc *a, uint64_t off, uint64_t size);
+SH_HIDDEN int sh_alloc_alloc(struct sh_alloc *a, size_t size, size_t align,
+			     uint64_t *off);
+SH_HIDDEN int sh_alloc_free(struct sh_alloc *a, uint64_t off);
+/* Usable bytes of the block at off, or -EINVAL. */
+SH_HIDDEN int64_t sh_alloc_size(const struct sh_alloc *a, uint64_t off);
+/* Grows or shrinks the block at off in place: 0, -ENOMEM (no room). */
+SH_HIDDEN int sh_alloc_resize(struct sh_alloc *a, uint64_t off, size_t size);
+SH_HIDDEN void sh_alloc_stats(const struct sh_alloc *a,
+			      struct sh_alloc_stats *st);
+
 /* ---- addressing (sh_tr_ipc.c) ----------------------------------------- */
 
 /* Where this PE reaches pe's copy of the local symmetric address p:
- * NULL when pe is not node-local (or p is not symmetric). len bytes from p
- * must be inside the symmetric region. */
+ * NULL when pe is out of range or not node-local, or when [p, p + len)
+ * (len 0: p) is not wholly inside one chunk of the user heap (the control
+ * block is the runtime's: no API call reaches it). pe == me: p itself.
+ * Never a pointer outside pe's heap. */
 SH_HIDDEN void *sh_remote_ptr(const void *p, size_t len, int pe);
+
+struct sh_peer {
+	char *chunk[SH_MAX_CHUNKS];       /* where chunk k of pe is mapped */
+	struct sh_ctrl *ctrl;             /* pe's control block (mapped) */
+	int pidfd;                        /* node-local peers, -1 else */
+	bool local, dead;
+};
+/* Init: export the heap (one physical-range handle), all-gather {host
+ * identity, pid, handle} over the bootstrap, open every node peer's
+ * heap. Fills sh.pids, sh.node_of, sh.peers, ... */
+SH_HIDDEN int sh_tr_ipc_init(void);
+SH_HIDDEN void sh_tr_ipc_fini(void);
+/* Collective (heap growth): export chunk k, all-gather, open the peers'. */
+SH_HIDDEN int sh_tr_ipc_add_chunk(unsigned k);
+
+/* The hot path of sh_remote_ptr: chunk 0, inline. */
+static inline void *
+sh_remote_fast(const void *p, size_t len, int pe)
+{
+	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base - SH_CTRL_SIZE;
+	size_t user0 = sh_heap.chunk0_size - SH_CTRL_SIZE;
+	char *b = sh.peer_base0[pe];
+	if (off < user0 && len <= user0 - off && b)
+		return b + SH_CTRL_SIZE + off;
+	return sh_remote_ptr(p, len, pe);
+}
 
 /* ---- RMA, AMO, signals, ordering (sh_rma.c, sh_atomic.c) --------------- */
 
-/* The default context; every operation takes a context (NULL = default). */
+/* A context: operations on it are ordered by its fence and completed by
+ * its quiet. Part 1 has the default one only (NULL means it too). */
+struct sh_ctx {
+	long options;
+	struct sh_team *team;
+};
 SH_HIDDEN extern struct sh_ctx sh_ctx_default;
 
 /* dest is a symmetric address (the remote side), src a local one for put;
@@ -202,6 +377,14 @@ SH_HIDDEN int sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t,
 		     size_t esize, void *dest, const void *value,
 		     const void *cond, void *fetched, int pe);
 
+/* The values shmem.h gives SHMEM_SIGNAL_* and SHMEM_CMP_* (the faces
+ * pass them through unchanged). */
+#define SH_SIGNAL_SET 0
+#define SH_SIGNAL_ADD 1
+enum sh_cmp {
+	SH_CMP_EQ = 1, SH_CMP_NE, SH_CMP_GT, SH_CMP_LE, SH_CMP_LT, SH_CMP_GE,
+};
+
 /* sig_op: SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD. The payload is visible
  * at pe whenever the signal is. */
 SH_HIDDEN int sh_put_signal(struct sh_ctx *c, void *dest, const void *src,
@@ -214,15 +397,36 @@ SH_HIDDEN int sh_quiet(struct sh_ctx *c);
 
 /* ---- point synchronisation (sh_sync.c) --------------------------------- */
 
-/* cmp: SHMEM_CMP_*. Waits until *ivar cmp value holds (ivar local and
- * symmetric or not). Spins briefly, then sleeps (futex); 0 or -ETIMEDOUT
- * / -EHOSTDOWN when a PE the job depends on died. */
+/* cmp: SHMEM_CMP_*; t SH_T_INT (signed compare) or SH_T_UINT; esize 1, 2,
+ * 4 or 8, ivar esize-aligned (else -EINVAL). Waits until *ivar cmp value
+ * holds (ivar in the heap: only writes covering it wake the wait; else
+ * any write into the heap does). Spins briefly, then sleeps (futex);
+ * 0, -EHOSTDOWN when a PE of the node ended (seen within 50 ms),
+ * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds when the job has PEs whose
+ * end cannot be seen (other nodes). sh_test: 1 holds, 0 not, -EINVAL. */
 SH_HIDDEN int sh_wait_until(volatile void *ivar, enum sh_type t,
 			    size_t esize, int cmp, const void *value);
 SH_HIDDEN int sh_test(volatile void *ivar, enum sh_type t, size_t esize,
 		      int cmp, const void *value);
-/* Wakes waiters sleeping on a word of pe's heap (after a remote store). */
-SH_HIDDEN void sh_wake(void *remote_addr);
+/* Wakes pe's sleeping data waits after a store into its heap (a full
+ * fence, one load of pe's sleepers; FUTEX_WAKE only when some wait
+ * sleeps). Changed from sh_wake(remote_addr): the doorbell is per PE.
+ * sh_wake_range wakes only when the sleeping wait's word is in
+ * [dest, dest + len) (dest: the local symmetric address written). */
+SH_HIDDEN void sh_wake(int pe);
+SH_HIDDEN void sh_wake_range(int pe, const void *dest, size_t len);
+SH_HIDDEN void sh_wake_barrier(int pe);
+enum sh_wait_kind { SH_WAIT_DATA, SH_WAIT_BARRIER };
+/* Waits until pred(arg) holds: spins briefly, then sleeps on this PE's
+ * data doorbell, woken by any write into its heap (a wait on several
+ * words). watch_pe >= 0: fail when that PE ends; -1: any PE of the job.
+ * 0, -EHOSTDOWN (a PE ended), -ETIMEDOUT (ZESHMEM_TIMEOUT). */
+SH_HIDDEN int sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe);
+/* The same on the doorbell of kind; word: the one local heap word a data
+ * wait is about (writers elsewhere do not wake it), NULL for any. */
+SH_HIDDEN int sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
+			      enum sh_wait_kind kind,
+			      const volatile void *word);
 
 /* ---- teams and collectives' synchronisation (sh_team.c) ---------------- */
 

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sh_face.h: the faces' one private header. The faces (sh_face_*.c) are the
+ * OpenSHMEM 1.5 names over the runtime (../sh.h): each API routine is a
+ * thin call into sh_*, its typed variants generated from the type tables
+ * of shmem.h (SHMEM_*_TYPES), never written out per type.
+ *
+ * Visibility: libzeshmem is built with hidden visibility; shmem.h and
+ * shmemx.h are included here under visibility "default", so exactly the
+ * routines they declare (and the handles SHMEM_TEAM_WORLD, ...) are
+ * exported. zeshmem.map (the library's version script) is the second
+ * fence: whatever else might be built with default visibility stays local.
+ * tests/shmem/check_shmem_exports.py checks the result both ways.
+ *
+ * Errors: a routine with a result returns the API's result for bad input;
+ * a void routine ends the PE with sh_fatal(): one line
+ * "zeshmem: PE <me>: <routine>: <argument and what is wrong>" and exit 1.
+ * The routine's name comes from __func__ of the API function itself.
+ *
+ * Handles: shmem_team_t and shmem_ctx_t are the runtime's struct sh_team *
+ * and struct sh_ctx * cast; SHMEM_TEAM_INVALID / SHMEM_CTX_INVALID are NULL.
+ */
+#ifndef ZEMEM_SH_FACE_H
+#define ZEMEM_SH_FACE_H
+
+#pragma GCC visibility push(default)
+#include "shmem.h"
+#include "shmemx.h"
+#pragma GCC visibility pop
+
+#include "sh.h"
+
+#include <errno.h>
+
+#include "u_log.h"
+
+#define FACE_HIDDEN SH_HIDDEN
+
+/* The runtime's kind of a C type (sh_amo, sh_wait_until). */
+#define FACE_KIND(T) \
+	_Generic((T)0, float: SH_T_FLOAT, double: SH_T_FLOAT, \
+		 long double: SH_T_FLOAT, \
+		 default: ((T)-1 > (T)0 ? SH_T_UINT : SH_T_INT))
+
+/* The cold ends of the checks (sh_face_init.c). */
+FACE_HIDDEN _Noreturn void face_bad_pe(const char *call, int pe);
+/* Ends the PE for a runtime error rc (< 0) of an operation on pe; what
+ * names the symmetric argument (dest, source, ivar, sig_addr) and p its
+ * value, for -EFAULT. */
+FACE_HIDDEN _Noreturn void face_fail(const char *call, int rc, int pe,
+				     const char *what, const void *p);
+
+static inline struct sh_team *
+face_team(shmem_team_t t)
+{
+	return (struct sh_team *)t;
+}
+
+/* The runtime's context for ctx; ends the PE for SHMEM_CTX_INVALID. */
+static inline struct sh_ctx *
+face_ctx(const char *call, shmem_ctx_t ctx)
+{
+	if (__builtin_expect(ctx == SHMEM_CTX_INVALID, 0))
+		sh_fatal(call, "ctx is SHMEM_CTX_INVALID");
+	return (struct sh_ctx *)ctx;
+}
+
+/* Ends the PE when pe is not a PE of the job (or shmem_init was not
+ * called: n_pes is 0 then). */
+static inline void
+face_pe(const char *call, int pe)
+{
+	if (__builtin_expect(pe < 0 || pe >= sh.npes, 0))
+		face_bad_pe(call, pe);
+}
+
+/* nelems * esize, or the end of the PE when it overflows. */
+static inline size_t
+face_bytes(const char *call, size_t nelems, size_t esize)
+{
+	size_t n;
+	if (__builtin_expect(__builtin_mul_overflow(nelems, esize, &n), 0))
+		sh_fatal(call, "nelems %zu of %zu bytes overflows size_t",
+			 nelems, esize);
+	return n;
+}
+
+/* ---- the operations every typed routine calls (sh_face_rma.c, ...) ---- */
+
+FACE_HIDDEN void face_put(const char *call, shmem_ctx_t ctx, void *dest,
+			  const void *src, size_t nelems, size_t esize, int pe,
+			  int nbi);
+FACE_HIDDEN void face_get(const char *call, shmem_ctx_t ctx, void *dest,
+			  const void *src, size_t nelems, size_t esize, int pe,
+			  int nbi);
+FACE_HIDDEN void face_iput(const char *call, shmem_ctx_t ctx, void *dest,
+			   const void *src, ptrdiff_t dst, ptrdiff_t sst,
+			   size_t nelems, size_t esize, int pe);
+FACE_HIDDEN void face_iget(const char *call, shmem_ctx_t ctx, void *dest,
+			   const void *src, ptrdiff_t dst, ptrdiff_t sst,
+			   size_t nelems, size_t esize, int pe);
+FACE_HIDDEN void face_put_signal(const char *call, shmem_ctx_t ctx,
+				 void *dest, const void *src, size_t nelems,
+				 size_t esize, uint64_t *sig_addr,
+				 uint64_t signal, int sig_op, int pe, int nbi);
+/* One atomic; fetched may be NULL. */
+FACE_HIDDEN void face_amo(const char *call, shmem_ctx_t ctx,
+			  enum sh_amo_op op, enum sh_type t, size_t esize,
+			  void *dest, const void *value, const void *cond,
+			  void *fetched, int pe);
+
+/* Point synchronisation (sh_face_sync.c). status may be NULL (all
+ * included); values has one value (vector 0) or nelems (vector 1). */
+FACE_HIDDEN void face_wait_until(const char *call, void *ivar,
+				 enum sh_type t, size_t esize, int cmp,
+				 const void *value);
+FACE_HIDDEN int face_test(const char *call, void *ivar, enum sh_type t,
+			  size_t esize, int cmp, const void *value);
+enum face_multi { FACE_ALL, FACE_ANY, FACE_SOME };
+/* wait 1: block until the condition (ALL: every included ivar; ANY: one;
+ * SOME: at least one, all satisfied reported). Returns ALL: 1 when
+ * satisfied; ANY: the index or SIZE_MAX; SOME: the count (indices
+ * filled). */
+FACE_HIDDEN size_t face_multi(const char *call, enum face_multi kind,
+			      int wait, void *ivars, size_t nelems,
+			      size_t *indices, const int *status,
+			      enum sh_type t, size_t esize, int cmp,
+			      const void *values, int vector);
+
+#endif

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sh_init: the runtime's life cycle and its fatal paths.
+ *
+ * Init, in order (finalize undoes it in reverse):
+ *   1. the Level Zero driver: ZE_ENABLE_ALT_DRIVERS is pointed at zemem's driver beside this library in the build tree
+ *      (../driver/libze_zemem.so.1), else the installed one, when the
+ *      program did not set it (as the tools do); zeInit, the first driver
+ *      with a device, device (node rank mod count), a context;
+ *   2. the bootstrap (sh_boot_open): rank, size;
+ *   3. the heap (sh_heap_init): reservation, chunk 0, control block;
+ *   4. the node-local transport (sh_tr_ipc_init): one all-gather of
+ *      {host identity, pid, heap handle, ...}; PEs of the same identity
+ *      are one node; each opens its node peers' heaps;
+ *   5. the copy engine (sh_rma_init) when it may be used;
+ *   6. the teams world and shared (sh_team_init);
+ *   7. a bootstrap barrier: every heap is open everywhere before any
+ *      PE returns from init.
+ * Every step's resources are released by finalize, so init/finalize
+ * cycles leave no fd, mapping, thread or /dev/shm entry behind.
+ *
+ * The state lives in the one global `sh` (sh.h); it is written here and
+ * by collective calls only.
+ */
+#include "sh.h"
+
+#include "u_log.h"
+#include "u_options.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef ZESHMEM_INSTALLED_DRIVER
+#define ZESHMEM_INSTALLED_DRIVER "/usr/local/lib/libze_zemem.so.1"
+#endif
+
+struct sh_state sh = { .me = -1 };
+#if defined(__SANITIZE_THREAD__)
+uint32_t sh_fence_word;
+#endif
+
+void
+sh_fatal(const char *call, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, call, msg);
+	fflush(stderr);
+	exit(1);
+}
+
+void
+sh_check_init(const char *call)
+{
+	if (__builtin_expect(!sh.initialized, 0))
+		sh_fatal(call, "not initialized (call shmem_init first)");
+}
+
+void
+sh_global_exit(int status)
+{
+	fflush(stdout);
+	fflush(stderr);
+	if (sh.boot && sh.boot->ops && sh.boot->ops->abort_job)
+		sh.boot->ops->abort_job(sh.boot, status);
+	_exit(status);
+}
+
+/* ---- host identity ---------------------------------------------------- */
+
+static uint64_t
+fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+	for (size_t i = 0; i < n; i++) {
+		h ^= c[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+uint64_t
+sh_host_identity(void)
+{
+	char host[256] = "";
+	char boot[64] = "";
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, boot, sizeof(boot) - 1);
+		if (n > 0)
+			boot[n] = '\0';
+		close(fd);
+	}
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = fnv1a(h, host, strlen(host));
+	h = fnv1a(h, "/", 1);
+	h = fnv1a(h, boot, strlen(boot));
+	return h;
+}
+
+/* ---- the driver -------------------------------------------------------- */
+
+/* As tools/tool_common.c tool_default_driver, but beside this library
+ * (dladdr) rather than beside the program. */
+static void
+default_driver(void)
+{
+	if (getenv("ZE_ENABLE_ALT_DRIVERS"))
+		return;
+	Dl_info info;
+	char dir[PATH_MAX], real[PATH_MAX], path[PATH_MAX + 64];
+	const char *found = NULL;
+	if (dladdr((void *)default_driver, &info) && info.dli_fname) {
+		snprintf(dir, sizeof(dir), "%s", info.dli_fname);
+		char *slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/../driver", dir);
+			if (realpath(path, real) &&
+			    snprintf(path, sizeof(path),
+				     "%s/libze_zemem.so.1", real) <
+				    (int)sizeof(path) &&
+			    !access(path, R_OK))
+				found = path;
+		}
+	}
+	if (!found && !access(ZESHMEM_INSTALLED_DRIVER, R_OK))
+		found = ZESHMEM_INSTALLED_DRIVER;
+	if (found) {
+		u_dbg("shmem", "driver: %s", found);
+		setenv("ZE_ENABLE_ALT_DRIVERS", found, 1);
+	}
+}
+
+static int
+ze_err(ze_result_t r)
+{
+	switch (r) {
+	case ZE_RESULT_SUCCESS:
+		return 0;
+	case ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY:
+	case ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY:
+		return -ENOMEM;
+	case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE:
+		return -EOPNOTSUPP;
+	case ZE_RESULT_ERROR_INVALID_ARGUMENT:
+	case ZE_RESULT_ERROR_INVALID_SIZE:
+	case ZE_RESULT_ERROR_UNSUPPORTED_SIZE:
+	case ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT:
+		return -EINVAL;
+	case ZE_RESULT_ERROR_UNINITIALIZED:
+		return -ENODEV;
+	default:
+		return -EIO;
+	}
+}
+
+int
+sh_ze_err(ze_result_t r)
+{
+	return ze_err(r);
+}
+
+static int
+open_driver(int local_rank)
+{
+	default_driver();
+	ze_result_t r = zeInit(0);
+	if (r) {
+		u_err("shmem", "zeInit: 0x%x (no Level Zero driver?)", r);
+		return ze_err(r);
+	}
+	uint32_t nd = 0;
+	r = zeDriverGet(&nd, NULL);
+	if (r || !nd) {
+		u_err("shmem", "no Level Zero driver (zeDriverGet: 0x%x)", r);
+		return -ENODEV;
+	}
+	ze_driver_handle_t drv[8];
+	if (nd > 8)
+		nd = 8;
+	if ((r = zeDriverGet(&nd, drv)))
+		return ze_err(r);
+	for (uint32_t i = 0; i < nd; i++) {
+		uint32_t ndev = 0;
+		if (zeDeviceGet(drv[i], &ndev, NULL) || !ndev)
+			continue;
+		ze_device_handle_t dev[64];
+		if (ndev > 64)
+			ndev = 64;
+		if (zeDeviceGet(drv[i], &ndev, dev))
+			continue;
+		sh.zdrv = drv[i];
+		sh.zdev = dev[(local_rank < 0 ? 0 : (unsigned)local_rank) % ndev];
+		break;
+	}
+	if (!sh.zdev) {
+		u_err("shmem", "no Level Zero device");
+		return -ENODEV;
+	}
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	if ((r = zeContextCreate(sh.zdrv, &cd, &sh.zctx))) {
+		u_err("shmem", "zeContextCreate: 0x%x", r);
+		return ze_err(r);
+	}
+	return 0;
+}
+
+static void
+close_driver(void)
+{
+	if (sh.zctx)
+		zeContextDestroy(sh.zctx);
+	sh.zctx = NULL;
+	sh.zdev = NULL;
+	sh.zdrv = NULL;
+}
+
+static int
+read_options(void)
+{
+	const char *copy = u_option_str(U_OPT_SH_COPY);
+	if (!strcmp(copy, "auto"))
+		sh.copy = SH_COPY_AUTO;
+	else if (!strcmp(copy, "direct"))
+		sh.copy = SH_COPY_DIRECT;
+	else if (!strcmp(copy, "engine"))
+		sh.copy = SH_COPY_ENGINE;
+	else {
+		u_warn("shmem", "ZESHMEM_COPY=%s: use auto, direct or engine; "
+				"using auto", copy);
+		sh.copy = SH_COPY_AUTO;
+	}
+	sh.check_symmetry = u_option_u64(U_OPT_SH_CHECK_SYMMETRY) != 0;
+	sh.timeout_s = (unsigned)u_option_u64(U_OPT_SH_TIMEOUT);
+	return 0;
+}
+
+int
+sh_init(const void *uid, int rank, int nranks, int thread_req,
+	int *thread_got)
+{
+	if (sh.initialized) {
+		/* A second init is a no-op (OpenSHMEM: idempotent). */
+		if (thread_got)
+			*thread_got = sh.thread_level;
+		return 0;
+	}
+	int err;
+	read_options();
+	if ((err = sh_boot_open(uid, rank, nranks, &sh.boot)))
+		return err;
+	sh.me = sh.boot->rank;
+	sh.npes = sh.boot->nranks;
+	if (sh.boot->timeout_s)
+		sh.timeout_s = sh.boot->timeout_s;
+	int lr = sh.boot->local_rank;
+	if (lr < 0)
+		lr = (int)u_option_u64(U_OPT_SH_LOCAL_RANK);
+	if ((err = open_driver(lr)))
+		goto err_boot;
+	if ((err = sh_heap_init()))
+		goto err_driver;
+	if ((err = sh_tr_ipc_init()))
+		goto err_heap;
+	if ((err = sh_rma_init()))
+		goto err_ipc;
+	if ((err = sh_team_init()))
+		goto err_rma;
+	if ((err = sh.boot->ops->barrier(sh.boot)))
+		goto err_team;
+	sh.thread_level = thread_req < 0 ? 0 : thread_req > 3 ? 3 : thread_req;
+	if (thread_got)
+		*thread_got = sh.thread_level;
+	sh.initialized = 1;
+	u_info("shmem", "PE %d of %d up: heap %p + %zu, node %d (%d PEs)",
+	       sh.me, sh.npes, (void *)sh_heap.base, sh_heap.size, sh.my_node,
+	       sh.node_npes);
+	return 0;
+
+err_team:
+	sh_team_fini();
+err_rma:
+	sh_rma_fini();
+err_ipc:
+	sh_tr_ipc_fini();
+err_heap:
+	sh_heap_fini();
+err_driver:
+	close_driver();
+err_boot:
+	sh_boot_close(sh.boot);
+	sh.boot = NULL;
+	sh.me = -1;
+	sh.npes = 0;
+	return err;
+}
+
+int
+sh_finalize(void)
+{
+	if (!sh.initialized)
+		return 0;
+	/* Nobody may still be using this PE's heap, nor this PE others':
+	 * quiet, then a barrier over the world. */
+	int err = sh_barrier(sh_team_world);
+	if (err)
+		u_warn("shmem", "finalize: barrier: %s (continuing)",
+		       strerror(-err));
+	sh_team_fini();
+	sh_rma_fini();
+	sh_tr_ipc_fini();
+	sh_heap_fini();
+	close_driver();
+	sh_boot_close(sh.boot);
+	sh.boot = NULL;
+	sh.initialized = 0;
+	sh.me = -1;
+	sh.npes = 0;
+	return err;
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sh_sync: waiting without burning the machine, and noticing dead PEs.
+ *
+ * Every wait of this PE (wait_until, signal waits, barrier rounds) checks
+ * its condition, spins for SPIN_NS (machines here run more PEs than
+ * cores: a short spin only catches the fast case), then sleeps on a
+ * doorbell of its control block (data waits and barrier rounds have one
+ * each, so puts never wake a barrier and arrivals never wake a wait):
+ *     waiter                          writer (put, AMO, signal, barrier)
+ *     wait_off = the word's offset    store the data
+ *     sleepers += 1 (seq_cst)         fence (seq_cst)
+ *     d = doorbell                    if (peer's sleepers && the word is
+ *     check the condition                 in what it wrote) {
+ *     FUTEX_WAIT(doorbell, d, slice)      doorbell += 1; FUTEX_WAKE }
+ *     sleepers -= 1
+ * Either the writer sees sleepers != 0 and rings, or the waiter's check
+ * sees the data (both sides order store-then-load with a full fence; the
+ * word is named before the count, so a writer that sees the count sees
+ * the word, or SH_WAIT_ANY once two waits sleep). The doorbell is a word
+ * of a MAP_SHARED memfd mapping, so the futex is a shared one
+ * (FUTEX_WAIT, not _PRIVATE): the kernel keys it on the page, and the
+ * writer's FUTEX_WAKE through its own mapping of the peer's heap reaches
+ * the sleeper. A writer that sees no sleeper makes no syscall. (Two
+ * threads of one PE starting to sleep at once may briefly name the
+ * wrong word: the other's wake then waits for the slice's end.)
+ *
+ * Sleeps last at most SLICE_MS; after each, the PEs the wait depends on are
+ * checked (a pidfd per node peer: readable once the process ended, zombie
+ * included, which kill(pid, 0) would miss) and the wait fails with
+ * -EHOSTDOWN when one ended. A wait on a PE whose end cannot be seen
+ * (another node, part 2) fails with -ETIMEDOUT after ZESHMEM_TIMEOUT
+ * seconds; a wait on live node PEs is not bounded (they may compute).
+ */
+#include "sh.h"
+
+#include "u_log.h"
+#include "u_os.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SLICE_MS 50
+
+static long
+futex(uint32_t *w, int op, uint32_t val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, w, op, val, ts, NULL, 0);
+}
+
+static inline void
+cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+static inline void
+ring(uint32_t *bell)
+{
+	__atomic_add_fetch(bell, 1, __ATOMIC_SEQ_CST);
+	futex(bell, FUTEX_WAKE, INT_MAX, NULL);
+}
+
+void
+sh_wake(int pe)
+{
+	struct sh_ctrl *c = sh.peers[pe].ctrl;
+	if (!c)
+		return;
+	SH_FENCE(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
+			     0))
+		ring(&c->doorbell);
+}
+
+void
+sh_wake_range(int pe, const void *dest, size_t len)
+{
+	struct sh_ctrl *c = sh.peers[pe].ctrl;
+	if (!c)
+		return;
+	SH_FENCE(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(!__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
+			     1))
+		return;
+	uint64_t w = __atomic_load_n(&c->wait_off, __ATOMIC_RELAXED);
+	uint64_t off = (uint64_t)((uintptr_t)dest - (uintptr_t)sh_heap.base);
+	if (w == SH_WAIT_ANY || w - off < len)
+		ring(&c->doorbell);
+}
+
+void
+sh_wake_barrier(int pe)
+{
+	struct sh_ctrl *c = sh.peers[pe].ctrl;
+	if (!c)
+		return;
+	SH_FENCE(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(
+		    __atomic_load_n(&c->bar_sleepers, __ATOMIC_RELAXED), 0))
+		ring(&c->bar_doorbell);
+}
+
+int
+sh_pe_check_alive(int pe)
+{
+	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
+		return -EINVAL;
+	struct sh_peer *p = &sh.peers[pe];
+	if (p->dead)
+		return -EHOSTDOWN;
+	if (pe == sh.me || !p->local)
+		return 0;
+	bool dead = false;
+	if (p->pidfd >= 0) {
+		struct pollfd pf = { .fd = p->pidfd, .events = POLLIN };
+		dead = poll(&pf, 1, 0) > 0;
+	} else if (sh.pids && sh.pids[pe] > 0) {
+		dead = kill(sh.pids[pe], 0) && errno == ESRCH;
+	}
+	if (!dead)
+		return 0;
+	p->dead = true;
+	u_err("shmem", "PE %d (pid %d) ended", pe, sh.pids ? sh.pids[pe] : 0);
+	return -EHOSTDOWN;
+}
+
+static int
+check_peers(int watch_pe)
+{
+	if (watch_pe >= 0)
+		return sh_pe_check_alive(watch_pe);
+	for (int pe = 0; pe < sh.npes; pe++) {
+		int err = sh_pe_check_alive(pe);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Spin for about SPIN_NS before sleeping: long enough for a peer on
+ * another core to answer, short enough not to starve it when it shares
+ * this one. */
+#define SPIN_NS 20000
+#define YIELDS 16
+
+int
+sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe)
+{
+	return sh_wait_pred_on(pred, arg, watch_pe, SH_WAIT_DATA, NULL);
+}
+
+int
+sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
+		enum sh_wait_kind kind, const volatile void *word)
+{
+	if (pred(arg))
+		return 0;
+	uint64_t t0 = u_now_ns();
+	if (sh.node_npes > (int)u_cpu_count()) {
+		/* More PEs than cores: the PE this one waits for may need
+		 * this core; hand it over a few times instead of spinning. */
+		for (int i = 0; i < YIELDS; i++) {
+			sched_yield();
+			if (pred(arg))
+				return 0;
+		}
+	} else {
+		for (int i = 1;; i++) {
+			cpu_relax();
+			if (pred(arg))
+				return 0;
+			if (!(i & 63) && u_now_ns() - t0 > SPIN_NS)
+				break;
+		}
+	}
+	struct sh_ctrl *ctl = sh_ctrl_local();
+	bool data = kind == SH_WAIT_DATA;
+	uint32_t *sleepers = data ? &ctl->sleepers : &ctl->bar_sleepers;
+	uint32_t *bell = data ? &ctl->doorbell : &ctl->bar_doorbell;
+	uint64_t off = SH_WAIT_ANY;
+	if (data && word) {
+		uintptr_t o = (uintptr_t)word - (uintptr_t)sh_heap.base;
+		if (o < sh_heap.size)
+			off = o;
+	}
+	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
+	/* The timeout is for PEs whose end this PE cannot see (other nodes):
+	 * a node-local PE that ends is noticed by its pidfd, and one that is
+	 * alive may legitimately take its time. */
+	bool bounded = false;
+	if (watch_pe >= 0)
+		bounded = !sh.peers[watch_pe].local;
+	else
+		for (int pe = 0; pe < sh.npes && !bounded; pe++)
+			bounded = !sh.peers[pe].local;
+	for (;;) {
+		if (data) {
+			/* Name the word before counting in, so a writer that
+			 * sees the count sees the word (or ANY). */
+			bool alone = !__atomic_load_n(sleepers,
+						      __ATOMIC_SEQ_CST);
+			__atomic_store_n(&ctl->wait_off,
+					 alone ? off : SH_WAIT_ANY,
+					 __ATOMIC_SEQ_CST);
+		}
+		if (__atomic_add_fetch(sleepers, 1, __ATOMIC_SEQ_CST) > 1 &&
+		    data)
+			__atomic_store_n(&ctl->wait_off, SH_WAIT_ANY,
+					 __ATOMIC_SEQ_CST);
+		uint32_t d = __atomic_load_n(bell, __ATOMIC_SEQ_CST);
+		if (pred(arg)) {
+			__atomic_sub_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
+			return 0;
+		}
+		struct timespec ts = { 0, SLICE_MS * 1000000L };
+		futex(bell, FUTEX_WAIT, d, &ts);
+		__atomic_sub_fetch(sleepers, 1, __ATOMIC_SEQ_CST);
+		if (pred(arg))
+			return 0;
+		int err = check_peers(watch_pe);
+		if (err)
+			return err;
+		if (bounded && u_now_ns() > deadline) {
+			u_err("shmem", "PE %d: wait timed out after %u s "
+				       "(ZESHMEM_TIMEOUT)", sh.me, sh.timeout_s);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
+/* ---- wait_until / test ----------------------------------------------- */
+
+struct cmp_arg {
+	volatile void *ivar;
+	enum sh_type t;
+	size_t esize;
+	int cmp;
+	const void *value;
+};
+
+static int
+load_cmp(const struct cmp_arg *a)
+{
+	union {
+		int64_t i;
+		uint64_t u;
+	} x = { 0 }, v = { 0 };
+	void *p = (void *)a->ivar;
+	bool sgn = a->t == SH_T_INT;
+	switch (a->esize) {
+	case 1: {
+		uint8_t r = __atomic_load_n((uint8_t *)p, __ATOMIC_ACQUIRE), w;
+		memcpy(&w, a->value, 1);
+		x.u = r, v.u = w;
+		if (sgn)
+			x.i = (int8_t)r, v.i = (int8_t)w;
+		break;
+	}
+	case 2: {
+		uint16_t r = __atomic_load_n((uint16_t *)p, __ATOMIC_ACQUIRE), w;
+		memcpy(&w, a->value, 2);
+		x.u = r, v.u = w;
+		if (sgn)
+			x.i = (int16_t)r, v.i = (int16_t)w;
+		break;
+	}
+	case 4: {
+		uint32_t r = __atomic_load_n((uint32_t *)p, __ATOMIC_ACQUIRE), w;
+		memcpy(&w, a->value, 4);
+		x.u = r, v.u = w;
+		if (sgn)
+			x.i = (int32_t)r, v.i = (int32_t)w;
+		break;
+	}
+	default: {
+		uint64_t r = __atomic_load_n((uint64_t *)p, __ATOMIC_ACQUIRE), w;
+		memcpy(&w, a->value, 8);
+		x.u = r, v.u = w;
+		break;
+	}
+	}
+	int c = sgn ? (x.i > v.i) - (x.i < v.i) : (x.u > v.u) - (x.u < v.u);
+	switch (a->cmp) {
+	case SH_CMP_EQ: return c == 0;
+	case SH_CMP_NE: return c != 0;
+	case SH_CMP_GT: return c > 0;
+	case SH_CMP_LE: return c <= 0;
+	case SH_CMP_LT: return c < 0;
+	default: return c >= 0; /* SH_CMP_GE */
+	}
+}
+
+static bool
+cmp_pred(void *arg)
+{
+	return load_cmp(arg);
+}
+
+static int
+check_args(volatile void *ivar, enum sh_type t, size_t esize, int cmp,
+	   const void *value)
+{
+	if (!ivar || !value || t == SH_T_FLOAT)
+		return -EINVAL;
+	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
+		return -EINVAL;
+	if ((uintptr_t)ivar % esize)
+		return -EINVAL;
+	if (cmp < SH_CMP_EQ || cmp > SH_CMP_GE)
+		return -EINVAL;
+	return 0;
+}
+
+int
+sh_test(volatile void *ivar, enum sh_type t, size_t esize, int cmp,
+	const void *value)
+{
+	int err = check_args(ivar, t, esize, cmp, value);
+	if (err)
+		return err;
+	struct cmp_arg a = { ivar, t, esize, cmp, value };
+	return load_cmp(&a);
+}
+
+int
+sh_wait_until(volatile void *ivar, enum sh_type t, size_t esize, int cmp,
+	      const void *value)
+{
+	int err = check_args(ivar, t, esize, cmp, value);
+	if (err)
+		return err;
+	struct cmp_arg a = { ivar, t, esize, cmp, value };
+	return sh_wait_pred_on(cmp_pred, &a, -1, SH_WAIT_DATA, ivar);
+}

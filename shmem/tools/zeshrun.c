@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/*
+ * zeshrun: start a job of N PEs on this machine.
+ *
+ *   zeshrun -n N [-g GRACE_S] [--] prog [args...]
+ *
+ * zeshrun is itself the unique-id root: it binds the bootstrap socket
+ * (loopback, or ZESHMEM_BOOT_IFACE), serves the job's allgathers and
+ * barriers on a thread (sh_boot_uid_srv.c) and starts the PEs with
+ * fork+exec, each with ZESHMEM_RANK, ZESHMEM_NRANKS, ZESHMEM_LOCAL_RANK,
+ * ZESHMEM_UNIQUEID and ZESHMEM_BOOTSTRAP=uid in its environment. The PEs
+ * form one process group (PE 0 leads it) and die with zeshrun
+ * (PR_SET_PDEATHSIG), so none outlives the job. Rank 0 reads zeshrun's
+ * stdin unless it is a terminal; the others read /dev/null.
+ *
+ * SIGINT, SIGTERM and SIGHUP are forwarded to the PEs. The first PE that
+ * exits non-zero or dies by a signal ends the job: one line
+ *   zeshmem: PE <n> (pid P) exited with status S | killed by signal S
+ * then SIGTERM to the others, SIGKILL after the grace period (default 3 s).
+ * Exit status: the first non-zero PE status (128+S for a signal), the
+ * shmem_global_exit status when a PE called it, else 128+S when zeshrun
+ * itself was signalled, else 0. All waits sleep in poll().
+ */
+#include "sh_boot_impl.h"
+
+#include "u_log.h"
+#include "u_options.h"
+#include "u_os.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_PES 4096
+
+struct pe {
+	pid_t pid;
+	bool done;
+};
+
+static int abort_pipe[2] = { -1, -1 };
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: zeshrun -n N [-g GRACE_S] [--] prog [args...]\n"
+		   "  -n N        number of PEs (1..%d)\n"
+		   "  -g GRACE_S  seconds between SIGTERM and SIGKILL when "
+		   "the job ends early (default 3)\n", MAX_PES);
+}
+
+static int
+parse_uint(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Server thread: a PE called shmem_global_exit. */
+static void
+on_abort(void *arg, int rank, int status)
+{
+	int msg[2] = { rank, status };
+
+	if (write(abort_pipe[1], msg, sizeof(msg)) < 0)
+		(void)0;
+}
+
+static void
+child(char **argv, int rank, int n, const char *hex, pid_t pgid,
+      pid_t parent, const sigset_t *oldmask)
+{
+	char buf[32];
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	setpgid(0, pgid);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	for (int s = 1; s < NSIG; s++)
+		sigaction(s, &dfl, NULL);
+	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	/* The PEs are a background group: one reading a terminal would
+	 * stop (SIGTTIN). Rank 0 keeps a stdin that is a file or pipe. */
+	if (rank > 0 || isatty(0)) {
+		int fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && fd != 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+	}
+	snprintf(buf, sizeof(buf), "%d", rank);
+	setenv("ZESHMEM_RANK", buf, 1);
+	setenv("ZESHMEM_LOCAL_RANK", buf, 1);
+	snprintf(buf, sizeof(buf), "%d", n);
+	setenv("ZESHMEM_NRANKS", buf, 1);
+	setenv("ZESHMEM_UNIQUEID", hex, 1);
+	setenv("ZESHMEM_BOOTSTRAP", "uid", 1);
+	execvp(argv[0], argv);
+	fprintf(stderr, "zeshrun: cannot run %s: %s\n", argv[0],
+		strerror(errno));
+	_exit(127);
+}
+
+static void
+signal_all(struct pe *pes, int n, pid_t pgid, int sig)
+{
+	if (pgid > 0)
+		kill(-pgid, sig);
+	for (int i = 0; i < n; i++)
+		if (pes[i].pid > 0 && !pes[i].done)
+			kill(pes[i].pid, sig);
+}
+
+int
+main(int argc, char **argv)
+{
+	long n = 0, grace = 3;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "+n:g:h")) != -1) {
+		switch (opt) {
+		case 'n':
+			if (parse_uint(optarg, 1, MAX_PES, &n)) {
+				fprintf(stderr, "zeshrun: -n %s: want 1..%d\n",
+					optarg, MAX_PES);
+				return 2;
+			}
+			break;
+		case 'g':
+			if (parse_uint(optarg, 0, 3600, &grace)) {
+				fprintf(stderr, "zeshrun: -g %s: want 0..3600\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!n || optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	char **prog = argv + optind;
+
+	/* Signals arrive on a signalfd; the children get the old mask. */
+	sigset_t mask, oldmask;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0 || pipe2(abort_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		perror("zeshrun: signalfd");
+		return 1;
+	}
+
+	/* The bootstrap root. */
+	const char *iface = u_option_str(U_OPT_SH_BOOT_IFACE);
+	struct sh_uid_info info;
+	int lfd = sh_uid_listen(iface[0] ? iface : "127.0.0.1", &info);
+	if (lfd < 0) {
+		fprintf(stderr, "zeshrun: bootstrap socket: %s\n",
+			strerror(-lfd));
+		return 1;
+	}
+	struct sh_uid_srv_cfg cfg = {
+		.listen_fd = lfd, .nonce = info.nonce, .nranks = (int)n,
+		.local_rank = -1,
+		.timeout_s = (unsigned)u_option_u64(U_OPT_SH_TIMEOUT),
+		.on_abort = on_abort,
+	};
+	struct sh_uid_srv *srv;
+	int ret = sh_uid_srv_start(&cfg, &srv);
+	if (ret) {
+		fprintf(stderr, "zeshrun: bootstrap server: %s\n",
+			strerror(-ret));
+		return 1;
+	}
+	uint8_t uid[SH_UID_BYTES];
+	char hex[2 * SH_UID_BYTES + 1];
+	sh_uid_encode(&info, uid);
+	sh_boot_uid_to_hex(uid, hex);
+
+	struct pe *pes = calloc((size_t)n, sizeof(*pes));
+	if (!pes) {
+		fprintf(stderr, "zeshrun: out of memory\n");
+		return 1;
+	}
+	pid_t self = getpid(), pgid = 0;
+	int live = 0, status = 0, sig_got = 0, abort_status = -1;
+	bool ending = false;
+	uint64_t kill_at = 0;
+
+	fflush(NULL);
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0) {
+			fprintf(stderr, "zeshrun: fork: %s\n", strerror(errno));
+			status = 1;
+			ending = true;
+			break;
+		}
+		if (pid == 0)
+			child(prog, i, (int)n, hex, pgid, self, &oldmask);
+		setpgid(pid, pgid ? pgid : pid);
+		if (!pgid)
+			pgid = pid;
+		pes[i].pid = pid;
+		live++;
+	}
+	if (ending) {
+		signal_all(pes, (int)n, pgid, SIGTERM);
+		kill_at = u_now_ns() + (uint64_t)grace * 1000000000ull;
+	}
+
+	while (live > 0) {
+		struct pollfd pfd[2] = { { .fd = sfd, .events = POLLIN },
+					 { .fd = abort_pipe[0],
+					   .events = POLLIN } };
+		int tmo = -1;
+		if (kill_at) {
+			uint64_t now = u_now_ns();
+			if (now >= kill_at) {
+				signal_all(pes, (int)n, pgid, SIGKILL);
+				kill_at = 0;
+				continue;
+			}
+			tmo = (int)((kill_at - now) / 1000000ull) + 1;
+		}
+		if (poll(pfd, 2, tmo) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents & POLLIN) {
+			int msg[2];
+			while (read(abort_pipe[0], msg, sizeof(msg)) ==
+			       (ssize_t)sizeof(msg)) {
+				if (abort_status < 0)
+					abort_status = msg[1];
+				if (!kill_at)
+					kill_at = u_now_ns() +
+						  (uint64_t)grace * 1000000000ull;
+			}
+		}
+		struct signalfd_siginfo si;
+		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+			if (si.ssi_signo == SIGCHLD)
+				continue;
+			if (!sig_got)
+				sig_got = (int)si.ssi_signo;
+			/* A second signal while ending: no more grace. */
+			signal_all(pes, (int)n, pgid,
+				   ending ? SIGKILL : (int)si.ssi_signo);
+		}
+		for (;;) {
+			int ws;
+			pid_t pid = waitpid(-1, &ws, WNOHANG);
+			if (pid <= 0)
+				break;
+			int i;
+			for (i = 0; i < n && pes[i].pid != pid; i++)
+				;
+			if (i == n)
+				continue;
+			pes[i].done = true;
+			live--;
+			int code = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws)
+						   : WEXITSTATUS(ws);
+			if (code == 0 || status)
+				continue;
+			status = code;
+			if (WIFSIGNALED(ws))
+				fprintf(stderr, "zeshmem: PE %d (pid %d) killed "
+						"by signal %d\n", i, (int)pid,
+					WTERMSIG(ws));
+			else
+				fprintf(stderr, "zeshmem: PE %d (pid %d) exited "
+						"with status %d\n", i, (int)pid,
+					code);
+			if (!ending) {
+				ending = true;
+				signal_all(pes, (int)n, pgid, SIGTERM);
+				if (!kill_at)
+					kill_at = u_now_ns() +
+						  (uint64_t)grace * 1000000000ull;
+			}
+		}
+	}
+	/* Whatever the PEs left in their group goes with them. */
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+	sh_uid_srv_stop(srv, false);
+	free(pes);
+	close(sfd);
+	close(abort_pipe[0]);
+	close(abort_pipe[1]);
+	if (abort_status >= 0)
+		return abort_status & 0xff;
+	if (status)
+		return status;
+	return sig_got ? 128 + sig_got : 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the dynamic symbols libzeshmem exports against api/shmem.h.
+
+usage: check_shmem_exports.py LIBRARY API_DIR CC...
+Every exported name must be one shmem.h / shmemx.h declare (or one of the
+handles SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_CTX_DEFAULT), and every
+routine they declare must be exported, but for the collectives and locks
+(part 3 of the runtime). Fails listing what differs.
+"""
+import re
+import subprocess
+import sys
+
+HANDLES = {"SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEM_CTX_DEFAULT"}
+# Declared here, implemented by the collectives part of the runtime.
+LATER = re.compile(r"(alltoall|broadcast|collect|_reduce$|_to_all$|"
+                   r"^shmem_barrier$|^shmem_sync$|_lock$)")
+NAME = re.compile(r"\b((?:shmemx?_\w+)|start_pes|_my_pe|_num_pes|shmalloc|"
+                  r"shmemalign|shrealloc|shfree)\s*\)?\s*\(")
+
+
+def exported(lib):
+    out = subprocess.run(["nm", "-D", "--defined-only", lib], check=True,
+                         capture_output=True, text=True).stdout
+    names = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            names.add(parts[2].split("@")[0])
+    return names
+
+
+def declared(api, cc):
+    src = "#include <shmem.h>\n#include <shmemx.h>\n"
+    out = subprocess.run(cc + ["-std=c99", "-E", "-P", "-I", api, "-x", "c",
+                               "-"], input=src, check=True,
+                         capture_output=True, text=True).stdout
+    return set(NAME.findall(out))
+
+
+def main():
+    lib, api, cc = sys.argv[1], sys.argv[2], sys.argv[3:]
+    have = exported(lib)
+    decl = declared(api, cc)
+    bad = 0
+    for n in sorted(have - decl - HANDLES - {"ZESHMEM_1"}):
+        print("exported but not an API name:", n)
+        bad += 1
+    for n in sorted(HANDLES - have):
+        print("handle not exported:", n)
+        bad += 1
+    want = {n for n in decl if not LATER.search(n)}
+    for n in sorted(want - have):
+        print("declared but not exported:", n)
+        bad += 1
+    later = sorted(n for n in decl if LATER.search(n))
+    print("exported %d names; shmem.h/shmemx.h declare %d routines, %d of "
+          "them (collectives, locks) for part 3, %d of those exported"
+          % (len(have), len(decl), len(later),
+             sum(1 for n in later if n in have)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
