@@ -1651,7 +1651,9 @@ py_create_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	Py_XDECREF(kw);
 	Py_XDECREF(a);
 	if (flat) {
-		t = PyObject_CallMethod(flat, "view", "O", shape);
+		PyObject *nm = PyUnicode_FromString("view");
+		t = nm ? PyObject_CallMethodOneArg(flat, nm, shape) : NULL;
+		Py_XDECREF(nm);
 		Py_DECREF(flat);
 	}
 	if (!t) {
@@ -1705,7 +1707,7 @@ is_instance_of(PyObject *obj, const char *mod, const char *cls)
 	/* Only a module already imported can have made obj. */
 	PyObject *modules = PyImport_GetModuleDict();
 	PyObject *mm = PyDict_GetItemString(modules, mod);
-	if (!mm)
+	if (!mm || mm == Py_None)
 		return 0;
 	PyObject *c = PyObject_GetAttrString(mm, cls);
 	if (!c)
@@ -1782,7 +1784,9 @@ py_create_array(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	PyObject *flat = PyObject_CallMethod(np, "frombuffer", "OOn", buf, dt,
 					     (Py_ssize_t)count);
 	if (flat) {
-		arr = PyObject_CallMethod(flat, "reshape", "O", shape);
+		PyObject *nm = PyUnicode_FromString("reshape");
+		arr = nm ? PyObject_CallMethodOneArg(flat, nm, shape) : NULL;
+		Py_XDECREF(nm);
 		Py_DECREF(flat);
 	}
 	if (!arr) {
