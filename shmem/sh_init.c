@@ -44,6 +44,9 @@
 struct sh_state sh = { .me = -1 };
 size_t sh_req_heap_size;
 int sh_req_copy = -1;
+#if defined(__SANITIZE_THREAD__)
+uint32_t sh_fence_word;
+#endif
 
 void
 sh_fatal(const char *call, const char *fmt, ...)

@@ -334,7 +334,7 @@ sh_fence(struct sh_ctx *c)
 	(void)c;
 	/* Direct stores: ordered by the release fence. Engine nbi copies:
 	 * one in-order list, so they are ordered already. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	SH_FENCE(__ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -365,6 +365,6 @@ sh_quiet(struct sh_ctx *c)
 			if (sh.peers[pe].local)
 				sh_wake(pe);
 	}
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	return 0;
 }

@@ -128,13 +128,24 @@ shmem_query_thread(int *provided)
 void
 shmem_finalize(void)
 {
+	int me = sh.me, dead = dead_pe();
 	int rc = sh_finalize();
 	if (!sh.initialized) {
 		SHMEM_TEAM_WORLD = SHMEM_TEAM_INVALID;
 		SHMEM_TEAM_SHARED = SHMEM_TEAM_INVALID;
 	}
-	if (rc < 0)
-		face_fail(__func__, rc, -1, "team", NULL);
+	if (rc < 0) {
+		/* the runtime is down: sh_fatal's PE number is gone */
+		fflush(stdout);
+		if (rc == -EHOSTDOWN && dead >= 0)
+			fprintf(stderr, "zeshmem: PE %d: %s: PE %d ended\n", me,
+				__func__, dead);
+		else
+			fprintf(stderr, "zeshmem: PE %d: %s: %s\n", me, __func__,
+				rc == -EHOSTDOWN ? "a PE of the job ended" :
+				strerror(-rc));
+		exit(1);
+	}
 }
 
 void
