@@ -286,7 +286,7 @@ InitAttr_init(InitAttrObject *self, PyObject *args, PyObject *kw)
 					 &ms, &oe))
 		return -1;
 	self->mem_size = 0;
-	self->op_engine_type = 0;
+	self->op_engine_type = SHMEMX_COPY_DEFAULT;
 	if (ms && PyObject_SetAttrString((PyObject *)self, "mem_size", ms))
 		return -1;
 	if (oe && PyObject_SetAttrString((PyObject *)self, "op_engine_type",
@@ -319,6 +319,8 @@ InitAttr_set_mem_size(InitAttrObject *self, PyObject *v, void *c)
 static PyObject *
 InitAttr_get_oe(InitAttrObject *self, void *c)
 {
+	if (self->op_engine_type == SHMEMX_COPY_DEFAULT)
+		Py_RETURN_NONE;
 	return PyObject_CallFunction(op_engine_enum, "i",
 				     self->op_engine_type);
 }
@@ -332,8 +334,10 @@ InitAttr_set_oe(InitAttrObject *self, PyObject *v, void *c)
 				"be deleted");
 		return -1;
 	}
-	if (get_ll("InitAttr", "op_engine_type", v, SHMEMX_COPY_AUTO,
-		   SHMEMX_COPY_ENGINE, &x))
+	if (v == Py_None)
+		x = SHMEMX_COPY_DEFAULT;
+	else if (get_ll("InitAttr", "op_engine_type", v, SHMEMX_COPY_AUTO,
+			SHMEMX_COPY_ENGINE, &x))
 		return -1;
 	self->op_engine_type = (int)x;
 	return 0;
@@ -342,9 +346,14 @@ InitAttr_set_oe(InitAttrObject *self, PyObject *v, void *c)
 static PyObject *
 InitAttr_repr(InitAttrObject *self)
 {
-	return PyUnicode_FromFormat("InitAttr(mem_size=%llu, "
-				    "op_engine_type=%d)", self->mem_size,
-				    self->op_engine_type);
+	PyObject *oe = InitAttr_get_oe(self, NULL);
+	if (!oe)
+		return NULL;
+	PyObject *r = PyUnicode_FromFormat("InitAttr(mem_size=%llu, "
+					   "op_engine_type=%R)",
+					   self->mem_size, oe);
+	Py_DECREF(oe);
+	return r;
 }
 
 static PyGetSetDef InitAttr_getset[] = {
@@ -355,7 +364,8 @@ static PyGetSetDef InitAttr_getset[] = {
 	  "allocation does not fit.", NULL },
 	{ "op_engine_type", (getter)InitAttr_get_oe, (setter)InitAttr_set_oe,
 	  "How node-local data moves (an OpEngineType): AUTO, DIRECT (host "
-	  "loads and stores) or ENGINE (the device's copy engine).", NULL },
+	  "loads and stores) or ENGINE (the device's copy engine); None (the "
+	  "default): the ZESHMEM_COPY option decides.", NULL },
 	{ NULL },
 };
 
@@ -364,7 +374,7 @@ static PyTypeObject InitAttrType = {
 	.tp_name = "shmem.InitAttr",
 	.tp_basicsize = sizeof(InitAttrObject),
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "InitAttr(mem_size=0, op_engine_type=OpEngineType.AUTO)\n\n"
+	.tp_doc = "InitAttr(mem_size=0, op_engine_type=None)\n\n"
 		  "Initialization attributes for aclshmem_init.\n\n"
 		  "mem_size: size of the symmetric heap in bytes (every PE must "
 		  "use the same).",

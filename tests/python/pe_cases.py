@@ -26,6 +26,14 @@ MEM = 16 << 20
 def init():
     attr = shmem.InitAttr()
     attr.mem_size = MEM
+    assert attr.op_engine_type is None
+    engine = os.environ.get("PE_CASES_ENGINE")
+    if engine:
+        attr.op_engine_type = shmem.OpEngineType[engine]
+        assert attr.op_engine_type == shmem.OpEngineType[engine]
+    level = os.environ.get("PE_CASES_LOG_LEVEL")
+    if level:
+        shmem.set_log_level(getattr(logging, level))
     st = shmem.aclshmem_init(attr)
     assert st, st
     assert st.status == 0 and st.my_pe == shmem.my_pe()
@@ -452,6 +460,11 @@ def case_badargs(me, n):
     a = shmem.InitAttr()
     raises(ValueError, "negative", setattr, a, "mem_size", -1)
     raises(ValueError, "out of range", setattr, a, "op_engine_type", 9)
+    a.op_engine_type = shmem.OpEngineType.DIRECT
+    assert repr(a) == "InitAttr(mem_size=0, op_engine_type=<OpEngineType" \
+        ".DIRECT: 1>)", repr(a)
+    a.op_engine_type = None
+    assert a.op_engine_type is None
     u = shmem.aclshmem_init_using_unique_id
     raises(ValueError, "rank 3 is out of range", u, 3, 2, 0, bytes(128))
     raises(ValueError, "nranks 0", u, 0, 0, 0, bytes(128))
@@ -490,6 +503,10 @@ def case_killed(me, n):
             "ZESHMEM_TIMEOUT" in str(e)), str(e)
     print("PE %d: got %s" % (me, e), flush=True)
     raises(RuntimeError, "aclshmem_finalize", shmem.aclshmem_finalize)
+
+
+def case_nothing(me, n):
+    shmem.aclshmem_finalize()
 
 
 def case_interrupt(me, n):

@@ -76,9 +76,34 @@ def test_case(case, n):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_api_copy_engine(n):
-    """The same calls with the copy engine (OpEngineType.ENGINE path is
-    the runtime's; here through ZESHMEM_COPY=engine)."""
-    oks(zeshrun(n, CASES, "api", ZESHMEM_COPY="engine"), "api", n)
+    """The same calls with the copy engine, chosen by InitAttr's
+    op_engine_type (the runtime says so at debug level)."""
+    out = zeshrun(n, CASES, "api", PE_CASES_ENGINE="ENGINE",
+                  ZEMEM_LOG_LEVEL="warn,shmem:debug")
+    oks(out, "api", n)
+    assert out.count("copies through immediate command lists") == n, out
+
+
+def test_engine_and_log_level():
+    """op_engine_type overrides ZESHMEM_COPY; None leaves it to the option;
+    set_log_level (Python levels) moves the library's threshold: a warning
+    shows at WARNING and not at CRITICAL, debug lines at DEBUG only."""
+    dbg = "copies through immediate command lists"
+    out = run([PY, CASES, "nothing"], ZESHMEM_COPY="engine",
+              PE_CASES_LOG_LEVEL="DEBUG")
+    assert dbg in out, out
+    out = run([PY, CASES, "nothing"], ZESHMEM_COPY="engine",
+              PE_CASES_LOG_LEVEL="INFO")
+    assert dbg not in out, out
+    out = run([PY, CASES, "nothing"], ZESHMEM_COPY="engine",
+              PE_CASES_ENGINE="DIRECT", PE_CASES_LOG_LEVEL="DEBUG")
+    assert dbg not in out, out
+    out = run([PY, CASES, "nothing"], ZESHMEM_COPY="bogus",
+              PE_CASES_LOG_LEVEL="WARNING")
+    assert "ZESHMEM_COPY=bogus" in out, out
+    out = run([PY, CASES, "nothing"], ZESHMEM_COPY="bogus",
+              PE_CASES_LOG_LEVEL="CRITICAL")
+    assert "ZESHMEM_COPY=bogus" not in out, out
 
 
 def test_teams_seed_example_8_pes():
