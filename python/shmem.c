@@ -662,11 +662,11 @@ py_init(PyObject *m, PyObject *attr)
 	InitAttrObject *a = (InitAttrObject *)attr;
 	if (apply_attrs("aclshmem_init", a->mem_size, a->op_engine_type))
 		return NULL;
-	int rc, prov = 0;
+	int rc, prov = 0, was = shmem_my_pe() >= 0;
 	Py_BEGIN_ALLOW_THREADS
 	rc = shmem_init_thread(SHMEM_THREAD_MULTIPLE, &prov);
 	Py_END_ALLOW_THREADS
-	if (rc == 0)
+	if (rc == 0 && !was)
 		generation++;
 	return status_new(rc);
 }
@@ -713,12 +713,12 @@ py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	PyBuffer_Release(&b);
 	if (apply_attrs(fn, ms, SHMEMX_COPY_DEFAULT))
 		return NULL;
-	int rc, prov = 0;
+	int rc, prov = 0, was = shmem_my_pe() >= 0;
 	Py_BEGIN_ALLOW_THREADS
 	rc = shmemx_init_attr_thread((int)rank, (int)nranks, &uid,
 				     SHMEM_THREAD_MULTIPLE, &prov);
 	Py_END_ALLOW_THREADS
-	if (rc == 0)
+	if (rc == 0 && !was)
 		generation++;
 	return status_new(rc);
 }

@@ -127,6 +127,12 @@ def case_api(me, n):
     poke(shmem.aclshmem_ptr(z + 8 * me, peer), (me + 77).to_bytes(8, "little"))
     shmem.aclshmem_barrier_all()
     assert int.from_bytes(peek(z + 8 * prev, 8), "little") == prev + 77
+    # a second init is a no-op: the job, the heap and buffers stay
+    keep = shmem.aclshmemx_buffer(p, 16)
+    st = shmem.aclshmem_init(shmem.InitAttr())
+    assert st and st.my_pe == me and st.n_pes == n, st
+    assert shmem.aclshmemx_get_heap_base() == base
+    assert len(memoryview(keep)) == 16
     # teams of the world
     w = shmem.SHMEM_TEAM_WORLD
     assert shmem.team_my_pe(w) == me and shmem.team_n_pes(w) == n
@@ -147,6 +153,8 @@ def case_api(me, n):
     shmem.aclshmem_finalize()
     shmem.aclshmem_finalize()       # a no-op now
     raises(RuntimeError, "not initialized", shmem.my_pe)
+    raises(ValueError, "finalized", memoryview, keep)
+    raises(RuntimeError, "not initialized", shmem.team_my_pe, w)
 
 
 # ---- signals -------------------------------------------------------------
