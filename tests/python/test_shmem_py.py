@@ -245,8 +245,11 @@ def test_ctrl_c_in_wait():
     assert "interrupted" in out and "PE 0: interrupt ok" in out, out
 
 
-def test_global_exit():
-    out = zeshrun(2, CASES, "global_exit", expect=7)
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_global_exit(n):
+    """The last PE calls aclshmem_global_exit(7) while the others wait:
+    the job ends with status 7."""
+    out = zeshrun(n, CASES, "global_exit", expect=7)
     assert "not ended" not in out, out
 
 
