@@ -71,7 +71,8 @@ int shmemx_set_copy_mode(int mode);
  * ZEMEM_LOG_LEVEL's: 0 none, 1 error, 2 warn, 3 info, 4 debug, 5 trace. */
 int shmemx_set_log_level(int level);
 
-/* ZESHMEM_TIMEOUT in seconds (how long a wait on a silent PE lasts). */
+/* ZESHMEM_TIMEOUT in seconds (how long a wait on a PE of another node
+ * lasts before it fails). */
 unsigned shmemx_timeout(void);
 
 /* The index of this PE's Level Zero device among its driver's devices

@@ -1116,8 +1116,8 @@ PyDoc_STRVAR(wait_doc,
 "Wait until the local signal word sig_addr compares to cmp_val as cmp "
 "says (ACLSHMEM_CMP_EQ, NE, GT, GE, LT, LE).\n\n"
 "Other Python threads run meanwhile; Ctrl-C raises KeyboardInterrupt. "
-"RuntimeError when a PE of the job ended or nothing satisfied it within "
-"ZESHMEM_TIMEOUT seconds.");
+"RuntimeError when a PE of the job ended, or (in a job with PEs on other "
+"nodes) nothing satisfied it within ZESHMEM_TIMEOUT seconds.");
 
 static PyObject *
 py_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
@@ -1144,7 +1144,14 @@ py_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
 	uint64_t *sp = (uint64_t *)(uintptr_t)sig;
 	/* The satisfied case without releasing the GIL. */
 	int rc = shmemx_signal_wait_until_timeout(sp, (int)cmp, val, 0, NULL);
-	long long waited_ms = 0, limit_ms = 1000ll * shmemx_timeout();
+	/* The runtime's rule: ZESHMEM_TIMEOUT bounds a wait only when some PE
+	 * is on another node (this PE cannot see it end); node PEs that end
+	 * are seen at once, live ones may compute for longer. */
+	long long waited_ms = 0, limit_ms = -1;
+	void *hb = shmemx_heap_base();
+	for (int pe = 0; rc == 1 && pe < shmem_n_pes(); pe++)
+		if (!shmem_ptr(hb, pe))
+			limit_ms = 1000ll * shmemx_timeout();
 	while (rc == 1) {
 		Py_BEGIN_ALLOW_THREADS
 		rc = shmemx_signal_wait_until_timeout(sp, (int)cmp, val,
@@ -1155,7 +1162,7 @@ py_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
 		if (PyErr_CheckSignals())
 			return NULL;
 		waited_ms += WAIT_SLICE_MS;
-		if (waited_ms >= limit_ms)
+		if (limit_ms >= 0 && waited_ms >= limit_ms)
 			rc = -ETIMEDOUT;
 	}
 	if (rc < 0)
