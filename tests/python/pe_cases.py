@@ -23,6 +23,15 @@ import shmem
 MEM = 16 << 20
 
 
+def resources():
+    """This process's open fds and its shared mappings (heaps, pools)."""
+    fds = set(os.listdir("/proc/self/fd"))
+    with open("/proc/self/maps") as f:
+        maps = [ln for ln in f if "memfd:" in ln or "/dev/shm" in ln or
+                "zemem" in ln]
+    return fds, len(maps)
+
+
 def init():
     attr = shmem.InitAttr()
     attr.mem_size = MEM
@@ -155,6 +164,18 @@ def case_api(me, n):
     raises(RuntimeError, "not initialized", shmem.my_pe)
     raises(ValueError, "finalized", memoryview, keep)
     raises(RuntimeError, "not initialized", shmem.team_my_pe, w)
+    # The driver keeps what it opened at the first init (its pools), the
+    # runtime nothing: a second init/finalize cycle leaves no fd or mapping
+    # more than the first.
+    after1 = resources()
+    assert shmem.aclshmem_init(shmem.InitAttr(mem_size=MEM))
+    q = shmem.aclshmem_malloc(1 << 20)
+    assert q != 0
+    shmem.aclshmem_barrier_all()
+    shmem.aclshmem_free(q)
+    shmem.aclshmem_finalize()
+    after2 = resources()
+    assert after2 == after1, (after2, after1)
 
 
 # ---- signals -------------------------------------------------------------
