@@ -28,6 +28,14 @@ MPIRUN = ["--allow-run-as-root", "--bind-to", "none", "--oversubscribe",
           "lo"]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def numpy_or_skip():
+    """The PE programs use numpy (python3-numpy) for their buffers."""
+    p = subprocess.run([PY, "-c", "import numpy"], capture_output=True)
+    if p.returncode:
+        pytest.skip("numpy cannot be imported by %s (python3-numpy)" % PY)
+
+
 def shm_entries():
     try:
         names = os.listdir("/dev/shm")
