@@ -12,6 +12,7 @@
 #define ZESHMEM_SHMEMX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "shmem.h"
 
@@ -44,6 +45,54 @@ int shmemx_init_attr_thread(int rank, int nranks,
  * when a collective allocation does not fit). NULL / 0 before init. */
 void *shmemx_heap_base(void);
 size_t shmemx_heap_size(void);
+
+/* ---- for language bindings (the Python module `shmem`) ----------------
+ * Settings the next init uses instead of an option, and blocking calls in
+ * forms that return an error instead of ending the PE (the shmem.h forms
+ * end it with one line on stderr). Errors are negative errno values:
+ * -EINVAL a bad argument, -EBUSY while initialized, -ENODEV not
+ * initialized, -EHOSTDOWN a PE of the job ended, -ETIMEDOUT no answer
+ * within ZESHMEM_TIMEOUT. */
+
+/* The initial heap size of the next init in bytes, instead of
+ * ZESHMEM_SYMMETRIC_SIZE (0: the option again); 64 KiB .. 64 TiB. */
+int shmemx_set_heap_size(size_t bytes);
+
+/* How the next init moves node-local data, instead of ZESHMEM_COPY. */
+enum {
+    SHMEMX_COPY_DEFAULT = -1, /* the option */
+    SHMEMX_COPY_AUTO = 0,
+    SHMEMX_COPY_DIRECT = 1,
+    SHMEMX_COPY_ENGINE = 2
+};
+int shmemx_set_copy_mode(int mode);
+
+/* The library's log threshold for every topic, instead of
+ * ZEMEM_LOG_LEVEL's: 0 none, 1 error, 2 warn, 3 info, 4 debug, 5 trace. */
+int shmemx_set_log_level(int level);
+
+/* ZESHMEM_TIMEOUT in seconds (how long a wait on a PE of another node
+ * lasts before it fails). */
+unsigned shmemx_timeout(void);
+
+/* The index of this PE's Level Zero device among its driver's devices
+ * (the heap's device), -ENODEV before init. */
+int shmemx_device_index(void);
+
+/* shmem_signal_wait_until for at most timeout_ms milliseconds (rounded up
+ * to the runtime's sleep slice, 50 ms): 0 when the condition holds
+ * (*value = the signal, value may be NULL), 1 when timeout_ms passed
+ * first, else -errno. sig_addr is an 8-byte aligned word of this PE. */
+int shmemx_signal_wait_until_timeout(uint64_t *sig_addr, int cmp,
+                                     uint64_t cmp_value, long timeout_ms,
+                                     uint64_t *value);
+
+/* shmem_barrier_all: 0 or -errno. */
+int shmemx_barrier_all_status(void);
+
+/* shmem_finalize: every resource is released either way; 0, or -errno of
+ * the final barrier. */
+int shmemx_finalize_status(void);
 
 #ifdef __cplusplus
 }

@@ -125,6 +125,18 @@ u_log_level(const char *topic)
 }
 
 int
+u_log_set_level(int level)
+{
+	if (level < U_LOG_NONE || level > U_LOG_TRACE)
+		return -1;
+	u_log_init();
+	__atomic_store_n(&topic_count, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&global_level, level, __ATOMIC_RELEASE);
+	__atomic_store_n(&u_log_max_level, level, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
 u_log_topic_enabled(int level, const char *topic)
 {
 	if (!topic_count)

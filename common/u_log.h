@@ -39,6 +39,10 @@ u_log_enabled(int level, const char *topic)
 }
 void u_log_write(int level, const char *topic, const char *func,
 		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Sets the threshold of every topic to level (U_LOG_NONE..U_LOG_TRACE),
+ * replacing ZEMEM_LOG_LEVEL's (per-topic overrides dropped); -1 when level
+ * is out of range. For a program that changes it at run time. */
+int u_log_set_level(int level);
 /* Name of a level ("error", ...); "?" when out of range. */
 const char *u_log_level_name(int level);
 /* Parse a level name; returns -1 when unknown. */

@@ -150,6 +150,11 @@ SH_HIDDEN extern struct sh_state sh;
  * finalize: barrier over the world, then every resource released. */
 SH_HIDDEN int sh_init(const void *uid, int rank, int nranks, int thread_req,
 		      int *thread_got);
+/* What the next sh_init uses instead of an option (shmemx_set_heap_size,
+ * shmemx_set_copy_mode: the language bindings' init attributes): heap
+ * bytes (0: ZESHMEM_SYMMETRIC_SIZE), copy mode (-1: ZESHMEM_COPY). */
+SH_HIDDEN extern size_t sh_req_heap_size;
+SH_HIDDEN extern int sh_req_copy;
 SH_HIDDEN int sh_finalize(void);
 /* One line "zeshmem: PE <me>: <call>: <fmt...>" on stderr, then exit(1)
  * (the job's launcher then ends the other PEs). */

@@ -154,7 +154,8 @@ sh_heap_init(void)
 	else if (strcmp(mem, "device"))
 		u_warn("shmem", "ZESHMEM_HEAP_MEMORY=%s: use device or host; "
 				"using device", mem);
-	size_t user = (size_t)u_option_u64(U_OPT_SH_SYMMETRIC_SIZE);
+	size_t user = sh_req_heap_size ? sh_req_heap_size :
+		      (size_t)u_option_u64(U_OPT_SH_SYMMETRIC_SIZE);
 	size_t pg = 0;
 	size_t want = user + SH_CTRL_SIZE;
 	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev, want, &pg);

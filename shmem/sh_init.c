@@ -42,6 +42,8 @@
 #endif
 
 struct sh_state sh = { .me = -1 };
+size_t sh_req_heap_size;
+int sh_req_copy = -1;
 #if defined(__SANITIZE_THREAD__)
 uint32_t sh_fence_word;
 #endif
@@ -233,7 +235,9 @@ static int
 read_options(void)
 {
 	const char *copy = u_option_str(U_OPT_SH_COPY);
-	if (!strcmp(copy, "auto"))
+	if (sh_req_copy >= SH_COPY_AUTO && sh_req_copy <= SH_COPY_ENGINE)
+		sh.copy = (enum sh_copy_mode)sh_req_copy;
+	else if (!strcmp(copy, "auto"))
 		sh.copy = SH_COPY_AUTO;
 	else if (!strcmp(copy, "direct"))
 		sh.copy = SH_COPY_DIRECT;
