@@ -969,12 +969,12 @@ main(int argc, char **argv)
 			 o ? o : "", o && *o ? ":" : "");
 		setenv("ASAN_OPTIONS", buf, 1);
 		/* The jobs whose outcome does not hang on how the launcher
-		 * ends a job (mpirun has its own rules for a dying PE), and
-		 * no init/finalize cycles: a PE's second PMIx fence fails
-		 * ("partial fence") once a peer finalized PMIx (s1-boot). */
+		 * ends a job (mpirun has its own rules for a dying PE).
+		 * Cycles too: PMIx stays up from the first init to exit. */
 		tcase_add_test(tc, test_core_basic_direct);
 		tcase_add_test(tc, test_core_basic_engine);
 		tcase_add_test(tc, test_core_grow_across_pes);
+		tcase_add_test(tc, test_core_cycles_no_leak);
 		suite_add_tcase(s, tc);
 		return check_run(s, CK_NORMAL, false);
 	}

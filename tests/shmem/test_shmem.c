@@ -332,12 +332,12 @@ shmem_suite(void)
 	tcase_add_loop_test(tc, test_shmem_put_signal_ordering, 0, loops);
 	tcase_add_loop_test(tc, test_shmem_wait_from_other_pe, 0, loops);
 	tcase_add_loop_test(tc, test_shmem_teams_spec_examples, 0, loops);
+	/* Under mpirun too: PMIx stays up from the first init to exit. */
+	tcase_add_loop_test(tc, test_shmem_init_finalize_cycles, 0, loops);
 	if (!mpirun) {
 		tcase_add_loop_test(tc, test_shmem_thread, 0, 2);
 		tcase_add_loop_test(tc, test_shmem_mem_collective, 0, loops);
 		tcase_add_loop_test(tc, test_shmem_ptr_info, 0, loops);
-		tcase_add_loop_test(tc, test_shmem_init_finalize_cycles, 0,
-				    loops);
 		tcase_add_loop_test(tc, test_shmem_global_exit_status, 0,
 				    loops);
 		tcase_add_loop_test(tc, test_shmem_bad_input_ends_pe, 0,
