@@ -14,6 +14,7 @@
 
 #include "check_run.h"
 #include "leakcheck.h"
+#include "mpirun_crash.h"
 #include "u_options.h"
 
 #include <check.h>
@@ -64,6 +65,21 @@ job_teardown(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+/* Empties $BOOT_DIR for a job run again: a zeroed counter file only. */
+static void
+job_reset(void)
+{
+	char cmd[400];
+	int fd;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/*", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	fd = open(shm, O_CREAT | O_RDWR | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 4096), 0);
+	close(fd);
 }
 
 /* Reads $BOOT_DIR/name into buf ("" when absent). */
@@ -645,15 +661,14 @@ mpirun_job(int n, char **pe_args)
 			   "oob_tcp_if_include", "lo", "--mca",
 			   "btl_tcp_if_include", "lo" };
 	int k = 13;
-	char perturb[64];
-	const char *mp = getenv("MALLOC_PERTURB_");
+	static char perturb[64];
+	static const char *mp;
 
-	/* Debian's mpirun (its PMIx server) crashes now and then when
-	 * freed memory is scribbled on: the PEs get meson's
-	 * MALLOC_PERTURB_, the launcher does not. */
+	/* mpirun_crash.h: the PEs get meson's MALLOC_PERTURB_, the
+	 * launcher does not. */
+	if (!mp)
+		mp = mpirun_take_perturb(perturb, sizeof(perturb));
 	if (mp) {
-		snprintf(perturb, sizeof(perturb), "MALLOC_PERTURB_=%s", mp);
-		unsetenv("MALLOC_PERTURB_");
 		argv[k++] = "-x";
 		argv[k++] = perturb;
 	}
@@ -673,7 +688,18 @@ mpirun_job(int n, char **pe_args)
 		setenv("ASAN_OPTIONS", buf, 1);
 		asan_set = true;
 	}
-	return run(argv);
+	for (int t = 1;; t++) {
+		static char out[65536];
+		pid_t pid = start(argv);
+		int rc = finish(pid);
+		if (t == MPIRUN_TRIES ||
+		    !mpirun_crashed(rc, pid, slurp("err", out, sizeof(out))))
+			return rc;
+		/* mpirun's own crash (mpirun_crash.h): the job again, in
+		 * a clean directory. */
+		mpirun_crash_note(pid, rc, t, out);
+		job_reset();
+	}
 }
 
 static void

@@ -46,6 +46,7 @@
 
 #include "check_run.h"
 #include "leakcheck.h"
+#include "mpirun_crash.h"
 
 /* ---- the PEs' side ----------------------------------------------------- */
 
@@ -648,13 +649,14 @@ static const char *mpirun;
 struct job {
 	int n;
 	int job_status;   /* zeshrun's, or 0 */
+	pid_t launcher;   /* zeshrun's (mpirun's) pid */
 	int status[64];
 	char err[8192];
 };
 
 /* Runs n PEs of role with extra environment (NAME=VALUE, NULL-ended). */
 static void
-run_job(const char *role, int n, const char *const *env, struct job *j)
+run_job_once(const char *role, int n, const char *const *env, struct job *j)
 {
 	memset(j, 0, sizeof(*j));
 	if (n > 64)
@@ -725,8 +727,22 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 					  (char *)"btl_tcp_if_include", (char *)"lo",
 					  self, (char *)"pe", (char *)role, NULL };
 			if (mpirun) {
+				/* mpirun_crash.h: MALLOC_PERTURB_ for the PEs
+				 * only (-x before the program) */
+				char pb[64];
+				char *mpv[24];
+				int m = 0;
+				for (; margv[m] != self; m++)
+					mpv[m] = margv[m];
+				if (mpirun_take_perturb(pb, sizeof(pb))) {
+					mpv[m++] = (char *)"-x";
+					mpv[m++] = pb;
+				}
+				for (int q = 13; margv[q]; q++)
+					mpv[m++] = margv[q];
+				mpv[m] = NULL;
 				setenv("OMPI_MCA_osc", "^rdma", 1);
-				execv(mpirun, margv);
+				execv(mpirun, mpv);
 			}
 			execv(ZESHRUN, argv);
 #else
@@ -737,6 +753,8 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 			_exit(98);
 		}
 		pids[i] = pid;
+		if (i == 0)
+			j->launcher = pid;
 	}
 	close(shm);
 	/* bounded wait: 120 s, then everything left is killed */
@@ -787,6 +805,23 @@ run_job(const char *role, int n, const char *const *env, struct job *j)
 #endif
 	if (j->err[0])
 		fprintf(stderr, "--- PEs of %s:\n%s---\n", role, j->err);
+}
+
+static void
+run_job(const char *role, int n, const char *const *env, struct job *j)
+{
+	run_job_once(role, n, env, j);
+#ifdef ZESHRUN
+	/* mpirun's own crash (mpirun_crash.h): the job again */
+	for (int t = 1; mpirun && t < MPIRUN_TRIES; t++) {
+		int st = j->job_status;
+		st = WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+		if (!mpirun_crashed(st, j->launcher, j->err))
+			break;
+		mpirun_crash_note(j->launcher, st, t, j->err);
+		run_job_once(role, n, env, j);
+	}
+#endif
 }
 
 static void
