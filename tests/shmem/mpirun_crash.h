@@ -28,7 +28,9 @@
 #include <string.h>
 #include <sys/types.h>
 
-#define MPIRUN_TRIES 3
+#ifndef MPIRUN_TRIES
+#define MPIRUN_TRIES 3   /* runs of one job in all */
+#endif
 
 /* True when the run of mpirun pid ended with status (the shell's form:
  * 128 + signal) by a crash of mpirun itself, as its output out shows. */

@@ -803,6 +803,81 @@ boot_suite(void)
 	return s;
 }
 
+/* Writes a stand-in for mpirun to path: each run appends a line to
+ * path.runs; the first `crashes` runs print a crash report of pid
+ * ("$$": its own, i.e. mpirun's, or a number) and die of SIGSEGV, the
+ * later ones exec the real mpirun. */
+static void
+fake_mpirun(const char *path, const char *real, int crashes, const char *pid)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "#!/bin/sh\n"
+		   "echo run >> '%s.runs'\n"
+		   "if [ $(wc -l < '%s.runs') -le %d ]; then\n"
+		   "  echo \"[host:%s] *** Process received signal ***\" >&2\n"
+		   "  kill -SEGV $$\n"
+		   "fi\n"
+		   "exec '%s' \"$@\"\n", path, path, crashes, pid, real);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(chmod(path, 0700), 0);
+}
+
+static int
+fake_runs(const char *path)
+{
+	char runs[320], buf[256];
+	FILE *f;
+	int n = 0;
+
+	snprintf(runs, sizeof(runs), "%s.runs", path);
+	f = fopen(runs, "r");
+	if (!f)
+		return 0;
+	while (fgets(buf, sizeof(buf), f))
+		n++;
+	fclose(f);
+	unlink(runs);
+	return n;
+}
+
+/* mpirun_crash.h: mpirun's own crash (its own pid in the report) reruns
+ * the job, whose outcome then counts; a report of another process's
+ * crash, or a crash that repeats, is the job's outcome. */
+START_TEST(test_mpirun_own_crash_rerun)
+{
+	const char *real = mpirun;
+	char fake[300];
+	char *a[] = { "exit", "2", "7", NULL };
+
+	ck_assert(mpirun_crashed(128 + SIGSEGV, 42,
+				 "x\n[h:42] *** Process received signal ***"));
+	ck_assert(!mpirun_crashed(128 + SIGSEGV, 42,
+				  "[h:421] *** Process received signal ***"));
+	ck_assert(!mpirun_crashed(7, 42,
+				  "[h:42] *** Process received signal ***"));
+	ck_assert(!mpirun_crashed(128 + SIGSEGV, 42, NULL));
+
+	snprintf(fake, sizeof(fake), "%s.mpirun", dir);
+	mpirun = fake;
+	fake_mpirun(fake, real, 1, "$$");
+	ck_assert_int_eq(mpirun_job(3, a), 7);
+	ck_assert_int_eq(fake_runs(fake), 2);
+	expect_out(2, "exiting");
+
+	fake_mpirun(fake, real, 1, "1");
+	ck_assert_int_eq(mpirun_job(3, a), 128 + SIGSEGV);
+	ck_assert_int_eq(fake_runs(fake), 1);
+
+	fake_mpirun(fake, real, MPIRUN_TRIES, "$$");
+	ck_assert_int_eq(mpirun_job(3, a), 128 + SIGSEGV);
+	ck_assert_int_eq(fake_runs(fake), MPIRUN_TRIES);
+	unlink(fake);
+	mpirun = real;
+}
+END_TEST
+
 static Suite *
 mpirun_suite(void)
 {
@@ -817,6 +892,7 @@ mpirun_suite(void)
 	tcase_add_test(tc, test_mpirun_abort_status);
 	tcase_add_test(tc, test_mpirun_exit_status);
 	tcase_add_test(tc, test_mpirun_killed_pe);
+	tcase_add_test(tc, test_mpirun_own_crash_rerun);
 	suite_add_tcase(s, tc);
 	return s;
 }
