@@ -181,7 +181,8 @@ shmem_addr_accessible(const void *addr, int pe)
 {
 	if (!shmem_pe_accessible(pe))
 		return 0;
-	return sh_heap_offset(addr, 1) >= 0;
+	/* the user heap: the control block before it is the runtime's */
+	return sh_heap_offset(addr, 1) >= SH_CTRL_SIZE;
 }
 
 void *

@@ -17,6 +17,7 @@
 #include "leakcheck.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdint.h>
@@ -792,6 +793,10 @@ case_ptr(void)
 	CHECK(shmem_ptr(&stack, right) == NULL, "shmem_ptr of the stack");
 	CHECK(shmem_addr_accessible(x, right) == 1, "addr_accessible");
 	CHECK(shmem_addr_accessible(&stack, right) == 0, "stack inaccessible");
+	/* the heap's first bytes are the runtime's control block */
+	CHECK(shmem_addr_accessible(shmemx_heap_base(), right) == 0 &&
+	      shmem_ptr(shmemx_heap_base(), right) == NULL,
+	      "control block inaccessible");
 	CHECK(shmem_pe_accessible(right) == 1 && shmem_pe_accessible(npes) == 0
 	      && shmem_pe_accessible(-1) == 0, "pe_accessible");
 	shmem_barrier_all();
@@ -934,6 +939,10 @@ case_bad(const char *what)
 		else if (!strcmp(what, "align"))
 			shmem_long_atomic_add((long *)((char *)x + 4), 1,
 					      npes - 1);
+		else if (!strcmp(what, "amonull"))
+			shmem_long_atomic_add(NULL, 1, npes - 1);
+		else if (!strcmp(what, "ctrl"))
+			shmem_long_put(shmemx_heap_base(), stack, 1, npes - 1);
 		else if (!strcmp(what, "null"))
 			shmem_long_put(x, NULL, 1, npes - 1);
 		else if (!strcmp(what, "ctx"))
@@ -966,8 +975,21 @@ uid_ring(void)
 	shmem_free(x);
 }
 
+/* kill: the last PE dies (SIGKILL) after the ring, the others' next
+ * barrier must end them with the line naming it. */
+static void
+uid_kill(int kill)
+{
+	if (!kill)
+		return;
+	if (me == npes - 1)
+		raise(SIGKILL);
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PE %d dead", npes - 1);
+}
+
 static int
-case_uid(const char *self, int n)
+case_uid(const char *self, int n, int kill)
 {
 	shmemx_uniqueid_t uid = SHMEMX_UNIQUEID_INITIALIZER;
 	char hex[2 * SHMEMX_UNIQUEID_BYTES + 1];
@@ -984,7 +1006,7 @@ case_uid(const char *self, int n)
 		CHECK(kids[r] >= 0, "fork");
 		if (kids[r] == 0) {
 			execl(self, self, "uid-child", rank, nr, hex,
-			      (char *)NULL);
+			      kill ? "kill" : (char *)NULL, (char *)NULL);
 			_exit(127);
 		}
 	}
@@ -993,6 +1015,7 @@ case_uid(const char *self, int n)
 	npes = shmem_n_pes();
 	CHECK(me == 0 && npes == n, "rank %d of %d", me, npes);
 	uid_ring();
+	uid_kill(kill);
 	shmem_finalize();
 	int bad = 0;
 	for (int r = 1; r < n; r++) {
@@ -1005,7 +1028,7 @@ case_uid(const char *self, int n)
 }
 
 static void
-case_uid_child(int rank, int n, const char *hex)
+case_uid_child(int rank, int n, const char *hex, int kill)
 {
 	shmemx_uniqueid_t uid;
 	CHECK(strlen(hex) == 2 * SHMEMX_UNIQUEID_BYTES, "hex");
@@ -1019,6 +1042,7 @@ case_uid_child(int rank, int n, const char *hex)
 	npes = shmem_n_pes();
 	CHECK(me == rank && npes == n, "rank");
 	uid_ring();
+	uid_kill(kill);
 	shmem_finalize();
 }
 
@@ -1035,12 +1059,14 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(c, "uid")) {
-		case_uid(argv[0], arg ? arg : 3);
+		case_uid(argv[0], arg ? arg : 3,
+			 argc > 3 && !strcmp(argv[3], "kill"));
 		printf("PE 0: uid ok\n");
 		return 0;
 	}
 	if (!strcmp(c, "uid-child") && argc > 4) {
-		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4]);
+		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4],
+			       argc > 5 && !strcmp(argv[5], "kill"));
 		return 0;
 	}
 	CHECK(shmem_my_pe() == -1 && shmem_n_pes() == -1, "before init");
