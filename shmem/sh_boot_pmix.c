@@ -147,10 +147,22 @@ pmix_err(struct sh_boot *b, const char *what, pmix_status_t rc)
 	}
 }
 
+/* The kernel's PF_EXITING in /proc/<pid>/stat's flags (field 9): set when
+ * a task enters exit. */
+#define SH_PF_EXITING 0x4u
+
+/* Dead: gone, a zombie, or exiting. Exiting counts: a killed process's
+ * sockets close (the launcher then drops it from the fences, which then
+ * succeed among the others) before it becomes a zombie, and under load
+ * its last thread may sit between the two for a while. When the launcher
+ * has seen the socket close, the process (its leader's line in /proc) is
+ * a zombie already or a task in exit. */
 static bool
 pid_dead(pid_t pid)
 {
-	char path[64], buf[256];
+	char path[64], buf[512];
+	unsigned flags = 0;
+	char state = 0;
 	FILE *f;
 	size_t n;
 	char *p;
@@ -165,7 +177,10 @@ pid_dead(pid_t pid)
 	fclose(f);
 	buf[n] = 0;
 	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state,
+			 &flags) < 1)
+		return false;
+	return state == 'Z' || state == 'X' || (flags & SH_PF_EXITING);
 }
 
 /* -EHOSTDOWN (logged) when a PE of this host is gone. */
