@@ -21,6 +21,14 @@
  * and so does every later one. A PE that dies while the others are in a
  * fence may let that one fence succeed; the next call fails.
  * PEs on other hosts are left to the launcher, which ends the job.
+ *
+ * Life: PMIx is initialised by the first open and stays so until the
+ * process exits (an atexit handler finalizes it; not in a forked child):
+ * a close keeps it. Finalizing at each close and initialising again broke
+ * init/finalize cycles: Open MPI's server still counted a PE that had
+ * finalized in a fence that another PE, already in its next cycle, had
+ * started, and failed that fence as partial (2 of 15 jobs of 3 PEs and
+ * 5 cycles). Once per process is what Open MPI's own MPI_Init does.
  */
 #include "sh_boot_impl.h"
 
@@ -40,6 +48,7 @@ sh_boot_pmix_open(struct sh_boot *b)
 
 #include <pmix.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,10 +70,52 @@ struct pmix_priv {
 };
 
 /* Allgather keys: zeshmem.ag.<seq>. The count runs across opens: a key
- * put before a PMIx_Finalize stays in the server's store, so a job that
+ * put in an earlier open stays in the server's store, so a job that
  * opens again must not reuse it. Every PE makes the same calls, so the
  * counts agree. Written only inside the collective calls. */
 static uint32_t ag_seq;
+
+/* The process's PMIx session (see Life above), under session_mu. */
+static pthread_mutex_t session_mu = PTHREAD_MUTEX_INITIALIZER;
+static bool session_up;
+static bool session_atexit;
+static pid_t session_pid;
+static pmix_proc_t session_me;
+
+static void
+session_end(void)
+{
+	pthread_mutex_lock(&session_mu);
+	/* A forked child shares the parent's connection: it must not say
+	 * goodbye on the parent's behalf. */
+	if (session_up && getpid() == session_pid) {
+		session_up = false;
+		PMIx_Finalize(NULL, 0);
+	}
+	pthread_mutex_unlock(&session_mu);
+}
+
+/* PMIx_Init once per process; later opens get the same identity. */
+static pmix_status_t
+session_begin(pmix_proc_t *me)
+{
+	pmix_status_t rc = PMIX_SUCCESS;
+
+	pthread_mutex_lock(&session_mu);
+	if (!session_up) {
+		rc = PMIx_Init(&session_me, NULL, 0);
+		if (rc == PMIX_SUCCESS) {
+			session_up = true;
+			session_pid = getpid();
+			if (!session_atexit && atexit(session_end) == 0)
+				session_atexit = true;
+		}
+	}
+	if (rc == PMIX_SUCCESS)
+		*me = session_me;
+	pthread_mutex_unlock(&session_mu);
+	return rc;
+}
 
 static int
 pmix_err(struct sh_boot *b, const char *what, pmix_status_t rc)
@@ -96,10 +147,22 @@ pmix_err(struct sh_boot *b, const char *what, pmix_status_t rc)
 	}
 }
 
+/* The kernel's PF_EXITING in /proc/<pid>/stat's flags (field 9): set when
+ * a task enters exit. */
+#define SH_PF_EXITING 0x4u
+
+/* Dead: gone, a zombie, or exiting. Exiting counts: a killed process's
+ * sockets close (the launcher then drops it from the fences, which then
+ * succeed among the others) before it becomes a zombie, and under load
+ * its last thread may sit between the two for a while. When the launcher
+ * has seen the socket close, the process (its leader's line in /proc) is
+ * a zombie already or a task in exit. */
 static bool
 pid_dead(pid_t pid)
 {
-	char path[64], buf[256];
+	char path[64], buf[512];
+	unsigned flags = 0;
+	char state = 0;
 	FILE *f;
 	size_t n;
 	char *p;
@@ -114,7 +177,10 @@ pid_dead(pid_t pid)
 	fclose(f);
 	buf[n] = 0;
 	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %u", &state,
+			 &flags) < 1)
+		return false;
+	return state == 'Z' || state == 'X' || (flags & SH_PF_EXITING);
 }
 
 /* -EHOSTDOWN (logged) when a PE of this host is gone. */
@@ -236,7 +302,7 @@ pmix_fini(struct sh_boot *b)
 {
 	struct pmix_priv *p = b->priv;
 
-	PMIx_Finalize(NULL, 0);
+	/* PMIx itself stays up until exit (Life, above). */
 	free(p->local_pid);
 	free(p);
 	b->priv = NULL;
@@ -303,7 +369,7 @@ sh_boot_pmix_open(struct sh_boot *b)
 	if (!p)
 		return -ENOMEM;
 	p->dead = -1;
-	rc = PMIx_Init(&p->me, NULL, 0);
+	rc = session_begin(&p->me);
 	if (rc != PMIX_SUCCESS) {
 		free(p);
 		u_err("shmem", "PMIx_Init: %s (not started by a PMIx "
@@ -316,7 +382,6 @@ sh_boot_pmix_open(struct sh_boot *b)
 	rc = PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &v);
 	if (rc != PMIX_SUCCESS) {
 		ret = pmix_err(b, "job size", rc);
-		PMIx_Finalize(NULL, 0);
 		free(p);
 		b->priv = NULL;
 		return ret;

@@ -404,10 +404,15 @@ uid_coll(struct sh_boot *b, uint32_t kind, const void *mine, size_t len,
 			  mine, len);
 	pthread_mutex_unlock(&c->send_mu);
 	if (ret) {
-		/* The root's end is gone (the reader says so too). */
-		u_err("shmem", "PE %d: %s: cannot reach the bootstrap root: %s",
+		/* The root's end is gone: the same as the reader seeing it
+		 * close (which of the two sees it first is chance). */
+		u_dbg("shmem", "PE %d: %s: send to the bootstrap root: %s",
 		      b->rank, what, strerror(-ret));
-		return -EHOSTDOWN;
+		pthread_mutex_lock(&c->mu);
+		c->lost = true;
+		ret = check_alive(b, c, what);
+		pthread_mutex_unlock(&c->mu);
+		return ret;
 	}
 
 	deadline_in(&end, b->timeout_s);

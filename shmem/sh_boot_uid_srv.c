@@ -6,7 +6,8 @@
  * HELLO (job nonce, rank range, job size, rank not already there), then
  * serves rounds: a round is one barrier or allgather that every rank
  * enters with the same (kind, seq, len); when the last part arrives every
- * PE gets the whole result. It sleeps in poll() between messages.
+ * PE gets the whole result, the PE of this process last (it may end the
+ * process as soon as it has it). It sleeps in poll() between messages.
  *
  * Failure: a connection that ends without BYE marks its PE dead: the
  * round in progress fails with -EHOSTDOWN (aux = that PE) for the PEs in
@@ -225,8 +226,17 @@ on_coll(struct sh_uid_srv *s, int i, const struct sh_msg *m)
 	s->r[i].have = true;
 	if (++s->count < s->n)
 		return;
+	/* The PE of this process last: once it has its result it may end
+	 * the process (and this server with it), so every other PE's result
+	 * must be on its way by then; a round that one PE saw complete
+	 * completes for all. */
+	int local = s->cfg.local_rank;
 	for (int j = 0; j < s->n; j++)
-		send_to(s, j, SH_MSG_RESULT, 0, s->seq, -1, s->data,
+		if (j != local)
+			send_to(s, j, SH_MSG_RESULT, 0, s->seq, -1, s->data,
+				(size_t)s->len * (size_t)s->n);
+	if (local >= 0 && local < s->n)
+		send_to(s, local, SH_MSG_RESULT, 0, s->seq, -1, s->data,
 			(size_t)s->len * (size_t)s->n);
 	round_reset(s);
 }

@@ -8,7 +8,8 @@
  * (loopback, or ZESHMEM_BOOT_IFACE), serves the job's allgathers and
  * barriers on a thread (sh_boot_uid_srv.c) and starts the PEs with
  * fork+exec, each with ZESHMEM_RANK, ZESHMEM_NRANKS, ZESHMEM_LOCAL_RANK,
- * ZESHMEM_UNIQUEID and ZESHMEM_BOOTSTRAP=uid in its environment. The PEs
+ * ZESHMEM_UNIQUEID and ZESHMEM_BOOTSTRAP=uid in its environment (made
+ * before the fork: between fork and exec a child takes no lock). The PEs
  * form one process group (PE 0 leads it) and die with zeshrun
  * (PR_SET_PDEATHSIG), so none outlives the job. Rank 0 reads zeshrun's
  * stdin unless it is a terminal; the others read /dev/null.
@@ -82,11 +83,71 @@ on_abort(void *arg, int rank, int status)
 		(void)0;
 }
 
-static void
-child(char **argv, int rank, int n, const char *hex, pid_t pgid,
-      pid_t parent, const sigset_t *oldmask)
+extern char **environ;
+
+static const char *const job_vars[] = { "ZESHMEM_RANK=", "ZESHMEM_LOCAL_RANK=",
+					"ZESHMEM_NRANKS=", "ZESHMEM_UNIQUEID=",
+					"ZESHMEM_BOOTSTRAP=" };
+
+/* The PEs' environment, made before any fork: this one's less any job
+ * variables, then the job's five; the rank's two are rewritten in place
+ * for each PE (a child has its own copy once forked). */
+struct job_env {
+	char **env;
+	char rank[32], local[40], nranks[32];
+	char uid[2 * SH_UID_BYTES + 32];
+};
+
+static int
+job_env_init(struct job_env *je, int n, const char *hex)
 {
-	char buf[32];
+	static char boot[] = "ZESHMEM_BOOTSTRAP=uid";
+	size_t k = 0, cnt = 0;
+
+	while (environ[cnt])
+		cnt++;
+	je->env = calloc(cnt + 6, sizeof(*je->env));
+	if (!je->env)
+		return -ENOMEM;
+	for (size_t i = 0; i < cnt; i++) {
+		bool ours = false;
+		for (size_t v = 0; v < 5 && !ours; v++)
+			ours = !strncmp(environ[i], job_vars[v],
+					strlen(job_vars[v]));
+		if (!ours)
+			je->env[k++] = environ[i];
+	}
+	snprintf(je->nranks, sizeof(je->nranks), "ZESHMEM_NRANKS=%d", n);
+	snprintf(je->uid, sizeof(je->uid), "ZESHMEM_UNIQUEID=%s", hex);
+	je->env[k++] = je->rank;
+	je->env[k++] = je->local;
+	je->env[k++] = je->nranks;
+	je->env[k++] = je->uid;
+	je->env[k++] = boot;
+	je->env[k] = NULL;
+	return 0;
+}
+
+static void
+job_env_rank(struct job_env *je, int rank)
+{
+	snprintf(je->rank, sizeof(je->rank), "ZESHMEM_RANK=%d", rank);
+	snprintf(je->local, sizeof(je->local), "ZESHMEM_LOCAL_RANK=%d", rank);
+}
+
+static void
+write_str(const char *s)
+{
+	if (write(2, s, strlen(s)) < 0)
+		(void)0;
+}
+
+/* After fork, in a process whose server thread may hold any lock (malloc's
+ * too): only calls that take none, up to the exec. */
+static void
+child(char **argv, char **env, pid_t pgid, pid_t parent,
+      const sigset_t *oldmask, int rank)
+{
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 	setpgid(0, pgid);
@@ -105,16 +166,13 @@ child(char **argv, int rank, int n, const char *hex, pid_t pgid,
 			close(fd);
 		}
 	}
-	snprintf(buf, sizeof(buf), "%d", rank);
-	setenv("ZESHMEM_RANK", buf, 1);
-	setenv("ZESHMEM_LOCAL_RANK", buf, 1);
-	snprintf(buf, sizeof(buf), "%d", n);
-	setenv("ZESHMEM_NRANKS", buf, 1);
-	setenv("ZESHMEM_UNIQUEID", hex, 1);
-	setenv("ZESHMEM_BOOTSTRAP", "uid", 1);
-	execvp(argv[0], argv);
-	fprintf(stderr, "zeshrun: cannot run %s: %s\n", argv[0],
-		strerror(errno));
+	execvpe(argv[0], argv, env);
+	int err = errno;
+	write_str("zeshrun: cannot run ");
+	write_str(argv[0]);
+	write_str(": ");
+	write_str(strerror(err));
+	write_str("\n");
 	_exit(127);
 }
 
@@ -216,7 +274,15 @@ main(int argc, char **argv)
 	uint64_t kill_at = 0;
 
 	fflush(NULL);
+	/* Made before the forks: a child may not malloc (the server thread
+	 * runs; under ASan a PE hung in setenv's malloc 1 job in 5). */
+	struct job_env je;
+	if (job_env_init(&je, (int)n, hex)) {
+		fprintf(stderr, "zeshrun: out of memory\n");
+		return 1;
+	}
 	for (int i = 0; i < n; i++) {
+		job_env_rank(&je, i);
 		pid_t pid = fork();
 		if (pid < 0) {
 			fprintf(stderr, "zeshrun: fork: %s\n", strerror(errno));
@@ -225,7 +291,7 @@ main(int argc, char **argv)
 			break;
 		}
 		if (pid == 0)
-			child(prog, i, (int)n, hex, pgid, self, &oldmask);
+			child(prog, je.env, pgid, self, &oldmask, i);
 		setpgid(pid, pgid ? pgid : pid);
 		if (!pgid)
 			pgid = pid;
@@ -312,6 +378,7 @@ main(int argc, char **argv)
 	if (pgid > 0)
 		kill(-pgid, SIGKILL);
 	sh_uid_srv_stop(srv, false);
+	free(je.env);
 	free(pes);
 	close(sfd);
 	close(abort_pipe[0]);

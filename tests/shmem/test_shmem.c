@@ -14,6 +14,7 @@
 
 #include "check_run.h"
 #include "leakcheck.h"
+#include "mpirun_crash.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +33,7 @@
 
 static const char *mpirun;
 static char out[OUT_MAX];
+static pid_t last_pid;   /* of the last run */
 
 static const int sizes[] = { 2, 3, 8 };
 static const char *const copies[] = { "direct", "engine" };
@@ -71,6 +73,7 @@ run(char *const argv[], const char *copy)
 	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
 	pid_t pid = fork();
 	ck_assert_int_ge(pid, 0);
+	last_pid = pid;
 	if (pid == 0) {
 		dup2(p[1], 1);
 		dup2(p[1], 2);
@@ -137,8 +140,17 @@ job(int n, const char *copy, const char *c, const char *arg,
 				      "-np", nb, "--mca", "oob_tcp_if_include",
 				      "lo", "--mca", "btl_tcp_if_include",
 				      "lo" };
+		static char perturb[64];
+		static const char *mp;
 		for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
 			argv[k++] = (char *)pre[i];
+		/* mpirun_crash.h: MALLOC_PERTURB_ for the PEs only */
+		if (!mp)
+			mp = mpirun_take_perturb(perturb, sizeof(perturb));
+		if (mp) {
+			argv[k++] = "-x";
+			argv[k++] = perturb;
+		}
 	} else {
 		argv[k++] = (char *)ZESHRUN;
 		argv[k++] = "-n";
@@ -154,6 +166,12 @@ job(int n, const char *copy, const char *c, const char *arg,
 	argv[k] = NULL;
 	int shm = count_shm();
 	int st = run(argv, copy);
+	/* mpirun's own crash (mpirun_crash.h): the job again */
+	for (int t = 1; mpirun && t < MPIRUN_TRIES &&
+			mpirun_crashed(st, last_pid, out); t++) {
+		mpirun_crash_note(last_pid, st, t, out);
+		st = run(argv, copy);
+	}
 	ck_assert_msg(count_shm() == shm, "/dev/shm: %d entries, %d before",
 		      count_shm(), shm);
 	return st;
@@ -348,12 +366,12 @@ shmem_suite(void)
 	tcase_add_loop_test(tc, test_shmem_put_signal_ordering, 0, loops);
 	tcase_add_loop_test(tc, test_shmem_wait_from_other_pe, 0, loops);
 	tcase_add_loop_test(tc, test_shmem_teams_spec_examples, 0, loops);
+	/* Under mpirun too: PMIx stays up from the first init to exit. */
+	tcase_add_loop_test(tc, test_shmem_init_finalize_cycles, 0, loops);
 	if (!mpirun) {
 		tcase_add_loop_test(tc, test_shmem_thread, 0, 2);
 		tcase_add_loop_test(tc, test_shmem_mem_collective, 0, loops);
 		tcase_add_loop_test(tc, test_shmem_ptr_info, 0, loops);
-		tcase_add_loop_test(tc, test_shmem_init_finalize_cycles, 0,
-				    loops);
 		tcase_add_loop_test(tc, test_shmem_global_exit_status, 0,
 				    loops);
 		tcase_add_loop_test(tc, test_shmem_bad_input_ends_pe, 0,

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mpirun_crash.h: the shmem tests' jobs under Open MPI's mpirun, told
+ * apart from mpirun's own crash (test_boot, test_shmem, test_sh_core).
+ *
+ * Debian's mpirun (Open MPI 4.1.4 over libpmix 4.2) now and then dies of
+ * SIGSEGV at the end of a job, in its own PMIx server (event_del on freed
+ * memory under libevent): seen in the server's progress thread dropping a
+ * client's connection while mpirun's main thread closed the job's output
+ * fds, and in PMIx_server_finalize after mpirun had printed the job's
+ * exit status, every PE gone. Its handler prints
+ * "[host:PID] *** Process received signal ***" with its own PID; a PE
+ * that crashes reads otherwise (mpirun reports it and exits normally).
+ * Freed memory scribbled on (meson's MALLOC_PERTURB_) makes it far more
+ * likely, so mpirun does not get MALLOC_PERTURB_; the PEs still do (-x).
+ *
+ * Such a run tells nothing about the PEs: the test runs the job again
+ * (MPIRUN_TRIES in all) and prints mpirun's report, so every crash is in
+ * the test's log; a job whose PEs misbehave fails as before.
+ */
+#ifndef ZEMEM_MPIRUN_CRASH_H
+#define ZEMEM_MPIRUN_CRASH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#ifndef MPIRUN_TRIES
+#define MPIRUN_TRIES 3   /* runs of one job in all */
+#endif
+
+/* True when the run of mpirun pid ended with status (the shell's form:
+ * 128 + signal) by a crash of mpirun itself, as its output out shows. */
+static inline bool
+mpirun_crashed(int status, pid_t pid, const char *out)
+{
+	char mark[64];
+
+	if (status != 128 + SIGSEGV && status != 128 + SIGBUS &&
+	    status != 128 + SIGABRT)
+		return false;
+	snprintf(mark, sizeof(mark), ":%d] *** Process received signal ***",
+		 (int)pid);
+	return out && strstr(out, mark) != NULL;
+}
+
+/* Says so on stderr (the test's log) with mpirun's report. */
+static inline void
+mpirun_crash_note(pid_t pid, int status, int try_no, const char *out)
+{
+	const char *rep;
+
+	rep = out ? strstr(out, "*** Process received signal ***") : NULL;
+	while (rep && rep > out && rep[-1] != '\n')
+		rep--;
+	fprintf(stderr, "mpirun (pid %d) crashed itself (status %d), not a "
+			"PE: run %d of %d, running the job again; its "
+			"report:\n%s\n", (int)pid, status, try_no, MPIRUN_TRIES,
+		rep ? rep : "(none)");
+}
+
+/* MALLOC_PERTURB_ moves from this environment (mpirun's) to an
+ * "-x NAME=VALUE" for the PEs: buf gets "MALLOC_PERTURB_=v"; NULL when
+ * it was not set. */
+static inline const char *
+mpirun_take_perturb(char *buf, size_t size)
+{
+	const char *mp = getenv("MALLOC_PERTURB_");
+
+	if (!mp)
+		return NULL;
+	snprintf(buf, size, "MALLOC_PERTURB_=%s", mp);
+	unsetenv("MALLOC_PERTURB_");
+	return buf;
+}
+
+#endif
