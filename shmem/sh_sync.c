@@ -154,6 +154,51 @@ check_peers(int watch_pe)
 #define SPIN_NS 20000
 #define YIELDS 16
 
+/* With the network transport up, writes into this heap come from the NIC
+ * (the provider, progressed by whoever calls it) and ring no doorbell:
+ * poll, driving progress, with a bounded backoff (spin, yield, then
+ * sleeps growing to POLL_MAX_US). */
+#define POLL_MAX_US 50
+
+static int
+wait_polling(bool (*pred)(void *), void *arg, int watch_pe)
+{
+	uint64_t t0 = u_now_ns(), last = t0;
+	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
+	unsigned spin = sh.node_npes > (int)u_cpu_count() ? 16 : 256;
+	for (unsigned i = 0;; i++) {
+		sh_tr_ofi_progress();
+		if (pred(arg))
+			return 0;
+		if (i < spin) {
+			cpu_relax();
+		} else if (i < 2 * spin) {
+			sched_yield();
+		} else {
+			unsigned us = i - 2 * spin + 1;
+			struct timespec ts = {
+				0, (long)(us > POLL_MAX_US ? POLL_MAX_US : us) *
+					   1000
+			};
+			nanosleep(&ts, NULL);
+		}
+		if (i & 15)
+			continue;
+		uint64_t now = u_now_ns();
+		if (now - last < SLICE_MS * 1000000ull)
+			continue;
+		last = now;
+		int err = check_peers(watch_pe);
+		if (err)
+			return err;
+		if (now > deadline) {
+			u_err("shmem", "PE %d: wait timed out after %u s "
+				       "(ZESHMEM_TIMEOUT)", sh.me, sh.timeout_s);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
 int
 sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe)
 {
@@ -166,6 +211,8 @@ sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
 {
 	if (pred(arg))
 		return 0;
+	if (sh_tr_ofi_active())
+		return wait_polling(pred, arg, watch_pe);
 	uint64_t t0 = u_now_ns();
 	if (sh.node_npes > (int)u_cpu_count()) {
 		/* More PEs than cores: the PE this one waits for may need
