@@ -46,8 +46,8 @@
  * the signal as a 64-bit atomic (SET -> FI_ATOMIC_WRITE, ADD -> FI_SUM).
  *
  * Progress: the providers here progress manually. A thread per PE
- * sleeps in fi_cq_sread (10 ms slices; a provider without a CQ wait
- * object: fi_cq_read and a 200 us sleep), and every blocking call and
+ * polls the CQ every 200 us (fi_cq_read, then a sleep), and every
+ * blocking call and
  * wait (sh_sync.c) calls sh_tr_ofi_progress, so a PE that computes or
  * waits still lets the others write into it.
  *
@@ -79,6 +79,7 @@
 #include <time.h>
 
 #define NAME_MAX_BYTES 96
+#define PROGRESS_NS 200000 /* the progress thread's poll period */
 #define FI_VER FI_VERSION(1, 9)
 
 struct net_peer {
@@ -119,7 +120,7 @@ static struct {
 	bool nofetch[SH_AMO_XOR + 1][2]; /* fi_atomic valid (no result) */
 	bool have_max32;
 	pthread_t thr;
-	bool thr_on, stop, sread;
+	bool thr_on, stop;
 } ofi;
 
 static const char *const default_provs[] = {
@@ -369,14 +370,9 @@ open_local(struct blob *mine)
 	if ((rc = fi_domain(ofi.fab, fi, &ofi.dom, NULL)))
 		return fi_fail("fi_domain", rc);
 	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_CONTEXT,
-				  .wait_obj = FI_WAIT_UNSPEC, .size = 64 };
-	ofi.sread = true;
-	if (fi_cq_open(ofi.dom, &cqa, &ofi.cq, NULL)) {
-		cqa.wait_obj = FI_WAIT_NONE;
-		ofi.sread = false;
-		if ((rc = fi_cq_open(ofi.dom, &cqa, &ofi.cq, NULL)))
-			return fi_fail("fi_cq_open", rc);
-	}
+				  .wait_obj = FI_WAIT_NONE, .size = 64 };
+	if ((rc = fi_cq_open(ofi.dom, &cqa, &ofi.cq, NULL)))
+		return fi_fail("fi_cq_open", rc);
 	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
 				   .wait_obj = FI_WAIT_NONE };
 	if ((rc = fi_cntr_open(ofi.dom, &ca, &ofi.cntr, NULL)))
@@ -548,20 +544,13 @@ static void *
 progress_main(void *arg)
 {
 	(void)arg;
+	/* A short poll rather than fi_cq_sread: shm's sread spins on
+	 * sched_yield past its timeout, and a CQ that only ever carries
+	 * errors has nothing to wake a sleeper with anyway. */
 	while (!__atomic_load_n(&ofi.stop, __ATOMIC_ACQUIRE)) {
-		if (ofi.sread) {
-			struct fi_cq_entry e;
-			ssize_t rc = fi_cq_sread(ofi.cq, &e, 1, NULL, 10);
-			if (rc == -FI_EAVAIL)
-				sh_tr_ofi_progress();
-			else if (rc < 0 && rc != -FI_EAGAIN &&
-				 rc != -FI_ETIMEDOUT)
-				ofi.sread = false; /* poll from now on */
-		} else {
-			sh_tr_ofi_progress();
-			struct timespec ts = { 0, 200000 };
-			nanosleep(&ts, NULL);
-		}
+		sh_tr_ofi_progress();
+		struct timespec ts = { 0, PROGRESS_NS };
+		nanosleep(&ts, NULL);
 	}
 	return NULL;
 }
