@@ -156,8 +156,8 @@ check_peers(int watch_pe)
 
 /* With the network transport up, writes into this heap come from the NIC
  * (the provider, progressed by whoever calls it) and ring no doorbell:
- * poll, driving progress, with a bounded backoff (spin, yield, then
- * sleeps growing to POLL_MAX_US). */
+ * poll, driving progress, with a bounded backoff (spin, then sleeps
+ * growing to POLL_MAX_US). */
 #define POLL_MAX_US 50
 
 static int
@@ -170,15 +170,15 @@ wait_polling(bool (*pred)(void *), void *arg, int watch_pe)
 		sh_tr_ofi_progress();
 		if (pred(arg))
 			return 0;
+		uint64_t d = (u_now_ns() - t0) / 1000;
 		if (i < spin) {
 			cpu_relax();
-		} else if (i < 2 * spin) {
-			sched_yield();
 		} else {
-			unsigned us = i - 2 * spin + 1;
+			/* sleeps growing from 1 us to POLL_MAX_US (a yield
+			 * may give the core away for a whole slice) */
+			long us = (long)d / 8 + 1;
 			struct timespec ts = {
-				0, (long)(us > POLL_MAX_US ? POLL_MAX_US : us) *
-					   1000
+				0, (us > POLL_MAX_US ? POLL_MAX_US : us) * 1000
 			};
 			nanosleep(&ts, NULL);
 		}

@@ -31,8 +31,10 @@
  * offers it (so a completed write is visible at the target), else
  * transmit complete (logged). fence = quiet on this transport (always
  * correct; the providers here promise no write-after-write order across
- * RMA and atomics). put/get are fragmented at max_msg_size; a blocking
- * put of at most inject_size bytes is an fi_inject_write.
+ * RMA and atomics). put/get are fragmented at max_msg_size; a put of at
+ * most BOUNCE_BYTES is copied to a registered bounce slot and left in
+ * flight (not fi_inject_write: its completion is local only, and quiet
+ * must mean delivered).
  *
  * Atomics: the unsigned FI_UINT32 / FI_UINT64 types for every integer
  * operation (two's complement: the same bits for signed), and for float
@@ -80,6 +82,9 @@
 
 #define NAME_MAX_BYTES 96
 #define PROGRESS_NS 200000 /* the progress thread's poll period */
+#define BOUNCE_SLOTS 64
+#define BOUNCE_BYTES 256     /* puts up to this size are copied and left
+				in flight; blocking ones included */
 #define FI_VER FI_VERSION(1, 9)
 
 struct net_peer {
@@ -121,6 +126,12 @@ static struct {
 	bool have_max32;
 	pthread_t thr;
 	bool thr_on, stop;
+	/* Bounce slots for small blocking puts (see sh_tr_ofi_put). */
+	pthread_mutex_t bounce_lock;
+	char *bounce;
+	struct fid_mr *bounce_mr;
+	void *bounce_desc;
+	unsigned bounce_next;
 } ofi;
 
 static const char *const default_provs[] = {
@@ -328,6 +339,9 @@ close_all(void)
 	}
 	if (ofi.ep)
 		fi_close(&ofi.ep->fid);
+	if (ofi.bounce_mr)
+		fi_close(&ofi.bounce_mr->fid);
+	free(ofi.bounce);
 	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
 		if (ofi.mr[k])
 			fi_close(&ofi.mr[k]->fid);
@@ -392,6 +406,14 @@ open_local(struct blob *mine)
 		return fi_fail("fi_enable", rc);
 	if ((err = reg_chunk(0)))
 		return err;
+	pthread_mutex_init(&ofi.bounce_lock, NULL);
+	ofi.bounce = aligned_alloc(64, BOUNCE_SLOTS * BOUNCE_BYTES);
+	if (!ofi.bounce)
+		return -ENOMEM;
+	if ((err = reg(ofi.bounce, BOUNCE_SLOTS * BOUNCE_BYTES,
+		       FI_READ | FI_WRITE, SH_MAX_CHUNKS + 1, &ofi.bounce_mr)))
+		return err;
+	ofi.bounce_desc = fi_mr_desc(ofi.bounce_mr);
 	size_t nl = sizeof(mine->name);
 	if ((rc = fi_getname(&ofi.ep->fid, mine->name, &nl)))
 		return fi_fail("fi_getname", rc);
@@ -555,19 +577,20 @@ progress_main(void *arg)
 	return NULL;
 }
 
-/* Backoff for polling loops: spin, then yield, then sleep up to 100 us. */
+/* Backoff for polling loops, by time since the first call (*t0): spin
+ * for 20 us, then sleeps growing from 1 to 100 us (no sched_yield: on a
+ * loaded machine a yield can give the core away for a whole slice). */
 static void
-backoff(unsigned *i)
+backoff(uint64_t *t0)
 {
-	unsigned k = (*i)++;
-	if (k < 64)
+	uint64_t now = u_now_ns();
+	if (!*t0)
+		*t0 = now;
+	uint64_t d = (now - *t0) / 1000;
+	if (d < 20)
 		return;
-	if (k < 128) {
-		sched_yield();
-		return;
-	}
-	unsigned us = k - 127;
-	struct timespec ts = { 0, (long)(us > 100 ? 100 : us) * 1000 };
+	long us = (long)(d - 19) / 8 + 1;
+	struct timespec ts = { 0, (us > 100 ? 100 : us) * 1000 };
 	nanosleep(&ts, NULL);
 }
 
@@ -576,8 +599,8 @@ static int
 wait_all(void)
 {
 	uint64_t target = __atomic_load_n(&ofi.posted, __ATOMIC_ACQUIRE);
-	uint64_t t0 = 0;
-	for (unsigned i = 0;; ) {
+	uint64_t t0 = 0, b0 = 0;
+	for (unsigned i = 0;; i++) {
 		uint64_t done = fi_cntr_read(ofi.cntr);
 		uint64_t errs = fi_cntr_readerr(ofi.cntr);
 		if (done + errs >= target) {
@@ -608,7 +631,7 @@ wait_all(void)
 				return -ETIMEDOUT;
 			}
 		}
-		backoff(&i);
+		backoff(&b0);
 	}
 }
 
@@ -630,14 +653,14 @@ sh_tr_ofi_fence(void)
 #define POST(call)                                                           \
 	({                                                                   \
 		ssize_t rc_;                                                 \
-		unsigned i_ = 0;                                             \
+		uint64_t b_ = 0;                                             \
 		uint64_t t_ = u_now_ns();                                    \
 		while ((rc_ = (call)) == -FI_EAGAIN) {                       \
 			sh_tr_ofi_progress();                                \
 			if (u_now_ns() - t_ >                                \
 			    (uint64_t)sh.timeout_s * 1000000000ull)          \
 				break;                                       \
-			backoff(&i_);                                        \
+			backoff(&b_);                                        \
 		}                                                            \
 		if (!rc_)                                                    \
 			__atomic_add_fetch(&ofi.posted, 1, __ATOMIC_RELEASE); \
@@ -718,10 +741,26 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	if (!nbytes)
 		return 0;
 	fi_addr_t fa = ofi.np[pe].addr;
-	if (!nbi && nbytes <= ofi.inject && !ofi.mr_local) {
-		ssize_t rc = POST(fi_inject_write(ofi.ep, src, nbytes, fa, ra,
-						  key));
-		return rc ? post_fail("fi_inject_write", rc, pe) : 0;
+	if (nbytes <= BOUNCE_BYTES) {
+		/* Small: copied to a registered slot, so the source is free at
+		 * once; the write stays in flight until quiet (delivery
+		 * complete, unlike fi_inject_write, whose completion is local
+		 * only). A slot is reused after everything before it
+		 * completed: one wait_all per BOUNCE_SLOTS small puts. */
+		pthread_mutex_lock(&ofi.bounce_lock);
+		if (ofi.bounce_next == BOUNCE_SLOTS) {
+			err = wait_all();
+			ofi.bounce_next = 0;
+		}
+		char *slot = ofi.bounce + ofi.bounce_next++ * BOUNCE_BYTES;
+		ssize_t rc = 0;
+		if (!err) {
+			memcpy(slot, src, nbytes);
+			rc = POST(fi_write(ofi.ep, slot, nbytes,
+					   ofi.bounce_desc, fa, ra, key, NULL));
+		}
+		pthread_mutex_unlock(&ofi.bounce_lock);
+		return err ? err : rc ? post_fail("fi_write", rc, pe) : 0;
 	}
 	void *desc;
 	struct fid_mr *tmp;
