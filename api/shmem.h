@@ -107,7 +107,7 @@ enum {
 #define _SHMEM_ALLTOALLS_SYNC_SIZE SHMEM_ALLTOALLS_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
-/* ---- handles ------------------------------------------------------------ */
+/* ---- handles ----------------------------------------------------------- */
 
 typedef struct zeshmem_ctx *shmem_ctx_t;
 typedef struct zeshmem_team *shmem_team_t;
@@ -123,7 +123,7 @@ extern shmem_team_t SHMEM_TEAM_WORLD;
 extern shmem_team_t SHMEM_TEAM_SHARED;
 #define SHMEM_TEAM_INVALID ((shmem_team_t)0)
 
-/* ---- type tables: X(TYPE, TYPENAME, A) ------------------------------------ */
+/* ---- type tables: X(TYPE, TYPENAME, A) --------------------------------- */
 
 #define SHMEM_RMA_TYPES_BASE(X, A) \
     X(float, float, A) \
@@ -301,7 +301,7 @@ extern shmem_team_t SHMEM_TEAM_SHARED;
 /* X(BITS, A): the sized RMA routines. */
 #define SHMEM_SIZES(X, A) X(8, A) X(16, A) X(32, A) X(64, A) X(128, A)
 
-/* ---- library setup, exit and query --------------------------------------- */
+/* ---- library setup, exit and query ------------------------------------- */
 
 void shmem_init(void);
 int shmem_init_thread(int requested, int *provided);
@@ -324,7 +324,7 @@ void start_pes(int npes);
 int _my_pe(void);
 int _num_pes(void);
 
-/* ---- memory management --------------------------------------------------- */
+/* ---- memory management ------------------------------------------------- */
 
 void *shmem_malloc(size_t size);
 void *shmem_calloc(size_t count, size_t size);
@@ -339,7 +339,7 @@ void *shmemalign(size_t alignment, size_t size);
 void *shrealloc(void *ptr, size_t size);
 void shfree(void *ptr);
 
-/* ---- teams ---------------------------------------------------------------- */
+/* ---- teams ------------------------------------------------------------- */
 
 int shmem_team_my_pe(shmem_team_t team);
 int shmem_team_n_pes(shmem_team_t team);
@@ -357,14 +357,14 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmem_team_destroy(shmem_team_t team);
 
-/* ---- communication contexts ------------------------------------------------ */
+/* ---- communication contexts -------------------------------------------- */
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 
-/* ---- remote memory access -------------------------------------------------- */
+/* ---- remote memory access ---------------------------------------------- */
 
 #define SHMEM_DECL_RMA_(T, N, A) \
     void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe); \
@@ -482,7 +482,7 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp,
                                  uint64_t cmp_value);
 
-/* ---- atomic memory operations -------------------------------------------- */
+/* ---- atomic memory operations ------------------------------------------ */
 
 #define SHMEM_DECL_EXTAMO_(T, N, A) \
     T shmem_##N##_atomic_fetch(const T *source, int pe); \
@@ -557,7 +557,7 @@ SHMEM_OLD_EXTAMO_TYPES(SHMEM_DECL_OLD_EXTAMO_, )
     void shmem_##N##_add(T *dest, T value, int pe);
 SHMEM_OLD_AMO_TYPES(SHMEM_DECL_OLD_AMO_, )
 
-/* ---- collectives (implemented by part 3 of the runtime) ------------------- */
+/* ---- collectives (implemented by part 3 of the runtime) ---------------- */
 
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
@@ -631,7 +631,7 @@ SHMEM_OLD_MINMAX_TYPES(SHMEM_DECL_TO_ALL_, min)
 SHMEM_OLD_ARITH_TYPES(SHMEM_DECL_TO_ALL_, sum)
 SHMEM_OLD_ARITH_TYPES(SHMEM_DECL_TO_ALL_, prod)
 
-/* ---- point-to-point synchronization -------------------------------------- */
+/* ---- point-to-point synchronization ------------------------------------ */
 
 #define SHMEM_DECL_SYNC_(T, N, A) \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value); \
@@ -679,20 +679,20 @@ void (shmem_wait)(long *ivar, long cmp_value);
     void shmem_##N##_wait(T *ivar, T cmp_value);
 SHMEM_OLD_WAIT_TYPES(SHMEM_DECL_OLD_WAIT_, )
 
-/* ---- memory ordering --------------------------------------------------------- */
+/* ---- memory ordering --------------------------------------------------- */
 
 void shmem_fence(void);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_quiet(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
 
-/* ---- distributed locking (part 3) -------------------------------------------- */
+/* ---- distributed locking (part 3) -------------------------------------- */
 
 void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
 int shmem_test_lock(long *lock);
 
-/* ---- cache management (deprecated; no-ops) ----------------------------------- */
+/* ---- cache management (deprecated; no-ops) ----------------------------- */
 
 void shmem_clear_cache_inv(void);
 void shmem_set_cache_inv(void);
@@ -705,7 +705,7 @@ void shmem_udcflush_line(void *dest);
 }
 #endif
 
-/* ---- C11 type-generic interfaces -------------------------------------------- */
+/* ---- C11 type-generic interfaces --------------------------------------- */
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
     !defined(__cplusplus)
@@ -718,7 +718,8 @@ void zeshmem_generic_no_such_type(void);
 #define SHMEM_GA1_(a, b, ...) (b)
 #define SHMEM_GSEL_(T, N, OP) , T *: shmem_##N##_##OP
 #define SHMEM_GSELC_(T, N, OP) , T *: shmem_ctx_##N##_##OP
-#define SHMEM_GSELK_(T, N, OP) , T *: shmem_##N##_##OP, const T *: shmem_##N##_##OP
+#define SHMEM_GSELK_(T, N, OP) \
+    , T *: shmem_##N##_##OP, const T *: shmem_##N##_##OP
 #define SHMEM_GSELKC_(T, N, OP) \
     , T *: shmem_ctx_##N##_##OP, const T *: shmem_ctx_##N##_##OP
 

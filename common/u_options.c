@@ -115,7 +115,8 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"engine), direct, or engine (always an immediate command list)" },
 	[U_OPT_SH_TIMEOUT] = { "ZESHMEM_TIMEOUT", U_OPT_UINT, "30", 1, 86400,
 		"shmem: seconds a barrier, wait or operation waits on a PE "
-		"that stopped answering before it fails" },
+		"that stopped answering before it fails (PEs on other nodes; "
+		"a PE of this node that ends is noticed at once)" },
 	[U_OPT_SH_BOOTSTRAP] = { "ZESHMEM_BOOTSTRAP", U_OPT_STRING, "auto", 0,
 		0,
 		"shmem: bootstrap: auto (PMIx when PMIX_RANK is set, else the "

@@ -343,18 +343,6 @@ drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
 	if (!name || !ppFunctionAddress)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"name or ppFunctionAddress is NULL");
-	/* The experimental fd <-> IPC handle conversions (also in the MemExp
-	 * table), for applications that look them up by name. */
-	if (!strcmp(name, "zeMemGetIpcHandleFromFileDescriptorExp")) {
-		*ppFunctionAddress =
-			(void *)drv_zeMemGetIpcHandleFromFileDescriptorExp;
-		return ZE_RESULT_SUCCESS;
-	}
-	if (!strcmp(name, "zeMemGetFileDescriptorFromIpcHandleExp")) {
-		*ppFunctionAddress =
-			(void *)drv_zeMemGetFileDescriptorFromIpcHandleExp;
-		return ZE_RESULT_SUCCESS;
-	}
 	/* Entry points newer than old loaders (Debian's 1.8 has neither), for
 	 * runtimes that need them there (libzeshmem: a heap's range handle
 	 * and its release). */
@@ -365,6 +353,18 @@ drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
 	}
 	if (!strcmp(name, "zeMemPutIpcHandle")) {
 		*ppFunctionAddress = (void *)drv_zeMemPutIpcHandle;
+		return ZE_RESULT_SUCCESS;
+	}
+	/* The experimental fd <-> IPC handle conversions (also in the MemExp
+	 * table), for applications that look them up by name. */
+	if (!strcmp(name, "zeMemGetIpcHandleFromFileDescriptorExp")) {
+		*ppFunctionAddress =
+			(void *)drv_zeMemGetIpcHandleFromFileDescriptorExp;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (!strcmp(name, "zeMemGetFileDescriptorFromIpcHandleExp")) {
+		*ppFunctionAddress =
+			(void *)drv_zeMemGetFileDescriptorFromIpcHandleExp;
 		return ZE_RESULT_SUCCESS;
 	}
 	*ppFunctionAddress = NULL;

@@ -45,6 +45,16 @@
 
 #define SH_HIDDEN __attribute__((visibility("hidden")))
 
+/* A memory fence. ThreadSanitizer does not model fences (GCC refuses
+ * them there): under it, a read-modify-write of one word with the same
+ * order stands in (a full fence on the hardware too). */
+#if defined(__SANITIZE_THREAD__)
+SH_HIDDEN extern uint32_t sh_fence_word;
+#define SH_FENCE(order) ((void)__atomic_fetch_add(&sh_fence_word, 0, (order)))
+#else
+#define SH_FENCE(order) __atomic_thread_fence(order)
+#endif
+
 /* ---- bootstrap (sh_boot.c dispatches; sh_boot_pmix.c, sh_boot_uid.c,
  * sh_boot_single.c implement) ------------------------------------------ */
 
@@ -297,8 +307,9 @@ SH_HIDDEN void sh_alloc_stats(const struct sh_alloc *a,
 
 /* Where this PE reaches pe's copy of the local symmetric address p:
  * NULL when pe is out of range or not node-local, or when [p, p + len)
- * (len 0: p) is not wholly inside one chunk of the heap (control block
- * included). pe == me: p itself. Never a pointer outside pe's heap. */
+ * (len 0: p) is not wholly inside one chunk of the user heap (the control
+ * block is the runtime's: no API call reaches it). pe == me: p itself.
+ * Never a pointer outside pe's heap. */
 SH_HIDDEN void *sh_remote_ptr(const void *p, size_t len, int pe);
 
 struct sh_peer {
@@ -320,11 +331,11 @@ SH_HIDDEN int sh_tr_ipc_add_chunk(unsigned k);
 static inline void *
 sh_remote_fast(const void *p, size_t len, int pe)
 {
-	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
+	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base - SH_CTRL_SIZE;
+	size_t user0 = sh_heap.chunk0_size - SH_CTRL_SIZE;
 	char *b = sh.peer_base0[pe];
-	if (off < sh_heap.chunk0_size && len <= sh_heap.chunk0_size - off &&
-	    b)
-		return b + off;
+	if (off < user0 && len <= user0 - off && b)
+		return b + SH_CTRL_SIZE + off;
 	return sh_remote_ptr(p, len, pe);
 }
 
@@ -429,8 +440,9 @@ SH_HIDDEN int sh_quiet(struct sh_ctx *c);
  * 4 or 8, ivar esize-aligned (else -EINVAL). Waits until *ivar cmp value
  * holds (ivar in the heap: only writes covering it wake the wait; else
  * any write into the heap does). Spins briefly, then sleeps (futex);
- * 0, -EHOSTDOWN when a node PE ended, -ETIMEDOUT after ZESHMEM_TIMEOUT
- * seconds. sh_test: 1 holds, 0 not, -EINVAL. */
+ * 0, -EHOSTDOWN when a PE of the node ended (seen within 50 ms),
+ * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds when the job has PEs whose
+ * end cannot be seen (other nodes). sh_test: 1 holds, 0 not, -EINVAL. */
 SH_HIDDEN int sh_wait_until(volatile void *ivar, enum sh_type t,
 			    size_t esize, int cmp, const void *value);
 SH_HIDDEN int sh_test(volatile void *ivar, enum sh_type t, size_t esize,

@@ -7,6 +7,11 @@
  * own per call, Commit, a Fence that collects the data, a Get per PE;
  * barrier = a Fence; abort_job = PMIx_Abort (the launcher ends the job
  * with that status). Every fence is bounded by ZESHMEM_TIMEOUT.
+ * Keys are never reused (a key put again is not found after the next
+ * fence with Debian's PMIx 4.2); each allgather leaves its key in the
+ * store, and a collecting fence grows with them: 100 allgathers of 2 PEs
+ * take about 0.3 s, 800 about 7 s. The runtime uses the bootstrap at
+ * init, heap growth and finalize only, far below that.
  *
  * A PE that dies: Open MPI's fence then fails with a partial success, or,
  * when the launcher already dropped the dead PE, succeeds among the

@@ -133,7 +133,7 @@ reserve(size_t window)
 	}
 	r = zeVirtualMemReserve(sh.zctx, hint, window, &p);
 	if (r) {
-		u_err("shmem", "zeVirtualMemReserve of %zu bytes: 0x%x",
+		u_dbg("shmem", "zeVirtualMemReserve of %zu bytes: 0x%x",
 		      window, r);
 		return sh_ze_err(r);
 	}
@@ -165,9 +165,19 @@ sh_heap_init(void)
 	if (window > SH_WINDOW_MAX && c0 <= SH_WINDOW_MAX)
 		window = SH_WINDOW_MAX;
 	window = round_up(window, pg);
-	int err = reserve(window);
-	if (err)
+	/* Less address space when the process may not have that much
+	 * (ulimit -v): halve down to chunk 0 alone. */
+	int err;
+	while ((err = reserve(window)) && window > c0) {
+		window = round_up(window / 2, pg);
+		if (window < c0)
+			window = c0;
+	}
+	if (err) {
+		u_err("shmem", "cannot reserve %zu bytes of address space for "
+			       "the heap: %s", c0, strerror(-err));
 		return err;
+	}
 	if ((err = map_chunk(0, c0, &sh_heap.chunk[0].phys)))
 		goto err_resv;
 	sh_heap.chunk[0].off = 0;

@@ -44,6 +44,9 @@
 #endif
 
 struct sh_state sh = { .me = -1 };
+#if defined(__SANITIZE_THREAD__)
+uint32_t sh_fence_word;
+#endif
 
 void
 sh_fatal(const char *call, const char *fmt, ...)

@@ -375,7 +375,7 @@ sh_fence(struct sh_ctx *c)
 	/* Direct stores: ordered by the release fence. Engine nbi copies:
 	 * one in-order list, so they are ordered already. The network:
 	 * sh_tr_ofi_fence (completes what is outstanding). */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	SH_FENCE(__ATOMIC_RELEASE);
 	return sh_tr_ofi_active() ? sh_tr_ofi_fence() : 0;
 }
 
@@ -406,6 +406,6 @@ sh_quiet(struct sh_ctx *c)
 			if (sh.peers[pe].local)
 				sh_wake(pe);
 	}
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	return sh_tr_ofi_active() ? sh_tr_ofi_quiet() : 0;
 }

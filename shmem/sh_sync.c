@@ -28,7 +28,9 @@
  * Sleeps last at most SLICE_MS; after each, the PEs the wait depends on are
  * checked (a pidfd per node peer: readable once the process ended, zombie
  * included, which kill(pid, 0) would miss) and the wait fails with
- * -EHOSTDOWN when one ended, -ETIMEDOUT after ZESHMEM_TIMEOUT seconds.
+ * -EHOSTDOWN when one ended. A wait on a PE whose end cannot be seen
+ * (another node, part 2) fails with -ETIMEDOUT after ZESHMEM_TIMEOUT
+ * seconds; a wait on live node PEs is not bounded (they may compute).
  */
 #include "sh.h"
 
@@ -77,7 +79,7 @@ sh_wake(int pe)
 	struct sh_ctrl *c = sh.peers[pe].ctrl;
 	if (!c)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
 			     0))
 		ring(&c->doorbell);
@@ -89,7 +91,7 @@ sh_wake_range(int pe, const void *dest, size_t len)
 	struct sh_ctrl *c = sh.peers[pe].ctrl;
 	if (!c)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(!__atomic_load_n(&c->sleepers, __ATOMIC_RELAXED),
 			     1))
 		return;
@@ -105,7 +107,7 @@ sh_wake_barrier(int pe)
 	struct sh_ctrl *c = sh.peers[pe].ctrl;
 	if (!c)
 		return;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	SH_FENCE(__ATOMIC_SEQ_CST);
 	if (__builtin_expect(
 		    __atomic_load_n(&c->bar_sleepers, __ATOMIC_RELAXED), 0))
 		ring(&c->bar_doorbell);
@@ -242,6 +244,15 @@ sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
 			off = o;
 	}
 	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
+	/* The timeout is for PEs whose end this PE cannot see (other nodes):
+	 * a node-local PE that ends is noticed by its pidfd, and one that is
+	 * alive may legitimately take its time. */
+	bool bounded = false;
+	if (watch_pe >= 0)
+		bounded = !sh.peers[watch_pe].local;
+	else
+		for (int pe = 0; pe < sh.npes && !bounded; pe++)
+			bounded = !sh.peers[pe].local;
 	for (;;) {
 		if (data) {
 			/* Name the word before counting in, so a writer that
@@ -269,7 +280,7 @@ sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
 		int err = check_peers(watch_pe);
 		if (err)
 			return err;
-		if (u_now_ns() > deadline) {
+		if (bounded && u_now_ns() > deadline) {
 			u_err("shmem", "PE %d: wait timed out after %u s "
 				       "(ZESHMEM_TIMEOUT)", sh.me, sh.timeout_s);
 			return -ETIMEDOUT;

@@ -48,8 +48,6 @@ struct sh_team {
 
 struct sh_team *sh_team_world, *sh_team_shared;
 static struct sh_team *all_teams;
-/* Per slot, the last epoch this PE reached (published in the control
- * block's slot_epoch when a team leaves the slot). */
 
 static struct sh_team *
 team_new(int slot, int n, const int *pes, uint32_t epoch)
@@ -245,7 +243,7 @@ sh_barrier(struct sh_team *t)
 static int
 pick_slot(struct sh_team *parent, int *slot, uint32_t *epoch)
 {
-	struct sh_ctrl *mine = sh_ctrl_local();
+	struct sh_ctrl *mine = sh_ctrl_local(); /* symmetric: peers' words */
 	int err = sh_team_sync(parent);
 	if (err)
 		return err;
@@ -278,7 +276,6 @@ pick_slot(struct sh_team *parent, int *slot, uint32_t *epoch)
 		if ((int32_t)(v - e) > 0)
 			e = v;
 	}
-	(void)mine;
 	err = sh_team_sync(parent);
 	if (err)
 		return err;

@@ -314,7 +314,7 @@ sh_remote_ptr(const void *p, size_t len, int pe)
 	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
 		return NULL;
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	if (off >= sh_heap.size)
+	if (off >= sh_heap.size || off < SH_CTRL_SIZE)
 		return NULL;
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
 		const struct sh_chunk *c = &sh_heap.chunk[k];

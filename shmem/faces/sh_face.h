@@ -8,8 +8,9 @@
  * Visibility: libzeshmem is built with hidden visibility; shmem.h and
  * shmemx.h are included here under visibility "default", so exactly the
  * routines they declare (and the handles SHMEM_TEAM_WORLD, ...) are
- * exported. zeshmem.map then keeps the static helpers linked in from
- * common/ out of the dynamic symbol table.
+ * exported. zeshmem.map (the library's version script) is the second
+ * fence: whatever else might be built with default visibility stays local.
+ * tests/shmem/check_shmem_exports.py checks the result both ways.
  *
  * Errors: a routine with a result returns the API's result for bad input;
  * a void routine ends the PE with sh_fatal(): one line

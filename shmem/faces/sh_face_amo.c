@@ -21,14 +21,15 @@ face_amo(const char *call, shmem_ctx_t ctx, enum sh_amo_op op,
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
 	face_pe(call, pe);
-	if (__builtin_expect(((uintptr_t)dest & (esize - 1)) != 0 ||
-			     dest == NULL, 0))
-		sh_fatal(call, "%s %p is not %zu-byte aligned",
-			 op == SH_AMO_FETCH ? "source" : "dest", dest, esize);
+	const char *what = op == SH_AMO_FETCH ? "source" : "dest";
+	if (__builtin_expect(dest == NULL, 0))
+		sh_fatal(call, "%s is NULL", what);
+	if (__builtin_expect(((uintptr_t)dest & (esize - 1)) != 0, 0))
+		sh_fatal(call, "%s %p is not %zu-byte aligned", what, dest,
+			 esize);
 	int rc = sh_amo(c, op, t, esize, dest, value, cond, fetched, pe);
 	if (__builtin_expect(rc < 0, 0))
-		face_fail(call, rc, pe, op == SH_AMO_FETCH ? "source" : "dest",
-			  dest);
+		face_fail(call, rc, pe, what, dest);
 }
 
 static inline void
@@ -235,7 +236,7 @@ SHMEM_BITAMO_TYPES(DEF_BITAMO, and)
 SHMEM_BITAMO_TYPES(DEF_BITAMO, or)
 SHMEM_BITAMO_TYPES(DEF_BITAMO, xor)
 
-/* ---- the 1.4 names (deprecated) --------------------------------------------- */
+/* ---- the 1.4 names (deprecated) ---------------------------------------- */
 
 #define DEF_OLD_EXTAMO(T, N, A) \
 	T shmem_##N##_fetch(const T *source, int pe) \

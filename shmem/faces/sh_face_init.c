@@ -26,7 +26,7 @@ _Static_assert(SAME(SHMEM_CMP_EQ, SH_CMP_EQ) && SAME(SHMEM_CMP_NE, SH_CMP_NE) &&
 	       SAME(SHMEM_CMP_LT, SH_CMP_LT) && SAME(SHMEM_CMP_GE, SH_CMP_GE),
 	       "comparison constants");
 
-/* ---- the faces' error ends ------------------------------------------------- */
+/* ---- the faces' error ends --------------------------------------------- */
 
 void
 face_bad_pe(const char *call, int pe)
@@ -71,7 +71,7 @@ face_fail(const char *call, int rc, int pe, const char *what, const void *p)
 	}
 }
 
-/* ---- setup ------------------------------------------------------------------ */
+/* ---- setup ------------------------------------------------------------- */
 
 static void
 handles_set(void)
@@ -128,13 +128,24 @@ shmem_query_thread(int *provided)
 void
 shmem_finalize(void)
 {
+	int me = sh.me, dead = dead_pe();
 	int rc = sh_finalize();
 	if (!sh.initialized) {
 		SHMEM_TEAM_WORLD = SHMEM_TEAM_INVALID;
 		SHMEM_TEAM_SHARED = SHMEM_TEAM_INVALID;
 	}
-	if (rc < 0)
-		face_fail(__func__, rc, -1, "team", NULL);
+	if (rc < 0) {
+		/* the runtime is down: sh_fatal's PE number is gone */
+		fflush(stdout);
+		if (rc == -EHOSTDOWN && dead >= 0)
+			fprintf(stderr, "zeshmem: PE %d: %s: PE %d ended\n", me,
+				__func__, dead);
+		else
+			fprintf(stderr, "zeshmem: PE %d: %s: %s\n", me, __func__,
+				rc == -EHOSTDOWN ? "a PE of the job ended" :
+				strerror(-rc));
+		exit(1);
+	}
 }
 
 void
@@ -143,7 +154,7 @@ shmem_global_exit(int status)
 	sh_global_exit(status);
 }
 
-/* ---- query ------------------------------------------------------------------ */
+/* ---- query ------------------------------------------------------------- */
 
 int
 shmem_my_pe(void)
@@ -170,7 +181,8 @@ shmem_addr_accessible(const void *addr, int pe)
 {
 	if (!shmem_pe_accessible(pe))
 		return 0;
-	return sh_heap_offset(addr, 1) >= 0;
+	/* the user heap: the control block before it is the runtime's */
+	return sh_heap_offset(addr, 1) >= SH_CTRL_SIZE;
 }
 
 void *
@@ -215,7 +227,7 @@ shmem_pcontrol(const int level, ...)
 	(void)level;
 }
 
-/* ---- shmemx: the unique-id start ------------------------------------------- */
+/* ---- shmemx: the unique-id start --------------------------------------- */
 
 int
 shmemx_get_uniqueid(shmemx_uniqueid_t *uid)
@@ -274,7 +286,7 @@ shmemx_heap_size(void)
 	return sh.initialized ? sh_heap_size() : 0;
 }
 
-/* ---- deprecated ---------------------------------------------------------------- */
+/* ---- deprecated -------------------------------------------------------- */
 
 void
 start_pes(int npes)

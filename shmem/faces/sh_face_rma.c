@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-/* ---- the operations ------------------------------------------------------ */
+/* ---- the operations ---------------------------------------------------- */
 
 void
 face_put(const char *call, shmem_ctx_t ctx, void *dest, const void *src,
@@ -97,7 +97,7 @@ face_put_signal(const char *call, shmem_ctx_t ctx, void *dest,
 		face_fail(call, rc, pe, "dest or sig_addr", dest);
 }
 
-/* ---- typed routines ------------------------------------------------------- */
+/* ---- typed routines ---------------------------------------------------- */
 
 #define DEF_RMA(T, N, A) \
 	void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, \
@@ -229,7 +229,7 @@ face_put_signal(const char *call, shmem_ctx_t ctx, void *dest,
 	}
 SHMEM_RMA_TYPES(DEF_RMA, )
 
-/* ---- sized and mem routines: ESIZE bytes per element ---------------------- */
+/* ---- sized and mem routines: ESIZE bytes per element ------------------- */
 
 #define DEF_UNTYPED(SFX, ESIZE) \
 	void shmem_ctx_put##SFX(shmem_ctx_t ctx, void *dest, \
@@ -343,7 +343,7 @@ SHMEM_RMA_TYPES(DEF_RMA, )
 SHMEM_SIZES(DEF_SIZED, )
 DEF_UNTYPED(mem, 1)
 
-/* ---- signals --------------------------------------------------------------- */
+/* ---- signals ----------------------------------------------------------- */
 
 uint64_t
 shmem_signal_fetch(const uint64_t *sig_addr)

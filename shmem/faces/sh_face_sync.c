@@ -145,7 +145,7 @@ face_multi(const char *call, enum face_multi kind, int wait, void *ivars,
 	return m.result;
 }
 
-/* ---- typed routines ------------------------------------------------------ */
+/* ---- typed routines ---------------------------------------------------- */
 
 #define K(T) FACE_KIND(T)
 #define DEF_SYNC(T, N, A) \
@@ -256,7 +256,7 @@ face_multi(const char *call, enum face_multi kind, int wait, void *ivars,
 	}
 SHMEM_SYNC_TYPES(DEF_SYNC, )
 
-/* ---- the 1.4 names (deprecated) --------------------------------------------- */
+/* ---- the 1.4 names (deprecated) ---------------------------------------- */
 
 #define DEF_OLD_WAIT(T, N, A) \
 	void shmem_##N##_wait(T *ivar, T cmp_value) \
@@ -280,7 +280,7 @@ void
 			SHMEM_CMP_NE, &cmp_value);
 }
 
-/* ---- ordering, completion, the world's barrier ------------------------------ */
+/* ---- ordering, completion, the world's barrier ------------------------- */
 
 void
 shmem_ctx_fence(shmem_ctx_t ctx)

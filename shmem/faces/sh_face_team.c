@@ -90,7 +90,8 @@ shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 		    shmem_team_t *yaxis_team)
 {
 	if (xaxis_team == NULL || yaxis_team == NULL) {
-		u_warn("shmem", "%s: xaxis_team or yaxis_team is NULL", __func__);
+		u_warn("shmem", "%s: xaxis_team or yaxis_team is NULL",
+		       __func__);
 		return -1;
 	}
 	*xaxis_team = SHMEM_TEAM_INVALID;

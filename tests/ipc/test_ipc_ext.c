@@ -86,6 +86,14 @@ START_TEST(test_ext_properties_report_real_types)
 				 zt.drv, from_fd, &f), R_OK_);
 	ck_assert_ptr_eq(f, (void *)zt.mem_exp
 				      .pfnGetIpcHandleFromFileDescriptorExp);
+	/* Newer than Debian's 1.8 loader: runtimes get them by name. */
+	ck_assert_int_eq(zt.driver.pfnGetExtensionFunctionAddress(
+				 zt.drv, "zeMemGetIpcHandleWithProperties",
+				 &f), R_OK_);
+	ck_assert_ptr_eq(f, (void *)zt.mem.pfnGetIpcHandleWithProperties);
+	ck_assert_int_eq(zt.driver.pfnGetExtensionFunctionAddress(
+				 zt.drv, "zeMemPutIpcHandle", &f), R_OK_);
+	ck_assert_ptr_eq(f, (void *)zt.mem.pfnPutIpcHandle);
 	uint32_t n = 0;
 	ck_assert_int_eq(zt.driver.pfnGetExtensionProperties(zt.drv, &n, NULL),
 			 R_OK_);

@@ -14,7 +14,10 @@
 #include <shmem.h>
 #include <shmemx.h>
 
+#include "leakcheck.h"
+
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -61,7 +64,7 @@ sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
-/* ---- rma: every RMA routine of every type ---------------------------------- */
+/* ---- rma: every RMA routine of every type ------------------------------ */
 
 #define NE 16
 #define VAL(T, pe, i) ((T)(((pe) * 7 + (i)) % 100))
@@ -208,6 +211,7 @@ rma_sized(void)
 	shmem_barrier_all();
 	shmem_putmem_nbi(d, src, 0, right); /* nelems 0: nothing */
 	shmem_getmem_nbi(got, d, 3, right);
+	shmem_quiet(); /* before a put into what the get reads */
 	shmem_ctx_putmem(SHMEM_CTX_DEFAULT, d, src, 1, right);
 	shmem_ctx_getmem(SHMEM_CTX_DEFAULT, got + 3, d + 3, 1, right);
 	shmem_quiet();
@@ -224,7 +228,7 @@ case_rma(void)
 	rma_sized();
 }
 
-/* ---- amo: every atomic on every type, then concurrent totals --------------- */
+/* ---- amo: every atomic on every type, then concurrent totals ----------- */
 
 #define AMO_CHECK(T, N, A) \
 	static void \
@@ -311,9 +315,12 @@ SHMEM_EXTAMO_TYPES(EXTAMO_CHECK, )
 		CHECK(v, "shmem_malloc"); \
 		*v = 0xF0; \
 		shmem_barrier_all(); \
-		CHECK(shmem_##N##_atomic_fetch_and(v, 0x3C, right) == 0xF0, #N); \
-		CHECK(shmem_##N##_atomic_fetch_or(v, 0x01, right) == 0x30, #N); \
-		CHECK(shmem_##N##_atomic_fetch_xor(v, 0x11, right) == 0x31, #N); \
+		CHECK(shmem_##N##_atomic_fetch_and(v, 0x3C, right) == \
+		      0xF0, #N); \
+		CHECK(shmem_##N##_atomic_fetch_or(v, 0x01, right) == \
+		      0x30, #N); \
+		CHECK(shmem_##N##_atomic_fetch_xor(v, 0x11, right) == \
+		      0x31, #N); \
 		shmem_##N##_atomic_or(v, 0x0F, right); \
 		shmem_##N##_atomic_and(v, 0x3E, right); \
 		shmem_##N##_atomic_xor(v, 0x80, right); \
@@ -421,7 +428,7 @@ case_amo(int rounds)
 	amo_concurrent(rounds);
 }
 
-/* ---- signal: put_signal ordering ------------------------------------------- */
+/* ---- signal: put_signal ordering --------------------------------------- */
 
 /* A ring: every round each PE sends its right neighbour a payload whose
  * every word is the round number, with the round as the signal, and waits
@@ -485,7 +492,7 @@ case_signal(int rounds)
 	shmem_free(buf);
 }
 
-/* ---- wait: point synchronisation across PEs --------------------------------- */
+/* ---- wait: point synchronisation across PEs ---------------------------- */
 
 static void
 case_wait(void)
@@ -606,7 +613,7 @@ case_wait(void)
 	shmem_free(ivar);
 }
 
-/* ---- teams: the specification's examples ---------------------------------- */
+/* ---- teams: the specification's examples ------------------------------- */
 
 static void
 case_teams(void)
@@ -622,7 +629,8 @@ case_teams(void)
 		CHECK(shmem_team_n_pes(even) == ne, "even n_pes");
 		for (int i = 0; i < ne; i++)
 			CHECK(shmem_team_translate_pe(even, i,
-						      SHMEM_TEAM_WORLD) == 2 * i,
+						      SHMEM_TEAM_WORLD) ==
+			      2 * i,
 			      "translate %d", i);
 		CHECK(shmem_team_translate_pe(even, ne, SHMEM_TEAM_WORLD) ==
 		      -1, "translate out of range");
@@ -717,7 +725,7 @@ case_teams(void)
 	shmem_barrier_all();
 }
 
-/* ---- mem: the collective allocation routines -------------------------------- */
+/* ---- mem: the collective allocation routines --------------------------- */
 
 static void
 case_mem(void)
@@ -788,7 +796,7 @@ case_mem(void)
 	shmem_free(offs);
 }
 
-/* ---- ptr, info, threads ---------------------------------------------------- */
+/* ---- ptr, info, threads ------------------------------------------------ */
 
 static void
 case_ptr(void)
@@ -815,6 +823,10 @@ case_ptr(void)
 	CHECK(shmem_ptr(&stack, right) == NULL, "shmem_ptr of the stack");
 	CHECK(shmem_addr_accessible(x, right) == 1, "addr_accessible");
 	CHECK(shmem_addr_accessible(&stack, right) == 0, "stack inaccessible");
+	/* the heap's first bytes are the runtime's control block */
+	CHECK(shmem_addr_accessible(shmemx_heap_base(), right) == 0 &&
+	      shmem_ptr(shmemx_heap_base(), right) == NULL,
+	      "control block inaccessible");
 	CHECK(shmem_pe_accessible(right) == 1 && shmem_pe_accessible(npes) == 0
 	      && shmem_pe_accessible(-1) == 0, "pe_accessible");
 	shmem_barrier_all();
@@ -845,7 +857,7 @@ case_ptr(void)
 	shmem_free(x);
 }
 
-/* ---- init/finalize cycles: no fd or mapping left --------------------------- */
+/* ---- init/finalize cycles: no fd or mapping left ----------------------- */
 
 static int
 count_dir(const char *path)
@@ -860,23 +872,26 @@ count_dir(const char *path)
 	return n;
 }
 
+/* zemem's entries in /dev/shm (others' jobs may come and go meanwhile). */
 static int
-count_lines(const char *path)
+count_shm_ours(void)
 {
-	FILE *f = fopen(path, "re");
-	int n = 0, c;
-	if (!f)
-		return -1;
-	while ((c = fgetc(f)) != EOF)
-		n += c == '\n';
-	fclose(f);
+	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
+	int n = 0;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "zemem", 5) ||
+		     !strncmp(e->d_name, "zeshmem", 7);
+	closedir(d);
 	return n;
 }
 
 static void
 case_cycles(int cycles)
 {
-	int fds = -1, maps = -1, shm = -1;
+	int fds = -1, maps = -1, shm = -1, thr = -1;
 	for (int c = 0; c < cycles; c++) {
 		shmem_init();
 		me = shmem_my_pe();
@@ -892,22 +907,32 @@ case_cycles(int cycles)
 		shmem_finalize();
 		CHECK(shmem_my_pe() == -1 && SHMEM_TEAM_WORLD ==
 		      SHMEM_TEAM_INVALID, "after finalize");
-		int f = count_dir("/proc/self/fd"), m =
-			count_lines("/proc/self/maps"), s = count_dir("/dev/shm");
+		/* The first cycle loads the driver (and its threads' arenas);
+		 * the next ones must leave exactly what it left. leakcheck
+		 * counts what zemem maps (under a sanitizer: shared memory
+		 * only, the sanitizer's runtime maps as it pleases). */
+		int f = leakcheck_count_fds();
+		int m = leakcheck_count_maps(NULL);
+		int s = count_shm_ours();
+		int t = count_dir("/proc/self/task");
 		if (c == 0) {
 			fds = f;
 			maps = m;
 			shm = s;
+			thr = t;
 		}
+		CHECK(t == thr, "cycle %d: %d threads, %d after the first", c,
+		      t, thr);
 		CHECK(f == fds, "cycle %d: %d fds, %d after the first", c, f,
 		      fds);
 		CHECK(m == maps, "cycle %d: %d mappings, %d after the first",
 		      c, m, maps);
-		(void)shm;
+		CHECK(s == shm, "cycle %d: %d zemem entries in /dev/shm, %d "
+		      "after the first", c, s, shm);
 	}
 }
 
-/* ---- global_exit and the bad-input ends ------------------------------------ */
+/* ---- global_exit and the bad-input ends -------------------------------- */
 
 static void
 case_global_exit(int status)
@@ -943,6 +968,10 @@ case_bad(const char *what)
 		else if (!strcmp(what, "align"))
 			shmem_long_atomic_add((long *)((char *)x + 4), 1,
 					      npes - 1);
+		else if (!strcmp(what, "amonull"))
+			shmem_long_atomic_add(NULL, 1, npes - 1);
+		else if (!strcmp(what, "ctrl"))
+			shmem_long_put(shmemx_heap_base(), stack, 1, npes - 1);
 		else if (!strcmp(what, "null"))
 			shmem_long_put(x, NULL, 1, npes - 1);
 		else if (!strcmp(what, "ctx"))
@@ -962,7 +991,7 @@ case_bad(const char *what)
 	CHECK(0, "woke up");
 }
 
-/* ---- uid: shmemx_get_uniqueid + shmemx_init_attr, PEs started here -------- */
+/* ---- uid: shmemx_get_uniqueid + shmemx_init_attr, PEs started here ----- */
 
 static void
 uid_ring(void)
@@ -975,8 +1004,21 @@ uid_ring(void)
 	shmem_free(x);
 }
 
+/* kill: the last PE dies (SIGKILL) after the ring, the others' next
+ * barrier must end them with the line naming it. */
+static void
+uid_kill(int kill)
+{
+	if (!kill)
+		return;
+	if (me == npes - 1)
+		raise(SIGKILL);
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PE %d dead", npes - 1);
+}
+
 static int
-case_uid(const char *self, int n)
+case_uid(const char *self, int n, int kill)
 {
 	shmemx_uniqueid_t uid = SHMEMX_UNIQUEID_INITIALIZER;
 	char hex[2 * SHMEMX_UNIQUEID_BYTES + 1];
@@ -993,7 +1035,7 @@ case_uid(const char *self, int n)
 		CHECK(kids[r] >= 0, "fork");
 		if (kids[r] == 0) {
 			execl(self, self, "uid-child", rank, nr, hex,
-			      (char *)NULL);
+			      kill ? "kill" : (char *)NULL, (char *)NULL);
 			_exit(127);
 		}
 	}
@@ -1002,6 +1044,7 @@ case_uid(const char *self, int n)
 	npes = shmem_n_pes();
 	CHECK(me == 0 && npes == n, "rank %d of %d", me, npes);
 	uid_ring();
+	uid_kill(kill);
 	shmem_finalize();
 	int bad = 0;
 	for (int r = 1; r < n; r++) {
@@ -1014,7 +1057,7 @@ case_uid(const char *self, int n)
 }
 
 static void
-case_uid_child(int rank, int n, const char *hex)
+case_uid_child(int rank, int n, const char *hex, int kill)
 {
 	shmemx_uniqueid_t uid;
 	CHECK(strlen(hex) == 2 * SHMEMX_UNIQUEID_BYTES, "hex");
@@ -1028,6 +1071,7 @@ case_uid_child(int rank, int n, const char *hex)
 	npes = shmem_n_pes();
 	CHECK(me == rank && npes == n, "rank");
 	uid_ring();
+	uid_kill(kill);
 	shmem_finalize();
 }
 
@@ -1044,12 +1088,14 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(c, "uid")) {
-		case_uid(argv[0], arg ? arg : 3);
+		case_uid(argv[0], arg ? arg : 3,
+			 argc > 3 && !strcmp(argv[3], "kill"));
 		printf("PE 0: uid ok\n");
 		return 0;
 	}
 	if (!strcmp(c, "uid-child") && argc > 4) {
-		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4]);
+		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4],
+			       argc > 5 && !strcmp(argv[5], "kill"));
 		return 0;
 	}
 	CHECK(shmem_my_pe() == -1 && shmem_n_pes() == -1, "before init");

@@ -15,12 +15,15 @@
  *           ring, remote-pointer bounds and the error codes of bad
  *           arguments, concurrent atomics (exact totals), a wait_until
  *           that sleeps, put_signal ordering, team splits and barriers;
- *           run with ZESHMEM_COPY=direct and =engine
+ *           run with ZESHMEM_COPY=direct and =engine, and over the
+ *           driver's broker fd transport
  *   asym    one PE allocates another size: every PE's symmetry check
  *           names it and exits 1
  *   cycles  init/finalize cycles: fd, mapping and /dev/shm counts equal
  *   grow    an allocation larger than the heap grows every PE's heap; the
  *           peers reach the new chunk; an impossible one is NULL everywhere
+ *   slow    ZESHMEM_TIMEOUT=1 and a live peer 1.5 s late to a barrier and
+ *           to a put a wait_until waits for: both succeed
  *   kill    the last PE SIGKILLs itself; the others' barrier fails with
  *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT), a put to it too, and
  *           a collective allocation ends the PE with a line naming it
@@ -100,6 +103,22 @@ role_basic(void)
 	EXPECT(sh_malloc(64, 4, "test") == NULL);       /* < sizeof(void*) */
 	EXPECT(sh_calloc(SIZE_MAX / 2, 4, "test") == NULL); /* overflow */
 	EXPECT(sh_calloc(0, 4, "test") == NULL);
+	/* realloc: NULL -> malloc; in place; moved (contents kept); 0 ->
+	 * free; a pointer not from the heap -> NULL (still collective) */
+	char *r1 = sh_realloc(NULL, 256, "test");
+	EXPECT(r1);
+	memset(r1, 0x5a, 256);
+	char *r2 = sh_realloc(r1, 1024, "test");  /* the heap's end: grows */
+	EXPECT(r2 == r1);
+	char *blocker = sh_malloc(64, 128, "test");
+	char *r3 = sh_realloc(r2, 8192, "test");  /* blocked: moves */
+	EXPECT(r3 && r3 != r2 && blocker);
+	for (int i = 0; i < 256; i++)
+		EXPECT_EQ((unsigned char)r3[i], 0x5a);
+	long stackv;
+	EXPECT(sh_realloc(&stackv, 64, "test") == NULL);
+	EXPECT(sh_realloc(r3, 0, "test") == NULL);
+	sh_free(blocker, "test");
 
 	/* put around the ring, get back */
 	int right = (me + 1) % n, left = (me + n - 1) % n;
@@ -137,6 +156,12 @@ role_basic(void)
 	EXPECT(sh_remote_ptr(hb + hs - 8, 9, right) == NULL);
 	EXPECT(sh_remote_ptr(hb + hs, 1, right) == NULL);
 	EXPECT(sh_remote_ptr(hb - 1, 1, right) == NULL);
+	/* the control block is the runtime's */
+	EXPECT(sh_remote_ptr(hb, 8, right) == NULL);
+	EXPECT(sh_remote_ptr(hb + SH_CTRL_SIZE - 8, 16, right) == NULL);
+	EXPECT(sh_remote_ptr(hb + SH_CTRL_SIZE, 8, right) != NULL);
+	EXPECT(sh_remote_ptr(hb, 8, me) == NULL);
+	EXPECT_EQ(sh_put(NULL, hb + 64, v, 8, right, 0), -EFAULT);
 	EXPECT(sh_remote_ptr(a, SIZE_MAX, right) == NULL);
 	EXPECT(sh_remote_ptr(&local, 8, right) == NULL);
 	EXPECT(sh_remote_ptr(a, 8, n) == NULL);
@@ -431,8 +456,8 @@ role_kill(void)
 	int err = sh_barrier(sh_team_world);
 	EXPECT_EQ(err, -EHOSTDOWN);
 	long v = 1;
-	EXPECT_EQ(sh_put(NULL, sh_heap_base(), &v, 8, sh.npes - 1, 0),
-		  -EHOSTDOWN);
+	EXPECT_EQ(sh_put(NULL, (char *)sh_heap_base() + SH_CTRL_SIZE, &v, 8,
+			 sh.npes - 1, 0), -EHOSTDOWN);
 	fprintf(stderr, "sh-core: PE %d ok\n", sh.me);
 	/* A void collective cannot return an error: the PE ends, naming the
 	 * dead PE (exit 1). */
@@ -543,6 +568,8 @@ role_gexit(void)
 	return 3; /* not reached: the job ends first */
 }
 
+static int role_slow(void);
+
 static int
 pe_role(const char *role)
 {
@@ -550,6 +577,8 @@ pe_role(const char *role)
 		return role_init();
 	if (!strcmp(role, "gexit"))
 		return role_gexit();
+	if (!strcmp(role, "slow"))
+		return role_slow();
 	if (!strcmp(role, "basic"))
 		return role_basic();
 	if (!strcmp(role, "asym"))
@@ -567,6 +596,32 @@ pe_role(const char *role)
 
 /* The PE's result as a line the parent reads (zeshrun reports only the
  * job's status). */
+/* Run with ZESHMEM_TIMEOUT=1: a live node peer that takes longer than
+ * the timeout is waited for (a barrier and a wait_until), not failed. */
+static int
+role_slow(void)
+{
+	init_or_die();
+	uint64_t *flag = sh_calloc(1, sizeof(uint64_t), "test");
+	EXPECT(flag);
+	struct timespec ts = { 1, 500 * 1000000L };
+	if (sh.me == 1)
+		nanosleep(&ts, NULL);
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	if (sh.me == 1) {
+		nanosleep(&ts, NULL);
+		uint64_t one = 1;
+		EXPECT_EQ(sh_put(NULL, flag, &one, 8, 0, 0), 0);
+	}
+	uint64_t one = 1;
+	if (sh.me == 0)
+		EXPECT_EQ(sh_wait_until(flag, SH_T_UINT, 8, SH_CMP_EQ, &one),
+			  0);
+	sh_free(flag, "test");
+	EXPECT_EQ(sh_finalize(), 0);
+	return 0;
+}
+
 static int
 pe_main(const char *role)
 {
@@ -769,6 +824,20 @@ START_TEST(test_core_basic_engine)
 }
 END_TEST
 
+/* The driver's other fd transport (machines where pidfd_getfd is not
+ * allowed, e.g. Yama ptrace_scope >= 1 between siblings): the heaps'
+ * multi-fd handles through the exporters' brokers, no leak in cycles. */
+START_TEST(test_core_broker_transport)
+{
+	static const char *const env[] = { "ZEMEM_IPC_TRANSPORT=broker", NULL };
+	struct job j;
+	run_job("basic", 3, env, &j);
+	expect_all_ok(&j);
+	run_job("cycles", 2, env, &j);
+	expect_all_ok(&j);
+}
+END_TEST
+
 START_TEST(test_core_asym_named)
 {
 	struct job j;
@@ -810,6 +879,15 @@ START_TEST(test_core_grow_across_pes)
 	static const char *const env[] = { "ZESHMEM_SYMMETRIC_SIZE=1M", NULL };
 	struct job j;
 	run_job("grow", 3, env, &j);
+	expect_all_ok(&j);
+}
+END_TEST
+
+START_TEST(test_core_slow_live_peer_not_timed_out)
+{
+	static const char *const env[] = { "ZESHMEM_TIMEOUT=1", NULL };
+	struct job j;
+	run_job("slow", 2, env, &j);
 	expect_all_ok(&j);
 }
 END_TEST
@@ -904,9 +982,11 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_core_basic_direct);
 	tcase_add_test(tc, test_core_basic_engine);
 	tcase_add_test(tc, test_core_asym_named);
+	tcase_add_test(tc, test_core_broker_transport);
 	tcase_add_test(tc, test_core_cycles_no_leak);
 	tcase_add_test(tc, test_core_grow_across_pes);
 	tcase_add_test(tc, test_core_killed_pe_fails_barrier);
+	tcase_add_test(tc, test_core_slow_live_peer_not_timed_out);
 #ifdef ZESHRUN
 	tcase_add_test(tc, test_core_global_exit_status);
 #endif

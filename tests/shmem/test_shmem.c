@@ -36,15 +36,19 @@ static char out[OUT_MAX];
 static const int sizes[] = { 2, 3, 8 };
 static const char *const copies[] = { "direct", "engine" };
 
+/* /dev/shm entries of zemem's (other jobs on the machine may come and go
+ * meanwhile; only ours are counted). */
 static int
 count_shm(void)
 {
 	DIR *d = opendir("/dev/shm");
+	struct dirent *e;
 	int n = 0;
 	if (!d)
 		return 0;
-	while (readdir(d))
-		n++;
+	while ((e = readdir(d)))
+		n += !strncmp(e->d_name, "zemem", 5) ||
+		     !strncmp(e->d_name, "zeshmem", 7);
 	closedir(d);
 	return n;
 }
@@ -268,6 +272,8 @@ static const struct {
 		   "of 8 bytes overflows size_t\n" },
 	{ "align", "zeshmem: PE 0: shmem_long_atomic_add: dest 0x" },
 	{ "null", "zeshmem: PE 0: shmem_long_put: source is NULL\n" },
+	{ "amonull", "zeshmem: PE 0: shmem_long_atomic_add: dest is NULL\n" },
+	{ "ctrl", "zeshmem: PE 0: shmem_long_put: dest 0x" },
 	{ "ctx", "zeshmem: PE 0: shmem_ctx_long_put: ctx is "
 		 "SHMEM_CTX_INVALID\n" },
 	{ "cmp", "zeshmem: PE 0: shmem_long_wait_until: cmp 99 is not a "
@@ -286,7 +292,8 @@ START_TEST(test_shmem_bad_input_ends_pe)
 	ck_assert_msg(!strstr(out, "was accepted"), "%s", out);
 	/* one line from the library for the bad call */
 	ck_assert_msg(!strstr(l + 1, "zeshmem: PE 0:"), "two lines:\n%s", out);
-	if (!strcmp(bad[_i].what, "addr") || !strcmp(bad[_i].what, "getaddr"))
+	if (!strcmp(bad[_i].what, "addr") || !strcmp(bad[_i].what, "getaddr") ||
+	    !strcmp(bad[_i].what, "ctrl"))
 		ck_assert_msg(strstr(l, "is not a symmetric address (pe 2)"),
 			      "%s", out);
 	if (!strcmp(bad[_i].what, "align"))
@@ -311,6 +318,19 @@ START_TEST(test_shmem_uniqueid_init_attr)
 	ck_assert_msg(st == 0, "status %d:\n%s", st, out);
 	ck_assert_msg(strstr(out, "PE 0: uid ok"), "%s", out);
 	leakcheck_end(&lc);
+}
+END_TEST
+
+/* The last PE of a unique-id job (no launcher to end the others) is killed:
+ * the others' next barrier ends them with one line naming it, exit 1. */
+START_TEST(test_shmem_killed_pe_ends_barrier)
+{
+	char *argv[] = { (char *)SHMEM_PE, "uid", "3", "kill", NULL };
+	int st = run(argv, "direct");
+	ck_assert_msg(st == 1, "status %d:\n%s", st, out);
+	ck_assert_msg(strstr(out, "zeshmem: PE 0: shmem_barrier_all: PE 2 "
+			     "ended\n"), "%s", out);
+	ck_assert_msg(!strstr(out, "barrier passed"), "%s", out);
 }
 END_TEST
 
@@ -340,6 +360,7 @@ shmem_suite(void)
 				    (int)(sizeof(bad) / sizeof(bad[0])));
 		tcase_add_test(tc, test_shmem_call_before_init_ends_pe);
 		tcase_add_test(tc, test_shmem_uniqueid_init_attr);
+		tcase_add_test(tc, test_shmem_killed_pe_ends_barrier);
 	}
 	suite_add_tcase(s, tc);
 	return s;
@@ -371,7 +392,8 @@ main(int argc, char **argv)
 #endif
 		mpirun = find_in_path("mpirun");
 		if (!mpirun) {
-			printf("skip: mpirun not found in PATH (openmpi-bin)\n");
+			printf("skip: mpirun not found in PATH "
+			       "(openmpi-bin)\n");
 			return 77;
 		}
 	}
