@@ -154,6 +154,10 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"(FI_MR_VIRT_ADDR|PROV_KEY|ALLOCATED|LOCAL|ENDPOINT, the "
 		"provider picks) or scalable (mr_mode 0: offsets, requested "
 		"keys)" },
+	[U_OPT_SH_OFI_AMO] = { "ZESHMEM_OFI_AMO", U_OPT_STRING, "auto", 0, 0,
+		"shmem: network atomics: auto (the provider's, emulated where "
+		"it lacks one) or cswap (every one but compare-swap emulated "
+		"by a compare-swap loop: tests the emulation)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

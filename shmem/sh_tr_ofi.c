@@ -44,6 +44,8 @@
  * compare-swap loop (read the old value, compute, compare-swap, repeat
  * until it sticks; bounded by ZESHMEM_TIMEOUT). A provider without
  * compare-swap has no emulation: -EOPNOTSUPP for those operations.
+ * ZESHMEM_OFI_AMO=cswap emulates all but compare-swap (and the
+ * barrier's max) on any provider, so the tests cover the emulation.
  * put_signal: the payload with FI_DELIVERY_COMPLETE, waited for, then
  * the signal as a 64-bit atomic (SET -> FI_ATOMIC_WRITE, ADD -> FI_SUM).
  *
@@ -287,6 +289,7 @@ amo_caps(void)
 		[SH_AMO_ADD] = FI_SUM, [SH_AMO_AND] = FI_BAND,
 		[SH_AMO_OR] = FI_BOR, [SH_AMO_XOR] = FI_BXOR,
 	};
+	bool force_cas = !strcmp(u_option_str(U_OPT_SH_OFI_AMO), "cswap");
 	for (int s = 0; s < 2; s++) {
 		enum fi_datatype dt = s ? FI_UINT64 : FI_UINT32;
 		size_t cnt = 0;
@@ -303,9 +306,11 @@ amo_caps(void)
 			else
 				ok = !fi_fetch_atomicvalid(ofi.ep, dt, fop[op],
 							   &cnt) && cnt;
+			if (force_cas && op != SH_AMO_CSWAP)
+				ok = false; /* ZESHMEM_OFI_AMO=cswap */
 			enum amo_how h = ok ? AMO_NATIVE
 					    : cas ? AMO_VIA_CSWAP : AMO_NONE;
-			if (!ok && op == SH_AMO_SET &&
+			if (!ok && op == SH_AMO_SET && !force_cas &&
 			    ofi.how[SH_AMO_SWAP][s] == AMO_NATIVE)
 				h = AMO_VIA_SWAP;
 			ofi.how[op][s] = h;
@@ -313,7 +318,7 @@ amo_caps(void)
 			ofi.nofetch[op][s] =
 				op >= SH_AMO_ADD && ok &&
 				!fi_atomicvalid(ofi.ep, dt, fop[op], &cnt) && cnt;
-			if (!ok)
+			if (!ok && !force_cas)
 				u_info("shmem", "provider %s: no %d-byte atomic "
 						"op %d: %s",
 				       ofi.info->fabric_attr->prov_name,
@@ -323,7 +328,8 @@ amo_caps(void)
 		}
 	}
 	size_t cnt = 0;
-	ofi.have_max32 = !fi_atomicvalid(ofi.ep, FI_UINT32, FI_MAX, &cnt) &&
+	ofi.have_max32 = !force_cas &&
+			 !fi_atomicvalid(ofi.ep, FI_UINT32, FI_MAX, &cnt) &&
 			 cnt;
 }
 
