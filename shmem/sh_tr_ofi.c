@@ -162,7 +162,7 @@ make_hints(const char *prov, bool scalable, bool delivery)
 						     FI_MR_LOCAL |
 						     FI_MR_ENDPOINT;
 	h->domain_attr->threading = FI_THREAD_SAFE;
-	h->mode = FI_CONTEXT;
+	h->mode = 0; /* contexts are tags (CTX(pe)), never provider scratch */
 	if (delivery)
 		h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
 	if (prov) {
@@ -560,11 +560,23 @@ sh_tr_ofi_progress(void)
 	ssize_t rc = fi_cq_read(ofi.cq, e, 4);
 	if (rc == -FI_EAVAIL) {
 		struct fi_cq_err_entry ee = { 0 };
-		if (fi_cq_readerr(ofi.cq, &ee, 0) > 0)
-			u_err("shmem", "network operation failed: %s (%s)",
-			      fi_strerror(ee.err),
-			      fi_cq_strerror(ofi.cq, ee.prov_errno,
-					     ee.err_data, NULL, 0));
+		if (fi_cq_readerr(ofi.cq, &ee, 0) <= 0)
+			return;
+		int pe = -1;
+		uintptr_t c = (uintptr_t)ee.op_context, b = (uintptr_t)ofi.np;
+		if (c >= b && c < b + (uintptr_t)sh.npes * sizeof(*ofi.np))
+			pe = (int)((c - b) / sizeof(*ofi.np));
+		u_err("shmem", "network operation to PE %d failed: %s (%s)%s",
+		      pe, fi_strerror(ee.err),
+		      fi_cq_strerror(ofi.cq, ee.prov_errno, ee.err_data, NULL,
+				     0),
+		      pe >= 0 ? ": the PE is taken as ended" : "");
+		/* An RDM endpoint's errors are the peer's loss (the provider
+		 * retried already): later operations and waits on it fail at
+		 * once with -EHOSTDOWN. */
+		if (pe >= 0 && pe != sh.me)
+			__atomic_store_n(&sh.peers[pe].dead, true,
+					 __ATOMIC_RELEASE);
 	}
 }
 
@@ -654,6 +666,10 @@ sh_tr_ofi_fence(void)
 {
 	return sh_tr_ofi_quiet();
 }
+
+/* Every operation's context names its target PE (an error entry then
+ * says which PE failed); the provider never writes into it (mode 0). */
+#define CTX(pe) ((void *)&ofi.np[pe])
 
 /* Posts with retries while the provider's queue is full. */
 #define POST(call)                                                           \
@@ -763,7 +779,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 		if (!err) {
 			memcpy(slot, src, nbytes);
 			rc = POST(fi_write(ofi.ep, slot, nbytes,
-					   ofi.bounce_desc, fa, ra, key, NULL));
+					   ofi.bounce_desc, fa, ra, key, CTX(pe)));
 		}
 		pthread_mutex_unlock(&ofi.bounce_lock);
 		return err ? err : rc ? post_fail("fi_write", rc, pe) : 0;
@@ -778,7 +794,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 		if (n > ofi.max_msg)
 			n = ofi.max_msg;
 		ssize_t rc = POST(fi_write(ofi.ep, s + done, n, desc, fa,
-					   ra + done, key, NULL));
+					   ra + done, key, CTX(pe)));
 		if (rc) {
 			err = post_fail("fi_write", rc, pe);
 			break;
@@ -817,7 +833,7 @@ sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 			n = ofi.max_msg;
 		ssize_t rc = POST(fi_read(ofi.ep, d + done, n, desc,
 					  ofi.np[pe].addr, ra + done, key,
-					  NULL));
+					  CTX(pe)));
 		if (rc) {
 			err = post_fail("fi_read", rc, pe);
 			break;
@@ -856,14 +872,14 @@ amo_native(enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
 	ssize_t rc;
 	if (kind == 0)
 		rc = POST(fi_atomic(ofi.ep, &b->val, 1, desc, fa, ra, key, dt,
-				    fop, NULL));
+				    fop, CTX(pe)));
 	else if (kind == 1)
 		rc = POST(fi_fetch_atomic(ofi.ep, &b->val, 1, desc, &b->res,
-					  desc, fa, ra, key, dt, fop, NULL));
+					  desc, fa, ra, key, dt, fop, CTX(pe)));
 	else
 		rc = POST(fi_compare_atomic(ofi.ep, &b->val, 1, desc, &b->cmp,
 					    desc, &b->res, desc, fa, ra, key,
-					    dt, fop, NULL));
+					    dt, fop, CTX(pe)));
 	err = rc ? post_fail("atomic", rc, pe) : 0;
 	int e2 = wait_all();
 	if (!err)
@@ -1023,7 +1039,7 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 			struct fi_msg_rma m = {
 				.msg_iov = &iov, .desc = &desc, .iov_count = 1,
 				.addr = ofi.np[pe].addr, .rma_iov = &rio,
-				.rma_iov_count = 1,
+				.rma_iov_count = 1, .context = CTX(pe),
 			};
 			ssize_t rc = POST(fi_writemsg(
 				ofi.ep, &m,
@@ -1062,13 +1078,15 @@ sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n, int pe)
 	ssize_t rc;
 	struct amo_buf *b = local;
 	if (kind == 0)
-		rc = POST(fi_write(ofi.ep, local, n, desc, fa, ra, key, NULL));
+		rc = POST(fi_write(ofi.ep, local, n, desc, fa, ra, key,
+				   CTX(pe)));
 	else if (kind == 1)
-		rc = POST(fi_read(ofi.ep, local, n, desc, fa, ra, key, NULL));
+		rc = POST(fi_read(ofi.ep, local, n, desc, fa, ra, key,
+				  CTX(pe)));
 	else
 		rc = POST(fi_fetch_atomic(ofi.ep, &b->val, 1, desc, &b->res,
 					  desc, fa, ra, key, FI_UINT64, FI_SUM,
-					  NULL));
+					  CTX(pe)));
 	err = rc ? post_fail("raw", rc, pe) : wait_all();
 	if (tmp)
 		fi_close(&tmp->fid);
