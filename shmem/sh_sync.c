@@ -194,8 +194,15 @@ wait_polling(bool (*pred)(void *), void *arg, int watch_pe)
 		if (err)
 			return err;
 		if (now > deadline) {
-			u_err("shmem", "PE %d: wait timed out after %u s "
-				       "(ZESHMEM_TIMEOUT)", sh.me, sh.timeout_s);
+			if (watch_pe >= 0)
+				u_err("shmem", "PE %d: wait on PE %d timed out "
+					       "after %u s (ZESHMEM_TIMEOUT): "
+					       "PE %d does not answer", sh.me,
+				      watch_pe, sh.timeout_s, watch_pe);
+			else
+				u_err("shmem", "PE %d: wait timed out after "
+					       "%u s (ZESHMEM_TIMEOUT)", sh.me,
+				      sh.timeout_s);
 			return -ETIMEDOUT;
 		}
 	}
