@@ -80,7 +80,9 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <sched.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NAME_MAX_BYTES 96
 #define PROGRESS_NS 200000 /* the progress thread's poll period */
@@ -408,6 +410,16 @@ open_local(struct blob *mine)
 			     FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
 	    (rc = fi_ep_bind(ofi.ep, &ofi.cntr->fid, FI_WRITE | FI_READ)))
 		return fi_fail("fi_ep_bind", rc);
+	if (!strncmp(fi->fabric_attr->prov_name, "shm", 3)) {
+		/* shm names its region <pid>:0:0 in /dev/shm; one left by a
+		 * killed process of the same pid makes fi_enable fail with
+		 * EBUSY: a name of this process and this moment instead. */
+		char nm[64];
+		snprintf(nm, sizeof(nm), "zeshmem_%d_%llx", (int)getpid(),
+			 (unsigned long long)u_now_ns());
+		if ((rc = fi_setname(&ofi.ep->fid, nm, strlen(nm) + 1)))
+			return fi_fail("fi_setname", rc);
+	}
 	if ((rc = fi_enable(ofi.ep)))
 		return fi_fail("fi_enable", rc);
 	if ((err = reg_chunk(0)))
