@@ -18,7 +18,9 @@
 # (oob, btl) is confined to zshn; nothing can leave the namespaces.
 #
 # Each CASE runs as one job of NODES * PPN PEs of SHMEM_PE (consecutive
-# ranks per node); every PE must print "PE <n>: CASE ok". The namespaces
+# ranks per node); every PE must print "PE <n>: CASE ok" (nodekill: the
+# last node's PEs die mid-job; mpirun must end non-zero before the
+# timeout and leave no process behind). The namespaces
 # and every process in them are removed at the end, also on failure or
 # interruption (trap). NETNS_JOB_SHOW=1: print each job's output and
 # check only its exit status (for zeshmem-ofi-bench). Exit 77 (skip) with the reason when not root, `ip`
@@ -117,6 +119,7 @@ done
 fail=0
 for c in "$@"; do
 	out="$tmp/out.$c"
+	t0=$(date +%s)
 	# bounded: timeout ends a stuck job (the trap cleans the rest)
 	timeout -k 5 240 ip netns exec "$tag-0" unshare --uts /bin/sh -c \
 		"hostname zshnode0 && exec mpirun --allow-run-as-root \
@@ -130,6 +133,24 @@ for c in "$@"; do
 		-x SHMEM_PE_NODE_PES=$ppn -x ZEMEM_LOG_LEVEL=warn \
 		$xs $pe $c" >"$out" 2>&1
 	rc=$?
+	if [ "$c" = nodekill ]; then
+		# a node's PEs killed: mpirun must end non-zero (not by the
+		# timeout) and leave no process in any namespace
+		left=""
+		for ns in $created; do
+			left="$left$(ip netns pids "$ns" 2>/dev/null)"
+		done
+		el=$(($(date +%s) - t0))
+		if [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$el" -ge 240 ] ||
+		   [ -n "$left" ]; then
+			echo "FAIL: nodekill: rc $rc, left: $left"
+			cat "$out"
+			fail=1
+		else
+			echo "ok: nodekill on $nodes nodes x $ppn PEs (rc $rc, ${el} s)"
+		fi
+		continue
+	fi
 	if [ -n "${NETNS_JOB_SHOW:-}" ]; then
 		# a benchmark run by hand: show its output, check only rc
 		cat "$out"

@@ -857,6 +857,27 @@ case_ptr(void)
 	shmem_free(x);
 }
 
+/* ---- nodekill: the last node's PEs die mid-job -------------------------- */
+
+/* The PEs of the last node (node_pes() consecutive ranks) SIGKILL
+ * themselves after a barrier; the others then put to one of them and
+ * enter a barrier, which must not pass (the job ends non-zero). */
+static void
+case_nodekill(void)
+{
+	int np = node_pes(), first_dead = (npes - 1) / np * np;
+	long *x = shmem_malloc(sizeof(long));
+	CHECK(x && first_dead > 0, "malloc, or a single node");
+	shmem_barrier_all();
+	if (me >= first_dead)
+		raise(SIGKILL);
+	sleep_ms(200);
+	shmem_long_p(x, 1, first_dead);
+	shmem_quiet();
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
+}
+
 /* ---- init/finalize cycles: no fd or mapping left ----------------------- */
 
 static int
@@ -1127,6 +1148,8 @@ main(int argc, char **argv)
 		case_mem();
 	else if (!strcmp(c, "ptr"))
 		case_ptr();
+	else if (!strcmp(c, "nodekill"))
+		case_nodekill();
 	else if (!strcmp(c, "global_exit"))
 		case_global_exit(arg);
 	else if (!strcmp(c, "bad") && argc > 2)
