@@ -136,6 +136,28 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		1 << 24,
 		"shmem: this PE's rank among the PEs of its node, set by "
 		"zeshrun" },
+	[U_OPT_SH_TRANSPORT] = { "ZESHMEM_TRANSPORT", U_OPT_STRING, "auto", 0,
+		0,
+		"shmem: auto (node-local peers through IPC, the others through "
+		"libfabric), ofi (libfabric between every two PEs, also on one "
+		"node), ipc (refuse PEs on other nodes)" },
+	[U_OPT_SH_FORCE_NETWORK] = { "ZESHMEM_FORCE_NETWORK", U_OPT_BOOL, "0",
+		0, 1,
+		"shmem: 1 = ZESHMEM_TRANSPORT=ofi: any two PEs use the network "
+		"path (every PE is a node of its own)" },
+	[U_OPT_SH_PROVIDER] = { "ZESHMEM_PROVIDER", U_OPT_STRING, "", 0, 0,
+		"shmem: the libfabric provider (e.g. tcp;ofi_rxm); default "
+		"FI_PROVIDER, else the first of verbs;ofi_rxm, tcp;ofi_rxm, "
+		"sockets with RDM + RMA + ATOMIC" },
+	[U_OPT_SH_OFI_MR] = { "ZESHMEM_OFI_MR", U_OPT_STRING, "auto", 0, 0,
+		"shmem: memory-registration modes offered to libfabric: auto "
+		"(FI_MR_VIRT_ADDR|PROV_KEY|ALLOCATED|LOCAL|ENDPOINT, the "
+		"provider picks) or scalable (mr_mode 0: offsets, requested "
+		"keys)" },
+	[U_OPT_SH_OFI_AMO] = { "ZESHMEM_OFI_AMO", U_OPT_STRING, "auto", 0, 0,
+		"shmem: network atomics: auto (the provider's, emulated where "
+		"it lacks one) or cswap (every one but compare-swap emulated "
+		"by a compare-swap loop: tests the emulation)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

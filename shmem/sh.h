@@ -104,6 +104,9 @@ SH_HIDDEN int sh_boot_uid_from_hex(const char *hex, void *uid);
 /* ---- runtime state (sh_init.c) ---------------------------------------- */
 
 enum sh_copy_mode { SH_COPY_AUTO, SH_COPY_DIRECT, SH_COPY_ENGINE };
+enum sh_transport_mode {
+	SH_TRANSPORT_AUTO, SH_TRANSPORT_IPC, SH_TRANSPORT_OFI,
+};
 
 struct sh_peer;   /* sh_tr_ipc.c: a node-local peer's mapped heap chunks */
 struct sh_team;   /* sh_team.c; the public shmem_team_t points to one */
@@ -125,6 +128,7 @@ struct sh_state {
 	int my_node, node_npes, node_rank;
 	/* transport */
 	enum sh_copy_mode copy;
+	enum sh_transport_mode transport; /* ZESHMEM_TRANSPORT / _FORCE_NETWORK */
 	bool heap_host_accessible;
 	bool check_symmetry;              /* ZESHMEM_CHECK_SYMMETRY */
 	unsigned timeout_s;
@@ -318,6 +322,7 @@ struct sh_peer {
 	struct sh_ctrl *ctrl;             /* pe's control block (mapped) */
 	int pidfd;                        /* node-local peers, -1 else */
 	bool local, dead;
+	bool net;                         /* reached through sh_tr_ofi.c */
 };
 /* Init: export the heap (one physical-range handle), all-gather {host
  * identity, pid, handle} over the bootstrap, open every node peer's
@@ -338,6 +343,37 @@ sh_remote_fast(const void *p, size_t len, int pe)
 		return b + SH_CTRL_SIZE + off;
 	return sh_remote_ptr(p, len, pe);
 }
+
+/* ---- network transport (sh_tr_ofi.c) ---------------------------------- */
+
+/* Init (after sh_tr_ipc_init, which names the node-local peers): opens
+ * libfabric when some PE is not node-local (the same decision on every
+ * PE), all-gathers addresses and keys, marks the other peers net.
+ * Operations take the local symmetric address, like sh_put & co., and
+ * check it against the heap (-EFAULT). The ops are the node-local ones'
+ * contracts; amo: esize 4/8, the bits of the value (float included). */
+SH_HIDDEN int sh_tr_ofi_init(void);
+SH_HIDDEN void sh_tr_ofi_fini(void);
+SH_HIDDEN bool sh_tr_ofi_active(void);
+SH_HIDDEN int sh_tr_ofi_add_chunk(unsigned k);
+SH_HIDDEN void sh_tr_ofi_progress(void);
+SH_HIDDEN int sh_tr_ofi_quiet(void);
+SH_HIDDEN int sh_tr_ofi_fence(void);
+SH_HIDDEN int sh_tr_ofi_put(void *dest, const void *src, size_t nbytes,
+			    int pe, int nbi);
+SH_HIDDEN int sh_tr_ofi_get(void *dest, const void *src, size_t nbytes,
+			    int pe, int nbi);
+SH_HIDDEN int sh_tr_ofi_put_signal(void *dest, const void *src,
+				   size_t nbytes, uint64_t *sig_addr,
+				   uint64_t signal, int sig_op, int pe);
+/* Atomic max (wrap-safe where emulated) of pe's 32-bit word: barriers. */
+SH_HIDDEN int sh_tr_ofi_raise32(void *word, uint32_t e, int pe);
+/* The benchmark's baseline: one raw fi_write (0) / fi_read (1) /
+ * fi_fetch_atomic FI_SUM (2, local = {u64 val, u64 cmp, u64 res}) and
+ * its completion. */
+SH_HIDDEN int sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n,
+			    int pe);
+SH_HIDDEN const char *sh_tr_ofi_provider(void);
 
 /* ---- RMA, AMO, signals, ordering (sh_rma.c, sh_atomic.c) --------------- */
 
@@ -378,6 +414,9 @@ enum sh_type {
  * only). value/cond point to esize bytes; fetched (may be NULL for the
  * non-fetching forms) receives the old value. dest must be esize-aligned
  * (-EINVAL otherwise). */
+SH_HIDDEN int sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
+			    const void *value, const void *cond,
+			    void *fetched, int pe);
 SH_HIDDEN int sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t,
 		     size_t esize, void *dest, const void *value,
 		     const void *cond, void *fetched, int pe);

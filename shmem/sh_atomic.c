@@ -15,7 +15,8 @@
  *
  * Errors: -EINVAL pe out of range, esize not 4/8, dest not esize-aligned,
  * an operation the type does not have; -EFAULT dest not symmetric;
- * -EOPNOTSUPP the peer is on another node; -EHOSTDOWN the peer ended.
+ * -EOPNOTSUPP no transport reaches the peer; -EHOSTDOWN the peer ended.
+ * Peers on other nodes: sh_tr_ofi_amo (fi_atomic & co., sh_tr_ofi.c).
  */
 #include "sh.h"
 
@@ -74,6 +75,8 @@ sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t, size_t esize,
 	if ((op != SH_AMO_FETCH && !value) || (op == SH_AMO_CSWAP && !cond))
 		return -EINVAL;
 	void *r = sh_remote_fast(dest, esize, pe);
+	if (__builtin_expect(!r, 0) && sh.peers[pe].net)
+		return sh_tr_ofi_amo(op, esize, dest, value, cond, fetched, pe);
 	if (__builtin_expect(!r, 0))
 		return sh.peers[pe].local ? -EFAULT : -EOPNOTSUPP;
 	if (__builtin_expect(sh.peers[pe].dead, 0))

@@ -294,7 +294,7 @@ sh_heap_grow(size_t min_bytes)
 	}
 	sh_heap.nchunks = k + 1;
 	sh_heap.size = off + size;
-	if ((err = sh_tr_ipc_add_chunk(k))) {
+	if ((err = sh_tr_ipc_add_chunk(k)) || (err = sh_tr_ofi_add_chunk(k))) {
 		/* Peers' mappings are all-or-nothing inside add_chunk; the
 		 * chunk stays mapped here but unused by the allocator. */
 		return err;

@@ -12,7 +12,9 @@
  *   4. the node-local transport (sh_tr_ipc_init): one all-gather of
  *      {host identity, pid, heap handle, ...}; PEs of the same identity
  *      are one node; each opens its node peers' heaps;
- *   5. the copy engine (sh_rma_init) when it may be used;
+ *   5. the network transport (sh_tr_ofi_init) when some PE is not
+ *      node-local (or ZESHMEM_TRANSPORT=ofi makes every PE a node);
+ *      the copy engine (sh_rma_init) when it may be used;
  *   6. the teams world and shared (sh_team_init);
  *   7. a bootstrap barrier: every heap is open everywhere before any
  *      PE returns from init.
@@ -248,6 +250,17 @@ read_options(void)
 				"using auto", copy);
 		sh.copy = SH_COPY_AUTO;
 	}
+	const char *tr = u_option_str(U_OPT_SH_TRANSPORT);
+	sh.transport = SH_TRANSPORT_AUTO;
+	if (!strcmp(tr, "ipc"))
+		sh.transport = SH_TRANSPORT_IPC;
+	else if (!strcmp(tr, "ofi"))
+		sh.transport = SH_TRANSPORT_OFI;
+	else if (strcmp(tr, "auto"))
+		u_warn("shmem", "ZESHMEM_TRANSPORT=%s: use auto, ipc or ofi; "
+				"using auto", tr);
+	if (u_option_u64(U_OPT_SH_FORCE_NETWORK))
+		sh.transport = SH_TRANSPORT_OFI;
 	sh.check_symmetry = u_option_u64(U_OPT_SH_CHECK_SYMMETRY) != 0;
 	sh.timeout_s = (unsigned)u_option_u64(U_OPT_SH_TIMEOUT);
 	return 0;
@@ -280,8 +293,10 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 		goto err_driver;
 	if ((err = sh_tr_ipc_init()))
 		goto err_heap;
-	if ((err = sh_rma_init()))
+	if ((err = sh_tr_ofi_init()))
 		goto err_ipc;
+	if ((err = sh_rma_init()))
+		goto err_ofi;
 	if ((err = sh_team_init()))
 		goto err_rma;
 	if ((err = sh.boot->ops->barrier(sh.boot)))
@@ -299,6 +314,8 @@ err_team:
 	sh_team_fini();
 err_rma:
 	sh_rma_fini();
+err_ofi:
+	sh_tr_ofi_fini();
 err_ipc:
 	sh_tr_ipc_fini();
 err_heap:
@@ -326,6 +343,7 @@ sh_finalize(void)
 		       strerror(-err));
 	sh_team_fini();
 	sh_rma_fini();
+	sh_tr_ofi_fini();
 	sh_tr_ipc_fini();
 	sh_heap_fini();
 	close_driver();

@@ -16,9 +16,12 @@
  * host-visible event and waits for it; the list is in order, so that
  * event completes after every earlier copy).
  *
+ * Peers on other nodes (sh.peers[pe].net): sh_remote_fast finds no
+ * mapping, and that slow branch hands the call to sh_tr_ofi.c.
+ *
  * Errors: -EINVAL pe out of range or bad argument, -EFAULT the remote
  * range is not wholly inside the symmetric heap, -EOVERFLOW strides that
- * overflow, -EOPNOTSUPP the peer is on another node (part 2), -EHOSTDOWN
+ * overflow, -EOPNOTSUPP no transport reaches the peer, -EHOSTDOWN
  * the peer ended, -EIO a copy failed.
  *
  * Threads: any thread may put/get (SHMEM_THREAD_MULTIPLE). The direct
@@ -144,7 +147,9 @@ sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 		return -EINVAL;
 	char *r = sh_remote_fast(dest, nbytes, pe);
 	if (__builtin_expect(!r, 0))
-		return fault(dest, nbytes, pe);
+		return sh.peers[pe].net ? sh_tr_ofi_put(dest, src, nbytes, pe,
+							 nbi)
+					: fault(dest, nbytes, pe);
 	if (__builtin_expect(sh.peers[pe].dead, 0))
 		return -EHOSTDOWN;
 	if (!nbytes)
@@ -171,7 +176,9 @@ sh_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 		return -EINVAL;
 	const char *r = sh_remote_fast(src, nbytes, pe);
 	if (__builtin_expect(!r, 0))
-		return fault(src, nbytes, pe);
+		return sh.peers[pe].net ? sh_tr_ofi_get(dest, src, nbytes, pe,
+							 nbi)
+					: fault(src, nbytes, pe);
 	if (__builtin_expect(sh.peers[pe].dead, 0))
 		return -EHOSTDOWN;
 	if (!nbytes)
@@ -221,6 +228,33 @@ copy_elem(char *d, const char *s, size_t esize)
 	}
 }
 
+/* A peer over the network: one operation per element, not waited for
+ * one by one (nbi), then completed together: the call is blocking. */
+static int
+strided_net(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+	    size_t nelems, size_t esize, int pe, bool put, const char *lo,
+	    size_t len)
+{
+	(void)lo;
+	(void)len;
+	const char *llo;
+	size_t llen;
+	int err = span(put ? src : dest, put ? sst : dst, nelems, esize, &llo,
+		       &llen);
+	if (err)
+		return err;
+	char *d = dest;
+	const char *s = src;
+	for (size_t i = 0; !err && i < nelems; i++) {
+		err = put ? sh_tr_ofi_put(d, s, esize, pe, 1)
+			  : sh_tr_ofi_get(d, s, esize, pe, 1);
+		d += dst * (ptrdiff_t)esize;
+		s += sst * (ptrdiff_t)esize;
+	}
+	int e2 = sh_tr_ofi_quiet();
+	return err ? err : e2;
+}
+
 static int
 strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 	size_t nelems, size_t esize, int pe, bool put)
@@ -238,6 +272,9 @@ strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 	if (err)
 		return err;
 	const char *rlo = sh_remote_fast(lo, len, pe);
+	if (!rlo && sh.peers[pe].net)
+		return strided_net(dest, src, dst, sst, nelems, esize, pe, put,
+				   lo, len);
 	if (!rlo)
 		return fault(lo, len, pe);
 	if (sh.peers[pe].dead)
@@ -298,6 +335,9 @@ sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 		return -EINVAL;
 	char *r = sh_remote_fast(dest, nbytes, pe);
 	uint64_t *rs = sh_remote_fast(sig_addr, sizeof(uint64_t), pe);
+	if ((!r || !rs) && sh.peers[pe].net)
+		return sh_tr_ofi_put_signal(dest, src, nbytes, sig_addr, signal,
+					    sig_op, pe);
 	if (!r || !rs)
 		return fault(r ? (const void *)sig_addr : dest, nbytes, pe);
 	if (sh.peers[pe].dead)
@@ -333,9 +373,10 @@ sh_fence(struct sh_ctx *c)
 {
 	(void)c;
 	/* Direct stores: ordered by the release fence. Engine nbi copies:
-	 * one in-order list, so they are ordered already. */
+	 * one in-order list, so they are ordered already. The network:
+	 * sh_tr_ofi_fence (completes what is outstanding). */
 	SH_FENCE(__ATOMIC_RELEASE);
-	return 0;
+	return sh_tr_ofi_active() ? sh_tr_ofi_fence() : 0;
 }
 
 int
@@ -366,5 +407,5 @@ sh_quiet(struct sh_ctx *c)
 				sh_wake(pe);
 	}
 	SH_FENCE(__ATOMIC_SEQ_CST);
-	return 0;
+	return sh_tr_ofi_active() ? sh_tr_ofi_quiet() : 0;
 }

@@ -156,6 +156,58 @@ check_peers(int watch_pe)
 #define SPIN_NS 20000
 #define YIELDS 16
 
+/* With the network transport up, writes into this heap come from the NIC
+ * (the provider, progressed by whoever calls it) and ring no doorbell:
+ * poll, driving progress, with a bounded backoff (spin, then sleeps
+ * growing to POLL_MAX_US). */
+#define POLL_MAX_US 50
+
+static int
+wait_polling(bool (*pred)(void *), void *arg, int watch_pe)
+{
+	uint64_t t0 = u_now_ns(), last = t0;
+	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
+	unsigned spin = sh.node_npes > (int)u_cpu_count() ? 16 : 256;
+	for (unsigned i = 0;; i++) {
+		sh_tr_ofi_progress();
+		if (pred(arg))
+			return 0;
+		uint64_t d = (u_now_ns() - t0) / 1000;
+		if (i < spin) {
+			cpu_relax();
+		} else {
+			/* sleeps growing from 1 us to POLL_MAX_US (a yield
+			 * may give the core away for a whole slice) */
+			long us = (long)d / 8 + 1;
+			struct timespec ts = {
+				0, (us > POLL_MAX_US ? POLL_MAX_US : us) * 1000
+			};
+			nanosleep(&ts, NULL);
+		}
+		if (i & 15)
+			continue;
+		uint64_t now = u_now_ns();
+		if (now - last < SLICE_MS * 1000000ull)
+			continue;
+		last = now;
+		int err = check_peers(watch_pe);
+		if (err)
+			return err;
+		if (now > deadline) {
+			if (watch_pe >= 0)
+				u_err("shmem", "PE %d: wait on PE %d timed out "
+					       "after %u s (ZESHMEM_TIMEOUT): "
+					       "PE %d does not answer", sh.me,
+				      watch_pe, sh.timeout_s, watch_pe);
+			else
+				u_err("shmem", "PE %d: wait timed out after "
+					       "%u s (ZESHMEM_TIMEOUT)", sh.me,
+				      sh.timeout_s);
+			return -ETIMEDOUT;
+		}
+	}
+}
+
 int
 sh_wait_pred(bool (*pred)(void *), void *arg, int watch_pe)
 {
@@ -168,6 +220,8 @@ sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
 {
 	if (pred(arg))
 		return 0;
+	if (sh_tr_ofi_active())
+		return wait_polling(pred, arg, watch_pe);
 	uint64_t t0 = u_now_ns();
 	if (sh.node_npes > (int)u_cpu_count()) {
 		/* More PEs than cores: the PE this one waits for may need

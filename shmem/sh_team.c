@@ -200,12 +200,22 @@ sh_team_sync(struct sh_team *t)
 		int to = t->pes[(t->me + dist) % t->n];
 		int from = t->pes[(t->me - dist % t->n + t->n) % t->n];
 		struct sh_peer *p = &sh.peers[to];
-		if (!p->ctrl)
-			return -EOPNOTSUPP; /* another node: part 2 */
 		if (p->dead)
 			return -EHOSTDOWN;
-		raise_to(&p->ctrl->bar[t->slot].round[r].epoch, e);
-		sh_wake_barrier(to);
+		uint32_t *word = &mine->bar[t->slot].round[r].epoch;
+		if (p->net) {
+			/* The same word in to's heap, over the network. */
+			int err = sh_tr_ofi_raise32(word, e, to);
+			if (err) {
+				t->epoch--;
+				return err;
+			}
+		} else if (!p->ctrl) {
+			return -EOPNOTSUPP;
+		} else {
+			raise_to(&p->ctrl->bar[t->slot].round[r].epoch, e);
+			sh_wake_barrier(to);
+		}
 		struct round_arg a = { &mine->bar[t->slot].round[r].epoch, e };
 		int err = sh_wait_pred_on(round_done, &a, from,
 					  SH_WAIT_BARRIER, NULL);
@@ -233,22 +243,36 @@ sh_barrier(struct sh_team *t)
 static int
 pick_slot(struct sh_team *parent, int *slot, uint32_t *epoch)
 {
+	struct sh_ctrl *mine = sh_ctrl_local(); /* symmetric: peers' words */
 	int err = sh_team_sync(parent);
 	if (err)
 		return err;
 	uint64_t used = 0;
 	for (int i = 0; i < parent->n; i++) {
-		struct sh_ctrl *c = sh.peers[parent->pes[i]].ctrl;
-		if (!c)
+		int pe = parent->pes[i];
+		struct sh_ctrl *c = sh.peers[pe].ctrl;
+		uint64_t m = 0;
+		if (c)
+			m = __atomic_load_n(&c->team_mask, __ATOMIC_ACQUIRE);
+		else if (!sh.peers[pe].net)
 			return -EOPNOTSUPP;
-		used |= __atomic_load_n(&c->team_mask, __ATOMIC_ACQUIRE);
+		else if ((err = sh_get(NULL, &m, &mine->team_mask, sizeof(m),
+				       pe, 0)))
+			return err;
+		used |= m;
 	}
 	int s = used == UINT64_MAX ? -1 : __builtin_ctzll(~used);
 	uint32_t e = 0;
 	for (int i = 0; s >= 0 && i < parent->n; i++) {
-		struct sh_ctrl *c = sh.peers[parent->pes[i]].ctrl;
-		uint32_t v = __atomic_load_n(&c->slot_epoch[s],
-					     __ATOMIC_ACQUIRE);
+		int pe = parent->pes[i];
+		struct sh_ctrl *c = sh.peers[pe].ctrl;
+		uint32_t v = 0;
+		if (c)
+			v = __atomic_load_n(&c->slot_epoch[s],
+					    __ATOMIC_ACQUIRE);
+		else if ((err = sh_get(NULL, &v, &mine->slot_epoch[s],
+				       sizeof(v), pe, 0)))
+			return err;
 		if ((int32_t)(v - e) > 0)
 			e = v;
 	}

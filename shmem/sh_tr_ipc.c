@@ -179,6 +179,20 @@ sh_tr_ipc_init(void)
 			goto err;
 		}
 	}
+	/* ZESHMEM_TRANSPORT=ofi: every PE a node of its own (all peers over
+	 * the network); ipc: PEs on other nodes are an error. */
+	for (int i = 0; i < n; i++) {
+		if (sh.transport == SH_TRANSPORT_OFI) {
+			sh.node_of[i] = i;
+		} else if (sh.transport == SH_TRANSPORT_IPC &&
+			   sh.node_of[i] != sh.node_of[sh.me]) {
+			u_err("shmem", "ZESHMEM_TRANSPORT=ipc, but PE %d is on "
+				       "another node", i);
+			err = -EOPNOTSUPP;
+		}
+	}
+	if (err)
+		goto err;
 	sh.my_node = sh.node_of[sh.me];
 	sh.node_npes = 0;
 	for (int i = 0; i < n; i++) {

@@ -41,6 +41,23 @@ static int me, npes;
 		} \
 	} while (0)
 
+/* PEs per node as the job was started: SHMEM_PE_NODE_PES (consecutive
+ * ranks per node; 1 with ZESHMEM_FORCE_NETWORK=1, where every PE is a
+ * node), default every PE on one node. */
+static int
+node_pes(void)
+{
+	const char *e = getenv("SHMEM_PE_NODE_PES");
+	int k = e ? atoi(e) : npes;
+	return k < 1 || k > npes ? npes : k;
+}
+
+static int
+same_node(int a, int b)
+{
+	return a / node_pes() == b / node_pes();
+}
+
 static void
 sleep_ms(int ms)
 {
@@ -634,18 +651,24 @@ case_teams(void)
 			CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe,
 						      even) ==
 			      (pe % 2 ? -1 : pe / 2), "translate world %d", pe);
-	/* SHMEM_TEAM_SHARED: one node, so every PE */
-	CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes, "shared n_pes");
-	CHECK(shmem_team_my_pe(SHMEM_TEAM_SHARED) == me, "shared my_pe");
+	/* SHMEM_TEAM_SHARED: this PE's node (node_pes() consecutive PEs,
+	 * the last node may have fewer) */
+	int np = node_pes(), first = me / np * np;
+	int nshared = npes - first < np ? npes - first : np;
+	CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == nshared,
+	      "shared n_pes %d, want %d", shmem_team_n_pes(SHMEM_TEAM_SHARED),
+	      nshared);
+	CHECK(shmem_team_my_pe(SHMEM_TEAM_SHARED) == me - first,
+	      "shared my_pe");
 	CHECK(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me, "world my_pe");
 	/* team_ptr through the shared team */
 	long *sym = shmem_malloc(sizeof(long));
 	CHECK(sym, "malloc");
 	*sym = 100 + me;
 	shmem_barrier_all();
-	long *rp = shmem_team_ptr(SHMEM_TEAM_SHARED, sym,
-				  (me + 1) % npes);
-	CHECK(rp && *rp == 100 + (me + 1) % npes, "team_ptr");
+	int snext = (me - first + 1) % nshared;
+	long *rp = shmem_team_ptr(SHMEM_TEAM_SHARED, sym, snext);
+	CHECK(rp && *rp == 100 + first + snext, "team_ptr");
 	shmem_barrier_all();
 	shmem_free(sym);
 
@@ -786,7 +809,15 @@ case_ptr(void)
 	*x = me;
 	shmem_barrier_all();
 	int *rp = shmem_ptr(x, right);
-	CHECK(rp && *rp == right, "shmem_ptr");
+	if (!same_node(me, right)) {
+		/* another node: no pointer; put/get reach it */
+		CHECK(rp == NULL, "shmem_ptr of another node's PE");
+		int v = 0;
+		shmem_int_get(&v, x, 1, right);
+		CHECK(v == right, "get from another node");
+	} else {
+		CHECK(rp && *rp == right, "shmem_ptr");
+	}
 	CHECK(shmem_ptr(x, me) == x, "shmem_ptr self");
 	CHECK(shmem_ptr(x, npes) == NULL && shmem_ptr(x, -1) == NULL,
 	      "shmem_ptr out of range");
@@ -800,7 +831,10 @@ case_ptr(void)
 	CHECK(shmem_pe_accessible(right) == 1 && shmem_pe_accessible(npes) == 0
 	      && shmem_pe_accessible(-1) == 0, "pe_accessible");
 	shmem_barrier_all();
-	*rp = 1000 + me; /* a store through the pointer */
+	if (!rp)
+		shmem_int_p(x, 1000 + me, right);
+	else
+		*rp = 1000 + me; /* a store through the pointer */
 	shmem_barrier_all();
 	CHECK(*x == 1000 + (me + npes - 1) % npes, "store through shmem_ptr");
 	int major = 0, minor = 0;
@@ -822,6 +856,27 @@ case_ptr(void)
 	shmem_sync_all();
 	shmem_barrier_all();
 	shmem_free(x);
+}
+
+/* ---- nodekill: the last node's PEs die mid-job -------------------------- */
+
+/* The PEs of the last node (node_pes() consecutive ranks) SIGKILL
+ * themselves after a barrier; the others then put to one of them and
+ * enter a barrier, which must not pass (the job ends non-zero). */
+static void
+case_nodekill(void)
+{
+	int np = node_pes(), first_dead = (npes - 1) / np * np;
+	long *x = shmem_malloc(sizeof(long));
+	CHECK(x && first_dead > 0, "malloc, or a single node");
+	shmem_barrier_all();
+	if (me >= first_dead)
+		raise(SIGKILL);
+	sleep_ms(200);
+	shmem_long_p(x, 1, first_dead);
+	shmem_quiet();
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
 }
 
 /* ---- init/finalize cycles: no fd or mapping left ----------------------- */
@@ -1098,6 +1153,8 @@ main(int argc, char **argv)
 		case_mem();
 	else if (!strcmp(c, "ptr"))
 		case_ptr();
+	else if (!strcmp(c, "nodekill"))
+		case_nodekill();
 	else if (!strcmp(c, "global_exit"))
 		case_global_exit(arg);
 	else if (!strcmp(c, "bad") && argc > 2)

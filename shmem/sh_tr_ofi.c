@@ -1,0 +1,1216 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sh_tr_ofi: the network transport: peers on other nodes (or every peer,
+ * with ZESHMEM_TRANSPORT=ofi / ZESHMEM_FORCE_NETWORK=1) through libfabric.
+ *
+ * One FI_EP_RDM endpoint per PE with FI_RMA | FI_ATOMIC. Provider:
+ * ZESHMEM_PROVIDER (e.g. "tcp;ofi_rxm"), else FI_PROVIDER (libfabric
+ * filters by it itself: the first match is taken), else the first of
+ * verbs;ofi_rxm, tcp;ofi_rxm, sockets that offers RDM + RMA + ATOMIC.
+ *
+ * Memory: each heap chunk is one fi_mr_reg'd region (FI_HMEM_SYSTEM: the
+ * heap must be host-accessible; libfabric 1.17 as Debian builds it has no
+ * FI_HMEM_ZE support, so a device-only heap is refused with a log line).
+ * Every PE all-gathers {fi_getname address, key and base of chunk 0} at
+ * init (and {key, base} of each chunk the heap grows by) and inserts the
+ * addresses into its AV. mr_mode: the hints offer FI_MR_VIRT_ADDR |
+ * FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT
+ * (ZESHMEM_OFI_MR=scalable offers 0: offset addressing and requested
+ * keys k + 1); the remote address is base + offset with FI_MR_VIRT_ADDR,
+ * the offset in the chunk without; with FI_MR_LOCAL, local buffers
+ * outside the heap (the caller's source, an AMO's operands) are
+ * registered for the one operation; with FI_MR_ENDPOINT every region is
+ * bound to the endpoint and enabled.
+ *
+ * Completion: the endpoint's CQ is bound with FI_SELECTIVE_COMPLETION
+ * and no operation asks for an entry, so it only carries errors; one
+ * counter (FI_WRITE | FI_READ) counts every completed operation (inject
+ * included) and `posted` every one issued. Blocking calls and quiet wait
+ * until counter + errors == posted (the call's own operation is among
+ * them); FI_DELIVERY_COMPLETE is the default op flag when the provider
+ * offers it (so a completed write is visible at the target), else
+ * transmit complete (logged). fence = quiet on this transport (always
+ * correct; the providers here promise no write-after-write order across
+ * RMA and atomics). put/get are fragmented at max_msg_size; a put of at
+ * most BOUNCE_BYTES is copied to a registered bounce slot and left in
+ * flight (not fi_inject_write: its completion is local only, and quiet
+ * must mean delivered).
+ *
+ * Atomics: the unsigned FI_UINT32 / FI_UINT64 types for every integer
+ * operation (two's complement: the same bits for signed), and for float
+ * fetch/set/swap (bit patterns). The operations the provider lacks
+ * (fi_atomicvalid & co. at init) are emulated: FETCH as a compare-swap
+ * of 0 with 0, SET as a SWAP or a compare-swap loop, the rest as a
+ * compare-swap loop (read the old value, compute, compare-swap, repeat
+ * until it sticks; bounded by ZESHMEM_TIMEOUT). A provider without
+ * compare-swap has no emulation: -EOPNOTSUPP for those operations.
+ * ZESHMEM_OFI_AMO=cswap emulates all but compare-swap (and the
+ * barrier's max) on any provider, so the tests cover the emulation.
+ * put_signal: the payload with FI_DELIVERY_COMPLETE, waited for, then
+ * the signal as a 64-bit atomic (SET -> FI_ATOMIC_WRITE, ADD -> FI_SUM).
+ *
+ * Progress: the providers here progress manually. A thread per PE
+ * polls the CQ every 200 us (fi_cq_read, then a sleep), and every
+ * blocking call and
+ * wait (sh_sync.c) calls sh_tr_ofi_progress, so a PE that computes or
+ * waits still lets the others write into it.
+ *
+ * Errors: -EINVAL bad pe, -EFAULT not in the heap, -EIO an operation
+ * failed (logged with the provider's text), -ETIMEDOUT a completion did
+ * not come within ZESHMEM_TIMEOUT, -EOPNOTSUPP built without libfabric.
+ */
+#include "sh.h"
+
+#include "u_log.h"
+#include "u_options.h"
+#include "u_os.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef ZESHMEM_HAVE_OFI
+
+#include <pthread.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+#include <sched.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NAME_MAX_BYTES 96
+#define PROGRESS_NS 200000 /* the progress thread's poll period */
+#define BOUNCE_SLOTS 64
+#define BOUNCE_BYTES 256     /* puts up to this size are copied and left
+				in flight; blocking ones included */
+#define FI_VER FI_VERSION(1, 9)
+
+struct net_peer {
+	fi_addr_t addr;
+	uint64_t key[SH_MAX_CHUNKS];
+	uint64_t base[SH_MAX_CHUNKS];
+};
+
+struct blob {
+	int32_t status;
+	uint32_t namelen;
+	uint64_t key, base;
+	uint8_t name[NAME_MAX_BYTES];
+};
+
+/* Which emulation an AMO needs (per op, per size 4/8). */
+enum amo_how { AMO_NATIVE, AMO_VIA_CSWAP, AMO_VIA_SWAP, AMO_NONE };
+
+static struct {
+	bool active;
+	struct fi_info *info;
+	struct fid_fabric *fab;
+	struct fid_domain *dom;
+	struct fid_av *av;
+	struct fid_ep *ep;
+	struct fid_cq *cq;
+	struct fid_cntr *cntr;
+	struct fid_mr *mr[SH_MAX_CHUNKS];
+	void *desc[SH_MAX_CHUNKS];
+	struct net_peer *np;
+	bool virt, prov_key, mr_local, mr_ep;
+	bool delivery;
+	size_t max_msg, inject;
+	uint64_t posted;              /* atomic */
+	uint64_t errs_seen;           /* atomic */
+	uint64_t tmp_key;             /* atomic: requested keys of temp MRs */
+	enum amo_how how[SH_AMO_XOR + 1][2];
+	bool nofetch[SH_AMO_XOR + 1][2]; /* fi_atomic valid (no result) */
+	bool have_max32;
+	pthread_t thr;
+	bool thr_on, stop;
+	/* Bounce slots for small blocking puts (see sh_tr_ofi_put). */
+	pthread_mutex_t bounce_lock;
+	char *bounce;
+	struct fid_mr *bounce_mr;
+	void *bounce_desc;
+	unsigned bounce_next;
+} ofi;
+
+static const char *const default_provs[] = {
+	"verbs;ofi_rxm", "tcp;ofi_rxm", "sockets",
+};
+
+bool
+sh_tr_ofi_active(void)
+{
+	return ofi.active;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static struct fi_info *
+make_hints(const char *prov, bool scalable, bool delivery)
+{
+	struct fi_info *h = fi_allocinfo();
+	if (!h)
+		return NULL;
+	h->caps = FI_RMA | FI_ATOMIC;
+	h->ep_attr->type = FI_EP_RDM;
+	h->domain_attr->mr_mode = scalable ? 0
+					   : FI_MR_VIRT_ADDR | FI_MR_PROV_KEY |
+						     FI_MR_ALLOCATED |
+						     FI_MR_LOCAL |
+						     FI_MR_ENDPOINT;
+	h->domain_attr->threading = FI_THREAD_SAFE;
+	h->mode = 0; /* contexts are tags (CTX(pe)), never provider scratch */
+	if (delivery)
+		h->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+	if (prov) {
+		h->fabric_attr->prov_name = strdup(prov);
+		if (!h->fabric_attr->prov_name) {
+			fi_freeinfo(h);
+			return NULL;
+		}
+	}
+	return h;
+}
+
+static int
+get_info(const char *prov, bool scalable, bool delivery, struct fi_info **out)
+{
+	struct fi_info *h = make_hints(prov, scalable, delivery);
+	if (!h)
+		return -ENOMEM;
+	int rc = fi_getinfo(FI_VER, NULL, NULL, 0, h, out);
+	fi_freeinfo(h);
+	return rc;
+}
+
+/* The provider's fi_info, or -ENODEV (logged). */
+static int
+pick_provider(struct fi_info **out)
+{
+	const char *want = u_option_str(U_OPT_SH_PROVIDER);
+	const char *mr = u_option_str(U_OPT_SH_OFI_MR);
+	bool scalable = !strcmp(mr, "scalable");
+	if (strcmp(mr, "auto") && !scalable)
+		u_warn("shmem", "ZESHMEM_OFI_MR=%s: use auto or scalable; "
+				"using auto", mr);
+	const char *one[1] = { want };
+	const char *const *list = default_provs;
+	size_t n = sizeof(default_provs) / sizeof(default_provs[0]);
+	if (*want) {
+		list = one;
+		n = 1;
+	} else if (getenv("FI_PROVIDER")) {
+		list = one;
+		one[0] = NULL; /* libfabric applies FI_PROVIDER itself */
+		n = 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (int d = 1; d >= 0; d--) {
+			struct fi_info *fi = NULL;
+			if (get_info(list[i], scalable, d, &fi) || !fi)
+				continue;
+			ofi.delivery = d;
+			*out = fi;
+			return 0;
+		}
+	}
+	u_err("shmem", "no libfabric provider offers FI_EP_RDM with "
+		       "FI_RMA|FI_ATOMIC (%s%s%s)",
+	      *want ? "ZESHMEM_PROVIDER=" : getenv("FI_PROVIDER") ? "FI_PROVIDER=" : "tried verbs;ofi_rxm, tcp;ofi_rxm, sockets",
+	      *want ? want : getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "",
+	      scalable ? ", mr_mode 0" : "");
+	return -ENODEV;
+}
+
+static int
+fi_fail(const char *what, int rc)
+{
+	u_err("shmem", "libfabric %s: %s", what, fi_strerror(-rc));
+	return rc == -FI_ENOMEM ? -ENOMEM : -EIO;
+}
+
+/* Registers [p, p + len) for access as key (requested when the provider
+ * does not pick keys). */
+static int
+reg(void *p, size_t len, uint64_t access, uint64_t key, struct fid_mr **out)
+{
+	int rc = fi_mr_reg(ofi.dom, p, len, access, 0, key, 0, out, NULL);
+	if (rc)
+		return fi_fail("fi_mr_reg", rc);
+	if (ofi.mr_ep) {
+		rc = fi_mr_bind(*out, &ofi.ep->fid, 0);
+		if (!rc)
+			rc = fi_mr_enable(*out);
+		if (rc) {
+			fi_close(&(*out)->fid);
+			*out = NULL;
+			return fi_fail("fi_mr_bind/enable", rc);
+		}
+	}
+	return 0;
+}
+
+static int
+reg_chunk(unsigned k)
+{
+	if (!sh.heap_host_accessible) {
+		u_err("shmem", "the heap is not host-accessible and libfabric "
+			       "1.17 as Debian builds it has no FI_HMEM_ZE: "
+			       "the network transport needs "
+			       "ZESHMEM_HEAP_MEMORY=host or a host-mapped "
+			       "device heap");
+		return -EOPNOTSUPP;
+	}
+	const struct sh_chunk *c = &sh_heap.chunk[k];
+	int err = reg(sh_heap.base + c->off, c->size,
+		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+		      k + 1, &ofi.mr[k]);
+	if (err)
+		return err;
+	ofi.desc[k] = fi_mr_desc(ofi.mr[k]);
+	return 0;
+}
+
+static uint64_t
+chunk_base(unsigned k)
+{
+	return (uint64_t)(uintptr_t)(sh_heap.base + sh_heap.chunk[k].off);
+}
+
+static void
+amo_caps(void)
+{
+	static const enum fi_op fop[SH_AMO_XOR + 1] = {
+		[SH_AMO_FETCH] = FI_ATOMIC_READ, [SH_AMO_SET] = FI_ATOMIC_WRITE,
+		[SH_AMO_SWAP] = FI_ATOMIC_WRITE, [SH_AMO_CSWAP] = FI_CSWAP,
+		[SH_AMO_ADD] = FI_SUM, [SH_AMO_AND] = FI_BAND,
+		[SH_AMO_OR] = FI_BOR, [SH_AMO_XOR] = FI_BXOR,
+	};
+	bool force_cas = !strcmp(u_option_str(U_OPT_SH_OFI_AMO), "cswap");
+	for (int s = 0; s < 2; s++) {
+		enum fi_datatype dt = s ? FI_UINT64 : FI_UINT32;
+		size_t cnt = 0;
+		bool cas = !fi_compare_atomicvalid(ofi.ep, dt, FI_CSWAP, &cnt) &&
+			   cnt;
+		for (int op = 0; op <= SH_AMO_XOR; op++) {
+			cnt = 0;
+			bool ok;
+			if (op == SH_AMO_CSWAP)
+				ok = cas;
+			else if (op == SH_AMO_SET)
+				ok = !fi_atomicvalid(ofi.ep, dt, fop[op], &cnt) &&
+				     cnt;
+			else
+				ok = !fi_fetch_atomicvalid(ofi.ep, dt, fop[op],
+							   &cnt) && cnt;
+			if (force_cas && op != SH_AMO_CSWAP)
+				ok = false; /* ZESHMEM_OFI_AMO=cswap */
+			enum amo_how h = ok ? AMO_NATIVE
+					    : cas ? AMO_VIA_CSWAP : AMO_NONE;
+			if (!ok && op == SH_AMO_SET && !force_cas &&
+			    ofi.how[SH_AMO_SWAP][s] == AMO_NATIVE)
+				h = AMO_VIA_SWAP;
+			ofi.how[op][s] = h;
+			cnt = 0;
+			ofi.nofetch[op][s] =
+				op >= SH_AMO_ADD && ok &&
+				!fi_atomicvalid(ofi.ep, dt, fop[op], &cnt) && cnt;
+			if (!ok && !force_cas)
+				u_info("shmem", "provider %s: no %d-byte atomic "
+						"op %d: %s",
+				       ofi.info->fabric_attr->prov_name,
+				       s ? 8 : 4, op,
+				       h == AMO_NONE ? "unsupported"
+						     : "emulated");
+		}
+	}
+	size_t cnt = 0;
+	ofi.have_max32 = !force_cas &&
+			 !fi_atomicvalid(ofi.ep, FI_UINT32, FI_MAX, &cnt) &&
+			 cnt;
+}
+
+static void *progress_main(void *arg);
+
+static void
+close_all(void)
+{
+	if (ofi.thr_on) {
+		__atomic_store_n(&ofi.stop, true, __ATOMIC_RELEASE);
+		pthread_join(ofi.thr, NULL);
+		ofi.thr_on = false;
+	}
+	if (ofi.ep)
+		fi_close(&ofi.ep->fid);
+	if (ofi.bounce_mr)
+		fi_close(&ofi.bounce_mr->fid);
+	free(ofi.bounce);
+	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
+		if (ofi.mr[k])
+			fi_close(&ofi.mr[k]->fid);
+	if (ofi.av)
+		fi_close(&ofi.av->fid);
+	if (ofi.cq)
+		fi_close(&ofi.cq->fid);
+	if (ofi.cntr)
+		fi_close(&ofi.cntr->fid);
+	if (ofi.dom)
+		fi_close(&ofi.dom->fid);
+	if (ofi.fab)
+		fi_close(&ofi.fab->fid);
+	if (ofi.info)
+		fi_freeinfo(ofi.info);
+	free(ofi.np);
+	memset(&ofi, 0, sizeof(ofi));
+}
+
+/* Opens fabric .. endpoint and registers chunk 0; fills mine. */
+static int
+open_local(struct blob *mine)
+{
+	int err = pick_provider(&ofi.info);
+	if (err)
+		return err;
+	struct fi_info *fi = ofi.info;
+	uint64_t mm = fi->domain_attr->mr_mode;
+	ofi.virt = mm & (FI_MR_VIRT_ADDR | FI_MR_BASIC);
+	ofi.prov_key = mm & (FI_MR_PROV_KEY | FI_MR_BASIC);
+	ofi.mr_local = mm & FI_MR_LOCAL;
+	ofi.mr_ep = mm & FI_MR_ENDPOINT;
+	ofi.max_msg = fi->ep_attr->max_msg_size ? fi->ep_attr->max_msg_size
+						: (size_t)1 << 30;
+	ofi.inject = fi->tx_attr->inject_size;
+	ofi.tmp_key = 1u << 20;
+	int rc;
+	if ((rc = fi_fabric(fi->fabric_attr, &ofi.fab, NULL)))
+		return fi_fail("fi_fabric", rc);
+	if ((rc = fi_domain(ofi.fab, fi, &ofi.dom, NULL)))
+		return fi_fail("fi_domain", rc);
+	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_CONTEXT,
+				  .wait_obj = FI_WAIT_NONE, .size = 64 };
+	if ((rc = fi_cq_open(ofi.dom, &cqa, &ofi.cq, NULL)))
+		return fi_fail("fi_cq_open", rc);
+	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
+				   .wait_obj = FI_WAIT_NONE };
+	if ((rc = fi_cntr_open(ofi.dom, &ca, &ofi.cntr, NULL)))
+		return fi_fail("fi_cntr_open", rc);
+	struct fi_av_attr ava = { .type = FI_AV_TABLE,
+				  .count = (size_t)sh.npes };
+	if ((rc = fi_av_open(ofi.dom, &ava, &ofi.av, NULL)))
+		return fi_fail("fi_av_open", rc);
+	if ((rc = fi_endpoint(ofi.dom, fi, &ofi.ep, NULL)))
+		return fi_fail("fi_endpoint", rc);
+	if ((rc = fi_ep_bind(ofi.ep, &ofi.av->fid, 0)) ||
+	    (rc = fi_ep_bind(ofi.ep, &ofi.cq->fid,
+			     FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
+	    (rc = fi_ep_bind(ofi.ep, &ofi.cntr->fid, FI_WRITE | FI_READ)))
+		return fi_fail("fi_ep_bind", rc);
+	if (!strncmp(fi->fabric_attr->prov_name, "shm", 3)) {
+		/* shm names its region <pid>:0:0 in /dev/shm; one left by a
+		 * killed process of the same pid makes fi_enable fail with
+		 * EBUSY: a name of this process and this moment instead. */
+		char nm[64];
+		snprintf(nm, sizeof(nm), "zeshmem_%d_%llx", (int)getpid(),
+			 (unsigned long long)u_now_ns());
+		if ((rc = fi_setname(&ofi.ep->fid, nm, strlen(nm) + 1)))
+			return fi_fail("fi_setname", rc);
+	}
+	if ((rc = fi_enable(ofi.ep)))
+		return fi_fail("fi_enable", rc);
+	if ((err = reg_chunk(0)))
+		return err;
+	pthread_mutex_init(&ofi.bounce_lock, NULL);
+	ofi.bounce = aligned_alloc(64, BOUNCE_SLOTS * BOUNCE_BYTES);
+	if (!ofi.bounce)
+		return -ENOMEM;
+	if ((err = reg(ofi.bounce, BOUNCE_SLOTS * BOUNCE_BYTES,
+		       FI_READ | FI_WRITE, SH_MAX_CHUNKS + 1, &ofi.bounce_mr)))
+		return err;
+	ofi.bounce_desc = fi_mr_desc(ofi.bounce_mr);
+	size_t nl = sizeof(mine->name);
+	if ((rc = fi_getname(&ofi.ep->fid, mine->name, &nl)))
+		return fi_fail("fi_getname", rc);
+	mine->namelen = (uint32_t)nl;
+	mine->key = fi_mr_key(ofi.mr[0]);
+	mine->base = chunk_base(0);
+	amo_caps();
+	return 0;
+}
+
+int
+sh_tr_ofi_init(void)
+{
+	int n = sh.npes;
+	bool need = false;
+	for (int i = 0; i < n; i++)
+		if (i != sh.me && !sh.peers[i].local)
+			need = true;
+	/* Every PE computes the same `need` from the same node table. */
+	for (int i = 0; !need && i < n; i++)
+		for (int j = 0; j < n && !need; j++)
+			if (sh.node_of[i] != sh.node_of[j])
+				need = true;
+	if (!need)
+		return 0;
+	struct blob mine = { 0 };
+	mine.status = open_local(&mine);
+	struct blob *all = calloc((size_t)n, sizeof(*all));
+	ofi.np = calloc((size_t)n, sizeof(*ofi.np));
+	int err = all && ofi.np ? 0 : -ENOMEM;
+	int berr = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
+					   all ? (void *)all : (void *)&mine);
+	if (!err && berr)
+		err = berr;
+	for (int i = 0; !err && i < n; i++)
+		if (all[i].status) {
+			u_err("shmem", "PE %d could not open the network "
+				       "transport (%s)", i,
+			      strerror(-all[i].status));
+			err = all[i].status;
+		}
+	for (int i = 0; !err && i < n; i++) {
+		int rc = fi_av_insert(ofi.av, all[i].name, 1, &ofi.np[i].addr,
+				      0, NULL);
+		if (rc != 1) {
+			u_err("shmem", "fi_av_insert of PE %d: %d", i, rc);
+			err = -EIO;
+			break;
+		}
+		ofi.np[i].key[0] = all[i].key;
+		ofi.np[i].base[0] = all[i].base;
+	}
+	free(all);
+	if (err) {
+		close_all();
+		return err;
+	}
+	ofi.active = true;
+	for (int i = 0; i < n; i++)
+		if (i != sh.me && !sh.peers[i].local)
+			sh.peers[i].net = true;
+	int rc = pthread_create(&ofi.thr, NULL, progress_main, NULL);
+	if (rc) {
+		u_err("shmem", "progress thread: %s", strerror(rc));
+		sh_tr_ofi_fini();
+		return -rc;
+	}
+	ofi.thr_on = true;
+	u_info("shmem", "network transport: %s, mr_mode 0x%llx, %s complete, "
+			"max_msg %zu, inject %zu",
+	       ofi.info->fabric_attr->prov_name,
+	       (unsigned long long)ofi.info->domain_attr->mr_mode,
+	       ofi.delivery ? "delivery" : "transmit", ofi.max_msg,
+	       ofi.inject);
+	if (!ofi.delivery)
+		u_warn("shmem", "provider %s offers no FI_DELIVERY_COMPLETE: "
+				"quiet waits for transmit completion",
+		       ofi.info->fabric_attr->prov_name);
+	return 0;
+}
+
+void
+sh_tr_ofi_fini(void)
+{
+	if (!ofi.active && !ofi.info)
+		return;
+	if (ofi.active)
+		sh_tr_ofi_quiet();
+	for (int i = 0; sh.peers && i < sh.npes; i++)
+		sh.peers[i].net = false;
+	close_all();
+}
+
+int
+sh_tr_ofi_add_chunk(unsigned k)
+{
+	if (!ofi.active)
+		return 0;
+	int n = sh.npes;
+	struct blob mine = { 0 };
+	mine.status = reg_chunk(k);
+	if (!mine.status) {
+		mine.key = fi_mr_key(ofi.mr[k]);
+		mine.base = chunk_base(k);
+	}
+	struct blob *all = calloc((size_t)n, sizeof(*all));
+	int err = all ? 0 : -ENOMEM;
+	int berr = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
+					   all ? (void *)all : (void *)&mine);
+	if (!err && berr)
+		err = berr;
+	for (int i = 0; !err && i < n; i++)
+		if (all[i].status)
+			err = -EAGAIN;
+	for (int i = 0; !err && i < n; i++) {
+		ofi.np[i].key[k] = all[i].key;
+		ofi.np[i].base[k] = all[i].base;
+	}
+	free(all);
+	if (err && ofi.mr[k]) {
+		fi_close(&ofi.mr[k]->fid);
+		ofi.mr[k] = NULL;
+		ofi.desc[k] = NULL;
+	}
+	return err;
+}
+
+/* ---- progress and completion ------------------------------------------ */
+
+/* Drains the CQ (errors only: nothing asks for success entries); drives
+ * the provider's progress. */
+void
+sh_tr_ofi_progress(void)
+{
+	if (!ofi.active)
+		return;
+	struct fi_cq_entry e[4];
+	ssize_t rc = fi_cq_read(ofi.cq, e, 4);
+	if (rc == -FI_EAVAIL) {
+		struct fi_cq_err_entry ee = { 0 };
+		if (fi_cq_readerr(ofi.cq, &ee, 0) <= 0)
+			return;
+		int pe = -1;
+		uintptr_t c = (uintptr_t)ee.op_context, b = (uintptr_t)ofi.np;
+		if (c >= b && c < b + (uintptr_t)sh.npes * sizeof(*ofi.np))
+			pe = (int)((c - b) / sizeof(*ofi.np));
+		u_err("shmem", "network operation to PE %d failed: %s (%s)%s",
+		      pe, fi_strerror(ee.err),
+		      fi_cq_strerror(ofi.cq, ee.prov_errno, ee.err_data, NULL,
+				     0),
+		      pe >= 0 ? ": the PE is taken as ended" : "");
+		/* An RDM endpoint's errors are the peer's loss (the provider
+		 * retried already): later operations and waits on it fail at
+		 * once with -EHOSTDOWN. */
+		if (pe >= 0 && pe != sh.me)
+			__atomic_store_n(&sh.peers[pe].dead, true,
+					 __ATOMIC_RELEASE);
+	}
+}
+
+static void *
+progress_main(void *arg)
+{
+	(void)arg;
+	/* A short poll rather than fi_cq_sread: shm's sread spins on
+	 * sched_yield past its timeout, and a CQ that only ever carries
+	 * errors has nothing to wake a sleeper with anyway. */
+	while (!__atomic_load_n(&ofi.stop, __ATOMIC_ACQUIRE)) {
+		sh_tr_ofi_progress();
+		struct timespec ts = { 0, PROGRESS_NS };
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/* Backoff for polling loops, by time since the first call (*t0): spin
+ * for 20 us, then sleeps growing from 1 to 100 us (no sched_yield: on a
+ * loaded machine a yield can give the core away for a whole slice). */
+static void
+backoff(uint64_t *t0)
+{
+	uint64_t now = u_now_ns();
+	if (!*t0)
+		*t0 = now;
+	uint64_t d = (now - *t0) / 1000;
+	if (d < 20)
+		return;
+	long us = (long)(d - 19) / 8 + 1;
+	struct timespec ts = { 0, (us > 100 ? 100 : us) * 1000 };
+	nanosleep(&ts, NULL);
+}
+
+/* Waits until every operation posted so far completed. */
+static int
+wait_all(void)
+{
+	uint64_t target = __atomic_load_n(&ofi.posted, __ATOMIC_ACQUIRE);
+	uint64_t t0 = 0, b0 = 0;
+	for (unsigned i = 0;; i++) {
+		uint64_t done = fi_cntr_read(ofi.cntr);
+		uint64_t errs = fi_cntr_readerr(ofi.cntr);
+		if (done + errs >= target) {
+			uint64_t seen = __atomic_load_n(&ofi.errs_seen,
+							__ATOMIC_RELAXED);
+			if (errs > seen &&
+			    __atomic_compare_exchange_n(&ofi.errs_seen, &seen,
+							errs, false,
+							__ATOMIC_RELAXED,
+							__ATOMIC_RELAXED)) {
+				sh_tr_ofi_progress(); /* logs the error */
+				return -EIO;
+			}
+			return 0;
+		}
+		sh_tr_ofi_progress();
+		if (!(i & 255)) {
+			uint64_t now = u_now_ns();
+			if (!t0)
+				t0 = now;
+			else if (now - t0 > (uint64_t)sh.timeout_s * 1000000000ull) {
+				u_err("shmem", "network operations did not "
+					       "complete within %u s "
+					       "(ZESHMEM_TIMEOUT): %llu of %llu",
+				      sh.timeout_s,
+				      (unsigned long long)(done + errs),
+				      (unsigned long long)target);
+				return -ETIMEDOUT;
+			}
+		}
+		backoff(&b0);
+	}
+}
+
+int
+sh_tr_ofi_quiet(void)
+{
+	if (!ofi.active)
+		return 0;
+	return wait_all();
+}
+
+int
+sh_tr_ofi_fence(void)
+{
+	return sh_tr_ofi_quiet();
+}
+
+/* Every operation's context names its target PE (an error entry then
+ * says which PE failed); the provider never writes into it (mode 0). */
+#define CTX(pe) ((void *)&ofi.np[pe])
+
+/* Posts with retries while the provider's queue is full. */
+#define POST(call)                                                           \
+	({                                                                   \
+		ssize_t rc_;                                                 \
+		uint64_t b_ = 0;                                             \
+		uint64_t t_ = u_now_ns();                                    \
+		while ((rc_ = (call)) == -FI_EAGAIN) {                       \
+			sh_tr_ofi_progress();                                \
+			if (u_now_ns() - t_ >                                \
+			    (uint64_t)sh.timeout_s * 1000000000ull)          \
+				break;                                       \
+			backoff(&b_);                                        \
+		}                                                            \
+		if (!rc_)                                                    \
+			__atomic_add_fetch(&ofi.posted, 1, __ATOMIC_RELEASE); \
+		rc_;                                                         \
+	})
+
+static int
+post_fail(const char *what, ssize_t rc, int pe)
+{
+	u_err("shmem", "%s to PE %d: %s", what, pe, fi_strerror((int)-rc));
+	return rc == -FI_EAGAIN ? -ETIMEDOUT : -EIO;
+}
+
+/* The remote address and key of pe's copy of [sym, sym + len). */
+static int
+raddr(const void *sym, size_t len, int pe, uint64_t *addr, uint64_t *key)
+{
+	uintptr_t off = (uintptr_t)sym - (uintptr_t)sh_heap.base;
+	if (off >= sh_heap.size)
+		return -EFAULT;
+	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
+		const struct sh_chunk *c = &sh_heap.chunk[k];
+		if (off < c->off || off - c->off >= c->size)
+			continue;
+		uint64_t rel = off - c->off;
+		if (len > c->size - rel || !ofi.mr[k])
+			return -EFAULT;
+		*addr = ofi.virt ? ofi.np[pe].base[k] + rel : rel;
+		*key = ofi.np[pe].key[k];
+		return 0;
+	}
+	return -EFAULT;
+}
+
+/* A local descriptor for [p, p + len): the heap's, else (FI_MR_LOCAL)
+ * a registration the caller closes after completion (*tmp), else NULL. */
+static int
+ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
+{
+	*tmp = NULL;
+	*desc = NULL;
+	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
+	for (unsigned k = 0; off < sh_heap.size && k < sh_heap.nchunks; k++) {
+		const struct sh_chunk *c = &sh_heap.chunk[k];
+		if (off >= c->off && off - c->off < c->size &&
+		    len <= c->size - (off - c->off) && ofi.mr[k]) {
+			*desc = ofi.desc[k];
+			return 0;
+		}
+	}
+	if (!ofi.mr_local)
+		return 0;
+	uint64_t key = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
+	int err = reg((void *)p, len ? len : 1, FI_READ | FI_WRITE, key, tmp);
+	if (err)
+		return err;
+	*desc = fi_mr_desc(*tmp);
+	return 0;
+}
+
+static int
+check(int pe)
+{
+	if ((unsigned)pe >= (unsigned)sh.npes || !ofi.active)
+		return -EINVAL;
+	if (sh.peers[pe].dead)
+		return -EHOSTDOWN;
+	return 0;
+}
+
+int
+sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+{
+	int err = check(pe);
+	uint64_t ra, key;
+	if (err || (err = raddr(dest, nbytes, pe, &ra, &key)))
+		return err;
+	if (!nbytes)
+		return 0;
+	fi_addr_t fa = ofi.np[pe].addr;
+	if (nbytes <= BOUNCE_BYTES) {
+		/* Small: copied to a registered slot, so the source is free at
+		 * once; the write stays in flight until quiet (delivery
+		 * complete, unlike fi_inject_write, whose completion is local
+		 * only). A slot is reused after everything before it
+		 * completed: one wait_all per BOUNCE_SLOTS small puts. */
+		pthread_mutex_lock(&ofi.bounce_lock);
+		if (ofi.bounce_next == BOUNCE_SLOTS) {
+			err = wait_all();
+			ofi.bounce_next = 0;
+		}
+		char *slot = ofi.bounce + ofi.bounce_next++ * BOUNCE_BYTES;
+		ssize_t rc = 0;
+		if (!err) {
+			memcpy(slot, src, nbytes);
+			rc = POST(fi_write(ofi.ep, slot, nbytes,
+					   ofi.bounce_desc, fa, ra, key, CTX(pe)));
+		}
+		pthread_mutex_unlock(&ofi.bounce_lock);
+		return err ? err : rc ? post_fail("fi_write", rc, pe) : 0;
+	}
+	void *desc;
+	struct fid_mr *tmp;
+	if ((err = ldesc(src, nbytes, &desc, &tmp)))
+		return err;
+	const char *s = src;
+	for (size_t done = 0; done < nbytes;) {
+		size_t n = nbytes - done;
+		if (n > ofi.max_msg)
+			n = ofi.max_msg;
+		ssize_t rc = POST(fi_write(ofi.ep, s + done, n, desc, fa,
+					   ra + done, key, CTX(pe)));
+		if (rc) {
+			err = post_fail("fi_write", rc, pe);
+			break;
+		}
+		done += n;
+	}
+	/* Blocking: the source is reusable on return; a temporary
+	 * registration must outlive the operation. */
+	if (!nbi || tmp) {
+		int e2 = wait_all();
+		if (!err)
+			err = e2;
+	}
+	if (tmp)
+		fi_close(&tmp->fid);
+	return err;
+}
+
+int
+sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+{
+	int err = check(pe);
+	uint64_t ra, key;
+	if (err || (err = raddr(src, nbytes, pe, &ra, &key)))
+		return err;
+	if (!nbytes)
+		return 0;
+	void *desc;
+	struct fid_mr *tmp;
+	if ((err = ldesc(dest, nbytes, &desc, &tmp)))
+		return err;
+	char *d = dest;
+	for (size_t done = 0; done < nbytes;) {
+		size_t n = nbytes - done;
+		if (n > ofi.max_msg)
+			n = ofi.max_msg;
+		ssize_t rc = POST(fi_read(ofi.ep, d + done, n, desc,
+					  ofi.np[pe].addr, ra + done, key,
+					  CTX(pe)));
+		if (rc) {
+			err = post_fail("fi_read", rc, pe);
+			break;
+		}
+		done += n;
+	}
+	if (!nbi || tmp) {
+		int e2 = wait_all();
+		if (!err)
+			err = e2;
+	}
+	if (tmp)
+		fi_close(&tmp->fid);
+	return err;
+}
+
+/* ---- atomics ---------------------------------------------------------- */
+
+/* Operands live here for the operation's lifetime (registered when the
+ * provider wants local descriptors). */
+struct amo_buf {
+	uint64_t val, cmp, res;
+};
+
+static int
+amo_native(enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
+	   enum fi_datatype dt, struct amo_buf *b, uint64_t ra, uint64_t key,
+	   int pe)
+{
+	void *desc = NULL;
+	struct fid_mr *tmp = NULL;
+	int err = ldesc(b, sizeof(*b), &desc, &tmp);
+	if (err)
+		return err;
+	fi_addr_t fa = ofi.np[pe].addr;
+	ssize_t rc;
+	if (kind == 0)
+		rc = POST(fi_atomic(ofi.ep, &b->val, 1, desc, fa, ra, key, dt,
+				    fop, CTX(pe)));
+	else if (kind == 1)
+		rc = POST(fi_fetch_atomic(ofi.ep, &b->val, 1, desc, &b->res,
+					  desc, fa, ra, key, dt, fop, CTX(pe)));
+	else
+		rc = POST(fi_compare_atomic(ofi.ep, &b->val, 1, desc, &b->cmp,
+					    desc, &b->res, desc, fa, ra, key,
+					    dt, fop, CTX(pe)));
+	err = rc ? post_fail("atomic", rc, pe) : 0;
+	int e2 = wait_all();
+	if (!err)
+		err = e2;
+	if (tmp)
+		fi_close(&tmp->fid);
+	return err;
+}
+
+static uint64_t
+compute(enum sh_amo_op op, uint64_t old, uint64_t v, size_t esize)
+{
+	uint64_t r;
+	switch (op) {
+	case SH_AMO_ADD: r = old + v; break;
+	case SH_AMO_AND: r = old & v; break;
+	case SH_AMO_OR: r = old | v; break;
+	case SH_AMO_XOR: r = old ^ v; break;
+	default: r = v; break; /* SET, SWAP */
+	}
+	return esize == 4 ? (uint32_t)r : r;
+}
+
+/* The compare-swap loop: read, compute, swap in if unchanged. */
+static int
+amo_cas_loop(enum sh_amo_op op, enum fi_datatype dt, size_t esize,
+	     uint64_t v, uint64_t *old, uint64_t ra, uint64_t key, int pe)
+{
+	struct amo_buf b = { 0 };
+	/* The first guess: a compare-swap of 0 with 0 returns the value. */
+	int err = amo_native(FI_CSWAP, 2, dt, &b, ra, key, pe);
+	uint64_t t0 = u_now_ns();
+	while (!err) {
+		uint64_t cur = b.res;
+		if (op == SH_AMO_FETCH) {
+			*old = cur;
+			return 0;
+		}
+		b.cmp = cur;
+		b.val = compute(op, cur, v, esize);
+		if ((err = amo_native(FI_CSWAP, 2, dt, &b, ra, key, pe)))
+			break;
+		if (b.res == cur) {
+			*old = cur;
+			return 0;
+		}
+		if (u_now_ns() - t0 > (uint64_t)sh.timeout_s * 1000000000ull) {
+			u_err("shmem", "emulated atomic on PE %d: no progress "
+				       "in %u s", pe, sh.timeout_s);
+			return -ETIMEDOUT;
+		}
+	}
+	return err;
+}
+
+int
+sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
+	      const void *value, const void *cond, void *fetched, int pe)
+{
+	int err = check(pe);
+	uint64_t ra, key;
+	if (err || (err = raddr(dest, esize, pe, &ra, &key)))
+		return err;
+	int s = esize == 8;
+	enum fi_datatype dt = s ? FI_UINT64 : FI_UINT32;
+	struct amo_buf b = { 0 };
+	if (value && op != SH_AMO_FETCH)
+		memcpy(&b.val, value, esize);
+	if (op == SH_AMO_CSWAP)
+		memcpy(&b.cmp, cond, esize);
+	static const enum fi_op fop[SH_AMO_XOR + 1] = {
+		[SH_AMO_FETCH] = FI_ATOMIC_READ, [SH_AMO_SET] = FI_ATOMIC_WRITE,
+		[SH_AMO_SWAP] = FI_ATOMIC_WRITE, [SH_AMO_CSWAP] = FI_CSWAP,
+		[SH_AMO_ADD] = FI_SUM, [SH_AMO_AND] = FI_BAND,
+		[SH_AMO_OR] = FI_BOR, [SH_AMO_XOR] = FI_BXOR,
+	};
+	uint64_t old = 0;
+	switch (ofi.how[op][s]) {
+	case AMO_NATIVE:
+		if (op == SH_AMO_CSWAP)
+			err = amo_native(FI_CSWAP, 2, dt, &b, ra, key, pe);
+		else if (op == SH_AMO_SET)
+			err = amo_native(FI_ATOMIC_WRITE, 0, dt, &b, ra, key, pe);
+		else if (!fetched && ofi.nofetch[op][s])
+			err = amo_native(fop[op], 0, dt, &b, ra, key, pe);
+		else
+			err = amo_native(fop[op], 1, dt, &b, ra, key, pe);
+		old = b.res;
+		break;
+	case AMO_VIA_SWAP:
+		err = amo_native(FI_ATOMIC_WRITE, 1, dt, &b, ra, key, pe);
+		break;
+	case AMO_VIA_CSWAP:
+		err = amo_cas_loop(op, dt, esize, b.val, &old, ra, key, pe);
+		break;
+	case AMO_NONE:
+		u_err("shmem", "provider %s has no %zu-byte compare-swap: "
+			       "atomic op %d to PE %d unsupported",
+		      ofi.info->fabric_attr->prov_name, esize, op, pe);
+		return -EOPNOTSUPP;
+	}
+	if (!err && fetched)
+		memcpy(fetched, &old, esize);
+	return err;
+}
+
+int
+sh_tr_ofi_raise32(void *word, uint32_t e, int pe)
+{
+	int err = check(pe);
+	uint64_t ra, key;
+	if (err || (err = raddr(word, 4, pe, &ra, &key)))
+		return err;
+	if (ofi.have_max32) {
+		struct amo_buf b = { .val = e };
+		return amo_native(FI_MAX, 0, FI_UINT32, &b, ra, key, pe);
+	}
+	if (ofi.how[SH_AMO_CSWAP][0] != AMO_NATIVE)
+		return -EOPNOTSUPP;
+	/* Wrap-safe max: compare-swap while the word is below e. */
+	struct amo_buf b = { 0 };
+	err = amo_native(FI_CSWAP, 2, FI_UINT32, &b, ra, key, pe);
+	for (int i = 0; !err && i < 1000000; i++) {
+		uint32_t cur = (uint32_t)b.res;
+		if ((int32_t)(e - cur) <= 0)
+			return 0;
+		b.cmp = cur;
+		b.val = e;
+		err = amo_native(FI_CSWAP, 2, FI_UINT32, &b, ra, key, pe);
+		if (!err && (uint32_t)b.res == cur)
+			return 0;
+	}
+	return err ? err : -ETIMEDOUT;
+}
+
+int
+sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
+		     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+	int err = check(pe);
+	uint64_t ra, key, sra, skey;
+	if (err || (err = raddr(dest, nbytes, pe, &ra, &key)) ||
+	    (err = raddr(sig_addr, 8, pe, &sra, &skey)))
+		return err;
+	if (nbytes) {
+		void *desc;
+		struct fid_mr *tmp;
+		if ((err = ldesc(src, nbytes, &desc, &tmp)))
+			return err;
+		const char *s = src;
+		for (size_t done = 0; !err && done < nbytes;) {
+			size_t n = nbytes - done;
+			if (n > ofi.max_msg)
+				n = ofi.max_msg;
+			struct iovec iov = { (void *)(s + done), n };
+			struct fi_rma_iov rio = { ra + done, n, key };
+			struct fi_msg_rma m = {
+				.msg_iov = &iov, .desc = &desc, .iov_count = 1,
+				.addr = ofi.np[pe].addr, .rma_iov = &rio,
+				.rma_iov_count = 1, .context = CTX(pe),
+			};
+			ssize_t rc = POST(fi_writemsg(
+				ofi.ep, &m,
+				ofi.delivery ? FI_DELIVERY_COMPLETE : 0));
+			if (rc)
+				err = post_fail("fi_writemsg", rc, pe);
+			done += n;
+		}
+		/* The payload is complete at pe before the signal goes. */
+		int e2 = wait_all();
+		if (!err)
+			err = e2;
+		if (tmp)
+			fi_close(&tmp->fid);
+		if (err)
+			return err;
+	}
+	enum sh_amo_op op = sig_op == SH_SIGNAL_SET ? SH_AMO_SET : SH_AMO_ADD;
+	return sh_tr_ofi_amo(op, 8, sig_addr, &signal, NULL, NULL, pe);
+}
+
+/* ---- raw baseline for the benchmark ------------------------------------ */
+
+int
+sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n, int pe)
+{
+	int err = check(pe);
+	uint64_t ra, key;
+	if (err || (err = raddr(sym, n, pe, &ra, &key)))
+		return err;
+	void *desc;
+	struct fid_mr *tmp;
+	if ((err = ldesc(local, n, &desc, &tmp)))
+		return err;
+	fi_addr_t fa = ofi.np[pe].addr;
+	ssize_t rc;
+	struct amo_buf *b = local;
+	if (kind == 0)
+		rc = POST(fi_write(ofi.ep, local, n, desc, fa, ra, key,
+				   CTX(pe)));
+	else if (kind == 1)
+		rc = POST(fi_read(ofi.ep, local, n, desc, fa, ra, key,
+				  CTX(pe)));
+	else
+		rc = POST(fi_fetch_atomic(ofi.ep, &b->val, 1, desc, &b->res,
+					  desc, fa, ra, key, FI_UINT64, FI_SUM,
+					  CTX(pe)));
+	err = rc ? post_fail("raw", rc, pe) : wait_all();
+	if (tmp)
+		fi_close(&tmp->fid);
+	return err;
+}
+
+const char *
+sh_tr_ofi_provider(void)
+{
+	return ofi.active ? ofi.info->fabric_attr->prov_name : NULL;
+}
+
+#else /* !ZESHMEM_HAVE_OFI */
+
+bool
+sh_tr_ofi_active(void)
+{
+	return false;
+}
+
+int
+sh_tr_ofi_init(void)
+{
+	for (int i = 0; i < sh.npes; i++)
+		if (i != sh.me && !sh.peers[i].local) {
+			u_err("shmem", "PE %d is on another node and this "
+				       "libzeshmem was built without "
+				       "libfabric", i);
+			return -EOPNOTSUPP;
+		}
+	return 0;
+}
+
+void
+sh_tr_ofi_fini(void)
+{
+}
+
+int
+sh_tr_ofi_add_chunk(unsigned k)
+{
+	(void)k;
+	return 0;
+}
+
+void
+sh_tr_ofi_progress(void)
+{
+}
+
+int
+sh_tr_ofi_quiet(void)
+{
+	return 0;
+}
+
+int
+sh_tr_ofi_fence(void)
+{
+	return 0;
+}
+
+int
+sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+{
+	(void)dest, (void)src, (void)nbytes, (void)pe, (void)nbi;
+	return -EOPNOTSUPP;
+}
+
+int
+sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+{
+	(void)dest, (void)src, (void)nbytes, (void)pe, (void)nbi;
+	return -EOPNOTSUPP;
+}
+
+int
+sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
+	      const void *value, const void *cond, void *fetched, int pe)
+{
+	(void)op, (void)esize, (void)dest, (void)value, (void)cond;
+	(void)fetched, (void)pe;
+	return -EOPNOTSUPP;
+}
+
+int
+sh_tr_ofi_raise32(void *word, uint32_t e, int pe)
+{
+	(void)word, (void)e, (void)pe;
+	return -EOPNOTSUPP;
+}
+
+int
+sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
+		     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+	(void)dest, (void)src, (void)nbytes, (void)sig_addr, (void)signal;
+	(void)sig_op, (void)pe;
+	return -EOPNOTSUPP;
+}
+
+int
+sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n, int pe)
+{
+	(void)kind, (void)sym, (void)local, (void)n, (void)pe;
+	return -EOPNOTSUPP;
+}
+
+const char *
+sh_tr_ofi_provider(void)
+{
+	return NULL;
+}
+
+#endif
