@@ -71,6 +71,7 @@
 
 #ifdef ZESHMEM_HAVE_OFI
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -80,9 +81,101 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+
+/* libfabric is loaded when a job first needs the network (dlopen), not
+ * linked: a job on one node never loads it or its providers' libraries,
+ * some of which (Debian's psm, through libfabric's psm provider) install
+ * SIGINT/SIGTERM handlers of their own that end the process, which would
+ * take Ctrl-C away from the program (Python's KeyboardInterrupt, for one).
+ * The five functions the transport calls that are not inline wrappers of
+ * the objects' ops go through this table; the program's signal
+ * dispositions are put back after libfabric and its providers initialise.
+ * The library stays loaded until exit (providers do not support unload). */
+static struct {
+	pthread_once_t once;
+	int err;
+	int (*getinfo)(uint32_t, const char *, const char *, uint64_t,
+		       const struct fi_info *, struct fi_info **);
+	void (*freeinfo)(struct fi_info *);
+	struct fi_info *(*dupinfo)(const struct fi_info *);
+	int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
+	const char *(*strerror)(int);
+} fil = { .once = PTHREAD_ONCE_INIT };
+
+struct sig_saved {
+	struct sigaction act[NSIG];
+};
+
+static void
+sig_save(struct sig_saved *s)
+{
+	for (int i = 1; i < NSIG; i++)
+		if (sigaction(i, NULL, &s->act[i]))
+			s->act[i].sa_handler = SIG_ERR;
+}
+
+/* Puts back every disposition that changed since sig_save. */
+static void
+sig_restore(const struct sig_saved *s, const char *during)
+{
+	for (int i = 1; i < NSIG; i++) {
+		struct sigaction now;
+		if (s->act[i].sa_handler == SIG_ERR || sigaction(i, NULL, &now))
+			continue;
+		if (now.sa_handler == s->act[i].sa_handler &&
+		    now.sa_flags == s->act[i].sa_flags)
+			continue;
+		sigaction(i, &s->act[i], NULL);
+		u_dbg("shmem", "%s changed the handler of signal %d (%s): "
+			       "the program's is back", during, i,
+		      strsignal(i));
+	}
+}
+
+static void
+fil_load(void)
+{
+	struct sig_saved *s = malloc(sizeof(*s));
+	if (!s) {
+		fil.err = -ENOMEM;
+		return;
+	}
+	sig_save(s);
+	void *h = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (h) {
+		fil.getinfo = (__typeof__(fil.getinfo))dlsym(h, "fi_getinfo");
+		fil.freeinfo = (__typeof__(fil.freeinfo))dlsym(h, "fi_freeinfo");
+		fil.dupinfo = (__typeof__(fil.dupinfo))dlsym(h, "fi_dupinfo");
+		fil.fabric = (__typeof__(fil.fabric))dlsym(h, "fi_fabric");
+		fil.strerror = (__typeof__(fil.strerror))dlsym(h, "fi_strerror");
+	}
+	if (!h || !fil.getinfo || !fil.freeinfo || !fil.dupinfo ||
+	    !fil.fabric || !fil.strerror) {
+		u_err("shmem", "the network transport needs libfabric.so.1 "
+			       "(Debian's libfabric1): %s", dlerror());
+		fil.err = -EOPNOTSUPP;
+		if (h)
+			dlclose(h);
+	}
+	sig_restore(s, "loading libfabric");
+	free(s);
+}
+
+static int
+fil_open(void)
+{
+	pthread_once(&fil.once, fil_load);
+	return fil.err;
+}
+
+#define fi_getinfo fil.getinfo
+#define fi_freeinfo fil.freeinfo
+#define fi_fabric fil.fabric
+#define fi_strerror fil.strerror
 
 #define NAME_MAX_BYTES 96
 #define PROGRESS_NS 200000 /* the progress thread's poll period */
@@ -153,7 +246,7 @@ sh_tr_ofi_active(void)
 static struct fi_info *
 make_hints(const char *prov, bool scalable, bool delivery)
 {
-	struct fi_info *h = fi_allocinfo();
+	struct fi_info *h = fil.dupinfo(NULL); /* fi_allocinfo */
 	if (!h)
 		return NULL;
 	h->caps = FI_RMA | FI_ATOMIC;
@@ -183,7 +276,15 @@ get_info(const char *prov, bool scalable, bool delivery, struct fi_info **out)
 	struct fi_info *h = make_hints(prov, scalable, delivery);
 	if (!h)
 		return -ENOMEM;
+	struct sig_saved *s = malloc(sizeof(*s));
+	if (!s) {
+		fi_freeinfo(h);
+		return -ENOMEM;
+	}
+	sig_save(s);
 	int rc = fi_getinfo(FI_VER, NULL, NULL, 0, h, out);
+	sig_restore(s, "fi_getinfo");
+	free(s);
 	fi_freeinfo(h);
 	return rc;
 }
@@ -373,7 +474,10 @@ close_all(void)
 static int
 open_local(struct blob *mine)
 {
-	int err = pick_provider(&ofi.info);
+	int err = fil_open();
+	if (err)
+		return err;
+	err = pick_provider(&ofi.info);
 	if (err)
 		return err;
 	struct fi_info *fi = ofi.info;
