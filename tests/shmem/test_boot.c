@@ -60,9 +60,11 @@ job_setup(void)
 static void
 job_teardown(void)
 {
-	char cmd[400];
+	char cmd[900];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	/* The directory and a stand-in mpirun beside it, if a test left one. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s.mpirun' '%s.mpirun.runs'",
+		 dir, dir, dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "cannot remove %s\n", dir);
 }
