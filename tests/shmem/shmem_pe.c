@@ -14,6 +14,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 
+#include "shm_entries.h"
 #include "leakcheck.h"
 
 #include <dirent.h>
@@ -894,22 +895,6 @@ count_dir(const char *path)
 	return n;
 }
 
-/* zemem's entries in /dev/shm (others' jobs may come and go meanwhile). */
-static int
-count_shm_ours(void)
-{
-	DIR *d = opendir("/dev/shm");
-	struct dirent *e;
-	int n = 0;
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, "zemem", 5) ||
-		     !strncmp(e->d_name, "zeshmem", 7);
-	closedir(d);
-	return n;
-}
-
 static void
 case_cycles(int cycles)
 {
@@ -939,7 +924,7 @@ case_cycles(int cycles)
 		 * only, the sanitizer's runtime maps as it pleases). */
 		int f = leakcheck_count_fds();
 		int m = leakcheck_count_maps(NULL);
-		int s = count_shm_ours();
+		int s = shm_entries_ours();
 		int t = count_dir("/proc/self/task");
 		if (c == 0) {
 			fds = f;

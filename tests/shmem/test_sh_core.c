@@ -28,6 +28,7 @@
  *           -EHOSTDOWN (well within ZESHMEM_TIMEOUT), a put to it too, and
  *           a collective allocation ends the PE with a line naming it
  */
+#include "shm_entries.h"
 #include "sh.h"
 #include "sh_test_boot.h"
 
@@ -340,19 +341,6 @@ role_asym(void)
 }
 
 static int
-count_dev_shm(void)
-{
-	DIR *d = opendir("/dev/shm");
-	int n = 0;
-	if (!d)
-		return -1;
-	for (struct dirent *e; (e = readdir(d));)
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-static int
 count_threads(void)
 {
 	DIR *d = opendir("/proc/self/task");
@@ -368,7 +356,7 @@ count_threads(void)
 static int
 role_cycles(void)
 {
-	int shm0 = count_dev_shm();
+	int shm0 = shm_entries_ours();
 	size_t bytes;
 	int fds = -1, maps = -1, thr = -1;
 	/* One malloc arena (as leakcheck_begin): whether a driver thread
@@ -398,7 +386,7 @@ role_cycles(void)
 			EXPECT_EQ(m, maps);
 			EXPECT_EQ(t, thr);
 		}
-		EXPECT_EQ(count_dev_shm(), shm0);
+		EXPECT_EQ(shm_entries_ours(), shm0);
 	}
 	return 0;
 }

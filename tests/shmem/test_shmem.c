@@ -12,6 +12,7 @@
  */
 #include <check.h>
 
+#include "shm_entries.h"
 #include "check_run.h"
 #include "leakcheck.h"
 #include "mpirun_crash.h"
@@ -37,23 +38,6 @@ static pid_t last_pid;   /* of the last run */
 
 static const int sizes[] = { 2, 3, 8 };
 static const char *const copies[] = { "direct", "engine" };
-
-/* /dev/shm entries of zemem's (other jobs on the machine may come and go
- * meanwhile; only ours are counted). */
-static int
-count_shm(void)
-{
-	DIR *d = opendir("/dev/shm");
-	struct dirent *e;
-	int n = 0;
-	if (!d)
-		return 0;
-	while ((e = readdir(d)))
-		n += !strncmp(e->d_name, "zemem", 5) ||
-		     !strncmp(e->d_name, "zeshmem", 7);
-	closedir(d);
-	return n;
-}
 
 static double
 now_s(void)
@@ -164,7 +148,7 @@ job(int n, const char *copy, const char *c, const char *arg,
 	if (arg2)
 		argv[k++] = (char *)arg2;
 	argv[k] = NULL;
-	int shm = count_shm();
+	int shm = shm_entries_ours();
 	int st = run(argv, copy);
 	/* mpirun's own crash (mpirun_crash.h): the job again */
 	for (int t = 1; mpirun && t < MPIRUN_TRIES &&
@@ -172,8 +156,8 @@ job(int n, const char *copy, const char *c, const char *arg,
 		mpirun_crash_note(last_pid, st, t, out);
 		st = run(argv, copy);
 	}
-	ck_assert_msg(count_shm() == shm, "/dev/shm: %d entries, %d before",
-		      count_shm(), shm);
+	ck_assert_msg(shm_entries_ours() == shm, "/dev/shm: %d entries, %d before",
+		      shm_entries_ours(), shm);
 	return st;
 }
 
