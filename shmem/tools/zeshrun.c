@@ -28,6 +28,7 @@
 #include "u_options.h"
 #include "u_os.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -174,6 +175,25 @@ child(char **argv, char **env, pid_t pgid, pid_t parent,
 	write_str(strerror(err));
 	write_str("\n");
 	_exit(127);
+}
+
+/* A PE killed before it closed its network endpoint leaves the entry
+ * libfabric's shm provider made for it (/dev/shm/zeshmem_<pid>_*, the name
+ * sh_tr_ofi.c gives the endpoint): remove those of an ended PE. */
+static void
+remove_pe_shm(pid_t pid)
+{
+	char pre[32];
+	int len = snprintf(pre, sizeof(pre), "zeshmem_%d_", (int)pid);
+	DIR *d = opendir("/dev/shm");
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));)
+		if (!strncmp(e->d_name, pre, (size_t)len) &&
+		    !unlinkat(dirfd(d), e->d_name, 0))
+			u_info("shmem", "removed /dev/shm/%s of PE pid %d",
+			       e->d_name, (int)pid);
+	closedir(d);
 }
 
 static void
@@ -352,6 +372,7 @@ main(int argc, char **argv)
 				continue;
 			pes[i].done = true;
 			live--;
+			remove_pe_shm(pid);
 			int code = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws)
 						   : WEXITSTATUS(ws);
 			if (code == 0 || status)
