@@ -49,8 +49,17 @@ u_phys_mem(void)
 unsigned
 u_cpu_count(void)
 {
+	/* Read once: glibc's sysconf opens and parses
+	 * /sys/devices/system/cpu/online on every call, and waits ask this
+	 * on their way to sleep. */
+	static unsigned cached;
+	unsigned c = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (c)
+		return c;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
+	c = n > 0 ? (unsigned)n : 1;
+	__atomic_store_n(&cached, c, __ATOMIC_RELAXED);
+	return c;
 }
 
 uint64_t

@@ -15,7 +15,7 @@ int u_memfd_create(const char *name, size_t size);
 size_t u_page_size(void);
 /* Physical RAM in bytes (sysconf), 0 if unknown. */
 uint64_t u_phys_mem(void);
-/* Number of online CPUs, at least 1. */
+/* Number of online CPUs, at least 1 (read once per process). */
 unsigned u_cpu_count(void);
 /* Monotonic nanoseconds. */
 uint64_t u_now_ns(void);
