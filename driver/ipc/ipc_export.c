@@ -40,6 +40,7 @@
 #include "ipc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,32 @@ new_tag(uint8_t kind_or_zero)
 	return IPC_TAG_MARK | r | kind_or_zero;
 }
 
+/* The file's bytes past the allocation ([from, to): the slack of its last
+ * page or of its slot, which an earlier block of the same slot or cached
+ * mapping may have written) become zeros before the file leaves, so an
+ * importer that maps all of it reads nothing that was not exported.
+ * Through the fd, not the mapping (the slack is poisoned under ASan). */
+static int
+zero_tail(int fd, uint64_t from, uint64_t to, uint64_t page)
+{
+	static const char zeros[4096];
+	uint64_t mid = (from + page - 1) / page * page;
+	for (uint64_t o = from; o < mid && o < to;) {
+		uint64_t n = (mid < to ? mid : to) - o;
+		if (n > sizeof(zeros))
+			n = sizeof(zeros);
+		ssize_t w = pwrite(fd, zeros, (size_t)n, (off_t)o);
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		o += (uint64_t)w;
+	}
+	if (to > mid && fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+					      FALLOC_FL_KEEP_SIZE,
+				  (off_t)mid, (off_t)(to - mid)) < 0)
+		return -errno;
+	return 0;
+}
+
 /* The xfile for an allocation; creates it. Under export_lock. */
 static int
 xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
@@ -173,6 +200,12 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	if (src->shmem && (err = ipc_fd_seal_shrink(info->fd))) {
 		u_warn("ipc", "cannot seal the backing memfd against "
 			      "shrinking: %s", strerror(-err));
+		goto err_free;
+	}
+	if (whole && src->shmem && info->size < src->size &&
+	    (err = zero_tail(info->fd, info->size, src->size, g))) {
+		u_warn("ipc", "cannot clear the slack of %p's file: %s",
+		       info->base, strerror(-err));
 		goto err_free;
 	}
 	if (use_udmabuf) {
