@@ -7,7 +7,7 @@
  *            per doubling up to 64 KiB (160, 192, 224, 256, 320, ...), so
  *            a slot wastes < 25% of it above 48 B (< 16 B below).
  *            Page classes: 1..16 whole pages, for page-isolated memory
- *            (DEVICE kind and USM_FLAG_EXPORTABLE).
+ *            (HOST and DEVICE kinds, each block exportable alone).
  *   arena    one (kind, class): its segments and its lock.
  *   segment  2 MiB-aligned run of slots mapped MAP_SHARED from the kind's
  *            pool memfd at a file offset; lengths double per arena from
@@ -32,13 +32,14 @@
  * shrinking and growth) mapped over its range of the segment, and keeps
  * it while it is recycled (no syscall on a later alloc/free). IPC hands
  * out that file, which holds nothing but the block. When an exported
- * block is freed its slot gives the file up (the pool file's range is
- * mapped back, the fd closed): importers keep the pages through their
- * own fds and mappings, the slot goes back to the free list and gets a
- * fresh file the next time it is handed out. The heap holds at most
- * slot_files_max slot files (ZEMEM_EXPORT_FILES, and a quarter of
- * RLIMIT_NOFILE): past that, or without an fd (EMFILE), a slot stays in
- * the pool file and its blocks cannot be exported (warned once).
+ * block is freed its slot gives the file up (its fd closed, a fresh
+ * memfd, or else the pool file's range, mapped over it): importers keep
+ * the pages through their own fds and mappings, and the slot goes back to
+ * the free list. The heap holds at most slot_files_max slot files
+ * (ZEMEM_EXPORT_FILES, and a quarter of RLIMIT_NOFILE): past that, or
+ * without an fd (EMFILE), a slot stays in the pool file and its blocks
+ * cannot be exported (warned once), and host blocks go to the dense small
+ * classes (heap->host_dense) until half the budget is free again.
  * A slot exported without a file of its own (a udmabuf range of the pool
  * file) is never handed out again once freed ("dead"): a segment with
  * dead slots punches only around them and its file range is never
