@@ -418,6 +418,32 @@ START_TEST(test_xproc_hostile_importer_sees_only_export)
 						 R_OK_);
 		}
 	}
+	/* A block in a slot (or a cached large mapping) that held another,
+	 * unexported block before: the file's bytes past it read as zeros,
+	 * not as what the earlier block left there. */
+	const size_t big[2][2] = { { 4096, 1 }, { 2 << 20, (2 << 20) - 100 } };
+	for (int host = 0; host < 2; host++) {
+		for (int k = 0; k < 2; k++) {
+			unsigned char *old = alloc_kind(host, big[k][0], 0x5e);
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, old), R_OK_);
+			unsigned char *e = alloc_kind(host, big[k][1], 0xe7);
+			ck_assert_ptr_eq(e, old); /* the same slot / mapping */
+			ze_ipc_mem_handle_t h;
+			ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, e, &h),
+					 R_OK_);
+			int fd;
+			memcpy(&fd, h.data, sizeof(fd));
+			struct ipc_rep rep;
+			ck_assert_int_eq(peer_cmd(&p, 'H', 0xe7, 0, 0, NULL, fd,
+						  &rep), 0);
+			ck_assert_int_eq(rep.result, 0);
+			ck_assert_uint_eq(rep.value, big[k][0]);
+			ck_assert_uint_eq(rep.pad, 0);
+			ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h),
+					 R_OK_);
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, e), R_OK_);
+		}
+	}
 	stop(&p);
 }
 END_TEST
