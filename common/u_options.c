@@ -45,8 +45,8 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		1048576,
 		"most small host and device blocks (up to 64 KiB) with a memfd "
 		"of their own, so that each can be exported alone (also at most "
-		"a quarter of RLIMIT_NOFILE); past it they share the pool file "
-		"and cannot be exported; 0: none" },
+		"a quarter of RLIMIT_NOFILE and of vm.max_map_count); past it "
+		"they share the pool file and cannot be exported; 0: none" },
 	[U_OPT_IPC_TRANSPORT] = { "ZEMEM_IPC_TRANSPORT", U_OPT_STRING, "auto",
 		0, 0,
 		"how zeMemOpenIpcHandle gets the exporter's fd when the handle "

@@ -36,10 +36,11 @@
  * memfd, or else the pool file's range, mapped over it): importers keep
  * the pages through their own fds and mappings, and the slot goes back to
  * the free list. The heap holds at most slot_files_max slot files
- * (ZEMEM_EXPORT_FILES, and a quarter of RLIMIT_NOFILE): past that, or
- * without an fd (EMFILE), a slot stays in the pool file and its blocks
- * cannot be exported (warned once), and host blocks go to the dense small
- * classes (heap->host_dense) until half the budget is free again.
+ * (ZEMEM_EXPORT_FILES, a quarter of RLIMIT_NOFILE and of max_map_count):
+ * past that, or without an fd (EMFILE), a slot stays in the pool file and
+ * its blocks cannot be exported (warned once), and host blocks go to the
+ * dense small classes (heap->host_dense) until half the budget is free
+ * again.
  * A slot exported without a file of its own (a udmabuf range of the pool
  * file) is never handed out again once freed ("dead"): a segment with
  * dead slots punches only around them and its file range is never
