@@ -388,6 +388,9 @@ ze_result_t ipc_mem_export_fd(struct _ze_context_handle_t *c,
 			      ze_external_memory_export_fd_t *e);
 /* An allocation was freed (drv_mem_release; may run under usm locks). */
 void ipc_mem_freed(const struct usm_info *info);
+/* IPC's one-time setup (its fork handlers); drv_driver.c runs it before
+ * the heap exists. */
+void ipc_init_once(void);
 /* Closes every import of a context being destroyed. */
 void ipc_context_destroyed(struct _ze_context_handle_t *c);
 /* Once, from driver init: fork handlers, broker thread. */

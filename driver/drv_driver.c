@@ -85,6 +85,9 @@ global_init(void)
 {
 	struct _ze_driver_handle_t *d = &drv_driver;
 	char cpu[128];
+	/* IPC's fork handlers first: usm's, registered with the heap, must
+	 * run before them (usm_tcache.c). */
+	ipc_init_once();
 	int err = usm_heap_create(&d->heap);
 	if (err) {
 		u_err("drv", "cannot create the allocation heap: %s",

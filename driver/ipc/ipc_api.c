@@ -174,12 +174,15 @@ get_handle(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 				"%p is inside an allocation: pass its base",
 				ptr);
 	case -EBUSY:
-		u_warn("ipc", "allocation %p shares its pages with other "
-			      "allocations and cannot be exported: allocate "
-			      "it with ze_external_memory_export_desc_t (or "
-			      "larger than 64 KiB)", ptr);
+		u_warn("ipc", "allocation %p shares its file with other "
+			      "allocations and cannot be exported: a shared "
+			      "allocation up to 64 KiB, or a host or device "
+			      "block made when no file of its own could be had "
+			      "(ZEMEM_EXPORT_FILES reached, or no fd left); "
+			      "allocate it with ze_external_memory_export_desc_t",
+		       ptr);
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p shares its pages with other allocations",
+				"%p shares its file with other allocations",
 				ptr);
 	case -EOPNOTSUPP:
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,

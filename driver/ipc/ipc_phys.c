@@ -10,7 +10,9 @@
  * stands for that mapping (object, offset, size), and is refused (-E2BIG)
  * when the page right after it is mapped in the same reservation to
  * another object (the "allocation" at ptr then spans several objects:
- * chain the descriptor, or pass the physical handle); with the descriptor,
+ * chain the descriptor, or pass the physical handle); the same object
+ * mapped again right after (one object at two addresses) is one object
+ * and is fine; with the descriptor,
  * [ptr, ptr + size) must be page-aligned and fully mapped (-ENXIO: a hole).
  *
  * Multi-fd transport. N files cannot ride in one fd slot, so each get
@@ -174,11 +176,22 @@ collect_cb(const struct vmm_piece *p, void *arg)
 	return coll_add(arg, fd, p->offset, p->size, &p->info);
 }
 
+/* Does the range hold more than one physical object? (One object mapped
+ * at two addresses, or twice in a row, is one object: seed 004.) */
+struct objs {
+	ze_physical_mem_handle_t first;
+	unsigned n;   /* runs seen */
+	bool several; /* a run of another object */
+};
+
 static int
-count_cb(const struct vmm_piece *p, void *arg)
+objs_cb(const struct vmm_piece *p, void *arg)
 {
-	(void)p;
-	++*(unsigned *)arg;
+	struct objs *o = arg;
+	if (!o->n++)
+		o->first = p->phys;
+	else if (p->phys != o->first)
+		o->several = true;
 	return 0;
 }
 
@@ -309,9 +322,9 @@ ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 		if (ui.base != ptr)
 			return -EINVAL;
 		range = ui.size;
-		unsigned runs = 0;
-		if (!vmm_range_walk(c, ptr, range + page, count_cb, &runs) &&
-		    runs > 1)
+		struct objs o = { 0 };
+		if (!vmm_range_walk(c, ptr, range + page, objs_cb, &o) &&
+		    o.several)
 			return -E2BIG;
 	} else if (((uintptr_t)ptr | range) & (page - 1)) {
 		return -EINVAL;

@@ -8,8 +8,8 @@
  * rounded up to pages, at an address aligned to max(alignment, 2 MiB) (a
  * reservation is over-mapped and trimmed), backed by a memfd of its own
  * ("zemem:<kind>:<size>", sealed against shrink and growth) or a dma-buf.
- * When no fd can be had (EMFILE) and the caller did not ask for
- * exportable memory, it falls back to anonymous memory (warned once).
+ * When no fd can be had (EMFILE) the allocation fails: every large
+ * allocation can be exported.
  *
  * Cache: freed memfd mappings are kept (LRU, at most USM_LARGE_CACHE_N and
  * USM_LARGE_CACHE_BYTES), still in the index with id 0, and handed out
@@ -110,23 +110,23 @@ pick_backend(uint32_t usm_flags, enum bk_type *type)
 	return 0;
 }
 
+/* The allocation's own file. No fd (EMFILE, ENFILE) fails the
+ * allocation: anonymous memory could never be exported, and an
+ * allocation that may be exported later must be so from the start. */
 static int
 make_obj(struct usm_large *l, const struct usm_req *req, enum bk_type type,
 	 size_t len)
 {
-	static _Atomic bool warned;
 	char name[48];
 	snprintf(name, sizeof(name), "zemem:%s:%zu", usm_kind_name(req->kind),
 		 req->size);
 	int err = bk_table[type]->create(&l->obj, name, len, false);
-	if (!err || type != BK_MEMFD || (err != -EMFILE && err != -ENFILE) ||
-	    (req->usm_flags & USM_FLAG_EXPORTABLE))
-		return err;
-	if (!atomic_exchange(&warned, true))
-		u_warn(USM_TOPIC, "memfd_create: out of fds (%d); large "
-				  "allocations fall back to anonymous memory, "
-				  "which cannot be exported", err);
-	return bk_anon_ops.create(&l->obj, name, len, false);
+	if (err == -EMFILE || err == -ENFILE)
+		u_warn(USM_TOPIC, "%zu-byte %s allocation: no fd left for its "
+				  "memfd (%s): failed", req->size,
+		       usm_kind_name(req->kind),
+		       err == -EMFILE ? "EMFILE" : "ENFILE");
+	return err;
 }
 
 static int
@@ -267,6 +267,7 @@ usm_large_fill(struct usm_heap *h, struct usm_large *l,
 	out->fd = l->obj.fd;
 	out->fd_offset = 0;
 	out->page_exclusive = true;
+	out->own_file = l->obj.fd >= 0;
 	out->page_size = h->page_size;
 	out->exported = v->exported;
 	usm_fill_owner(h, v->owner, out);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -214,6 +215,36 @@ run(const struct ipc_cmd *cmd, int fd, struct ipc_rep *rep)
 		uint64_t t0 = now_ns();
 		memcpy(dst, p, n);
 		rep->value = now_ns() - t0;
+		break;
+	}
+	case 'H': {
+		/* A hostile importer of the fd that came with the command:
+		 * maps the whole file, counts the bytes that are neither
+		 * cmd->byte nor 0 (rep.pad), overwrites all of it, punches a
+		 * hole over all of it; rep.value = the file's size. */
+		struct stat fs;
+		rep->result = -EBADF;
+		if (fd < 0 || fstat(fd, &fs) || fs.st_size <= 0)
+			break;
+		size_t len = (size_t)fs.st_size;
+		unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_SHARED, fd, 0);
+		rep->result = -errno;
+		if (m != MAP_FAILED) {
+			uint32_t other = 0;
+			for (size_t i = 0; i < len; i++)
+				other += m[i] != cmd->byte && m[i] != 0;
+			memset(m, 0x66, len);
+			munmap(m, len);
+			rep->pad = other;
+			rep->value = len;
+			rep->result = fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+							    FALLOC_FL_KEEP_SIZE,
+						0, (off_t)len)
+					      ? -errno
+					      : 0;
+		}
+		close(fd);
 		break;
 	}
 	case 'X':

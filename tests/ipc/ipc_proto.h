@@ -16,7 +16,10 @@
  * read every 64th byte (timed: rep.value = ns); 'M' memcpy the region into
  * a buffer of the helper's own (timed); 'V' map 4 physical objects of size
  * bytes into one reservation, fill it with byte and export it as one range
- * handle (rep.h; 'P' puts it); 'v' unmap, free and destroy them; 'Q' quit. The region of 'C', 'W',
+ * handle (rep.h; 'P' puts it); 'v' unmap, free and destroy them; 'H' a
+ * hostile importer of the fd that came with the command (maps all of the
+ * file, rep.pad = bytes neither byte nor 0, overwrites it all, punches a
+ * hole over all of it, rep.value = the file's size); 'Q' quit. The region of 'C', 'W',
  * 'R' and 'M' is the opened pointer if any, else the allocation.
  */
 #ifndef ZEMEM_IPC_PROTO_H
