@@ -17,7 +17,8 @@
  *  16  int32  pid        exporter's pid
  *  20  uint32 ino        low 32 bits of the file's inode number
  *  24  uint64 nonce      exporter's process nonce (random per process)
- *  32  uint64 tag        xfile tag (see ipc.h), 0 if none
+ *  32  uint64 tag        the export's secret (see ipc.h); 0 only in an
+ *                        fd handle of a file that is no zemem export
  *  40  uint32 export_id  export record, never reused in a process
  *  44  uint32 serial     this handle (get), never reused in a process
  *  48  uint64 size       allocation size in bytes
@@ -25,9 +26,14 @@
  *
  * The checksum (CRC-16 over bytes 4..63) catches truncated and corrupted
  * handles early and surely (any single corrupted byte); it is no security
- * boundary: what makes a forged handle harmless is that the fd a transport
- * delivers must be the file the handle names (inode, tag) and every range
- * is checked against that file before anything is mapped.
+ * boundary (anyone can recompute it). What makes a forged handle harmless
+ * is the tag: a random secret per export (getrandom), with the memory kind
+ * and the WHOLE bit in its low byte, that only the exporter and the
+ * holders of its handles know. The exporter checks it, with every other
+ * field, against its live export (broker, local opens); where the file
+ * comes without the exporter's help (pidfd_getfd, the application's fd),
+ * the file itself must carry it (TAGGED: its file position), see
+ * ipc_import.c. Version 2: every MEM and PHYS handle carries a tag.
  *
  * This file has no state and calls nothing outside libc, so the fuzzer
  * compiles it on its own.
@@ -149,14 +155,14 @@ ipc_handle_decode(const void *in64, struct ipc_desc *d, const char **why)
 	uint64_t off = w.off_chk & OFF_MASK;
 	if (!w.size || w.size > IPC_MAX_BYTES || off > IPC_MAX_BYTES)
 		BAD("size or offset out of range");
-	if (w.flags & IPC_FLAG_TAGGED) {
+	bool secret = w.type != IPC_TYPE_FD; /* MEM, PHYS: always a tag */
+	if (secret || w.tag || (w.flags & IPC_FLAG_TAGGED)) {
 		if ((w.tag >> 61) != 1)
 			BAD("malformed tag");
-		uint64_t k = w.tag & IPC_TAG_KIND_MASK;
-		if ((w.flags & IPC_FLAG_WHOLE) ? k != w.kind : k != 0)
+		uint64_t want = w.kind | ((w.flags & IPC_FLAG_WHOLE)
+						  ? 0 : IPC_TAG_SEGMENT);
+		if ((w.tag & IPC_TAG_KIND_MASK) != want)
 			BAD("tag does not match the memory kind");
-	} else if (w.tag) {
-		BAD("tag without the TAGGED flag");
 	}
 	if ((w.flags & IPC_FLAG_WHOLE) && off)
 		BAD("whole-file handle with an offset");
