@@ -145,6 +145,9 @@ struct ipc_fdinfo {
 };
 
 int ipc_fd_inspect(int fd, struct ipc_fdinfo *out);
+/* The same without looking at the open mode (writable stays true): for
+ * an fd about to be mapped PROT_WRITE, where mmap's EACCES tells. */
+int ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out);
 int ipc_fd_dup(int fd);
 /* Closes fd, taken from another process (pidfd_getfd, the broker) and
  * found not to be the file a handle names, unless this process holds

@@ -184,7 +184,7 @@ cent_valid(const struct cent *ce, const struct ipc_desc *d, bool local)
 static int
 check_file(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
 {
-	int err = ipc_fd_inspect(fd, fi);
+	int err = ipc_fd_inspect_to_map(fd, fi); /* read-only: mmap says */
 	if (err)
 		return err == -EBADF ? -ESTALE : err;
 	if ((uint32_t)fi->ino != d->ino)
@@ -521,7 +521,7 @@ map_import(struct _ze_context_handle_t *c, struct _ze_device_handle_t *dev,
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ce->fd,
 		       (off_t)page_off);
 	if (p == MAP_FAILED) {
-		int err = -errno;
+		int err = errno == EACCES ? -EBADF : -errno; /* read-only */
 		free(im);
 		return err;
 	}

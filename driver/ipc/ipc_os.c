@@ -75,8 +75,8 @@ memfd_dev_probe(void)
 	close(fd);
 }
 
-int
-ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
+static int
+inspect(int fd, struct ipc_fdinfo *out, bool mode)
 {
 	struct stat st;
 	struct statfs sf;
@@ -90,7 +90,7 @@ ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
 	} else if (fstatfs(fd, &sf) < 0) {
 		return -errno;
 	}
-	int fl = fcntl(fd, F_GETFL);
+	int fl = mode ? fcntl(fd, F_GETFL) : O_RDWR;
 	if (fl < 0)
 		return -errno;
 	out->ino = st.st_ino;
@@ -177,6 +177,18 @@ ipc_fd_drop_taken(int fd)
 		      "on (inode %llu): closing it drops them",
 	       (unsigned long long)st.st_ino);
 	close(fd);
+}
+
+int
+ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
+{
+	return inspect(fd, out, true);
+}
+
+int
+ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out)
+{
+	return inspect(fd, out, false);
 }
 
 int

@@ -500,7 +500,7 @@ static int
 check_obj(int fd, const struct pl_ent *e)
 {
 	struct ipc_fdinfo fi;
-	int err = ipc_fd_inspect(fd, &fi);
+	int err = ipc_fd_inspect_to_map(fd, &fi); /* read-only: mmap says */
 	if (err)
 		return err == -EBADF ? -ESTALE : err;
 	if (!fi.shmem || fi.ino != e->ino)
@@ -806,8 +806,10 @@ map:;
 		err = vmm_os_map_fd((char *)base + at, (size_t)pc->ents[i].size,
 				    PROT_READ | PROT_WRITE, pc->fds[i],
 				    pc->ents[i].offset);
-		if (err)
+		if (err) {
+			err = err == -EACCES ? -EBADF : err; /* read-only */
 			goto err_release;
+		}
 		at += (size_t)pc->ents[i].size;
 	}
 	*im = (struct pimp){
