@@ -101,7 +101,8 @@ hold_idle(const ze_ipc_mem_handle_t *h, size_t n)
 
 /* 'S': a seccomp filter: pidfd_getfd fails with EPERM (as under Yama or
  * for a non-dumpable exporter) and prctl(PR_SET_PTRACER, ...) kills the
- * process. -ENOSYS where the architecture is not known here. */
+ * process when it names PR_SET_PTRACER_ANY. -ENOSYS where the
+ * architecture is not known here. */
 static int
 seccomp_install(void)
 {
@@ -123,11 +124,16 @@ seccomp_install(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 438 /* pidfd_getfd */, 0,
 			 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 5),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, args[0])),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x59616d61 /* SET_PTRACER */,
-			 0, 1),
+			 0, 3),
+		/* ANY: (unsigned long)-1; a sanitizer's own tracer pid is
+		 * fine (LeakSanitizer names its tracer at exit). */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};

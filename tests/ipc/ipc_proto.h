@@ -23,8 +23,8 @@
  * again; 'm' make a sealed writable memfd nobody exports, full of byte
  * (rep.value its inode, rep.pad its fd); 'H' hold size silent connections
  * to the broker of cmd.h's exporter (rep.result: how many); 'S' install a
- * seccomp filter: pidfd_getfd fails with EPERM, prctl(PR_SET_PTRACER)
- * kills the helper.
+ * seccomp filter: pidfd_getfd fails with EPERM, prctl(PR_SET_PTRACER,
+ * PR_SET_PTRACER_ANY) kills the helper.
  */
 #ifndef ZEMEM_IPC_PROTO_H
 #define ZEMEM_IPC_PROTO_H
