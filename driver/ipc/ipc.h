@@ -61,7 +61,7 @@
 /* ---- ipc_handle.c ----------------------------------------------------- */
 
 #define IPC_MAGIC 0x5a4du /* bytes 4..5: "MZ" */
-#define IPC_VERSION 1u
+#define IPC_VERSION 2u /* 2: every MEM and PHYS handle has a secret */
 
 enum ipc_type {
 	IPC_TYPE_MEM = 1, /* zeMemGetIpcHandle: an exported allocation */
@@ -70,7 +70,7 @@ enum ipc_type {
 			    * exporter's list memfd, see there */
 };
 
-#define IPC_FLAG_TAGGED 0x1u /* tag is the file position of the xfile */
+#define IPC_FLAG_TAGGED 0x1u /* the xfile's file position is the tag too */
 #define IPC_FLAG_DMABUF 0x2u /* the file is a dma-buf, not a memfd */
 #define IPC_FLAG_WHOLE 0x4u  /* the file holds this allocation only, at 0 */
 #define IPC_FLAGS_ALL 0x7u
@@ -78,10 +78,13 @@ enum ipc_type {
 /* Largest size and offset a handle carries (48-bit offset field). */
 #define IPC_MAX_BYTES (1ull << 47)
 
-/* Tag layout (file position of an xfile): bit 61 set, random bits 8..60,
- * bits 0..7 the usm kind when the file is WHOLE, else 0. */
+/* Tag layout: the export's secret, also the file position of its xfile
+ * when TAGGED. Bits 61..63 001, bits 8..60 random (getrandom), bits 0..3
+ * the usm kind, bit 4 set unless the file holds this allocation alone at
+ * offset 0 (WHOLE), bits 5..7 zero. Every MEM and PHYS handle has one. */
 #define IPC_TAG_MARK (1ull << 61)
 #define IPC_TAG_KIND_MASK 0xffull
+#define IPC_TAG_SEGMENT 0x10ull
 
 /* The decoded handle. */
 struct ipc_desc {
@@ -94,7 +97,7 @@ struct ipc_desc {
 	int32_t pid;        /* exporter's pid, in its pid namespace */
 	uint32_t ino;       /* low 32 bits of the file's inode number */
 	uint64_t nonce;     /* exporter's process nonce */
-	uint64_t tag;       /* xfile tag (0 when not TAGGED) */
+	uint64_t tag;       /* the export's secret (see the tag layout) */
 	uint32_t export_id; /* per exporter process, never reused */
 	uint32_t serial;    /* per handle (get), for put */
 	uint64_t size;      /* bytes of the allocation */
@@ -103,7 +106,8 @@ struct ipc_desc {
 
 struct ipc_self {
 	int32_t pid;
-	uint64_t nonce;
+	uint64_t nonce;    /* in every MEM and PHYS handle: public */
+	uint64_t fd_nonce; /* in fd handles only (never leave the process) */
 };
 
 void ipc_handle_encode(const struct ipc_desc *d, void *out64);
@@ -141,7 +145,15 @@ struct ipc_fdinfo {
 };
 
 int ipc_fd_inspect(int fd, struct ipc_fdinfo *out);
+/* The same without looking at the open mode (writable stays true): for
+ * an fd about to be mapped PROT_WRITE, where mmap's EACCES tells. */
+int ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out);
 int ipc_fd_dup(int fd);
+/* Closes fd, taken from another process (pidfd_getfd, the broker) and
+ * found not to be the file a handle names, unless this process holds
+ * POSIX locks on its inode (a close would drop them): then it stays open
+ * (at most 16 such fds). */
+void ipc_fd_drop_taken(int fd);
 /* A new open file description of fd's file (/proc/self/fd), O_RDWR. */
 int ipc_fd_reopen(int fd);
 int ipc_fd_set_pos(int fd, uint64_t pos);
@@ -154,8 +166,17 @@ int ipc_pidfd_getfd(int pidfd, int fd);
 int ipc_udmabuf_create(int memfd, uint64_t off, uint64_t size);
 /* 0 when /dev/udmabuf can be opened; -errno (probed once) otherwise. */
 int ipc_udmabuf_status(void);
-/* Lets processes of our uid use pidfd_getfd on us where Yama needs it. */
-void ipc_allow_ptrace_once(void);
+/* Logs once what Yama means for importers; changes nothing (zemem never
+ * calls PR_SET_PTRACER). */
+void ipc_yama_note_once(void);
+/* 64 random bits from getrandom (blocking until the pool is ready, never
+ * a guessable fallback): 0 or -errno. */
+int ipc_secret64(uint64_t *out);
+/* A new tag (see the tag layout) for kind, whole or not: 0 or -errno. */
+int ipc_tag_new(uint8_t kind, bool whole, uint64_t *tag);
+/* kcmp(KCMP_FILE): 0 when fd1 of pid1 and fd2 of pid2 are one open file,
+ * 1 when not, -errno (-EBADF: no such fd; -EPERM, -ENOSYS: cannot tell). */
+int ipc_kcmp_file(pid_t pid1, int fd1, pid_t pid2, int fd2);
 /* One message with at most one fd (fd < 0: none). */
 int ipc_sock_send(int sock, const void *buf, size_t len, int fd);
 /* Receives one message; *fd gets a received fd (CLOEXEC) or -1. Returns
@@ -191,12 +212,13 @@ int ipc_export_get(struct _ze_context_handle_t *c, const void *ptr,
 		   void *out64);
 /* zeMemPutIpcHandle of a MEM handle made by this process. */
 int ipc_export_put(const struct ipc_desc *d);
-/* A new fd (CLOEXEC) of the file of a live export of this process whose
- * xfile still has tag (local opens and the broker). -ESTALE when the
- * export was put or the tag differs. */
-int ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd);
-/* Is the export live and its tag this one? (cheap, for cache hits) */
-bool ipc_export_live(uint32_t export_id, uint64_t tag);
+/* A new fd (CLOEXEC) of the file of the live export of this process that
+ * MEM handle d names: its secret (tag) and every other field must be what
+ * get wrote (local opens and the broker). -ESTALE when the export was put
+ * (its secret revoked) or any field differs. */
+int ipc_export_fetch(const struct ipc_desc *d, int *fd);
+/* Does d name a live export, as ipc_export_fetch checks? (cache hits) */
+bool ipc_export_live(const struct ipc_desc *d);
 /* The xfile fd of a live MEM handle of this process (no new reference):
  * zeMemGetFileDescriptorFromIpcHandleExp. -EOPNOTSUPP unless WHOLE. */
 int ipc_export_handle_fd(const struct ipc_desc *d, int *fd);
@@ -222,6 +244,8 @@ int ipc_broker_fetch(const struct ipc_desc *d, int *fd);
 /* The same for file sub - 1 of a physical-range export (sub >= 1; see
  * ipc_phys.c): the broker answers through ipc_phys_fetch. */
 int ipc_broker_fetch_sub(const struct ipc_desc *d, uint32_t sub, int *fd);
+/* Does the exporter's broker find d (a MEM handle) live? 0 or -errno. */
+int ipc_broker_check(const struct ipc_desc *d);
 void ipc_broker_fork_prepare(void);
 void ipc_broker_fork_parent(void);
 void ipc_broker_fork_child(void);
@@ -235,6 +259,9 @@ void ipc_transports(bool *pidfd, bool *broker);
 /* Of two failures of a fetch, the one to report: refused, then stale,
  * then exporter gone, then the rest (a or b; 0 is the mildest). */
 int ipc_err_worse(int a, int b);
+/* pidfd_getfd(num) of process pid through a kept pidfd (ipc_import.c):
+ * the new fd, or -errno (-EACCES refused, -ESTALE no such fd, -ESRCH). */
+int ipc_pidfd_take(int32_t pid, int num);
 
 struct ipc_import_info {
 	void *base;
@@ -282,9 +309,10 @@ int ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr,
 		 size_t range, void *out64);
 /* zeMemPutIpcHandle of a PHYS handle of this process: 0 or -ENOENT. */
 int ipc_phys_put(const struct ipc_desc *d);
-/* File sub - 1 of live physical-range export id with tag (sub 1: the list
- * memfd, sub k >= 2: object k - 2), a new CLOEXEC fd. -ESTALE. */
-int ipc_phys_fetch(uint32_t export_id, uint64_t tag, uint32_t sub, int *fd);
+/* File sub - 1 of the live physical-range export of this process that
+ * PHYS handle d names, every field checked (sub 1: the list memfd, sub
+ * k >= 2: object k - 2), a new CLOEXEC fd. -ESTALE. */
+int ipc_phys_fetch(const struct ipc_desc *d, uint32_t sub, int *fd);
 /* zeMemOpenIpcHandle of a decoded PHYS handle. Errors as ipc_import_open. */
 int ipc_phys_open(struct _ze_context_handle_t *c,
 		  struct _ze_device_handle_t *dev, const struct ipc_desc *d,

@@ -55,6 +55,11 @@ self_make(void)
 {
 	self.pid = (int32_t)getpid();
 	self.nonce = ipc_random64();
+	/* Fd handles name a file of ours by number: a forged one must not
+	 * make us map some file we hold (our heap), so they carry a nonce
+	 * that no handle leaving the process shows. */
+	if (ipc_secret64(&self.fd_nonce) || !self.fd_nonce)
+		self.fd_nonce = ipc_random64() ^ ipc_hash64(self.nonce);
 }
 
 void
@@ -306,6 +311,15 @@ drv_zeMemOpenIpcHandle(ze_context_handle_t hContext,
 	case -ENFILE:
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 				"cannot map the handle: %s", strerror(-err));
+	case -ETIMEDOUT:
+	case -EAGAIN:
+		/* Not NOT_READY: that is a success code (nothing was opened,
+		 * *pptr is NULL). The exporter's memory is not available
+		 * now; the exporter is alive but did not answer in
+		 * ZEMEM_IPC_TIMEOUT_MS: the application may retry. */
+		return DRV_FAIL(ZE_RESULT_ERROR_NOT_AVAILABLE,
+				"the exporter's broker did not answer in "
+				"time (ZEMEM_IPC_TIMEOUT_MS)");
 	default:
 		return DRV_FAIL(drv_result(err), "cannot open the handle: %s",
 				strerror(-err));
@@ -359,7 +373,8 @@ decode_own(ze_ipc_mem_handle_t *h, struct ipc_desc *d, bool *own)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"malformed IPC handle: %s", why);
 	ipc_self(&me);
-	*own = d->pid == me.pid && d->nonce == me.nonce;
+	*own = d->pid == me.pid &&
+	       d->nonce == (d->type == IPC_TYPE_FD ? me.fd_nonce : me.nonce);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -464,7 +479,7 @@ drv_zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext,
 	struct ipc_desc d = {
 		.fd = fd, .fd_copy = fd, .type = IPC_TYPE_FD,
 		.kind = USM_KIND_DEVICE, .flags = IPC_FLAG_WHOLE,
-		.pid = me.pid, .ino = (uint32_t)fi.ino, .nonce = me.nonce,
+		.pid = me.pid, .ino = (uint32_t)fi.ino, .nonce = me.fd_nonce,
 		.size = fi.size,
 	};
 	if (fi.dmabuf) {
@@ -473,7 +488,7 @@ drv_zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext,
 		/* A zemem export file: its tag says the kind, or that it is
 		 * a shared pool segment (which must not be mapped whole). */
 		uint8_t k = (uint8_t)(fi.pos & IPC_TAG_KIND_MASK);
-		if (!k)
+		if (k & IPC_TAG_SEGMENT)
 			return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 					"fd %d is a shared pool segment: pass "
 					"the IPC handle itself", fd);

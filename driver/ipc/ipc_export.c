@@ -33,6 +33,18 @@
  * allocations; importers keep the exported pages through their own fds
  * and mappings, the exporter through the xfile until the last put.
  *
+ * Secrets (issue 14): each export record has a random secret (getrandom,
+ * ipc.h's tag layout), written into every handle of it; the broker and
+ * local opens hand out the file only to a handle whose every field, the
+ * secret included, export_of() finds in a live record. The last put
+ * revokes it (a record kept by an external fd gets a new one at its next
+ * get). A file that holds its allocation alone (whole) is never shared by
+ * two records, and its file position is that record's secret (TAGGED): the
+ * file proves the secret to importers that got it without our help
+ * (pidfd_getfd, the application's own fd passing). Handles of allocations
+ * in a shared segment are not TAGGED (the segment's position is no one
+ * export's): they open through the broker only.
+ *
  * Locking: export_lock protects every table and record here. It is taken
  * under usm locks (ipc_export_freed runs in drv_mem_release) and by the
  * broker thread; nothing here calls usm with it held.
@@ -56,6 +68,7 @@ struct xfile {
 	bool udmabuf;          /* made here from a range of the memfd */
 	bool dmabuf;           /* fd is a dma-buf */
 	bool whole;            /* holds one allocation, at offset 0 */
+	bool in_pos;           /* fd is our own open file: tag in position */
 	int fd;
 	uint64_t ino;          /* inode of fd */
 	uint64_t tag;          /* file position, 0 if untagged */
@@ -70,6 +83,7 @@ struct export {
 	uint64_t offset;       /* of the allocation in xf->fd */
 	uint8_t kind;
 	uint16_t device;
+	uint64_t secret;       /* in every handle; 0: revoked (last put) */
 	bool ext;              /* an external-memory fd was handed out */
 	bool by_base;          /* listed in exports_by_base */
 	struct xfile *xf;
@@ -138,12 +152,28 @@ xfile_put(struct xfile *x)
 	free(x);
 }
 
-static uint64_t
-new_tag(uint8_t kind_or_zero)
+/* A new secret for e; also the file position of a whole xfile. */
+static int
+export_rekey(struct export *e)
 {
-	uint64_t r = ipc_random64() << 8;
-	r &= (IPC_TAG_MARK - 1) & ~IPC_TAG_KIND_MASK;
-	return IPC_TAG_MARK | r | kind_or_zero;
+	struct xfile *x = e->xf;
+	bool own = x->whole && !e->offset;
+	int err = ipc_tag_new(e->kind, own, &e->secret);
+	if (err) {
+		e->secret = 0;
+		return err;
+	}
+	if (own && x->in_pos)
+		x->tag = ipc_fd_set_pos(x->fd, e->secret) ? 0 : e->secret;
+	return 0;
+}
+
+/* Is the file position of e's xfile e's secret (TAGGED)? */
+static bool
+export_tagged(const struct export *e)
+{
+	return e->xf->whole && !e->offset && e->secret &&
+	       e->xf->tag == e->secret;
 }
 
 /* The file's bytes past the allocation ([from, to): the slack of its last
@@ -185,7 +215,9 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 		return -EBUSY; /* the file holds other allocations */
 	uint64_t page_off = use_udmabuf ? info->fd_offset / g * g : 0;
 	uint64_t key = xfile_key(src->dev, src->ino, page_off, use_udmabuf);
-	struct xfile *x = xfile_find(key, src, page_off, use_udmabuf);
+	/* A whole file is never shared: its position is one secret. */
+	struct xfile *x = whole ? NULL
+				: xfile_find(key, src, page_off, use_udmabuf);
 	if (x)
 		goto found;
 	x = calloc(1, sizeof(*x));
@@ -246,8 +278,12 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 		x->whole = whole;
 		x->fd = ipc_fd_reopen(info->fd);
 		if (x->fd >= 0) {
-			x->tag = new_tag(whole ? (uint8_t)info->kind : 0);
-			if (ipc_fd_set_pos(x->fd, x->tag))
+			/* A segment's position only says "segment" (for
+			 * zeMemGetIpcHandleFromFileDescriptorExp); a whole
+			 * file's gets its export's secret (export_rekey). */
+			x->in_pos = true;
+			if (!whole && (ipc_tag_new(0, false, &x->tag) ||
+				       ipc_fd_set_pos(x->fd, x->tag)))
 				x->tag = 0;
 		} else {
 			u_info("ipc", "reopen through /proc: %s; exporting a "
@@ -328,6 +364,8 @@ export_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	e->kind = (uint8_t)info->kind;
 	e->device = info->dev ? (uint16_t)((struct _ze_device_handle_t *)
 					   info->dev)->ordinal : 0;
+	if ((err = export_rekey(e)))
+		goto err_xfile;
 	if ((err = ipc_map_put(&by_id, e->id, e)))
 		goto err_xfile;
 	if ((err = ipc_map_put(&by_base, (uintptr_t)e->base, e))) {
@@ -435,17 +473,19 @@ ipc_export_get(struct _ze_context_handle_t *c, const void *ptr, void *out64)
 	pthread_mutex_lock(&export_lock);
 	if ((err = export_get(&info, &src, &e)))
 		goto out;
+	if (!e->secret && (err = export_rekey(e)))
+		goto out; /* revoked at its last put, kept by e->ext */
 	e->refs++;
 	n_handles++;
 	d.serial = e->serial;
 	d.fd = d.fd_copy = e->xf->fd;
 	d.kind = e->kind;
 	d.device = e->device;
-	d.flags = (e->xf->tag ? IPC_FLAG_TAGGED : 0) |
+	d.flags = (export_tagged(e) ? IPC_FLAG_TAGGED : 0) |
 		  (e->xf->dmabuf ? IPC_FLAG_DMABUF : 0) |
 		  (e->xf->whole && !e->offset ? IPC_FLAG_WHOLE : 0);
 	d.ino = (uint32_t)e->xf->ino;
-	d.tag = e->xf->tag;
+	d.tag = e->secret;
 	d.export_id = e->id;
 	d.size = e->size;
 	d.offset = e->offset;
@@ -461,21 +501,28 @@ out:
 		return err;
 	}
 	ipc_handle_encode(&d, out64);
-	ipc_allow_ptrace_once();
+	ipc_yama_note_once();
 	ipc_broker_ensure();
 	return 0;
 }
 
-/* The live export a MEM handle of this process names. Under export_lock. */
+/* The live export a MEM handle of this process names: every field must be
+ * what its get wrote (the serial aside: put checks it). Under
+ * export_lock. */
 static struct export *
 export_of(const struct ipc_desc *d)
 {
 	struct export *e = ipc_map_get(&by_id, d->export_id);
-	if (!e || e->xf->tag != d->tag || (uint32_t)e->xf->ino != d->ino ||
+	if (!e || !e->secret || e->secret != d->tag ||
+	    d->type != IPC_TYPE_MEM || (uint32_t)e->xf->ino != d->ino ||
 	    e->offset != d->offset || e->size != d->size ||
-	    e->xf->fd != d->fd_copy)
+	    e->xf->fd != d->fd_copy || e->kind != d->kind ||
+	    e->device != d->device)
 		return NULL;
-	return e;
+	uint8_t flags = (export_tagged(e) ? IPC_FLAG_TAGGED : 0) |
+			(e->xf->dmabuf ? IPC_FLAG_DMABUF : 0) |
+			(e->xf->whole && !e->offset ? IPC_FLAG_WHOLE : 0);
+	return flags == d->flags ? e : NULL;
 }
 
 int
@@ -486,6 +533,15 @@ ipc_export_put(const struct ipc_desc *d)
 	struct export *e = export_of(d);
 	if (e && e->serial == d->serial && e->refs) {
 		err = 0;
+		if (e->refs == 1 && e->ext) {
+			/* The last put, an external fd keeps the record:
+			 * revoke, so its handles open nowhere any more. */
+			if (export_tagged(e)) {
+				ipc_fd_set_pos(e->xf->fd, 0);
+				e->xf->tag = 0;
+			}
+			e->secret = 0;
+		}
 		export_unref(e);
 	}
 	pthread_mutex_unlock(&export_lock);
@@ -493,12 +549,12 @@ ipc_export_put(const struct ipc_desc *d)
 }
 
 int
-ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd)
+ipc_export_fetch(const struct ipc_desc *d, int *fd)
 {
 	int err = -ESTALE;
 	pthread_mutex_lock(&export_lock);
-	struct export *e = ipc_map_get(&by_id, export_id);
-	if (e && e->xf->tag == tag) {
+	struct export *e = export_of(d);
+	if (e) {
 		*fd = ipc_fd_dup(e->xf->fd);
 		err = *fd < 0 ? *fd : 0;
 	}
@@ -507,11 +563,10 @@ ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd)
 }
 
 bool
-ipc_export_live(uint32_t export_id, uint64_t tag)
+ipc_export_live(const struct ipc_desc *d)
 {
 	pthread_mutex_lock(&export_lock);
-	struct export *e = ipc_map_get(&by_id, export_id);
-	bool live = e && e->xf->tag == tag;
+	bool live = export_of(d) != NULL;
 	pthread_mutex_unlock(&export_lock);
 	return live;
 }
