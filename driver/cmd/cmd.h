@@ -58,7 +58,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "drv.h"
+#include "amap/amap.h"
+#include "cmd_api.h"
+#include "drv_core.h"
 
 #define CMD_MAGIC 0x7a6d636du /* "zmcm" */
 

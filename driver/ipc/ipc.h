@@ -48,7 +48,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "drv.h"
+#include "amap/amap.h"
+#include "drv_core.h"
+#include "ipc_api.h"
 
 /* ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC (1.15): api/ze_api.h
  * leaves it out (its value is unconfirmed there); this is the value of

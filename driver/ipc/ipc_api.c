@@ -131,7 +131,14 @@ static ze_result_t
 get_handle(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 	   ze_ipc_mem_handle_t *out)
 {
-	int err = ipc_phys_get(c, ptr, range, out->data);
+	/* One lookup says what ptr is: a USM block is exported as one;
+	 * virtual memory, or no range at all (a physical object's handle is
+	 * no address), is ipc_phys's. */
+	struct amap_hit hit;
+	amap_find(ptr, &hit);
+	int err = hit.kind == AMAP_USM_BLOCK && !range
+			  ? 1
+			  : ipc_phys_get(c, ptr, range, out->data);
 	switch (err) {
 	case 0:
 		return ZE_RESULT_SUCCESS;
@@ -333,14 +340,17 @@ drv_zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr)
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
-	void *base = NULL;
-	size_t size = 0;
-	/* Copies still queued into the mapping finish before it goes. */
-	if (drv_zeMemGetAddressRange(hContext, ptr, &base, &size) ==
-		    ZE_RESULT_SUCCESS && base == ptr)
-		cmd_mem_wait_idle(ptr, size);
-	int err = ipc_import_close(c, ptr);
-	if (err == -ENOENT)
+	/* One lookup says what ptr is; copies still queued into the mapping
+	 * finish before it goes. */
+	struct amap_hit hit;
+	int err = -ENOENT;
+	if (!amap_find(ptr, &hit) && hit.info.base == ptr &&
+	    hit.info.ctx == c &&
+	    (hit.kind == AMAP_IPC_IMPORT || hit.kind == AMAP_PHYS_IMPORT))
+		drv_wait_idle(ptr, hit.info.size);
+	if (hit.kind == AMAP_IPC_IMPORT)
+		err = ipc_import_close(c, ptr);
+	else if (hit.kind == AMAP_PHYS_IMPORT)
 		err = ipc_phys_close(c, ptr);
 	switch (err) {
 	case 0:
@@ -551,68 +561,10 @@ ipc_mem_import_fd(struct _ze_context_handle_t *c, enum usm_kind kind,
 	}
 }
 
-ze_result_t
+int
 ipc_mem_free(struct _ze_context_handle_t *c, void *ptr)
 {
-	struct ipc_import_info ii;
-	int err = ipc_import_free(c, ptr);
-	if (err == -ENOENT && !ipc_phys_query(c, ptr, &ii))
-		err = -EXDEV;
-	return err ? drv_free_fail(err, ptr) : ZE_RESULT_SUCCESS;
-}
-
-bool
-ipc_mem_props(struct _ze_context_handle_t *c, const void *ptr,
-	      ze_memory_allocation_properties_t *props,
-	      ze_device_handle_t *phDevice, ze_result_t *res)
-{
-	struct ipc_import_info ii;
-	if (ipc_import_query(c, ptr, &ii) && ipc_phys_query(c, ptr, &ii))
-		return false;
-	*res = ZE_RESULT_SUCCESS;
-	props->type = (ze_memory_type_t)ii.kind;
-	props->id = ii.id;
-	props->pageSize = ii.page_size;
-	if (phDevice)
-		*phDevice = ii.kind == USM_KIND_HOST && ii.external ? NULL
-								    : ii.dev;
-	for (ze_base_properties_t *e = props->pNext; e; e = e->pNext) {
-		if (e->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD) {
-			*res = DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-					"%p is imported memory: export the "
-					"original allocation", ptr);
-			return true;
-		}
-		if (e->stype !=
-		    ZE_STRUCTURE_TYPE_MEMORY_SUB_ALLOCATIONS_EXP_PROPERTIES)
-			continue;
-		ze_memory_sub_allocations_exp_properties_t *s = (void *)e;
-		if (!s->pCount) {
-			*res = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-					"sub-allocations pCount is NULL");
-			return true;
-		}
-		if (*s->pCount && s->pSubAllocations) {
-			s->pSubAllocations[0].base = ii.base;
-			s->pSubAllocations[0].size = ii.size;
-		}
-		*s->pCount = 1;
-	}
-	return true;
-}
-
-bool
-ipc_mem_range(struct _ze_context_handle_t *c, const void *ptr, void **pBase,
-	      size_t *pSize)
-{
-	struct ipc_import_info ii;
-	if (ipc_import_query(c, ptr, &ii) && ipc_phys_query(c, ptr, &ii))
-		return false;
-	if (pBase)
-		*pBase = ii.base;
-	if (pSize)
-		*pSize = ii.size;
-	return true;
+	return ipc_import_free(c, ptr);
 }
 
 ze_result_t

@@ -44,10 +44,13 @@
  * Every open makes a new mapping: 2000 opens give 2000 addresses aliasing
  * the same pages.
  *
- * Index: imports sorted by address (binary search), so any interior
- * pointer finds its import for zeMemGetAllocProperties / GetAddressRange.
+ * Index: the driver's address map (amap.h) is the import index: each
+ * import is an IPC_IMPORT entry whose owner is its record, so any interior
+ * pointer finds it, and zeMemFree / GetAllocProperties / GetAddressRange
+ * and the copy engine learn what it is from the same one lookup.
  *
- * Locking: import_lock protects the cache; index_lock (rwlock) the index;
+ * Locking: import_lock protects the cache; index_lock (rwlock) serialises
+ * the index's changes (adding, taking out) and the use of its owners;
  * pidfd_lock (rwlock, a leaf) the pidfd table and is held across
  * pidfd_getfd only. Order import_lock -> index_lock -> export_lock; no
  * other lock is held across mmap / munmap or a transport.
@@ -96,8 +99,6 @@ struct import {
 static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t index_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct ipc_map cache;
-static struct import **idx;
-static size_t idx_n, idx_cap;
 static _Atomic uint64_t next_import_id;
 /* How this thread got its last fd (for the debug log). */
 static _Thread_local const char *last_transport = "none";
@@ -427,64 +428,33 @@ err_close:
 	return err;
 }
 
-/* ---- the index ---------------------------------------------------------- */
+/* ---- the index: the driver's address map -------------------------------- */
 
-/* First import whose ptr > p. Under index_lock. */
-static size_t
-idx_upper(const void *p)
-{
-	size_t lo = 0, hi = idx_n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)idx[mid]->ptr <= (uintptr_t)p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The import containing p, and its slot. Under index_lock. */
-static struct import *
-idx_find(const void *p, size_t *slot)
-{
-	size_t i = idx_upper(p);
-	if (!i)
-		return NULL;
-	struct import *im = idx[i - 1];
-	if ((uintptr_t)p - (uintptr_t)im->ptr >= im->size)
-		return NULL;
-	*slot = i - 1;
-	return im;
-}
-
+/* Registers im in the address map (amap.h), which is the import index:
+ * the owner is im. index_lock serialises the changes, so whoever holds it
+ * may use the owner of an IPC_IMPORT hit. */
 static int
 idx_insert(struct import *im)
 {
+	struct usm_info info = {
+		.base = im->ptr, .size = im->size, .kind = im->kind,
+		.id = im->id, .ctx = im->ctx, .dev = im->dev, .fd = -1,
+		.page_size = im->ce->granule,
+	};
 	pthread_rwlock_wrlock(&index_lock);
-	if (idx_n == idx_cap) {
-		size_t cap = idx_cap ? idx_cap * 2 : 64;
-		struct import **n = realloc(idx, cap * sizeof(*n));
-		if (!n) {
-			pthread_rwlock_unlock(&index_lock);
-			return -ENOMEM;
-		}
-		idx = n;
-		idx_cap = cap;
-	}
-	size_t i = idx_upper(im->ptr);
-	memmove(&idx[i + 1], &idx[i], (idx_n - i) * sizeof(*idx));
-	idx[i] = im;
-	idx_n++;
+	int err = amap_add(AMAP_IPC_IMPORT, &info, im, im->external);
 	pthread_rwlock_unlock(&index_lock);
-	return 0;
+	return err;
 }
 
-static void
-idx_remove(size_t slot)
+/* The import containing p. Under index_lock. */
+static struct import *
+idx_find(const void *p)
 {
-	memmove(&idx[slot], &idx[slot + 1], (idx_n - slot - 1) * sizeof(*idx));
-	idx_n--;
+	struct amap_hit hit;
+	if (amap_find(p, &hit) || hit.kind != AMAP_IPC_IMPORT)
+		return NULL;
+	return hit.owner;
 }
 
 static bool
@@ -645,8 +615,7 @@ static int
 unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
 	struct import **out)
 {
-	size_t slot;
-	struct import *im = idx_find(ptr, &slot);
+	struct import *im = idx_find(ptr);
 	if (!im)
 		return -ENOENT;
 	if (im->ptr != ptr)
@@ -655,7 +624,7 @@ unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
 		return -EPERM;
 	if (im->external != external)
 		return -EXDEV;
-	idx_remove(slot);
+	amap_del(AMAP_IPC_IMPORT, im->ptr);
 	*out = im;
 	return 0;
 }
@@ -723,10 +692,9 @@ int
 ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
 		 struct ipc_import_info *out)
 {
-	size_t slot;
 	int err = -ENOENT;
 	pthread_rwlock_rdlock(&index_lock);
-	struct import *im = idx_n ? idx_find(ptr, &slot) : NULL;
+	struct import *im = idx_find(ptr);
 	if (im && owned_by(im, c)) {
 		out->base = im->ptr;
 		out->size = im->size;
@@ -745,19 +713,10 @@ void
 ipc_import_context_destroyed(struct _ze_context_handle_t *c)
 {
 	pidfds_flush();
-	struct import **gone = NULL;
-	size_t n = 0, keep = 0;
+	void **gone = NULL;
+	size_t n = 0;
 	pthread_rwlock_wrlock(&index_lock);
-	if (idx_n)
-		gone = malloc(idx_n * sizeof(*gone));
-	for (size_t i = 0; gone && i < idx_n; i++) {
-		if (owned_by(idx[i], c))
-			gone[n++] = idx[i];
-		else
-			idx[keep++] = idx[i];
-	}
-	if (gone)
-		idx_n = keep;
+	amap_take_ctx(AMAP_IPC_IMPORT, c, &gone, &n);
 	pthread_rwlock_unlock(&index_lock);
 	if (n)
 		u_dbg("ipc", "context destroyed: closing %zu import(s)", n);

@@ -115,8 +115,6 @@ static pthread_mutex_t xlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t ilock = PTHREAD_RWLOCK_INITIALIZER;
 static struct ipc_map exports; /* id -> struct pexp */
 static uint32_t next_id, next_serial;
-static struct pimp **imps;
-static size_t nimp, capimp;
 static _Atomic uint64_t next_imp_id;
 
 /* ---- exporter ----------------------------------------------------------- */
@@ -742,23 +740,19 @@ err_pc:
 
 /* ---- importer: open, close, queries ------------------------------------- */
 
+/* Registers im in the address map, which is the list of physical-range
+ * imports (owner im); ilock serialises its changes and the use of the
+ * owners, as index_lock does for ipc_import.c. */
 static int
 imp_insert(struct pimp *im)
 {
-	int err = 0;
+	struct usm_info info = {
+		.base = im->base, .size = im->size, .kind = im->kind,
+		.id = im->id, .ctx = im->ctx, .dev = im->dev, .fd = -1,
+		.page_size = im->page,
+	};
 	pthread_rwlock_wrlock(&ilock);
-	if (nimp == capimp) {
-		size_t cap = capimp ? capimp * 2 : 16;
-		struct pimp **n = realloc(imps, cap * sizeof(*n));
-		if (!n) {
-			err = -ENOMEM;
-			goto out;
-		}
-		imps = n;
-		capimp = cap;
-	}
-	imps[nimp++] = im;
-out:
+	int err = amap_add(AMAP_PHYS_IMPORT, &info, im, false);
 	pthread_rwlock_unlock(&ilock);
 	return err;
 }
@@ -844,16 +838,14 @@ out:
 	return err;
 }
 
-/* The import containing p, and its slot. Under ilock. */
+/* The import containing p. Under ilock. */
 static struct pimp *
-imp_find(const void *p, size_t *slot)
+imp_find(const void *p)
 {
-	for (size_t i = 0; i < nimp; i++)
-		if ((uintptr_t)p - (uintptr_t)imps[i]->base < imps[i]->size) {
-			*slot = i;
-			return imps[i];
-		}
-	return NULL;
+	struct amap_hit hit;
+	if (amap_find(p, &hit) || hit.kind != AMAP_PHYS_IMPORT)
+		return NULL;
+	return hit.owner;
 }
 
 static bool
@@ -872,10 +864,9 @@ imp_destroy(struct pimp *im)
 int
 ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr)
 {
-	size_t slot;
 	int err = 0;
 	pthread_rwlock_wrlock(&ilock);
-	struct pimp *im = imp_find(ptr, &slot);
+	struct pimp *im = imp_find(ptr);
 	if (!im)
 		err = -ENOENT;
 	else if (im->base != ptr)
@@ -883,7 +874,7 @@ ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr)
 	else if (!owned_by(im, c))
 		err = -EPERM;
 	else
-		imps[slot] = imps[--nimp];
+		amap_del(AMAP_PHYS_IMPORT, im->base);
 	pthread_rwlock_unlock(&ilock);
 	if (!err)
 		imp_destroy(im);
@@ -895,10 +886,9 @@ int
 ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
 	       struct ipc_import_info *out)
 {
-	size_t slot;
 	int err = -ENOENT;
 	pthread_rwlock_rdlock(&ilock);
-	struct pimp *im = imp_find(ptr, &slot);
+	struct pimp *im = imp_find(ptr);
 	if (im && owned_by(im, c)) {
 		*out = (struct ipc_import_info){
 			.base = im->base, .size = im->size, .kind = im->kind,
@@ -914,20 +904,14 @@ void
 ipc_phys_context_destroyed(struct _ze_context_handle_t *c)
 {
 	pcache_sweep(true);
-	for (;;) {
-		struct pimp *im = NULL;
-		pthread_rwlock_wrlock(&ilock);
-		for (size_t i = 0; i < nimp; i++)
-			if (owned_by(imps[i], c)) {
-				im = imps[i];
-				imps[i] = imps[--nimp];
-				break;
-			}
-		pthread_rwlock_unlock(&ilock);
-		if (!im)
-			return;
-		imp_destroy(im);
-	}
+	void **gone = NULL;
+	size_t n = 0;
+	pthread_rwlock_wrlock(&ilock);
+	amap_take_ctx(AMAP_PHYS_IMPORT, c, &gone, &n);
+	pthread_rwlock_unlock(&ilock);
+	for (size_t i = 0; i < n; i++)
+		imp_destroy(gone[i]);
+	free(gone);
 }
 
 void

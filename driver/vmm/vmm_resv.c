@@ -202,6 +202,14 @@ resv_create(struct _ze_context_handle_t *ctx, const void *hint, size_t size,
 	 * is cleared before vmm_ctx_destroy takes the lock): do not add to
 	 * it. */
 	err = drv_context_get(ctx) ? index_insert(r) : -ENOENT;
+	if (!err) {
+		struct usm_info info = {
+			.base = va, .size = size, .align = page, .ctx = ctx,
+			.fd = -1, .page_size = page,
+		};
+		if ((err = amap_add(AMAP_VMM_RESV, &info, r, false)))
+			index_remove(index_upper(r->base) - 1);
+	}
 	pthread_rwlock_unlock(&vmm_lock);
 	if (err)
 		goto err_release;
@@ -255,7 +263,7 @@ drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 	if (a % os)
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
 				"%p is not page aligned", ptr);
-	cmd_mem_wait_idle(ptr, size); /* no copy may run into it any more */
+	drv_wait_idle(ptr, size); /* no copy may run into it any more */
 	pthread_rwlock_wrlock(&vmm_lock);
 	size_t i = index_upper(a);
 	struct vmm_resv *rv = i ? vmm_resvs[i - 1] : NULL;
@@ -277,6 +285,7 @@ drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 	}
 	size_t mapped = rv->nmaps;
 	vmm_map_drop_all(rv);
+	amap_del(AMAP_VMM_RESV, (void *)rv->base);
 	index_remove(i - 1);
 	pthread_rwlock_unlock(&vmm_lock);
 	/* No other thread can reach the range now: release it unlocked. */
@@ -410,6 +419,7 @@ vmm_ctx_destroy(struct _ze_context_handle_t *ctx)
 			continue;
 		}
 		vmm_map_drop_all(r);
+		amap_del(AMAP_VMM_RESV, (void *)r->base);
 		index_remove(i);
 		int err = vmm_os_release((void *)r->base, r->size);
 		if (err)
