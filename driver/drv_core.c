@@ -94,20 +94,6 @@ drv_last_error(void)
 
 /* ---- device-memory budgets -------------------------------------------- */
 
-/* Exactly size bytes of dev's budget, or false. */
-bool
-drv_budget_take(struct _ze_device_handle_t *dev, uint64_t size)
-{
-	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
-	do {
-		if (size > dev->budget || used > dev->budget - size)
-			return false;
-	} while (!atomic_compare_exchange_weak_explicit(
-		&dev->used, &used, used + size, memory_order_relaxed,
-		memory_order_relaxed));
-	return true;
-}
-
 /* Gives the calling thread's credit on dev back to the device. */
 static void
 credit_flush(struct _ze_device_handle_t *dev)
@@ -128,12 +114,6 @@ drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
 	 * first, so one thread alone always sees the exact budget. */
 	credit_flush(dev);
 	return drv_budget_take(dev, size);
-}
-
-void
-drv_budget_release(struct _ze_device_handle_t *dev, size_t size)
-{
-	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
 }
 
 void

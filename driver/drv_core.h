@@ -178,9 +178,26 @@ drv_check_device(const struct _ze_context_handle_t *c, ze_device_handle_t h,
  * give them back. A reservation that fails first returns the calling
  * thread's credit (usm_thread_credit) on dev. */
 bool drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size);
-void drv_budget_release(struct _ze_device_handle_t *dev, size_t size);
+/* Inline: the fast free path gives budget back without a call (a call
+ * would cost its frame on every free). */
+static inline void
+drv_budget_release(struct _ze_device_handle_t *dev, size_t size)
+{
+	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
+}
 /* Exactly size bytes of dev's budget, or false (no credit involved). */
-bool drv_budget_take(struct _ze_device_handle_t *dev, uint64_t size);
+static inline bool
+drv_budget_take(struct _ze_device_handle_t *dev, uint64_t size)
+{
+	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
+	do {
+		if (size > dev->budget || used > dev->budget - size)
+			return false;
+	} while (!atomic_compare_exchange_weak_explicit(
+		&dev->used, &used, used + size, memory_order_relaxed,
+		memory_order_relaxed));
+	return true;
+}
 /* usm's credit hook: a thread's unused budget on device slot goes back. */
 void drv_budget_credit_hook(unsigned slot, uint64_t amount);
 
