@@ -297,6 +297,26 @@ amap_find(const void *p, struct amap_hit *out)
 	return err;
 }
 
+int
+amap_region(const void *p, struct amap_hit *out)
+{
+	int err = -ENOENT;
+	out->kind = AMAP_NONE;
+	out->owner = NULL;
+	out->external = false;
+	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
+		return err;
+	pthread_rwlock_rdlock(&amap_lock);
+	const struct layer *l = &layers[LAYER_REGION];
+	size_t i = find_in(l, (uintptr_t)p);
+	if (i < l->n) {
+		hit_of(&l->v[i], out);
+		err = 0;
+	}
+	pthread_rwlock_unlock(&amap_lock);
+	return err;
+}
+
 enum amap_span
 amap_span(struct _ze_context_handle_t *ctx, const void *p, size_t size,
 	  struct amap_hit *hit)

@@ -95,6 +95,10 @@ int amap_take_ctx(enum amap_kind kind, struct _ze_context_handle_t *ctx,
  * -ENOENT (out->kind = AMAP_NONE). */
 int amap_find(const void *p, struct amap_hit *out);
 
+/* The region (import or reservation; not a mapping inside it) holding
+ * p: what a reservation's owner asks to find its record. 0 or -ENOENT. */
+int amap_region(const void *p, struct amap_hit *out);
+
 /* What [p, p + size) is to a copy (size >= 1, no wrap): */
 enum amap_span {
 	AMAP_SPAN_NONE, /* p is in no range of ctx (nor in any USM block) */
