@@ -73,6 +73,10 @@ struct xfile {
 	uint64_t ino;          /* inode of fd */
 	uint64_t tag;          /* file position, 0 if untagged */
 	uint32_t refs;         /* export records */
+	bool shmem;            /* the file is a memfd (or other shmem) */
+	bool ready;            /* xfile_ready() done */
+	uint64_t fsize;        /* the file's size (whole) */
+	size_t granule;
 };
 
 struct export {
@@ -202,6 +206,29 @@ zero_tail(int fd, uint64_t from, uint64_t to, uint64_t page)
 	return 0;
 }
 
+/* Before the file's first handle leaves, and after mark() showed that the
+ * allocation stayed live since usm_query (so x->fd is its file, not one
+ * that took its fd number): sealed against shrinking, its slack cleared.
+ * Under export_lock. */
+static int
+xfile_ready(struct xfile *x, const struct export *e)
+{
+	if (x->ready)
+		return 0;
+	int err = 0;
+	if (x->shmem && !x->udmabuf)
+		err = ipc_fd_seal_shrink(x->fd);
+	if (err)
+		u_warn("ipc", "cannot seal the export's memfd against "
+			      "shrinking: %s", strerror(-err));
+	if (!err && x->shmem && x->whole && e->size < x->fsize &&
+	    (err = zero_tail(x->fd, e->size, x->fsize, x->granule)))
+		u_warn("ipc", "cannot clear the slack of %p's file: %s",
+		       e->base, strerror(-err));
+	x->ready = !err;
+	return err;
+}
+
 /* The xfile for an allocation; creates it. Under export_lock. */
 static int
 xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
@@ -229,15 +256,16 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	x->page_off = page_off;
 	x->fd = -1;
 	int err = 0;
-	if (src->shmem && (err = ipc_fd_seal_shrink(info->fd))) {
+	x->shmem = src->shmem;
+	x->fsize = src->size;
+	x->granule = g;
+	/* udmabuf wants the pool memfd sealed first (the pool file lives as
+	 * long as the heap: its fd cannot have gone); a file of its own is
+	 * sealed through our own fd once the block is known live
+	 * (xfile_ready). */
+	if (use_udmabuf && (err = ipc_fd_seal_shrink(info->fd))) {
 		u_warn("ipc", "cannot seal the backing memfd against "
 			      "shrinking: %s", strerror(-err));
-		goto err_free;
-	}
-	if (whole && src->shmem && info->size < src->size &&
-	    (err = zero_tail(info->fd, info->size, src->size, g))) {
-		u_warn("ipc", "cannot clear the slack of %p's file: %s",
-		       info->base, strerror(-err));
 		goto err_free;
 	}
 	if (use_udmabuf) {
@@ -493,13 +521,16 @@ out:
 	pthread_mutex_unlock(&export_lock);
 	if (err)
 		return err;
-	if ((err = mark(&info))) {
-		pthread_mutex_lock(&export_lock);
-		if (ipc_map_get(&by_id, d.export_id) == e)
-			export_unref(e);
-		pthread_mutex_unlock(&export_lock);
+	err = mark(&info);
+	pthread_mutex_lock(&export_lock);
+	/* our reference keeps e */
+	if (!err)
+		err = xfile_ready(e->xf, e);
+	if (err)
+		export_unref(e);
+	pthread_mutex_unlock(&export_lock);
+	if (err)
 		return err;
-	}
 	ipc_handle_encode(&d, out64);
 	ipc_yama_note_once();
 	ipc_broker_ensure();
@@ -612,16 +643,19 @@ ipc_export_alloc_fd(struct _ze_context_handle_t *c,
 	e->ext = true;
 	*fd = e->xf->fd;
 	pthread_mutex_unlock(&export_lock);
-	if ((err = mark(&info))) {
-		pthread_mutex_lock(&export_lock);
-		if (ipc_map_get(&by_id, e_id) == e && !had_ext) {
-			e->ext = false;
-			if (!e->refs)
-				export_release(e);
-		}
-		pthread_mutex_unlock(&export_lock);
-		*fd = -1;
+	err = mark(&info);
+	pthread_mutex_lock(&export_lock);
+	bool live = ipc_map_get(&by_id, e_id) == e;
+	if (!err)
+		err = live ? xfile_ready(e->xf, e) : -ENOENT;
+	if (err && live && !had_ext) {
+		e->ext = false;
+		if (!e->refs)
+			export_release(e);
 	}
+	pthread_mutex_unlock(&export_lock);
+	if (err)
+		*fd = -1;
 	return err;
 out:
 	pthread_mutex_unlock(&export_lock);

@@ -57,7 +57,8 @@ usm_heap_create(struct usm_heap **out)
 		h->slot_files_max = (int64_t)(rl.rlim_cur / 4);
 	FILE *mm = fopen("/proc/sys/vm/max_map_count", "re");
 	long long maps;
-	if (mm && fscanf(mm, "%lld", &maps) == 1 && maps / 4 < h->slot_files_max)
+	if (mm && fscanf(mm, "%lld", &maps) == 1 &&
+	    maps / 4 < h->slot_files_max)
 		h->slot_files_max = maps / 4;
 	if (mm)
 		fclose(mm);

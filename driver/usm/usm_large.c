@@ -231,7 +231,7 @@ usm_large_release(struct usm_heap *h, struct usm_large *l)
 	pthread_mutex_lock(&h->large_mtx);
 	if (l->where != WHERE_NONE)
 		unlink_l(h, l);
-	if (l->obj.type == BK_MEMFD &&
+	if (l->obj.type == BK_MEMFD && !l->inherited &&
 	    !atomic_load_explicit(&l->exported, memory_order_relaxed) &&
 	    l->span.len <= USM_LARGE_CACHE_BYTES) {
 		link_l(h, l, WHERE_CACHE);
@@ -267,7 +267,9 @@ usm_large_fill(struct usm_heap *h, struct usm_large *l,
 	out->fd = l->obj.fd;
 	out->fd_offset = 0;
 	out->page_exclusive = true;
-	out->own_file = l->obj.fd >= 0;
+	out->own_file = l->obj.fd >= 0 && !l->inherited;
+	if (l->inherited)
+		out->fd = -1; /* its pages are the child's, not its file's */
 	out->page_size = h->page_size;
 	out->exported = v->exported;
 	usm_fill_owner(h, v->owner, out);
@@ -327,6 +329,26 @@ usm_large_free_ctx(struct usm_heap *h, void *ctx,
 		usm_large_release(h, l);
 	}
 	return n;
+}
+
+/* fork child, one thread (usm_pool_fork_child says why): the cached
+ * mappings go (the parent may hand them out again), the live ones are
+ * remapped privately and never cached or exported. */
+void
+usm_large_fork_child(struct usm_heap *h)
+{
+	usm_large_trim(h);
+	for (struct usm_large *l = h->large_live; l; l = l->next) {
+		l->inherited = true;
+		if (l->obj.type != BK_MEMFD || l->obj.fd < 0)
+			continue;
+		if (mmap((void *)l->span.base, l->span.len,
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+			 l->obj.fd, 0) == MAP_FAILED)
+			u_warn(USM_TOPIC, "fork child: %p stays shared with the "
+					  "parent: %d", (void *)l->span.base,
+			       errno);
+	}
 }
 
 void

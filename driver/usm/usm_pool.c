@@ -23,7 +23,8 @@
  * list, counts and list links; segments are created and released under
  * it (taking file->mtx and the index write lock inside). Records are
  * atomics (see usm_private.h). An arena keeps at most one empty segment
- * (bounded per heap by USM_EMPTY_CACHE_MAX); others are released: out of
+ * (a filed arena, below: any number, "idle" on its partial list), all
+ * bounded per heap by USM_EMPTY_CACHE_MAX; others are released: out of
  * the index, unmapped, their file range punched and reused later.
  *
  * Slot files (exportable memory that shares no file): the page-isolated
@@ -58,7 +59,7 @@
 #include "u_log.h"
 #include "u_os.h"
 
-enum { SEG_PARTIAL = 1, SEG_FULL, SEG_EMPTY };
+enum { SEG_PARTIAL = 1, SEG_FULL, SEG_EMPTY, SEG_RETIRED };
 
 /* ---- classes ---------------------------------------------------------- */
 
@@ -146,7 +147,9 @@ usm_arena_init(struct usm_heap *h, unsigned idx)
 static struct usm_seg **
 list_head(struct usm_arena *a, uint8_t list)
 {
-	return list == SEG_PARTIAL ? &a->partial : &a->full;
+	return list == SEG_PARTIAL ? &a->partial
+	       : list == SEG_RETIRED ? &a->retired
+				     : &a->full;
 }
 
 static void
@@ -396,17 +399,19 @@ slot_file_attach(struct usm_heap *h, struct usm_seg *s, uint32_t i, bool used,
 	struct usm_pool_file *f = &h->file[s->kind - 1];
 	uint64_t off = (uint64_t)i * s->slot_size;
 	void *va = (void *)(s->span.base + (uintptr_t)off);
-	struct bk_obj o;
-	int err = -ENOSPC;
+	int fd = -ENOSPC, err;
+	/* No seals here (two syscalls, not three): IPC seals the file
+	 * against shrinking before it leaves. */
 	if (atomic_fetch_add_explicit(&h->slot_files, 1,
 				      memory_order_relaxed) <
 	    h->slot_files_max)
-		err = bk_memfd_ops.create(&o, s->kind == USM_KIND_HOST
-						      ? "zemem:host:slot"
-						      : "zemem:device:slot",
-					  s->slot_size, false);
-	if (!err && (err = bk_memfd_ops.map(&o, va, 0, s->slot_size))) {
-		bk_memfd_ops.destroy(&o);
+		fd = u_memfd_create(s->kind == USM_KIND_HOST
+					    ? "zemem:host:slot"
+					    : "zemem:device:slot",
+				    s->slot_size);
+	err = fd < 0 ? fd : 0;
+	if (!err && (err = bk_map_fd(fd, va, 0, s->slot_size))) {
+		close(fd);
 		replace = true; /* MAP_FIXED may have left it unmapped */
 	}
 	if (err) {
@@ -426,7 +431,7 @@ slot_file_attach(struct usm_heap *h, struct usm_seg *s, uint32_t i, bool used,
 	if (used)
 		bk_memfd_ops.release(&f->obj, NULL, s->fd_off + off,
 				     s->slot_size);
-	atomic_store_explicit(&s->slot_fd[i], o.fd, memory_order_relaxed);
+	atomic_store_explicit(&s->slot_fd[i], fd, memory_order_relaxed);
 	usm_count(&h->bk_fds[BK_MEMFD], 1);
 	return 0;
 }
@@ -537,6 +542,16 @@ slot_return(struct usm_heap *h, struct usm_arena *a, struct usm_seg *s,
 	    uint32_t i)
 {
 	struct usm_rec *r = &s->recs[i];
+	if (USM_UNLIKELY(s->inherited)) {
+		/* fork child: a parent's segment hands out nothing; it goes
+		 * when its last inherited block does (its files untouched:
+		 * the parent's) */
+		if (++s->nfree + s->ndead == s->nslots) {
+			list_del(a, s);
+			seg_release(h, s, false);
+		}
+		return;
+	}
 	if ((atomic_load_explicit(&r->size, memory_order_relaxed) &
 	     USM_REC_EXPORTED) &&
 	    slot_file_give_up(h, s, i)) {
@@ -554,7 +569,18 @@ slot_return(struct usm_heap *h, struct usm_arena *a, struct usm_seg *s,
 		return;
 	list_del(a, s);
 	int64_t len = (int64_t)s->span.len;
-	if (!s->ndead && !a->empty) {
+	if (!s->ndead && a->filed) {
+		/* Its slot files cost syscalls to make again: keep it (within
+		 * the heap's cache of empty segments), ready for use. */
+		int64_t held = atomic_fetch_add_explicit(
+			&h->empty_bytes, len, memory_order_relaxed);
+		if (held + len <= (int64_t)USM_EMPTY_CACHE_MAX) {
+			s->idle = true;
+			list_add(a, s, SEG_PARTIAL);
+			return;
+		}
+		usm_count(&h->empty_bytes, -len);
+	} else if (!s->ndead && !a->empty) {
 		int64_t held = atomic_fetch_add_explicit(
 			&h->empty_bytes, len, memory_order_relaxed);
 		if (held + len <= (int64_t)USM_EMPTY_CACHE_MAX) {
@@ -589,6 +615,10 @@ usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want,
 			list_add(a, s, SEG_PARTIAL);
 		}
 		*seg = s;
+		if (s->idle) {
+			s->idle = false;
+			usm_count(&h->empty_bytes, -(int64_t)s->span.len);
+		}
 		while (got < want && s->nfree) {
 			uint32_t i = s->free_head;
 			bool used = i != USM_IDX_NONE;
@@ -636,9 +666,18 @@ usm_arena_trim(struct usm_heap *h, unsigned idx)
 {
 	struct usm_arena *a = &h->arena[idx];
 	pthread_mutex_lock(&a->mtx);
-	struct usm_seg *s = a->empty;
+	struct usm_seg *s = a->empty, *next;
 	if (s) {
 		list_del(a, s);
+		usm_count(&h->empty_bytes, -(int64_t)s->span.len);
+		seg_release(h, s, true);
+	}
+	for (s = a->partial; s; s = next) {
+		next = s->next;
+		if (!s->idle)
+			continue;
+		list_del(a, s);
+		s->idle = false;
 		usm_count(&h->empty_bytes, -(int64_t)s->span.len);
 		seg_release(h, s, true);
 	}
@@ -652,8 +691,9 @@ usm_arena_free_ctx(struct usm_heap *h, unsigned idx, void *ctx,
 	struct usm_arena *a = &h->arena[idx];
 	size_t n = 0;
 	pthread_mutex_lock(&a->mtx);
-	for (int l = 0; l < 2; l++) {
-		struct usm_seg *s = l ? a->full : a->partial, *next;
+	for (int l = 0; l < 3; l++) {
+		struct usm_seg *s = l == 2 ? a->retired
+				    : l ? a->full : a->partial, *next;
 		for (; s; s = next) {
 			next = s->next;
 			uint32_t bump = s->bump;
@@ -694,9 +734,10 @@ usm_arena_stats(struct usm_heap *h, unsigned idx, struct usm_stats *st)
 	struct usm_arena *a = &h->arena[idx];
 	pthread_mutex_lock(&a->mtx);
 	st->segments += a->nsegs;
-	for (int l = 0; l < 2; l++) {
-		for (struct usm_seg *s = l ? a->full : a->partial; s;
-		     s = s->next) {
+	for (int l = 0; l < 3; l++) {
+		for (struct usm_seg *s = l == 2 ? a->retired
+					 : l ? a->full : a->partial;
+		     s; s = s->next) {
 			for (uint32_t i = 0; i < s->bump; i++) {
 				uint64_t id;
 				uint32_t size, owner;
@@ -716,11 +757,73 @@ usm_arena_fini(struct usm_heap *h, unsigned idx)
 {
 	struct usm_arena *a = &h->arena[idx];
 	struct usm_seg *s;
-	while ((s = a->partial) || (s = a->full) || (s = a->empty)) {
+	while ((s = a->partial) || (s = a->full) || (s = a->empty) ||
+	       (s = a->retired)) {
 		list_del(a, s);
 		seg_release(h, s, false);
 	}
 	pthread_mutex_destroy(&a->mtx);
+}
+
+/* ---- fork ------------------------------------------------------------- */
+
+/* In the child, one thread, no lock held by anyone: every segment maps
+ * files it shares with the parent, whose blocks (live or free) the parent
+ * goes on using. So each is remapped privately (the child's writes stay
+ * its own), its slot files closed, and it is retired: it hands out no
+ * slot (the parent may hand out the same ones) and exports nothing (its
+ * pages are not in a file the child could give). The pool files are the
+ * parent's too: the child makes its own for its new segments. */
+void
+usm_pool_fork_child(struct usm_heap *h)
+{
+	for (unsigned idx = 0; idx < USM_NARENA; idx++) {
+		struct usm_arena *a = &h->arena[idx];
+		struct usm_seg *s;
+		while ((s = a->partial) || (s = a->full) || (s = a->empty)) {
+			list_del(a, s);
+			if (s->nfree == s->nslots) { /* idle or empty */
+				s->idle = false;
+				seg_release(h, s, false);
+				continue;
+			}
+			void *m = mmap((void *)s->span.base, s->span.len,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_FIXED, s->fd,
+				       (off_t)s->fd_off);
+			if (m == MAP_FAILED)
+				u_warn(USM_TOPIC, "fork child: segment %p stays "
+						  "shared with the parent: %d",
+				       (void *)s->span.base, errno);
+			for (uint32_t i = 0; s->slot_fd && i < s->nslots;
+			     i++) {
+				int fd = atomic_load_explicit(
+					&s->slot_fd[i], memory_order_relaxed);
+				if (fd < 0)
+					continue;
+				mmap((void *)(s->span.base +
+					      (uintptr_t)i * s->slot_size),
+				     s->slot_size, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_FIXED, fd, 0);
+				slot_file_close(h, s, i);
+			}
+			s->inherited = true;
+			list_add(a, s, SEG_RETIRED);
+		}
+	}
+	atomic_store(&h->empty_bytes, 0);
+	for (unsigned k = 0; k < USM_NKIND; k++) {
+		struct usm_pool_file *f = &h->file[k];
+		if (f->obj.fd >= 0) {
+			bk_memfd_ops.destroy(&f->obj);
+			usm_count(&h->bk_fds[BK_MEMFD], -1);
+		}
+		f->obj.fd = -1;
+		f->end = 0;
+		for (unsigned b = 0; b < USM_SEG_LENS; b++)
+			f->nfree[b] = 0;
+		usm_pool_file_open(h, (enum usm_kind)(k + 1));
+	}
 }
 
 /* ---- records ------------------------------------------------------------ */

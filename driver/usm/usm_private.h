@@ -301,6 +301,11 @@ struct usm_seg {
 	uint32_t ndead;       /* exported slots without a file of their own
 			       * (udmabuf exports), never handed out again */
 	uint8_t list;         /* SEG_PARTIAL, SEG_FULL, SEG_EMPTY */
+	bool idle;            /* filed, all free, kept on the partial list
+			       * (counted in heap->empty_bytes) */
+	bool inherited;       /* fork child: mapped privately from the
+			       * parent's files, on arena->retired; hands
+			       * out no slot, exports none */
 	struct usm_seg *prev, *next;
 };
 
@@ -315,6 +320,7 @@ struct usm_arena {
 	struct usm_seg *partial; /* with free slots */
 	struct usm_seg *full;
 	struct usm_seg *empty;   /* at most one, cached */
+	struct usm_seg *retired; /* fork child: the parent's segments */
 	size_t next_len;         /* next segment's length */
 	uint32_t nsegs;
 };
@@ -419,6 +425,8 @@ struct usm_large {
 	_Atomic bool exported;
 	_Atomic uint8_t kind;  /* rewritten when a cached mapping is reused */
 	uint8_t where;         /* none, live or cache list: large_mtx */
+	bool inherited;        /* fork child: mapped privately from the
+				* parent's file; never cached or exported */
 	struct bk_obj obj;
 	struct usm_large *prev, *next; /* live or cache list, large_mtx */
 };
@@ -438,6 +446,9 @@ struct usm_large_view {
 int usm_large_read(struct usm_large *l, struct usm_large_view *v);
 void usm_large_fill(struct usm_heap *h, struct usm_large *l,
 		    const struct usm_large_view *v, struct usm_info *out);
+/* fork child, one thread: see usm_fork_child (usm_tcache.c). */
+void usm_pool_fork_child(struct usm_heap *h);
+void usm_large_fork_child(struct usm_heap *h);
 size_t usm_large_free_ctx(struct usm_heap *h, void *ctx,
 			  void (*cb)(const struct usm_info *, void *),
 			  void *arg);
@@ -639,7 +650,7 @@ usm_seg_fill(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
 						    memory_order_relaxed)
 			     : -1;
 	out->own_file = own >= 0;
-	out->fd = own >= 0 ? own : s->fd;
+	out->fd = own >= 0 ? own : s->inherited ? -1 : s->fd;
 	out->fd_offset = own >= 0 ? 0 : s->fd_off + off;
 	out->page_exclusive = false;
 	out->page_size = h->page_size;

@@ -148,11 +148,14 @@ usm_fork_parent(void)
 	pthread_mutex_unlock(&g_heaps_mtx);
 }
 
-/* The caches of threads the child does not have: their slots go back to
- * the arenas (a slot such a thread was handing out or back at the fork is
- * lost to the child), their read-section counters stop counting (one that
- * was odd would make every index writer wait forever), and they are
- * freed. The calling thread's cache stays. */
+/* The child: the caches of threads it does not have are freed (their
+ * read-section counters stop counting: one that was odd would make every
+ * index writer wait forever; their credit goes back); no cached slot is
+ * handed out (the parent may hand out the same ones); and every segment
+ * and large mapping, which maps files shared with the parent, becomes a
+ * private copy for the child's own blocks (usm_pool_fork_child,
+ * usm_large_fork_child), so that neither process ever writes into the
+ * other's memory; the child's new blocks come from files of its own. */
 void
 usm_fork_child(void)
 {
@@ -170,12 +173,22 @@ usm_fork_child(void)
 			others = t;
 		}
 		pthread_mutex_unlock(&h->tc_mtx);
+		/* Cached slots are free in the parent too, which may hand them
+		 * out: the child forgets them (its segments retire below). */
 		while (others) {
 			struct usm_tcache *n = others->next;
-			usm_tcache_flush_all(others);
+			for (unsigned i = 0; i < USM_CREDIT_SLOTS; i++)
+				if (others->credit[i] && h->credit_hook)
+					h->credit_hook(i, others->credit[i]);
 			free(others);
 			others = n;
 		}
+		for (unsigned i = 0; mine && i < USM_NARENA; i++) {
+			mine->bin[i].n = 0;
+			mine->bin[i].hot = NULL;
+		}
+		usm_pool_fork_child(h);
+		usm_large_fork_child(h);
 	}
 	pthread_mutex_unlock(&g_heaps_mtx);
 }

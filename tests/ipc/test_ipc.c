@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -949,34 +950,53 @@ fork_alloc_thread(void *arg)
 	while (!fork_stop) {
 		void *p[4];
 		size_t sz = 16 + (i++ % 64) * 1000;
-		ze_result_t r = zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, sz, 0,
-						    &p[0]);
-		r |= zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, sz, 0, zt.dev,
-					   &p[1]);
-		r |= zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc, sz, 0,
-					   zt.dev, &p[2]);
-		r |= zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1 * MiB, 0,
-					   zt.dev, &p[3]);
-		if (r)
+		ze_result_t r[4];
+		r[0] = zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, sz, 0, &p[0]);
+		r[1] = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, sz, 0, zt.dev,
+					     &p[1]);
+		r[2] = zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc, sz,
+					     0, zt.dev, &p[2]);
+		r[3] = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1 * MiB, 0,
+					     zt.dev, &p[3]);
+		for (int k = 0; k < 4; k++) {
+			if (!r[k])
+				continue;
+			fprintf(stderr, "allocating thread: %#x (alloc %d, "
+				"size %zu)\n", (unsigned)r[k], k, sz);
 			return (void *)1;
+		}
+		/* a child that wrote into the parent's blocks shows here */
+		unsigned char mark = (unsigned char)(0x10 + i % 64);
+		for (int k = 0; k < 3; k++)
+			memset(p[k], mark, sz);
+		sched_yield();
+		for (int k = 0; k < 3; k++)
+			for (size_t j = 0; j < sz; j += 61)
+				if (((unsigned char *)p[k])[j] != mark)
+					return (void *)2;
 		for (int k = 0; k < 4; k++)
 			zt.mem.pfnFree(zt.ctx, p[k]);
 	}
 	return NULL;
 }
 
+static unsigned char *fork_keep[2]; /* the parent's, 4 KiB each */
+
 static int
 fork_child_work(void)
 {
 	void *p[3];
 	ze_ipc_mem_handle_t h;
+	/* The child's writes into inherited blocks are its own. */
+	for (int k = 0; k < 2; k++)
+		memset(fork_keep[k], 0xee, 4096);
 	if (zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p[0]) ||
 	    zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096, 0, zt.dev, &p[1]) ||
 	    zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1 * MiB, 0, zt.dev,
 				  &p[2]))
 		return 2;
 	for (int k = 0; k < 3; k++) {
-		memset(p[k], k, 64);
+		memset(p[k], 0xee, k == 0 ? 64 : 4096);
 		if (zt.mem.pfnGetIpcHandle(zt.ctx, p[k], &h) ||
 		    zt.mem.pfnPutIpcHandle(zt.ctx, h))
 			return 3;
@@ -992,6 +1012,11 @@ START_TEST(test_fork_while_threads_allocate)
 	enum { T = 3, N = 150 };
 	pthread_t t[T];
 	fork_stop = 0;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 4096, 0,
+					     (void **)&fork_keep[0]), R_OK_);
+	fork_keep[1] = alloc_dev(4096);
+	for (int k = 0; k < 2; k++)
+		memset(fork_keep[k], 0x5a, 4096);
 	/* Stacks of our own: glibc would cache its stacks past the join. */
 	size_t stack = 1 * MiB;
 	void *stacks = mmap(NULL, T * stack, PROT_READ | PROT_WRITE,
@@ -1024,6 +1049,8 @@ START_TEST(test_fork_while_threads_allocate)
 			hung++;
 			break; /* one is enough to fail */
 		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "fork child %d: status %#x\n", n,
+				status);
 			failed++;
 		}
 	}
@@ -1036,6 +1063,11 @@ START_TEST(test_fork_while_threads_allocate)
 	munmap(stacks, T * stack);
 	ck_assert_int_eq(hung, 0);
 	ck_assert_int_eq(failed, 0);
+	for (int k = 0; k < 2; k++) {
+		for (int j = 0; j < 4096; j++)
+			ck_assert_int_eq(fork_keep[k][j], 0x5a);
+		mem_free(fork_keep[k]);
+	}
 }
 END_TEST
 
