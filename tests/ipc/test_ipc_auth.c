@@ -323,6 +323,7 @@ START_TEST(test_auth_broker_idle_clients_other_uid_and_own)
 	 * waits 1.5 s at most still gets its file, every time. */
 	void *a = alloc_dev(SIZE, 0x3c);
 	ze_ipc_mem_handle_t h = get(a);
+	int fds = leakcheck_count_fds();
 	struct peer nobody, own, v;
 	start(&nobody, "auto", NULL);
 	ck_assert_int_eq(cmd(&nobody, 'U', 0, 0, NULL).result, 0);
@@ -337,6 +338,11 @@ START_TEST(test_auth_broker_idle_clients_other_uid_and_own)
 	stop(&v);
 	stop(&own);
 	stop(&nobody);
+	/* The broker closes the hoarders' sockets as it sees them go (or
+	 * at their deadline): wait for that, 5 s at most. */
+	for (int i = 0; i < 500 && leakcheck_count_fds() > fds; i++)
+		usleep(10000);
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
 	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
 	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), R_OK_);
 }
