@@ -44,7 +44,7 @@ static struct {
 	size_t open_size;
 	ze_physical_mem_handle_t phys[4]; /* 'V' */
 	int memfd;                        /* 'm' */
-	int idle[64];                     /* 'H' */
+	int idle[64];                     /* 'I' */
 	int n_idle;
 } st = { .memfd = -1 };
 
@@ -69,7 +69,7 @@ make_memfd(size_t size, uint8_t byte, struct ipc_rep *rep)
 	return 0;
 }
 
-/* 'H': n connections to the broker of the handle's exporter (pid at
+/* 'I': n connections to the broker of the handle's exporter (pid at
  * bytes 16..19, nonce at 24..31), held open and silent until 'Q'. */
 static int
 hold_idle(const ze_ipc_mem_handle_t *h, size_t n)
@@ -372,7 +372,7 @@ run(const struct ipc_cmd *cmd, int fd, struct ipc_rep *rep)
 	case 'm':
 		rep->result = make_memfd(cmd->size, cmd->byte, rep);
 		break;
-	case 'H':
+	case 'I':
 		rep->result = hold_idle(&cmd->h, cmd->size);
 		break;
 	case 'S':

@@ -21,7 +21,7 @@
  * Hostile and probing ops (test_ipc_auth): 'o' open cmd.h, count the
  * first size bytes != byte (rep.value), its memory type (rep.pad), close
  * again; 'm' make a sealed writable memfd nobody exports, full of byte
- * (rep.value its inode, rep.pad its fd); 'H' hold size silent connections
+ * (rep.value its inode, rep.pad its fd); 'I' hold size silent connections
  * to the broker of cmd.h's exporter (rep.result: how many); 'S' install a
  * seccomp filter: pidfd_getfd fails with EPERM, prctl(PR_SET_PTRACER,
  * PR_SET_PTRACER_ANY) kills the helper.

@@ -327,12 +327,12 @@ START_TEST(test_auth_broker_idle_clients_other_uid_and_own)
 	struct peer nobody, own, v;
 	start(&nobody, "auto", NULL);
 	ck_assert_int_eq(cmd(&nobody, 'U', 0, 0, NULL).result, 0);
-	ck_assert_int_eq(cmd(&nobody, 'H', 0, 10, &h).result, 10);
+	ck_assert_int_eq(cmd(&nobody, 'I', 0, 10, &h).result, 10);
 	start(&v, "broker", "ZEMEM_IPC_TIMEOUT_MS=1500");
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(cmd(&v, 'o', 0x3c, SIZE, &h).result, R_OK_);
 	start(&own, "auto", NULL);
-	ck_assert_int_eq(cmd(&own, 'H', 0, 40, &h).result, 40);
+	ck_assert_int_eq(cmd(&own, 'I', 0, 40, &h).result, 40);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(cmd(&v, 'o', 0x3c, SIZE, &h).result, R_OK_);
 	stop(&v);
