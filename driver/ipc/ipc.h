@@ -8,17 +8,24 @@
  *   handle    the 64 opaque bytes of ze_ipc_mem_handle_t (struct ipc_wire),
  *             decoded into struct ipc_desc;
  *   self      this process's identity: pid and a 64-bit random nonce made
- *             at first use and again in a fork child;
+ *             at first use and again in a fork child (public: it is in
+ *             every handle and names the broker), and a second nonce for
+ *             fd handles, which never leave the process;
+ *   secret    the tag of a handle: 53 random bits per export (getrandom)
+ *             with the kind and WHOLE; revoked by the last put;
  *   xfile     (exporter) one open file description of our own per exported
  *             backing file (memfd inode, or a dma-buf): reopened through
- *             /proc/self/fd so its file position is ours; that position
- *             holds the xfile's random tag, which every process that got
- *             the file through pidfd_getfd or SCM_RIGHTS shares and checks;
- *             set back to 0 ("revoked") when the xfile is released;
+ *             /proc/self/fd so its file position is ours. A whole file
+ *             (one allocation) has its own xfile and its position is that
+ *             export's secret (TAGGED), which every process that got the
+ *             file through pidfd_getfd or SCM_RIGHTS shares and checks; a
+ *             segment's xfile is shared by its exports and its position
+ *             only says "segment"; set back to 0 ("revoked") when released;
  *   export    (exporter) one exported allocation: refcount = outstanding
  *             handles (each with a serial) + one for an external-memory fd;
  *   cent      (importer) cache entry: one received fd per (exporter, file),
- *             refcounted by the imports that map it;
+ *             refcounted by the imports that map it, revalidated against
+ *             the exporter at every hit;
  *   import    (importer) one mapping returned by open (or by an allocation
  *             with ze_external_memory_import_fd_t), found from any interior
  *             pointer through the import index.
@@ -33,9 +40,26 @@
  * Lock order: usm heap locks -> export_lock (ipc_export.c; drv_mem_release
  * runs under usm locks and calls ipc_mem_freed) ; import_lock (ipc_import.c)
  * -> index_lock (ipc_import.c) -> export_lock. No ipc lock is held across a
- * call into usm. broker_lock (ipc_broker.c) is a leaf. fork: the prepare
- * handler takes import_lock, index_lock, export_lock, broker_lock in that
- * order.
+ * call into usm. broker_lock (ipc_broker.c), pidfd_lock (ipc_import.c),
+ * pcache_lock (ipc_phys.c) and parked_lock (ipc_os.c) are leaves. fork:
+ * the prepare handler takes import_lock, index_lock, pidfd_lock, then
+ * ipc_phys.c's, export_lock, broker_lock in that order.
+ *
+ * Threat model (issue 14). Another uid gets nothing (pidfd_getfd refuses,
+ * the broker checks SO_PEERCRED at accept). A process of our uid that may
+ * not ptrace us (Yama scope >= 1 and not our ancestor; zemem never calls
+ * PR_SET_PTRACER) cannot make an importer map anything but the live
+ * export a handle names: a forged or stale handle must show the export's
+ * secret, which the exporter checks (broker, local) or which the file
+ * must carry in its position (pidfd, the application's fd; TAGGED only),
+ * and import caches are revalidated against the exporter (kcmp, broker).
+ * What such a process can still do, and what is out of scope: read
+ * /proc/<pid>/fdinfo (positions, so secrets of tagged exports) and open
+ * /proc/<pid>/fd/N of a dumpable exporter, i.e. read and write every
+ * memfd of it directly, with or without zemem; a holder of an export's
+ * file (an importer) can change its position and so deny or, for itself,
+ * replay that one file. With ptrace rights (Yama 0, an ancestor, root) a
+ * process owns the exporter outright: no handle format can help.
  *
  * Errors: -errno inside; ipc_api.c turns them into ze_result_t through
  * drv_result() with a message for each case.

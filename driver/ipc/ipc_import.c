@@ -53,7 +53,8 @@
  * the index's changes (adding, taking out) and the use of its owners;
  * pidfd_lock (rwlock, a leaf) the pidfd table and is held across
  * pidfd_getfd only. Order import_lock -> index_lock -> export_lock; no
- * other lock is held across mmap / munmap or a transport.
+ * other lock is held across mmap / munmap, a transport or a cache entry's
+ * revalidation (the entry is held by a reference meanwhile).
  */
 #include "ipc.h"
 #include "u_options.h"
@@ -156,7 +157,7 @@ cent_put(struct cent *e)
 }
 
 /* Is the cached file of ce still what d names, by the exporter's live
- * state? Under import_lock (kcmp and lseek do not block). */
+ * state? Without import_lock (it may ask the broker); ce is held. */
 static bool
 cent_valid(const struct cent *ce, const struct ipc_desc *d, bool local)
 {
@@ -546,26 +547,33 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	uint64_t key = cent_key(kpid, knonce, ktag, d.ino);
 	pthread_mutex_lock(&import_lock);
 	struct cent *ce = cent_find(key, kpid, knonce, ktag, d.ino);
+	if (ce)
+		ce->refs++; /* ours while it is checked, then the import's */
+	pthread_mutex_unlock(&import_lock);
 	if (ce && !cent_valid(ce, &d, local)) {
 		/* Put, revoked, or cannot tell: out of the cache (its imports
 		 * keep it); the fetch below decides. */
-		cent_unlink(ce);
-		ce->hashed = false;
+		pthread_mutex_lock(&import_lock);
+		if (ce->hashed) {
+			cent_unlink(ce);
+			ce->hashed = false;
+		}
+		pthread_mutex_unlock(&import_lock);
+		cent_put(ce);
 		ce = NULL;
 	}
 	if (ce) {
+		pthread_mutex_lock(&import_lock);
 		/* A pool file grows: the handle may name a newer range. */
 		if (d.offset + d.size > ce->fsize) {
 			struct stat st;
 			if (!fstat(ce->fd, &st) && st.st_size > 0)
 				ce->fsize = (uint64_t)st.st_size;
 		}
-		ce->refs++;
 		fsize = ce->fsize;
 		pthread_mutex_unlock(&import_lock);
 		goto map;
 	}
-	pthread_mutex_unlock(&import_lock);
 
 	int fd;
 	if ((err = fetch(&d, local, &fd, &fi)))

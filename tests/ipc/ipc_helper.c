@@ -45,7 +45,7 @@ static struct {
 	size_t open_size;
 	ze_physical_mem_handle_t phys[4]; /* 'V' */
 	int memfd;                        /* 'm' */
-	int idle[64];                     /* 'H' */
+	int idle[64];                     /* 'I' */
 	int n_idle;
 } st = { .memfd = -1 };
 
@@ -70,7 +70,7 @@ make_memfd(size_t size, uint8_t byte, struct ipc_rep *rep)
 	return 0;
 }
 
-/* 'H': n connections to the broker of the handle's exporter (pid at
+/* 'I': n connections to the broker of the handle's exporter (pid at
  * bytes 16..19, nonce at 24..31), held open and silent until 'Q'. */
 static int
 hold_idle(const ze_ipc_mem_handle_t *h, size_t n)
@@ -347,7 +347,7 @@ run(const struct ipc_cmd *cmd, int fd, struct ipc_rep *rep)
 		rep->value = now_ns() - t0;
 		break;
 	}
-	case 'Y': {
+	case 'H': {
 		/* A hostile importer of the fd that came with the command:
 		 * maps the whole file, counts the bytes that are neither
 		 * cmd->byte nor 0 (rep.pad), overwrites all of it, punches a
@@ -403,7 +403,7 @@ run(const struct ipc_cmd *cmd, int fd, struct ipc_rep *rep)
 	case 'm':
 		rep->result = make_memfd(cmd->size, cmd->byte, rep);
 		break;
-	case 'H':
+	case 'I':
 		rep->result = hold_idle(&cmd->h, cmd->size);
 		break;
 	case 'S':

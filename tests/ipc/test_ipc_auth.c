@@ -323,20 +323,26 @@ START_TEST(test_auth_broker_idle_clients_other_uid_and_own)
 	 * waits 1.5 s at most still gets its file, every time. */
 	void *a = alloc_dev(SIZE, 0x3c);
 	ze_ipc_mem_handle_t h = get(a);
+	int fds = leakcheck_count_fds();
 	struct peer nobody, own, v;
 	start(&nobody, "auto", NULL);
 	ck_assert_int_eq(cmd(&nobody, 'U', 0, 0, NULL).result, 0);
-	ck_assert_int_eq(cmd(&nobody, 'H', 0, 10, &h).result, 10);
+	ck_assert_int_eq(cmd(&nobody, 'I', 0, 10, &h).result, 10);
 	start(&v, "broker", "ZEMEM_IPC_TIMEOUT_MS=1500");
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(cmd(&v, 'o', 0x3c, SIZE, &h).result, R_OK_);
 	start(&own, "auto", NULL);
-	ck_assert_int_eq(cmd(&own, 'H', 0, 40, &h).result, 40);
+	ck_assert_int_eq(cmd(&own, 'I', 0, 40, &h).result, 40);
 	for (int i = 0; i < 3; i++)
 		ck_assert_int_eq(cmd(&v, 'o', 0x3c, SIZE, &h).result, R_OK_);
 	stop(&v);
 	stop(&own);
 	stop(&nobody);
+	/* The broker closes the hoarders' sockets as it sees them go (or
+	 * at their deadline): wait for that, 5 s at most. */
+	for (int i = 0; i < 500 && leakcheck_count_fds() > fds; i++)
+		usleep(10000);
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
 	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
 	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), R_OK_);
 }
@@ -452,11 +458,10 @@ END_TEST
 
 START_TEST(test_auth_open_changed_fields_refused)
 {
-	/* A small and a large export (a pooled block in a shared file is
-	 * untagged; one in a slot file of its own, and a large one, are
-	 * tagged); each with its kind, nonce or fd copy changed (re-signed)
-	 * opens through no transport, and the real handle reports device
-	 * memory. */
+	/* A small (pooled here: shared-file, untagged; a file of its own
+	 * once usm gives it one) and a whole-file (tagged) export; each with
+	 * its kind, nonce or fd copy changed (re-signed) opens through no
+	 * transport, and the real handle reports device memory. */
 	static const char *const modes[] = { "auto", "pidfd", "broker" };
 	void *small = alloc_dev(SMALL, 0x12), *big = alloc_dev(SIZE, 0x34);
 	ze_ipc_mem_handle_t hs[2] = { get(small), get(big) };
@@ -481,14 +486,12 @@ START_TEST(test_auth_open_changed_fields_refused)
 				uint8_t byte = k ? 0x34 : 0x12;
 				size_t len = k ? SIZE : SMALL;
 				struct ipc_rep r = cmd(&v, 'o', byte, len, &h);
-				if (f == 1 && (d0.flags & IPC_FLAG_TAGGED) &&
-				    m < 2) {
+				bool tagged = d0.flags & IPC_FLAG_TAGGED;
+				if (f == 1 && tagged && m < 2) {
 					/* The nonce names the broker; a pidfd
 					 * names the process itself, and the
 					 * file proves the secret: the same,
-					 * right memory opens (a block in a
-					 * slot file of its own is tagged
-					 * too, d1-export). */
+					 * right memory opens. */
 					ck_assert_int_eq(r.result, R_OK_);
 					ck_assert_uint_eq(r.value, 0);
 					ck_assert_uint_eq(r.pad,

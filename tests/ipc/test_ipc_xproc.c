@@ -400,7 +400,7 @@ START_TEST(test_xproc_hostile_importer_sees_only_export)
 			int fd;
 			memcpy(&fd, h.data, sizeof(fd));
 			struct ipc_rep rep;
-			ck_assert_int_eq(peer_cmd(&p, 'Y', 0xe7, 0, 0, NULL, fd,
+			ck_assert_int_eq(peer_cmd(&p, 'H', 0xe7, 0, 0, NULL, fd,
 						  &rep), 0);
 			ck_assert_int_eq(rep.result, 0);
 			size_t page = 4096, want = (sz + page - 1) / page * page;
@@ -435,7 +435,7 @@ START_TEST(test_xproc_hostile_importer_sees_only_export)
 			int fd;
 			memcpy(&fd, h.data, sizeof(fd));
 			struct ipc_rep rep;
-			ck_assert_int_eq(peer_cmd(&p, 'Y', 0xe7, 0, 0, NULL, fd,
+			ck_assert_int_eq(peer_cmd(&p, 'H', 0xe7, 0, 0, NULL, fd,
 						  &rep), 0);
 			ck_assert_int_eq(rep.result, 0);
 			ck_assert_uint_eq(rep.value, big[k][0]);
