@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * drv: private header of the zemem driver core (libze_zemem.so.1).
+ * drv: private header of the top floor of the zemem driver
+ * (libze_zemem.so.1): the entry points of drv_driver.c, drv_device.c,
+ * drv_context.c, drv_mem.c and drv_mem_atomic.c, and (through
+ * cmd/cmd_api.h, ipc/ipc_api.h, vmm/vmm.h) those of the floors below, for
+ * drv_ddi.c. The objects, handle checks, result translation and budgets
+ * are the bottom floor's (drv_core.h, which also names the floors); only
+ * the top floor and drv_ddi.c include this header.
  *
  * Vocabulary:
  *   driver   the one driver object (struct drv_driver, static);
@@ -13,7 +19,8 @@
  * Handles given to applications are plain pointers to these objects.
  *
  * Lock order: ctx_lock (context slots) -> usm heap locks. Device budgets are
- * atomics. Nothing else is shared.
+ * atomics. The address map's lock (amap/amap.h) is a leaf under every
+ * other.
  *
  * Errors: internal functions return 0 or -errno; drv_result() is the one
  * place that turns -errno into ze_result_t.

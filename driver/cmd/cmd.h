@@ -366,7 +366,7 @@ void cmd_op_release(struct cmd_op *op);
 /* Releases a finished batch: list references, fence, op. */
 void cmd_batch_free(struct cmd_batch *b);
 
-/* cmd_append.c: nothing shared beyond the entry points (drv.h). */
+/* cmd_append.c: nothing shared beyond the entry points (cmd_api.h). */
 
 /* cmd_exec.c */
 /* Runs one op on the worker of q: waits, data, progress, signal. */

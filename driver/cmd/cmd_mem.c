@@ -57,7 +57,7 @@ static pthread_cond_t mem_cond;
 static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
 static struct cmd_batch *inflight;     /* mem_lock */
 static struct deferred *deferred_head; /* mem_lock */
-/* Two counters in one word (drv.h), so that a free tests both with one
+/* Two counters in one word (cmd_api.h), so that a free tests both with one
  * load (cmd_mem_idle):
  *   watchers (CMD_MEM_WATCHER): blocking frees waiting + deferred
  *     records; workers only take mem_lock after an op when it is not 0.
