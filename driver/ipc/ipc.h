@@ -41,7 +41,10 @@
  * runs under usm locks and calls ipc_mem_freed) ; import_lock (ipc_import.c)
  * -> index_lock (ipc_import.c) -> export_lock. No ipc lock is held across a
  * call into usm. broker_lock (ipc_broker.c), pidfd_lock (ipc_import.c),
- * pcache_lock (ipc_phys.c) and parked_lock (ipc_os.c) are leaves. fork:
+ * pcache_lock (ipc_phys.c) and parked_lock (ipc_os.c) are leaves; the
+ * driver's address map (amap_lock, amap/amap.h: the import index of
+ * ipc_import.c and ipc_phys.c) is taken under index_lock and ilock and is
+ * a leaf of the whole driver. fork:
  * the prepare handler takes import_lock, index_lock, pidfd_lock, then
  * ipc_phys.c's, export_lock, broker_lock in that order.
  *
