@@ -292,16 +292,6 @@ int ipc_err_worse(int a, int b);
  * the new fd, or -errno (-EACCES refused, -ESTALE no such fd, -ESRCH). */
 int ipc_pidfd_take(int32_t pid, int num);
 
-struct ipc_import_info {
-	void *base;
-	size_t size;
-	uint8_t kind;
-	bool external;       /* from ze_external_memory_import_fd_t */
-	uint64_t id;
-	size_t page_size;
-	struct _ze_device_handle_t *dev;
-};
-
 /* 0; -EBADMSG (*why says what), -ESTALE (put, revoked, not its file),
  * -ESRCH (exporter gone), -EACCES (refused), -ENOTCONN (every transport
  * off), -EBADF (file not sealed or not writable), -ERANGE, other -errno. */
@@ -317,9 +307,6 @@ int ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 /* zeMemFree of an external import: 0; -EPERM an IPC open (close it);
  * -EINVAL interior; -ENOENT none. */
 int ipc_import_free(struct _ze_context_handle_t *c, void *ptr);
-/* Any interior pointer of an import of c: 0 or -ENOENT. */
-int ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
-		     struct ipc_import_info *out);
 void ipc_import_context_destroyed(struct _ze_context_handle_t *c);
 void ipc_import_fork_prepare(void);
 void ipc_import_fork_parent(void);
@@ -348,8 +335,6 @@ int ipc_phys_open(struct _ze_context_handle_t *c,
 		  void **out, const char **why);
 /* 0; -ENOENT not a physical-range import; -EINVAL interior; -EPERM. */
 int ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr);
-int ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
-		   struct ipc_import_info *out);
 void ipc_phys_context_destroyed(struct _ze_context_handle_t *c);
 void ipc_phys_fork_prepare(void);
 void ipc_phys_fork_parent(void);

@@ -696,27 +696,6 @@ ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 	return err;
 }
 
-int
-ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
-		 struct ipc_import_info *out)
-{
-	int err = -ENOENT;
-	pthread_rwlock_rdlock(&index_lock);
-	struct import *im = idx_find(ptr);
-	if (im && owned_by(im, c)) {
-		out->base = im->ptr;
-		out->size = im->size;
-		out->kind = im->kind;
-		out->external = im->external;
-		out->id = im->id;
-		out->page_size = im->ce->granule;
-		out->dev = im->dev;
-		err = 0;
-	}
-	pthread_rwlock_unlock(&index_lock);
-	return err;
-}
-
 void
 ipc_import_context_destroyed(struct _ze_context_handle_t *c)
 {

@@ -882,24 +882,6 @@ ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr)
 	return err;
 }
 
-int
-ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
-	       struct ipc_import_info *out)
-{
-	int err = -ENOENT;
-	pthread_rwlock_rdlock(&ilock);
-	struct pimp *im = imp_find(ptr);
-	if (im && owned_by(im, c)) {
-		*out = (struct ipc_import_info){
-			.base = im->base, .size = im->size, .kind = im->kind,
-			.id = im->id, .page_size = im->page, .dev = im->dev,
-		};
-		err = 0;
-	}
-	pthread_rwlock_unlock(&ilock);
-	return err;
-}
-
 void
 ipc_phys_context_destroyed(struct _ze_context_handle_t *c)
 {

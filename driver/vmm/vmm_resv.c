@@ -298,35 +298,14 @@ int
 vmm_usm_info(struct _ze_context_handle_t *ctx, const void *ptr,
 	     struct usm_info *out)
 {
-	int err = -ENOENT;
-	uintptr_t a = (uintptr_t)ptr;
-	pthread_rwlock_rdlock(&vmm_lock);
-	struct vmm_resv *r = vmm_resv_find(ctx, a, 1);
-	if (!r)
-		goto out;
-	size_t i = vmm_map_first_after(r, a);
-	if (i == r->nmaps || r->maps[i].va > a)
-		goto out;
-	size_t lo, hi;
-	vmm_map_extent(r, i, &lo, &hi);
-	const struct vmm_map *first = &r->maps[lo], *last = &r->maps[hi - 1];
-	const struct _ze_physical_mem_handle_t *p = first->phys;
-	memset(out, 0, sizeof(*out));
-	out->base = (void *)first->va;
-	out->size = last->va + last->size - first->va;
-	out->align = p->page;
-	out->kind = p->on_host ? USM_KIND_HOST : USM_KIND_DEVICE;
-	out->id = VMM_ID_BIT | first->map_id;
-	out->ctx = ctx;
-	out->dev = p->dev;
-	out->bk_type = BK_MEMFD;
-	out->fd = p->fd;
-	out->fd_offset = first->offset;
-	out->page_size = p->page;
-	err = 0;
-out:
-	pthread_rwlock_unlock(&vmm_lock);
-	return err;
+	/* The address map holds each mapping with this very answer
+	 * (vmm_map_info, registered by the Map call). */
+	struct amap_hit hit;
+	if (amap_find(ptr, &hit) || hit.kind != AMAP_VMM_MAP ||
+	    hit.info.ctx != ctx)
+		return -ENOENT;
+	*out = hit.info;
+	return 0;
 }
 
 int
