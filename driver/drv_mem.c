@@ -530,10 +530,6 @@ drv_free_fail(int err, const void *ptr)
 static inline __attribute__((always_inline)) ze_result_t
 mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 {
-	bool deferred;
-	ze_result_t r = cmd_mem_free(c, ptr, policy, &deferred);
-	if (r || deferred)
-		return r;
 	/* One lookup (the address map) says what ptr is; its owner frees
 	 * it. */
 	struct amap_hit hit;
@@ -541,6 +537,11 @@ mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 	amap_find(ptr, &hit);
 	switch (hit.kind) {
 	case AMAP_USM_BLOCK: {
+		bool deferred;
+		ze_result_t r = cmd_mem_free(c, ptr, &hit.info, policy,
+					     &deferred);
+		if (r || deferred)
+			return r;
 		struct usm_info info;
 		err = usm_free(drv_driver.heap, ptr, c, &info);
 		if (!err)

@@ -21,9 +21,12 @@ void cmd_queue_group_props(uint32_t ordinal,
 /* cmd_mem.c: zeMemFree / zeMemFreeExt of memory that submitted work may
  * still use. *deferred true: the free was queued behind that work (done);
  * false: the caller frees now (a BLOCKING_FREE has waited already). An
- * error is a second free of a deferred pointer. */
+ * error is a second free of a deferred pointer. info: what the address
+ * map answered for ptr (a USM block), so the free looks nothing up
+ * again. */
 ze_result_t cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
-			      uint32_t policy, bool *deferred);
+			      const struct usm_info *info, uint32_t policy,
+			      bool *deferred);
 /* Batches in flight (low half, counted by CMD_MEM_INFLIGHT) and blocked
  * or deferred frees (high half, CMD_MEM_WATCHER): one word, one load. */
 extern DRV_HIDDEN _Atomic uint64_t cmd_mem_busy;
@@ -37,14 +40,14 @@ cmd_mem_idle(void)
 	return !atomic_load(&cmd_mem_busy);
 }
 static inline ze_result_t
-cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr, uint32_t policy,
-	     bool *deferred)
+cmd_mem_free(struct _ze_context_handle_t *ctx, void *ptr,
+	     const struct usm_info *info, uint32_t policy, bool *deferred)
 {
 	if (cmd_mem_idle()) {
 		*deferred = false;
 		return ZE_RESULT_SUCCESS;
 	}
-	return cmd_mem_free_slow(ctx, ptr, policy, deferred);
+	return cmd_mem_free_slow(ctx, ptr, info, policy, deferred);
 }
 /* Blocks until no submitted copy-engine op touches [ptr, ptr + size):
  * drv_driver.c installs it as drv_core's drv_wait_idle, which the floors

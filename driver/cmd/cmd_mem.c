@@ -262,16 +262,15 @@ cmd_mem_progress(void)
 
 ze_result_t
 cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
-		  uint32_t policy, bool *deferred)
+		  const struct usm_info *ui, uint32_t policy, bool *deferred)
 {
 	*deferred = false;
 	/* Checked again: cmd_mem_free() read the word before the call. */
 	if (cmd_mem_idle())
 		return ZE_RESULT_SUCCESS;
-	struct usm_info info;
 	/* Not the base of a live allocation of ctx: usm_free reports it. */
-	if (usm_query(drv_driver.heap, ptr, &info) || info.base != ptr ||
-	    info.ctx != (void *)ctx)
+	const struct usm_info info = *ui;
+	if (info.base != ptr || info.ctx != (void *)ctx)
 		return ZE_RESULT_SUCCESS;
 	pthread_once(&mem_once, mem_init);
 	uintptr_t lo = (uintptr_t)ptr, hi = lo + (info.size ? info.size : 1);
