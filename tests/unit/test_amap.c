@@ -388,6 +388,72 @@ START_TEST(test_amap_fork_while_busy)
 }
 END_TEST
 
+/* Writers add and remove ranges of their own; readers look every range
+ * up all the time: an answer is always the whole entry of the address
+ * asked (its base and size, its owner), or nothing. */
+enum { WRITERS = 3, READERS = 3, SLOTS = 16, ROUNDS = 20000 };
+static int slot_owner[WRITERS][SLOTS];
+static _Atomic int writers_done;
+static _Atomic long bad_answers;
+
+static void *
+writer(void *arg)
+{
+	int w = (int)(intptr_t)arg;
+	for (int i = 0; i < ROUNDS; i++) {
+		int k = i % SLOTS;
+		void *base = R(100 + w * SLOTS + k);
+		struct usm_info in = range(base, (size_t)(k + 1) << 12, A,
+					   USM_KIND_HOST, (uint64_t)k);
+		enum amap_kind kind = k % 2 ? AMAP_IPC_IMPORT : AMAP_VMM_RESV;
+		if (!amap_add(kind, &in, &slot_owner[w][k], false))
+			amap_del(kind, base);
+	}
+	atomic_fetch_add(&writers_done, 1);
+	return NULL;
+}
+
+static void *
+reader(void *arg)
+{
+	(void)arg;
+	struct amap_hit h;
+	while (atomic_load(&writers_done) < WRITERS) {
+		for (int w = 0; w < WRITERS; w++) {
+			for (int k = 0; k < SLOTS; k++) {
+				char *base = R(100 + w * SLOTS + k);
+				if (amap_find(base + 4095, &h))
+					continue;
+				if (h.info.base != base ||
+				    h.info.size != (size_t)(k + 1) << 12 ||
+				    h.owner != &slot_owner[w][k])
+					atomic_fetch_add(&bad_answers, 1);
+			}
+		}
+	}
+	return NULL;
+}
+
+START_TEST(test_amap_threads_add_find)
+{
+	pthread_t t[WRITERS + READERS];
+	writers_done = 0;
+	bad_answers = 0;
+	for (int i = 0; i < READERS; i++)
+		ck_assert_int_eq(pthread_create(&t[WRITERS + i], NULL, reader,
+						NULL), 0);
+	for (int i = 0; i < WRITERS; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, writer,
+						(void *)(intptr_t)i), 0);
+	for (int i = 0; i < WRITERS + READERS; i++)
+		pthread_join(t[i], NULL);
+	ck_assert_int_eq(bad_answers, 0);
+	size_t n[AMAP_KIND_COUNT];
+	amap_counts(n);
+	ck_assert_uint_eq(n[AMAP_IPC_IMPORT] + n[AMAP_VMM_RESV], 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -405,6 +471,7 @@ main(void)
 	tcase_add_checked_fixture(tt, setup_threads, teardown_threads);
 	tcase_set_timeout(tt, 60);
 	tcase_add_test(tt, test_amap_fork_while_busy);
+	tcase_add_test(tt, test_amap_threads_add_find);
 	suite_add_tcase(s, tt);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
