@@ -41,6 +41,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"maxMemAllocSize reported by each device; larger requests need "
 		"the relaxed-allocation-limits descriptor; default: the smaller "
 		"of 4 GiB and the device-memory budget" },
+	[U_OPT_EXPORT_FILES] = { "ZEMEM_EXPORT_FILES", U_OPT_UINT, "16384", 0,
+		1048576,
+		"most small host and device blocks (up to 64 KiB) with a memfd "
+		"of their own, so that each can be exported alone (also at most "
+		"a quarter of RLIMIT_NOFILE and of vm.max_map_count); past it "
+		"they share the pool file and cannot be exported; 0: none" },
 	[U_OPT_IPC_TRANSPORT] = { "ZEMEM_IPC_TRANSPORT", U_OPT_STRING, "auto",
 		0, 0,
 		"how zeMemOpenIpcHandle gets the exporter's fd when the handle "
@@ -53,6 +59,13 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 	[U_OPT_IPC_TIMEOUT_MS] = { "ZEMEM_IPC_TIMEOUT_MS", U_OPT_UINT, "2000",
 		1, 600000,
 		"how long an importer waits for an exporter's broker (ms)" },
+	[U_OPT_IPC_POOL_EXPORT] = { "ZEMEM_IPC_POOL_EXPORT", U_OPT_BOOL, "0",
+		0, 1,
+		"also export host and device blocks that have no file of their "
+		"own (past ZEMEM_EXPORT_FILES) by handing out the pool file: "
+		"an importer can then read and write every block of that kind "
+		"in the pool, exported or not (one fd for any number of "
+		"exports); 0: such blocks are not exportable" },
 	[U_OPT_VAL_PARAMETER] = { "ZE_ENABLE_PARAMETER_VALIDATION", U_OPT_BOOL,
 		"0", 0, 1,
 		"validation layer: check parameters (NULL handles and pointers, "

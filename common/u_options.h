@@ -26,10 +26,12 @@ enum u_opt_id {
 	U_OPT_DEVICE_COUNT,
 	U_OPT_DEVICE_MEMORY_SIZE,
 	U_OPT_MAX_ALLOC_SIZE,
+	U_OPT_EXPORT_FILES,
 	/* IPC (driver/ipc/) */
 	U_OPT_IPC_TRANSPORT,
 	U_OPT_IPC_BROKER,
 	U_OPT_IPC_TIMEOUT_MS,
+	U_OPT_IPC_POOL_EXPORT,
 	/* validation layer (validation_layer/) */
 	U_OPT_VAL_PARAMETER,
 	U_OPT_VAL_LIFETIME,

@@ -16,7 +16,6 @@
 
 #include <pthread.h>
 
-struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
 static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t ctx_next;
 static uint64_t ctx_serial;

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * drv_driver: the driver object, zeInit / zeInitDrivers / zeDriver*, the
- * -errno to ze_result_t translation and the per-thread last-error text.
+ * drv_driver: the driver object's set-up, zeInit / zeInitDrivers /
+ * zeDriver* (the object itself, the -errno to ze_result_t translation and
+ * the last-error text are drv_core.c's).
  *
  * The driver is one static object set up once (pthread_once) by zeInit or
  * zeInitDrivers; options are read at that moment and never again.
  */
 #include "drv.h"
+#include "amap/amap.h"
 #include "u_options.h"
 #include "u_os.h"
 
@@ -16,12 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 
-struct _ze_driver_handle_t drv_driver;
-struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
-
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_err;
-static _Thread_local char last_error[256];
 
 #define ZEMEM_DRIVER_VERSION ((0u << 24) | (1u << 16) | 0u)
 
@@ -90,6 +88,19 @@ global_init(void)
 {
 	struct _ze_driver_handle_t *d = &drv_driver;
 	char cpu[128];
+	/* The address map's fork handlers before every other (its lock is
+	 * the leaf: taken last, released first); then IPC's: usm's,
+	 * registered with the heap, must run before them (usm_tcache.c). */
+	amap_init();
+	ipc_init_once();
+	/* The floors below call up through these, never by name. */
+	drv_set_wait_idle(cmd_mem_wait_idle);
+	drv_mem_entry = (struct drv_mem_entry){
+		.alloc_host = drv_zeMemAllocHost,
+		.free = drv_zeMemFree,
+		.get_address_range = drv_zeMemGetAddressRange,
+	};
+	cmd_mem_set_release(drv_mem_release);
 	int err = usm_heap_create(&d->heap);
 	if (err) {
 		u_err("drv", "cannot create the allocation heap: %s",
@@ -135,74 +146,6 @@ drv_global_init(void)
 {
 	pthread_once(&init_once, global_init);
 	return init_err;
-}
-
-ze_result_t
-drv_result(int err)
-{
-	switch (err) {
-	case 0: return ZE_RESULT_SUCCESS;
-	case -ENOMEM: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	case -ENOSPC: return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
-	case -EINVAL: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	case -ENOENT: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	case -EPERM: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	case -EACCES: return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
-	case -ENOSYS: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-	case -EOPNOTSUPP: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
-	case -EMFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	case -ENFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
-	case -ETIMEDOUT: return ZE_RESULT_NOT_READY;
-	case -EAGAIN: return ZE_RESULT_NOT_READY;
-	case -EBADMSG: return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* bad bytes */
-	case -ESTALE: return ZE_RESULT_ERROR_INVALID_ARGUMENT;  /* put handle */
-	case -EBADF: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
-	default: return ZE_RESULT_ERROR_UNKNOWN;
-	}
-}
-
-const char *
-drv_result_name(ze_result_t r)
-{
-	switch (r) {
-#define R(x) case x: return #x;
-	R(ZE_RESULT_SUCCESS)
-	R(ZE_RESULT_NOT_READY)
-	R(ZE_RESULT_ERROR_UNINITIALIZED)
-	R(ZE_RESULT_ERROR_UNSUPPORTED_VERSION)
-	R(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
-	R(ZE_RESULT_ERROR_INVALID_ARGUMENT)
-	R(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
-	R(ZE_RESULT_ERROR_INVALID_NULL_POINTER)
-	R(ZE_RESULT_ERROR_INVALID_SIZE)
-	R(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
-	R(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT)
-	R(ZE_RESULT_ERROR_INVALID_ENUMERATION)
-	R(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
-	R(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
-	R(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
-	R(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND)
-	R(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS)
-	R(ZE_RESULT_ERROR_UNKNOWN)
-#undef R
-	default: return "ZE_RESULT_(other)";
-	}
-}
-
-ze_result_t
-drv_fail(ze_result_t res, const char *func, const char *fmt, ...)
-{
-	int n = snprintf(last_error, sizeof(last_error), "%s: %s: ", func,
-			 drv_result_name(res));
-	if (n > 0 && (size_t)n < sizeof(last_error)) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(last_error + n, sizeof(last_error) - (size_t)n, fmt,
-			  ap);
-		va_end(ap);
-	}
-	u_dbg("drv", "%s", last_error);
-	return res;
 }
 
 ze_result_t
@@ -389,6 +332,6 @@ drv_zeDriverGetLastErrorDescription(ze_driver_handle_t h,
 	CHECK_DRIVER(h);
 	if (!ppString)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-	*ppString = last_error;
+	*ppString = drv_last_error();
 	return ZE_RESULT_SUCCESS;
 }

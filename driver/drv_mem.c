@@ -9,8 +9,8 @@
  * allocations with no device and host allocations count against no device.
  */
 #include "drv.h"
+#include "amap/amap.h"
 #include "usm_fast.h"
-#include "vmm/vmm.h"
 
 #include <errno.h>
 #include <string.h>
@@ -143,55 +143,6 @@ check_size_align(size_t size, size_t alignment, uint64_t max_alloc,
 	return ZE_RESULT_SUCCESS;
 }
 
-/* Exactly size bytes of dev's budget, or false. */
-static bool
-budget_take(struct _ze_device_handle_t *dev, uint64_t size)
-{
-	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
-	do {
-		if (size > dev->budget || used > dev->budget - size)
-			return false;
-	} while (!atomic_compare_exchange_weak_explicit(
-		&dev->used, &used, used + size, memory_order_relaxed,
-		memory_order_relaxed));
-	return true;
-}
-
-/* Gives the calling thread's credit on dev back to the device. */
-static void
-credit_flush(struct _ze_device_handle_t *dev)
-{
-	uint64_t *cr = usm_thread_credit(drv_driver.heap);
-	if (cr && cr[dev->ordinal]) {
-		drv_budget_release(dev, cr[dev->ordinal]);
-		cr[dev->ordinal] = 0;
-	}
-}
-
-bool
-drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
-{
-	if (budget_take(dev, size))
-		return true;
-	/* What this thread holds in advance counts as used: give it back
-	 * first, so one thread alone always sees the exact budget. */
-	credit_flush(dev);
-	return budget_take(dev, size);
-}
-
-void
-drv_budget_release(struct _ze_device_handle_t *dev, size_t size)
-{
-	atomic_fetch_sub_explicit(&dev->used, size, memory_order_relaxed);
-}
-
-void
-drv_budget_credit_hook(unsigned slot, uint64_t amount)
-{
-	if (slot < DRV_MAX_DEVICES)
-		drv_budget_release(&drv_devices[slot], amount);
-}
-
 /* The fast paths' budget: from the thread's credit (usm_thread_credit:
  * budget taken DRV_CREDIT_CHUNK at a time, given back above twice that),
  * so a pair of small device allocations touches no shared counter. A
@@ -211,7 +162,7 @@ credit_refill(struct _ze_device_handle_t *dev, size_t size)
 {
 	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
 	if (!tc || size >= DRV_CREDIT_CHUNK ||
-	    !budget_take(dev, DRV_CREDIT_CHUNK))
+	    !drv_budget_take(dev, DRV_CREDIT_CHUNK))
 		return false;
 	usm_fast_credit(tc)[dev->ordinal] += DRV_CREDIT_CHUNK;
 	return true;
@@ -579,23 +530,36 @@ drv_free_fail(int err, const void *ptr)
 static inline __attribute__((always_inline)) ze_result_t
 mem_free(struct _ze_context_handle_t *c, void *ptr, uint32_t policy)
 {
-	bool deferred;
-	ze_result_t r = cmd_mem_free(c, ptr, policy, &deferred);
-	if (r || deferred)
-		return r;
-	struct usm_info info;
-	int err = usm_free(drv_driver.heap, ptr, c, &info);
-	switch (err) {
-	case 0:
-		mem_release(&info);
-		return ZE_RESULT_SUCCESS;
-	case -ENOENT:
-		/* An external-memory import, an IPC-opened pointer (close it
-		 * instead), or nothing: driver/ipc says which. */
-		return ipc_mem_free(c, ptr);
-	default:
-		return drv_free_fail(err, ptr);
+	/* One lookup (the address map) says what ptr is; its owner frees
+	 * it. */
+	struct amap_hit hit;
+	int err = -ENOENT;
+	amap_find(ptr, &hit);
+	switch (hit.kind) {
+	case AMAP_USM_BLOCK: {
+		bool deferred;
+		ze_result_t r = cmd_mem_free(c, ptr, &hit.info, policy,
+					     &deferred);
+		if (r || deferred)
+			return r;
+		struct usm_info info;
+		err = usm_free(drv_driver.heap, ptr, c, &info);
+		if (!err)
+			mem_release(&info);
+		break;
 	}
+	case AMAP_IPC_IMPORT:
+		/* An external-memory import (freed here), or an IPC-opened
+		 * pointer (close it instead): driver/ipc says which. */
+		err = ipc_mem_free(c, ptr);
+		break;
+	case AMAP_PHYS_IMPORT:
+		err = hit.info.ctx == c ? -EXDEV : -ENOENT;
+		break;
+	default:
+		break; /* virtual memory or none: no allocation */
+	}
+	return err ? drv_free_fail(err, ptr) : ZE_RESULT_SUCCESS;
 }
 
 /* drv_zeMemFree beyond its fast path: every check, every error. */
@@ -672,14 +636,12 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 	if (!ptr || !props)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr or pMemAllocProperties is NULL");
-	struct usm_info info;
-	ze_result_t ipc_res;
-	/* An export descriptor in the chain looks the block up again
-	 * (driver/ipc), so the cheap lookup is enough here. */
-	bool known = !usm_lookup(drv_driver.heap, ptr, &info) && info.ctx == c;
-	if (!known && ipc_mem_props(c, ptr, props, phDevice, &ipc_res))
-		return ipc_res; /* an imported pointer */
-	known = known || !vmm_usm_info(c, ptr, &info); /* a VMM mapping */
+	/* One lookup says what ptr is: a USM block, an import or a VMM
+	 * mapping of c answers, anything else is unknown. An export
+	 * descriptor in the chain looks a USM block up again (driver/ipc). */
+	struct amap_hit hit;
+	bool known = !amap_find(ptr, &hit) && hit.info.ctx == c &&
+		     hit.kind != AMAP_VMM_RESV;
 	if (!known) {
 		props->type = ZE_MEMORY_TYPE_UNKNOWN;
 		props->id = 0;
@@ -688,14 +650,24 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 			*phDevice = NULL;
 		return ZE_RESULT_SUCCESS;
 	}
-	props->type = (ze_memory_type_t)info.kind;
-	props->id = info.id;
-	props->pageSize = info.page_size;
+	const struct usm_info *info = &hit.info;
+	bool imported = hit.kind == AMAP_IPC_IMPORT ||
+			hit.kind == AMAP_PHYS_IMPORT;
+	props->type = (ze_memory_type_t)info->kind;
+	props->id = info->id;
+	props->pageSize = info->page_size;
 	if (phDevice)
-		*phDevice = info.dev;
+		*phDevice = info->kind == USM_KIND_HOST && hit.external
+				    ? NULL
+				    : info->dev;
 	for (ze_base_properties_t *e = props->pNext; e; e = e->pNext) {
 		if (e->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD) {
-			ze_result_t r = ipc_mem_export_fd(c, &info,
+			if (imported)
+				return DRV_FAIL(
+					ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+					"%p is imported memory: export the "
+					"original allocation", ptr);
+			ze_result_t r = ipc_mem_export_fd(c, info,
 							  (void *)e);
 			if (r)
 				return r;
@@ -714,8 +686,8 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 			continue;
 		}
 		*s->pCount = 1;
-		s->pSubAllocations[0].base = info.base;
-		s->pSubAllocations[0].size = info.size;
+		s->pSubAllocations[0].base = info->base;
+		s->pSubAllocations[0].size = info->size;
 	}
 	return ZE_RESULT_SUCCESS;
 }
@@ -751,18 +723,16 @@ drv_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
-	struct usm_info info;
-	bool known = !usm_lookup(drv_driver.heap, ptr, &info) && info.ctx == c;
-	if (!known && ipc_mem_range(c, ptr, pBase, pSize))
-		return ZE_RESULT_SUCCESS; /* an imported pointer */
-	known = known || !vmm_usm_info(c, ptr, &info); /* a VMM mapping */
-	if (!known)
+	/* One lookup: a USM block, an import or a VMM mapping of c. */
+	struct amap_hit hit;
+	if (amap_find(ptr, &hit) || hit.info.ctx != c ||
+	    hit.kind == AMAP_VMM_RESV)
 		return DRV_FAIL(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND,
 				"%p is in no allocation of this context", ptr);
 	if (pBase)
-		*pBase = info.base;
+		*pBase = hit.info.base;
 	if (pSize)
-		*pSize = info.size;
+		*pSize = hit.info.size;
 	return ZE_RESULT_SUCCESS;
 }
 

@@ -62,7 +62,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "drv.h"
+#include "amap/amap.h"
+#include "cmd_api.h"
+#include "drv_core.h"
 
 #define CMD_MAGIC 0x7a6d636du /* "zmcm" */
 
@@ -474,7 +476,7 @@ void cmd_op_release(struct cmd_op *op);
 /* Releases a finished batch: list references, fence, op. */
 void cmd_batch_free(struct cmd_batch *b);
 
-/* cmd_append.c: nothing shared beyond the entry points (drv.h). */
+/* cmd_append.c: nothing shared beyond the entry points (cmd_api.h). */
 
 /* cmd_exec.c */
 /* Runs one op on the worker of q: waits, data, progress, signal. 0,

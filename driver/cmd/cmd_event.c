@@ -211,7 +211,7 @@ cmd_zeEventPoolCreate(ze_context_handle_t hContext,
 			 phEventPool);
 	if (r) {
 		if (base)
-			drv_zeMemFree(ctx, base);
+			drv_mem_entry.free(ctx, base);
 		else
 			free(slots);
 	}

@@ -31,6 +31,7 @@
  * Locking: none of its own (pool->lock for the live-event count).
  */
 #include "cmd.h"
+#include "ipc/ipc_api.h"
 
 #include <string.h>
 
@@ -77,7 +78,7 @@ cmd_ipc_pool_alloc(struct _ze_context_handle_t *ctx,
 					NULL, 0 };
 	size_t bytes = cmd_ipc_pool_bytes(count);
 	void *p = NULL;
-	ze_result_t r = drv_zeMemAllocHost(ctx, &hd, bytes, u_page_size(), &p);
+	ze_result_t r = drv_mem_entry.alloc_host(ctx, &hd, bytes, u_page_size(), &p);
 	if (r)
 		return r;
 	memset(p, 0, bytes);
@@ -96,7 +97,7 @@ cmd_ipc_pool_release(struct _ze_event_pool_handle_t *p)
 {
 	ze_result_t r = p->imported ? drv_zeMemCloseIpcHandle(p->ctx,
 							      p->ipc_base)
-				    : drv_zeMemFree(p->ctx, p->ipc_base);
+				    : drv_mem_entry.free(p->ctx, p->ipc_base);
 	if (r)
 		u_warn("cmd", "event pool %p: releasing its shared memory %p "
 			      "failed (%s)", (void *)p, p->ipc_base,
@@ -175,7 +176,7 @@ cmd_zeEventPoolOpenIpcHandle(ze_context_handle_t hContext,
 	size_t size = 0;
 	void *rbase = NULL;
 	const struct pool_header *h = base;
-	r = drv_zeMemGetAddressRange(ctx, base, &rbase, &size);
+	r = drv_mem_entry.get_address_range(ctx, base, &rbase, &size);
 	if (r || rbase != base || size < sizeof(*h) ||
 	    h->magic != POOL_MAGIC || h->version != POOL_VERSION ||
 	    !h->count ||

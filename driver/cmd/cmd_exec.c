@@ -38,6 +38,7 @@
  * cmd_mem.c.
  */
 #include "cmd.h"
+#include "vmm/vmm.h"
 
 #include <errno.h>
 #include <stdio.h>

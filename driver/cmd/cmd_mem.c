@@ -5,14 +5,16 @@
  * still uses (zeMemFree, zeMemFreeExt with BLOCKING_FREE or DEFER_FREE).
  *
  * Vocabulary:
- *   span      what one lookup of `checks` says of a range: unknown to it,
- *             inside memory it knows, or running past the end of it. The
- *             lookups: USM allocations (any context), pointers the list's
- *             context opened from IPC handles, and that context's VMM
- *             reservations (every page of the range mapped). Memory no
- *             lookup knows is system memory (malloc, stack, mmap): the
- *             device has shared-system access, so it is trusted as long as
- *             the range does not wrap and does not run into known memory.
+ *   span      what the address map (amap_span, one lookup) says of a
+ *             range: in no memory the driver knows, inside memory it
+ *             knows, or running past the end of it. Known memory: USM
+ *             allocations (any context), pointers the list's context
+ *             opened from IPC handles, and that context's VMM
+ *             reservations (every page of the range mapped). Memory the
+ *             map does not know is system memory (malloc, stack, mmap):
+ *             the device has shared-system access, so it is trusted as
+ *             long as the range does not wrap and does not run into known
+ *             memory.
  *   in flight a submitted batch that has not completed; an op of it whose
  *             index is below batch->progress has finished and no longer
  *             counts as using its memory.
@@ -38,7 +40,6 @@
  * sleep on mem_cond. usm is only called with mem_lock released. Leaf lock.
  */
 #include "cmd.h"
-#include "vmm/vmm.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -56,7 +57,7 @@ static pthread_cond_t mem_cond;
 static pthread_once_t mem_once = PTHREAD_ONCE_INIT;
 static struct cmd_batch *inflight;     /* mem_lock */
 static struct deferred *deferred_head; /* mem_lock */
-/* Two counters in one word (drv.h), so that a free tests both with one
+/* Two counters in one word (cmd_api.h), so that a free tests both with one
  * load (cmd_mem_idle):
  *   watchers (CMD_MEM_WATCHER): blocking frees waiting + deferred
  *     records; workers only take mem_lock after an op when it is not 0.
@@ -65,6 +66,14 @@ static struct deferred *deferred_head; /* mem_lock */
  * Each half only goes up by one and back down by one, never below 0, so
  * no carry or borrow ever crosses into the other. */
 _Atomic uint64_t cmd_mem_busy;
+/* drv_mem_release, installed at driver init (cmd_api.h). */
+static void (*_Atomic release_fn)(const struct usm_info *, void *);
+
+void
+cmd_mem_set_release(void (*fn)(const struct usm_info *info, void *arg))
+{
+	atomic_store(&release_fn, fn);
+}
 
 static inline bool
 mem_watched(memory_order mo)
@@ -85,94 +94,11 @@ mem_init(void)
 		pthread_cond_init(&mem_cond, NULL);
 }
 
-/* What a lookup says about a range [p, p + size) (size > 0). */
-enum span {
-	SPAN_UNKNOWN,  /* not memory this lookup knows */
-	SPAN_OK,       /* inside memory it knows */
-	SPAN_PAST,     /* starts in its memory, runs past the end */
-};
-
-struct span_check {
-	const char *kind;
-	enum span (*check)(struct _ze_context_handle_t *ctx, uintptr_t p,
-			   size_t size, uintptr_t *base, size_t *len);
-};
-
-static enum span
-span_of(uintptr_t p, size_t size, uintptr_t base, size_t len,
-	uintptr_t *obase, size_t *olen)
-{
-	*obase = base;
-	*olen = len;
-	return p + size <= base + len ? SPAN_OK : SPAN_PAST;
-}
-
-/* USM allocations of any context (the heap is the driver's). */
-static enum span
-check_usm(struct _ze_context_handle_t *ctx, uintptr_t p, size_t size,
-	  uintptr_t *base, size_t *len)
-{
-	(void)ctx;
-	struct usm_info info;
-	if (usm_query(drv_driver.heap, (const void *)p, &info))
-		return SPAN_UNKNOWN;
-	return span_of(p, size, (uintptr_t)info.base, info.size, base, len);
-}
-
-/* Pointers ctx opened with zeMemOpenIpcHandle (or imported fds). */
-static enum span
-check_ipc(struct _ze_context_handle_t *ctx, uintptr_t p, size_t size,
-	  uintptr_t *base, size_t *len)
-{
-	void *b;
-	size_t n;
-	if (!ipc_mem_range(ctx, (const void *)p, &b, &n))
-		return SPAN_UNKNOWN;
-	return span_of(p, size, (uintptr_t)b, n, base, len);
-}
-
-static int
-walk_ok(const struct vmm_piece *piece, void *arg)
-{
-	(void)piece;
-	(void)arg;
-	return 0;
-}
-
-/* ctx's virtual reservations: every page of the range must be mapped
- * (adjacent mappings of one reservation are fine). */
-static enum span
-check_vmm(struct _ze_context_handle_t *ctx, uintptr_t p, size_t size,
-	  uintptr_t *base, size_t *len)
-{
-	*base = p;
-	*len = 0;
-	/* The first byte alone tells whether the range is VMM memory (one
-	 * lookup for the common case: it is not). */
-	int err = vmm_range_walk(ctx, (const void *)p, 1, walk_ok, NULL);
-	if (err == -ENOENT)
-		return SPAN_UNKNOWN;
-	if (err || size == 1)
-		return err ? SPAN_PAST : SPAN_OK; /* -ENXIO: not mapped */
-	/* In a reservation: every page must be mapped, inside it. */
-	return vmm_range_walk(ctx, (const void *)p, size, walk_ok, NULL)
-		? SPAN_PAST : SPAN_OK;
-}
-
-/* The memory the driver knows, most common first. */
-static const struct span_check checks[] = {
-	{ "USM", check_usm },
-	{ "IPC-imported", check_ipc },
-	{ "virtual (VMM)", check_vmm },
-};
-#define NCHECKS (sizeof(checks) / sizeof(checks[0]))
-
 ze_result_t
 cmd_check_range(struct _ze_context_handle_t *ctx, const void *ptr,
 		size_t size, const char *what, enum cmd_mem_kind *kind)
 {
-	uintptr_t p = (uintptr_t)ptr, base;
-	size_t len;
+	uintptr_t p = (uintptr_t)ptr;
 	enum cmd_mem_kind dummy;
 	if (!kind)
 		kind = &dummy;
@@ -183,32 +109,29 @@ cmd_check_range(struct _ze_context_handle_t *ctx, const void *ptr,
 				"space", what, size, ptr);
 	if (!size)
 		return ZE_RESULT_SUCCESS;
-	for (size_t i = 0; i < NCHECKS; i++) {
-		switch (checks[i].check(ctx, p, size, &base, &len)) {
-		case SPAN_OK:
-			if (checks[i].check == check_vmm)
-				*kind = CMD_MEM_VMM;
-			return ZE_RESULT_SUCCESS;
-		case SPAN_PAST:
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
-					"%s: %zu bytes at %p run past the end "
-					"of %s memory (%#lx, %zu bytes)", what,
-					size, ptr, checks[i].kind,
-					(unsigned long)base, len);
-		case SPAN_UNKNOWN:
-			break;
-		}
+	struct amap_hit hit;
+	switch (amap_span(ctx, ptr, size, &hit)) {
+	case AMAP_SPAN_IN:
+		if (hit.kind == AMAP_VMM_MAP || hit.kind == AMAP_VMM_RESV)
+			*kind = CMD_MEM_VMM;
+		return ZE_RESULT_SUCCESS;
+	case AMAP_SPAN_PAST:
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"%s: %zu bytes at %p run past the end of %s "
+				"memory (%p, %zu bytes)", what, size, ptr,
+				amap_kind_name(hit.kind), hit.info.base,
+				hit.info.size);
+	case AMAP_SPAN_NONE:
+		break;
 	}
 	/* System memory (malloc, stack, mmap): trusted, unless its last
 	 * byte lies in memory the driver knows. */
-	uintptr_t last = p + size - 1;
-	for (size_t i = 0; i < NCHECKS; i++)
-		if (checks[i].check(ctx, last, 1, &base, &len) != SPAN_UNKNOWN)
-			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
-					"%s: %zu bytes at %p start outside "
-					"any allocation and run into %s "
-					"memory", what, size, ptr,
-					checks[i].kind);
+	if (amap_span(ctx, (const void *)(p + size - 1), 1, &hit) !=
+	    AMAP_SPAN_NONE)
+		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_SIZE,
+				"%s: %zu bytes at %p start outside any "
+				"allocation and run into %s memory", what, size,
+				ptr, amap_kind_name(hit.kind));
 	*kind = CMD_MEM_SYSTEM;
 	return ZE_RESULT_SUCCESS;
 }
@@ -275,8 +198,12 @@ reap(void)
 		struct usm_info info;
 		if (!usm_query(drv_driver.heap, d->ptr, &info) &&
 		    info.id == d->id && info.base == d->ptr &&
-		    !usm_free(drv_driver.heap, d->ptr, d->ctx, &info))
-			drv_mem_release(&info, NULL);
+		    !usm_free(drv_driver.heap, d->ptr, d->ctx, &info)) {
+			void (*rel)(const struct usm_info *, void *) =
+				atomic_load(&release_fn);
+			if (rel)
+				rel(&info, NULL);
+		}
 		else
 			u_dbg("cmd", "deferred free of %p: already gone "
 				     "(context destroyed)", d->ptr);
@@ -342,16 +269,15 @@ cmd_mem_progress(void)
 
 ze_result_t
 cmd_mem_free_slow(struct _ze_context_handle_t *ctx, void *ptr,
-		  uint32_t policy, bool *deferred)
+		  const struct usm_info *ui, uint32_t policy, bool *deferred)
 {
 	*deferred = false;
 	/* Checked again: cmd_mem_free() read the word before the call. */
 	if (cmd_mem_idle())
 		return ZE_RESULT_SUCCESS;
-	struct usm_info info;
 	/* Not the base of a live allocation of ctx: usm_free reports it. */
-	if (usm_query(drv_driver.heap, ptr, &info) || info.base != ptr ||
-	    info.ctx != (void *)ctx)
+	const struct usm_info info = *ui;
+	if (info.base != ptr || info.ctx != (void *)ctx)
 		return ZE_RESULT_SUCCESS;
 	pthread_once(&mem_once, mem_init);
 	uintptr_t lo = (uintptr_t)ptr, hi = lo + (info.size ? info.size : 1);

@@ -8,17 +8,24 @@
  *   handle    the 64 opaque bytes of ze_ipc_mem_handle_t (struct ipc_wire),
  *             decoded into struct ipc_desc;
  *   self      this process's identity: pid and a 64-bit random nonce made
- *             at first use and again in a fork child;
+ *             at first use and again in a fork child (public: it is in
+ *             every handle and names the broker), and a second nonce for
+ *             fd handles, which never leave the process;
+ *   secret    the tag of a handle: 53 random bits per export (getrandom)
+ *             with the kind and WHOLE; revoked by the last put;
  *   xfile     (exporter) one open file description of our own per exported
  *             backing file (memfd inode, or a dma-buf): reopened through
- *             /proc/self/fd so its file position is ours; that position
- *             holds the xfile's random tag, which every process that got
- *             the file through pidfd_getfd or SCM_RIGHTS shares and checks;
- *             set back to 0 ("revoked") when the xfile is released;
+ *             /proc/self/fd so its file position is ours. A whole file
+ *             (one allocation) has its own xfile and its position is that
+ *             export's secret (TAGGED), which every process that got the
+ *             file through pidfd_getfd or SCM_RIGHTS shares and checks; a
+ *             segment's xfile is shared by its exports and its position
+ *             only says "segment"; set back to 0 ("revoked") when released;
  *   export    (exporter) one exported allocation: refcount = outstanding
  *             handles (each with a serial) + one for an external-memory fd;
  *   cent      (importer) cache entry: one received fd per (exporter, file),
- *             refcounted by the imports that map it;
+ *             refcounted by the imports that map it, revalidated against
+ *             the exporter at every hit;
  *   import    (importer) one mapping returned by open (or by an allocation
  *             with ze_external_memory_import_fd_t), found from any interior
  *             pointer through the import index.
@@ -33,9 +40,29 @@
  * Lock order: usm heap locks -> export_lock (ipc_export.c; drv_mem_release
  * runs under usm locks and calls ipc_mem_freed) ; import_lock (ipc_import.c)
  * -> index_lock (ipc_import.c) -> export_lock. No ipc lock is held across a
- * call into usm. broker_lock (ipc_broker.c) is a leaf. fork: the prepare
- * handler takes import_lock, index_lock, export_lock, broker_lock in that
- * order.
+ * call into usm. broker_lock (ipc_broker.c), pidfd_lock (ipc_import.c),
+ * pcache_lock (ipc_phys.c) and parked_lock (ipc_os.c) are leaves; the
+ * driver's address map (amap_lock, amap/amap.h: the import index of
+ * ipc_import.c and ipc_phys.c) is taken under index_lock and ilock and is
+ * a leaf of the whole driver. fork:
+ * the prepare handler takes import_lock, index_lock, pidfd_lock, then
+ * ipc_phys.c's, export_lock, broker_lock in that order.
+ *
+ * Threat model (issue 14). Another uid gets nothing (pidfd_getfd refuses,
+ * the broker checks SO_PEERCRED at accept). A process of our uid that may
+ * not ptrace us (Yama scope >= 1 and not our ancestor; zemem never calls
+ * PR_SET_PTRACER) cannot make an importer map anything but the live
+ * export a handle names: a forged or stale handle must show the export's
+ * secret, which the exporter checks (broker, local) or which the file
+ * must carry in its position (pidfd, the application's fd; TAGGED only),
+ * and import caches are revalidated against the exporter (kcmp, broker).
+ * What such a process can still do, and what is out of scope: read
+ * /proc/<pid>/fdinfo (positions, so secrets of tagged exports) and open
+ * /proc/<pid>/fd/N of a dumpable exporter, i.e. read and write every
+ * memfd of it directly, with or without zemem; a holder of an export's
+ * file (an importer) can change its position and so deny or, for itself,
+ * replay that one file. With ptrace rights (Yama 0, an ancestor, root) a
+ * process owns the exporter outright: no handle format can help.
  *
  * Errors: -errno inside; ipc_api.c turns them into ze_result_t through
  * drv_result() with a message for each case.
@@ -48,7 +75,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "drv.h"
+#include "amap/amap.h"
+#include "drv_core.h"
+#include "ipc_api.h"
 
 /* ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC (1.15): api/ze_api.h
  * leaves it out (its value is unconfirmed there); this is the value of
@@ -61,7 +90,7 @@
 /* ---- ipc_handle.c ----------------------------------------------------- */
 
 #define IPC_MAGIC 0x5a4du /* bytes 4..5: "MZ" */
-#define IPC_VERSION 1u
+#define IPC_VERSION 2u /* 2: every MEM and PHYS handle has a secret */
 
 enum ipc_type {
 	IPC_TYPE_MEM = 1, /* zeMemGetIpcHandle: an exported allocation */
@@ -70,7 +99,7 @@ enum ipc_type {
 			    * exporter's list memfd, see there */
 };
 
-#define IPC_FLAG_TAGGED 0x1u /* tag is the file position of the xfile */
+#define IPC_FLAG_TAGGED 0x1u /* the xfile's file position is the tag too */
 #define IPC_FLAG_DMABUF 0x2u /* the file is a dma-buf, not a memfd */
 #define IPC_FLAG_WHOLE 0x4u  /* the file holds this allocation only, at 0 */
 #define IPC_FLAGS_ALL 0x7u
@@ -78,10 +107,13 @@ enum ipc_type {
 /* Largest size and offset a handle carries (48-bit offset field). */
 #define IPC_MAX_BYTES (1ull << 47)
 
-/* Tag layout (file position of an xfile): bit 61 set, random bits 8..60,
- * bits 0..7 the usm kind when the file is WHOLE, else 0. */
+/* Tag layout: the export's secret, also the file position of its xfile
+ * when TAGGED. Bits 61..63 001, bits 8..60 random (getrandom), bits 0..3
+ * the usm kind, bit 4 set unless the file holds this allocation alone at
+ * offset 0 (WHOLE), bits 5..7 zero. Every MEM and PHYS handle has one. */
 #define IPC_TAG_MARK (1ull << 61)
 #define IPC_TAG_KIND_MASK 0xffull
+#define IPC_TAG_SEGMENT 0x10ull
 
 /* The decoded handle. */
 struct ipc_desc {
@@ -94,7 +126,7 @@ struct ipc_desc {
 	int32_t pid;        /* exporter's pid, in its pid namespace */
 	uint32_t ino;       /* low 32 bits of the file's inode number */
 	uint64_t nonce;     /* exporter's process nonce */
-	uint64_t tag;       /* xfile tag (0 when not TAGGED) */
+	uint64_t tag;       /* the export's secret (see the tag layout) */
 	uint32_t export_id; /* per exporter process, never reused */
 	uint32_t serial;    /* per handle (get), for put */
 	uint64_t size;      /* bytes of the allocation */
@@ -103,7 +135,8 @@ struct ipc_desc {
 
 struct ipc_self {
 	int32_t pid;
-	uint64_t nonce;
+	uint64_t nonce;    /* in every MEM and PHYS handle: public */
+	uint64_t fd_nonce; /* in fd handles only (never leave the process) */
 };
 
 void ipc_handle_encode(const struct ipc_desc *d, void *out64);
@@ -141,7 +174,15 @@ struct ipc_fdinfo {
 };
 
 int ipc_fd_inspect(int fd, struct ipc_fdinfo *out);
+/* The same without looking at the open mode (writable stays true): for
+ * an fd about to be mapped PROT_WRITE, where mmap's EACCES tells. */
+int ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out);
 int ipc_fd_dup(int fd);
+/* Closes fd, taken from another process (pidfd_getfd, the broker) and
+ * found not to be the file a handle names, unless this process holds
+ * POSIX locks on its inode (a close would drop them): then it stays open
+ * (at most 16 such fds). */
+void ipc_fd_drop_taken(int fd);
 /* A new open file description of fd's file (/proc/self/fd), O_RDWR. */
 int ipc_fd_reopen(int fd);
 int ipc_fd_set_pos(int fd, uint64_t pos);
@@ -154,8 +195,17 @@ int ipc_pidfd_getfd(int pidfd, int fd);
 int ipc_udmabuf_create(int memfd, uint64_t off, uint64_t size);
 /* 0 when /dev/udmabuf can be opened; -errno (probed once) otherwise. */
 int ipc_udmabuf_status(void);
-/* Lets processes of our uid use pidfd_getfd on us where Yama needs it. */
-void ipc_allow_ptrace_once(void);
+/* Logs once what Yama means for importers; changes nothing (zemem never
+ * calls PR_SET_PTRACER). */
+void ipc_yama_note_once(void);
+/* 64 random bits from getrandom (blocking until the pool is ready, never
+ * a guessable fallback): 0 or -errno. */
+int ipc_secret64(uint64_t *out);
+/* A new tag (see the tag layout) for kind, whole or not: 0 or -errno. */
+int ipc_tag_new(uint8_t kind, bool whole, uint64_t *tag);
+/* kcmp(KCMP_FILE): 0 when fd1 of pid1 and fd2 of pid2 are one open file,
+ * 1 when not, -errno (-EBADF: no such fd; -EPERM, -ENOSYS: cannot tell). */
+int ipc_kcmp_file(pid_t pid1, int fd1, pid_t pid2, int fd2);
 /* One message with at most one fd (fd < 0: none). */
 int ipc_sock_send(int sock, const void *buf, size_t len, int fd);
 /* Receives one message; *fd gets a received fd (CLOEXEC) or -1. Returns
@@ -191,12 +241,13 @@ int ipc_export_get(struct _ze_context_handle_t *c, const void *ptr,
 		   void *out64);
 /* zeMemPutIpcHandle of a MEM handle made by this process. */
 int ipc_export_put(const struct ipc_desc *d);
-/* A new fd (CLOEXEC) of the file of a live export of this process whose
- * xfile still has tag (local opens and the broker). -ESTALE when the
- * export was put or the tag differs. */
-int ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd);
-/* Is the export live and its tag this one? (cheap, for cache hits) */
-bool ipc_export_live(uint32_t export_id, uint64_t tag);
+/* A new fd (CLOEXEC) of the file of the live export of this process that
+ * MEM handle d names: its secret (tag) and every other field must be what
+ * get wrote (local opens and the broker). -ESTALE when the export was put
+ * (its secret revoked) or any field differs. */
+int ipc_export_fetch(const struct ipc_desc *d, int *fd);
+/* Does d name a live export, as ipc_export_fetch checks? (cache hits) */
+bool ipc_export_live(const struct ipc_desc *d);
 /* The xfile fd of a live MEM handle of this process (no new reference):
  * zeMemGetFileDescriptorFromIpcHandleExp. -EOPNOTSUPP unless WHOLE. */
 int ipc_export_handle_fd(const struct ipc_desc *d, int *fd);
@@ -222,6 +273,8 @@ int ipc_broker_fetch(const struct ipc_desc *d, int *fd);
 /* The same for file sub - 1 of a physical-range export (sub >= 1; see
  * ipc_phys.c): the broker answers through ipc_phys_fetch. */
 int ipc_broker_fetch_sub(const struct ipc_desc *d, uint32_t sub, int *fd);
+/* Does the exporter's broker find d (a MEM handle) live? 0 or -errno. */
+int ipc_broker_check(const struct ipc_desc *d);
 void ipc_broker_fork_prepare(void);
 void ipc_broker_fork_parent(void);
 void ipc_broker_fork_child(void);
@@ -235,16 +288,9 @@ void ipc_transports(bool *pidfd, bool *broker);
 /* Of two failures of a fetch, the one to report: refused, then stale,
  * then exporter gone, then the rest (a or b; 0 is the mildest). */
 int ipc_err_worse(int a, int b);
-
-struct ipc_import_info {
-	void *base;
-	size_t size;
-	uint8_t kind;
-	bool external;       /* from ze_external_memory_import_fd_t */
-	uint64_t id;
-	size_t page_size;
-	struct _ze_device_handle_t *dev;
-};
+/* pidfd_getfd(num) of process pid through a kept pidfd (ipc_import.c):
+ * the new fd, or -errno (-EACCES refused, -ESTALE no such fd, -ESRCH). */
+int ipc_pidfd_take(int32_t pid, int num);
 
 /* 0; -EBADMSG (*why says what), -ESTALE (put, revoked, not its file),
  * -ESRCH (exporter gone), -EACCES (refused), -ENOTCONN (every transport
@@ -261,9 +307,6 @@ int ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 /* zeMemFree of an external import: 0; -EPERM an IPC open (close it);
  * -EINVAL interior; -ENOENT none. */
 int ipc_import_free(struct _ze_context_handle_t *c, void *ptr);
-/* Any interior pointer of an import of c: 0 or -ENOENT. */
-int ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
-		     struct ipc_import_info *out);
 void ipc_import_context_destroyed(struct _ze_context_handle_t *c);
 void ipc_import_fork_prepare(void);
 void ipc_import_fork_parent(void);
@@ -282,17 +325,16 @@ int ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr,
 		 size_t range, void *out64);
 /* zeMemPutIpcHandle of a PHYS handle of this process: 0 or -ENOENT. */
 int ipc_phys_put(const struct ipc_desc *d);
-/* File sub - 1 of live physical-range export id with tag (sub 1: the list
- * memfd, sub k >= 2: object k - 2), a new CLOEXEC fd. -ESTALE. */
-int ipc_phys_fetch(uint32_t export_id, uint64_t tag, uint32_t sub, int *fd);
+/* File sub - 1 of the live physical-range export of this process that
+ * PHYS handle d names, every field checked (sub 1: the list memfd, sub
+ * k >= 2: object k - 2), a new CLOEXEC fd. -ESTALE. */
+int ipc_phys_fetch(const struct ipc_desc *d, uint32_t sub, int *fd);
 /* zeMemOpenIpcHandle of a decoded PHYS handle. Errors as ipc_import_open. */
 int ipc_phys_open(struct _ze_context_handle_t *c,
 		  struct _ze_device_handle_t *dev, const struct ipc_desc *d,
 		  void **out, const char **why);
 /* 0; -ENOENT not a physical-range import; -EINVAL interior; -EPERM. */
 int ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr);
-int ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
-		   struct ipc_import_info *out);
 void ipc_phys_context_destroyed(struct _ze_context_handle_t *c);
 void ipc_phys_fork_prepare(void);
 void ipc_phys_fork_parent(void);

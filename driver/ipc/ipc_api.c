@@ -55,6 +55,11 @@ self_make(void)
 {
 	self.pid = (int32_t)getpid();
 	self.nonce = ipc_random64();
+	/* Fd handles name a file of ours by number: a forged one must not
+	 * make us map some file we hold (our heap), so they carry a nonce
+	 * that no handle leaving the process shows. */
+	if (ipc_secret64(&self.fd_nonce) || !self.fd_nonce)
+		self.fd_nonce = ipc_random64() ^ ipc_hash64(self.nonce);
 }
 
 void
@@ -126,7 +131,14 @@ static ze_result_t
 get_handle(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 	   ze_ipc_mem_handle_t *out)
 {
-	int err = ipc_phys_get(c, ptr, range, out->data);
+	/* One lookup says what ptr is: a USM block is exported as one;
+	 * virtual memory, or no range at all (a physical object's handle is
+	 * no address), is ipc_phys's. */
+	struct amap_hit hit;
+	amap_find(ptr, &hit);
+	int err = hit.kind == AMAP_USM_BLOCK && !range
+			  ? 1
+			  : ipc_phys_get(c, ptr, range, out->data);
 	switch (err) {
 	case 0:
 		return ZE_RESULT_SUCCESS;
@@ -174,12 +186,15 @@ get_handle(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 				"%p is inside an allocation: pass its base",
 				ptr);
 	case -EBUSY:
-		u_warn("ipc", "allocation %p shares its pages with other "
-			      "allocations and cannot be exported: allocate "
-			      "it with ze_external_memory_export_desc_t (or "
-			      "larger than 64 KiB)", ptr);
+		u_warn("ipc", "allocation %p shares its file with other "
+			      "allocations and cannot be exported: a shared "
+			      "allocation up to 64 KiB, or a host or device "
+			      "block made when no file of its own could be had "
+			      "(ZEMEM_EXPORT_FILES reached, or no fd left); "
+			      "allocate it with ze_external_memory_export_desc_t",
+		       ptr);
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
-				"%p shares its pages with other allocations",
+				"%p shares its file with other allocations",
 				ptr);
 	case -EOPNOTSUPP:
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
@@ -303,6 +318,15 @@ drv_zeMemOpenIpcHandle(ze_context_handle_t hContext,
 	case -ENFILE:
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 				"cannot map the handle: %s", strerror(-err));
+	case -ETIMEDOUT:
+	case -EAGAIN:
+		/* Not NOT_READY: that is a success code (nothing was opened,
+		 * *pptr is NULL). The exporter's memory is not available
+		 * now; the exporter is alive but did not answer in
+		 * ZEMEM_IPC_TIMEOUT_MS: the application may retry. */
+		return DRV_FAIL(ZE_RESULT_ERROR_NOT_AVAILABLE,
+				"the exporter's broker did not answer in "
+				"time (ZEMEM_IPC_TIMEOUT_MS)");
 	default:
 		return DRV_FAIL(drv_result(err), "cannot open the handle: %s",
 				strerror(-err));
@@ -316,14 +340,17 @@ drv_zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr)
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
-	void *base = NULL;
-	size_t size = 0;
-	/* Copies still queued into the mapping finish before it goes. */
-	if (drv_zeMemGetAddressRange(hContext, ptr, &base, &size) ==
-		    ZE_RESULT_SUCCESS && base == ptr)
-		cmd_mem_wait_idle(ptr, size);
-	int err = ipc_import_close(c, ptr);
-	if (err == -ENOENT)
+	/* One lookup says what ptr is; copies still queued into the mapping
+	 * finish before it goes. */
+	struct amap_hit hit;
+	int err = -ENOENT;
+	if (!amap_find(ptr, &hit) && hit.info.base == ptr &&
+	    hit.info.ctx == c &&
+	    (hit.kind == AMAP_IPC_IMPORT || hit.kind == AMAP_PHYS_IMPORT))
+		drv_wait_idle(ptr, hit.info.size);
+	if (hit.kind == AMAP_IPC_IMPORT)
+		err = ipc_import_close(c, ptr);
+	else if (hit.kind == AMAP_PHYS_IMPORT)
 		err = ipc_phys_close(c, ptr);
 	switch (err) {
 	case 0:
@@ -356,7 +383,8 @@ decode_own(ze_ipc_mem_handle_t *h, struct ipc_desc *d, bool *own)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"malformed IPC handle: %s", why);
 	ipc_self(&me);
-	*own = d->pid == me.pid && d->nonce == me.nonce;
+	*own = d->pid == me.pid &&
+	       d->nonce == (d->type == IPC_TYPE_FD ? me.fd_nonce : me.nonce);
 	return ZE_RESULT_SUCCESS;
 }
 
@@ -461,7 +489,7 @@ drv_zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext,
 	struct ipc_desc d = {
 		.fd = fd, .fd_copy = fd, .type = IPC_TYPE_FD,
 		.kind = USM_KIND_DEVICE, .flags = IPC_FLAG_WHOLE,
-		.pid = me.pid, .ino = (uint32_t)fi.ino, .nonce = me.nonce,
+		.pid = me.pid, .ino = (uint32_t)fi.ino, .nonce = me.fd_nonce,
 		.size = fi.size,
 	};
 	if (fi.dmabuf) {
@@ -470,7 +498,7 @@ drv_zeMemGetIpcHandleFromFileDescriptorExp(ze_context_handle_t hContext,
 		/* A zemem export file: its tag says the kind, or that it is
 		 * a shared pool segment (which must not be mapped whole). */
 		uint8_t k = (uint8_t)(fi.pos & IPC_TAG_KIND_MASK);
-		if (!k)
+		if (k & IPC_TAG_SEGMENT)
 			return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 					"fd %d is a shared pool segment: pass "
 					"the IPC handle itself", fd);
@@ -533,68 +561,10 @@ ipc_mem_import_fd(struct _ze_context_handle_t *c, enum usm_kind kind,
 	}
 }
 
-ze_result_t
+int
 ipc_mem_free(struct _ze_context_handle_t *c, void *ptr)
 {
-	struct ipc_import_info ii;
-	int err = ipc_import_free(c, ptr);
-	if (err == -ENOENT && !ipc_phys_query(c, ptr, &ii))
-		err = -EXDEV;
-	return err ? drv_free_fail(err, ptr) : ZE_RESULT_SUCCESS;
-}
-
-bool
-ipc_mem_props(struct _ze_context_handle_t *c, const void *ptr,
-	      ze_memory_allocation_properties_t *props,
-	      ze_device_handle_t *phDevice, ze_result_t *res)
-{
-	struct ipc_import_info ii;
-	if (ipc_import_query(c, ptr, &ii) && ipc_phys_query(c, ptr, &ii))
-		return false;
-	*res = ZE_RESULT_SUCCESS;
-	props->type = (ze_memory_type_t)ii.kind;
-	props->id = ii.id;
-	props->pageSize = ii.page_size;
-	if (phDevice)
-		*phDevice = ii.kind == USM_KIND_HOST && ii.external ? NULL
-								    : ii.dev;
-	for (ze_base_properties_t *e = props->pNext; e; e = e->pNext) {
-		if (e->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD) {
-			*res = DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
-					"%p is imported memory: export the "
-					"original allocation", ptr);
-			return true;
-		}
-		if (e->stype !=
-		    ZE_STRUCTURE_TYPE_MEMORY_SUB_ALLOCATIONS_EXP_PROPERTIES)
-			continue;
-		ze_memory_sub_allocations_exp_properties_t *s = (void *)e;
-		if (!s->pCount) {
-			*res = DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
-					"sub-allocations pCount is NULL");
-			return true;
-		}
-		if (*s->pCount && s->pSubAllocations) {
-			s->pSubAllocations[0].base = ii.base;
-			s->pSubAllocations[0].size = ii.size;
-		}
-		*s->pCount = 1;
-	}
-	return true;
-}
-
-bool
-ipc_mem_range(struct _ze_context_handle_t *c, const void *ptr, void **pBase,
-	      size_t *pSize)
-{
-	struct ipc_import_info ii;
-	if (ipc_import_query(c, ptr, &ii) && ipc_phys_query(c, ptr, &ii))
-		return false;
-	if (pBase)
-		*pBase = ii.base;
-	if (pSize)
-		*pSize = ii.size;
-	return true;
+	return ipc_import_free(c, ptr);
 }
 
 ze_result_t

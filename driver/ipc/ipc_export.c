@@ -3,31 +3,47 @@
  * ipc_export: the exporter side. Which fd a handle names, how many handles
  * reference it, and when it is released.
  *
- * What an importer gets (the "xfile"):
- *   - an allocation whose backing file holds it alone (usm's large
- *     allocations: a memfd of their own at offset 0): that memfd, through
- *     our own open file description (reopened via /proc/self/fd) whose file
- *     position is a random tag; the handle is WHOLE;
- *   - a page-exclusive allocation inside a shared pool segment: if the
- *     machine has /dev/udmabuf, a dma-buf made from exactly the pages of
- *     the allocation; else the segment memfd itself, tagged, with the
- *     allocation's offset in the handle: the importing driver maps only the
- *     allocation's pages (the kernel offers no other way to hand out a
- *     sub-range of a memfd), and the handle cannot be turned into a bare fd
- *     (zeMemGetFileDescriptorFromIpcHandleExp answers UNSUPPORTED_FEATURE);
+ * What an importer gets (the "xfile"): only ever a file that holds the
+ * exported allocation and nothing else, so that an importer, even one that
+ * maps the whole file it was sent, reads its size or punches holes in it,
+ * can touch no byte that was not exported:
+ *   - an allocation in a file of its own (usm's own_file: large
+ *     allocations, and host and device blocks up to 64 KiB, each in a slot
+ *     memfd of its own): that memfd, through our own open file
+ *     description (reopened via /proc/self/fd) whose file position is a
+ *     random tag; the handle is WHOLE;
+ *   - a page-exclusive host or device block that shares the pool file
+ *     (usm had no slot file for it): only where the machine has
+ *     /dev/udmabuf, a dma-buf made from exactly the pages of the block;
+ *     else it is refused (-EBUSY), never the pool file;
  *   - a dma-buf allocation (usm's USM_FLAG_DMABUF): a dup of its dma-buf.
  * Every memfd handed out carries F_SEAL_SHRINK (added here if missing), so
  * no peer can shrink it under a mapping.
  *
- * One xfile per backing file (or udmabuf range), shared by the exports in
- * it: thousands of handles cost one fd per file, not one per handle. One
- * export record per allocation, shared by its handles: each get adds a
- * serial, each put removes one; the record (and, with the last record, the
- * xfile) goes when no serial is left and no external-memory fd of it is
- * out. When the xfile goes its tag is revoked (position set to 0) before
- * the close, so importers that still hold the file notice on their next
- * open. The allocation itself may be freed earlier: the xfile keeps its
- * pages (usm_mark_exported keeps usm from reusing them).
+ * One xfile per backing file (or udmabuf range). One export record per
+ * allocation, shared by its handles and reference-counted as Intel's
+ * driver does: every get of the allocation returns the same handle bytes
+ * and takes a reference, every put (of any of them, through any context)
+ * drops one; the record and its xfile go when no reference is left and no
+ * external-memory fd of it is out, and a later get makes a new one. When
+ * the xfile goes its tag is revoked (position set to 0) before the close,
+ * so importers that still hold the file notice on their next open. The
+ * allocation itself may be freed earlier: usm then gives the file up to
+ * the xfile (usm_mark_exported), and takes its memory back for other
+ * allocations; importers keep the exported pages through their own fds
+ * and mappings, the exporter through the xfile until the last put.
+ *
+ * Secrets (issue 14): each export record has a random secret (getrandom,
+ * ipc.h's tag layout), written into every handle of it; the broker and
+ * local opens hand out the file only to a handle whose every field, the
+ * secret included, export_of() finds in a live record. The last put
+ * revokes it (a record kept by an external fd gets a new one at its next
+ * get). A file that holds its allocation alone (whole) is never shared by
+ * two records, and its file position is that record's secret (TAGGED): the
+ * file proves the secret to importers that got it without our help
+ * (pidfd_getfd, the application's own fd passing). Handles of allocations
+ * in a shared segment are not TAGGED (the segment's position is no one
+ * export's): they open through the broker only.
  *
  * Locking: export_lock protects every table and record here. It is taken
  * under usm locks (ipc_export_freed runs in drv_mem_release) and by the
@@ -36,10 +52,13 @@
 #include "ipc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "u_options.h"
 
 struct xfile {
 	struct xfile *hnext;   /* same hash key */
@@ -49,10 +68,15 @@ struct xfile {
 	bool udmabuf;          /* made here from a range of the memfd */
 	bool dmabuf;           /* fd is a dma-buf */
 	bool whole;            /* holds one allocation, at offset 0 */
+	bool in_pos;           /* fd is our own open file: tag in position */
 	int fd;
 	uint64_t ino;          /* inode of fd */
 	uint64_t tag;          /* file position, 0 if untagged */
 	uint32_t refs;         /* export records */
+	bool shmem;            /* the file is a memfd (or other shmem) */
+	bool ready;            /* xfile_ready() done */
+	uint64_t fsize;        /* the file's size (whole) */
+	size_t granule;
 };
 
 struct export {
@@ -63,11 +87,12 @@ struct export {
 	uint64_t offset;       /* of the allocation in xf->fd */
 	uint8_t kind;
 	uint16_t device;
+	uint64_t secret;       /* in every handle; 0: revoked (last put) */
 	bool ext;              /* an external-memory fd was handed out */
 	bool by_base;          /* listed in exports_by_base */
 	struct xfile *xf;
-	uint32_t *serials;     /* outstanding handles, ascending */
-	uint32_t nser, cap;
+	uint32_t serial;       /* in every handle of this record */
+	uint32_t refs;         /* gets not yet put */
 };
 
 static pthread_mutex_t export_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,7 +100,16 @@ static struct ipc_map by_id;   /* export id -> export */
 static struct ipc_map by_base; /* base address -> export of a live alloc */
 static struct ipc_map xfiles;  /* file key -> xfile chain */
 static uint32_t next_id, next_serial, n_exports, n_xfiles, n_handles;
+/* n_handles: the sum of every record's refs */
 static _Atomic uint32_t any_exports;
+
+/* ZEMEM_IPC_POOL_EXPORT: hand out the pool file itself (the residual
+ * exposure the option accepts, README). */
+static bool
+pool_export(void)
+{
+	return u_option_u64(U_OPT_IPC_POOL_EXPORT) != 0;
+}
 
 static uint64_t
 xfile_key(uint64_t dev, uint64_t ino, uint64_t page_off, bool udmabuf)
@@ -122,12 +156,77 @@ xfile_put(struct xfile *x)
 	free(x);
 }
 
-static uint64_t
-new_tag(uint8_t kind_or_zero)
+/* A new secret for e; also the file position of a whole xfile. */
+static int
+export_rekey(struct export *e)
 {
-	uint64_t r = ipc_random64() << 8;
-	r &= (IPC_TAG_MARK - 1) & ~IPC_TAG_KIND_MASK;
-	return IPC_TAG_MARK | r | kind_or_zero;
+	struct xfile *x = e->xf;
+	bool own = x->whole && !e->offset;
+	int err = ipc_tag_new(e->kind, own, &e->secret);
+	if (err) {
+		e->secret = 0;
+		return err;
+	}
+	if (own && x->in_pos)
+		x->tag = ipc_fd_set_pos(x->fd, e->secret) ? 0 : e->secret;
+	return 0;
+}
+
+/* Is the file position of e's xfile e's secret (TAGGED)? */
+static bool
+export_tagged(const struct export *e)
+{
+	return e->xf->whole && !e->offset && e->secret &&
+	       e->xf->tag == e->secret;
+}
+
+/* The file's bytes past the allocation ([from, to): the slack of its last
+ * page or of its slot, which an earlier block of the same slot or cached
+ * mapping may have written) become zeros before the file leaves, so an
+ * importer that maps all of it reads nothing that was not exported.
+ * Through the fd, not the mapping (the slack is poisoned under ASan). */
+static int
+zero_tail(int fd, uint64_t from, uint64_t to, uint64_t page)
+{
+	static const char zeros[4096];
+	uint64_t mid = (from + page - 1) / page * page;
+	for (uint64_t o = from; o < mid && o < to;) {
+		uint64_t n = (mid < to ? mid : to) - o;
+		if (n > sizeof(zeros))
+			n = sizeof(zeros);
+		ssize_t w = pwrite(fd, zeros, (size_t)n, (off_t)o);
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		o += (uint64_t)w;
+	}
+	if (to > mid && fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+					      FALLOC_FL_KEEP_SIZE,
+				  (off_t)mid, (off_t)(to - mid)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Before the file's first handle leaves, and after mark() showed that the
+ * allocation stayed live since usm_query (so x->fd is its file, not one
+ * that took its fd number): sealed against shrinking, its slack cleared.
+ * Under export_lock. */
+static int
+xfile_ready(struct xfile *x, const struct export *e)
+{
+	if (x->ready)
+		return 0;
+	int err = 0;
+	if (x->shmem && !x->udmabuf)
+		err = ipc_fd_seal_shrink(x->fd);
+	if (err)
+		u_warn("ipc", "cannot seal the export's memfd against "
+			      "shrinking: %s", strerror(-err));
+	if (!err && x->shmem && x->whole && e->size < x->fsize &&
+	    (err = zero_tail(x->fd, e->size, x->fsize, x->granule)))
+		u_warn("ipc", "cannot clear the slack of %p's file: %s",
+		       e->base, strerror(-err));
+	x->ready = !err;
+	return err;
 }
 
 /* The xfile for an allocation; creates it. Under export_lock. */
@@ -136,13 +235,16 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	  struct xfile **out, uint64_t *offset)
 {
 	size_t g = src->granule;
-	uint64_t pages = (info->size + g - 1) / g * g;
-	bool whole = info->fd_offset == 0 && src->size <= pages;
+	bool whole = info->own_file;
 	bool use_udmabuf = !whole && src->shmem &&
 			   ipc_udmabuf_status() == 0;
+	if (!whole && !use_udmabuf && !pool_export())
+		return -EBUSY; /* the file holds other allocations */
 	uint64_t page_off = use_udmabuf ? info->fd_offset / g * g : 0;
 	uint64_t key = xfile_key(src->dev, src->ino, page_off, use_udmabuf);
-	struct xfile *x = xfile_find(key, src, page_off, use_udmabuf);
+	/* A whole file is never shared: its position is one secret. */
+	struct xfile *x = whole ? NULL
+				: xfile_find(key, src, page_off, use_udmabuf);
 	if (x)
 		goto found;
 	x = calloc(1, sizeof(*x));
@@ -154,7 +256,14 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	x->page_off = page_off;
 	x->fd = -1;
 	int err = 0;
-	if (src->shmem && (err = ipc_fd_seal_shrink(info->fd))) {
+	x->shmem = src->shmem;
+	x->fsize = src->size;
+	x->granule = g;
+	/* udmabuf wants the pool memfd sealed first (the pool file lives as
+	 * long as the heap: its fd cannot have gone); a file of its own is
+	 * sealed through our own fd once the block is known live
+	 * (xfile_ready). */
+	if (use_udmabuf && (err = ipc_fd_seal_shrink(info->fd))) {
 		u_warn("ipc", "cannot seal the backing memfd against "
 			      "shrinking: %s", strerror(-err));
 		goto err_free;
@@ -166,13 +275,16 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 		if (x->fd >= 0) {
 			x->udmabuf = x->dmabuf = true;
 			x->whole = info->fd_offset == page_off;
+		} else if (!pool_export()) {
+			/* Never the pool file instead: it holds others. */
+			u_info("ipc", "udmabuf: %s; %p not exported",
+			       strerror(-x->fd), info->base);
+			err = -EBUSY;
+			goto err_free;
 		} else {
-			u_info("ipc", "udmabuf: %s; exporting the segment",
-			       strerror(-x->fd));
-			/* Fall back to the segment memfd (not a udmabuf xfile:
-			 * look that one up under its own key). */
+			/* ZEMEM_IPC_POOL_EXPORT: the pool file (not a udmabuf
+			 * xfile: look that one up under its own key). */
 			free(x);
-			use_udmabuf = false;
 			page_off = 0;
 			key = xfile_key(src->dev, src->ino, 0, false);
 			x = xfile_find(key, src, 0, false);
@@ -194,8 +306,12 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 		x->whole = whole;
 		x->fd = ipc_fd_reopen(info->fd);
 		if (x->fd >= 0) {
-			x->tag = new_tag(whole ? (uint8_t)info->kind : 0);
-			if (ipc_fd_set_pos(x->fd, x->tag))
+			/* A segment's position only says "segment" (for
+			 * zeMemGetIpcHandleFromFileDescriptorExp); a whole
+			 * file's gets its export's secret (export_rekey). */
+			x->in_pos = true;
+			if (!whole && (ipc_tag_new(0, false, &x->tag) ||
+				       ipc_fd_set_pos(x->fd, x->tag)))
 				x->tag = 0;
 		} else {
 			u_info("ipc", "reopen through /proc: %s; exporting a "
@@ -210,6 +326,10 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	struct ipc_fdinfo fi;
 	if ((err = ipc_fd_inspect(x->fd, &fi)))
 		goto err_close;
+	if (!x->udmabuf && (fi.ino != src->ino || fi.dev != src->dev)) {
+		err = -ENOENT; /* the allocation went, its fd number reused */
+		goto err_close;
+	}
 	x->ino = fi.ino;
 	x->hnext = ipc_map_get(&xfiles, key);
 	if ((err = ipc_map_put(&xfiles, key, x)))
@@ -239,7 +359,6 @@ export_release(struct export *e)
 	n_exports--;
 	atomic_store(&any_exports, n_exports);
 	xfile_put(e->xf);
-	free(e->serials);
 	free(e);
 }
 
@@ -264,12 +383,17 @@ export_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	do {
 		e->id = ++next_id;
 	} while (!e->id || ipc_map_get(&by_id, e->id));
+	do {
+		e->serial = ++next_serial;
+	} while (!e->serial);
 	e->base = info->base;
 	e->alloc_id = info->id;
 	e->size = info->size;
 	e->kind = (uint8_t)info->kind;
 	e->device = info->dev ? (uint16_t)((struct _ze_device_handle_t *)
 					   info->dev)->ordinal : 0;
+	if ((err = export_rekey(e)))
+		goto err_xfile;
 	if ((err = ipc_map_put(&by_id, e->id, e)))
 		goto err_xfile;
 	if ((err = ipc_map_put(&by_base, (uintptr_t)e->base, e))) {
@@ -289,70 +413,34 @@ err_free:
 	return err;
 }
 
-static int
-add_serial(struct export *e, uint32_t *serial)
+/* Drops one reference of e (a put, or a get that failed late); the record
+ * goes with the last one unless an external fd is out. */
+static void
+export_unref(struct export *e)
 {
-	if (e->nser == e->cap) {
-		uint32_t cap = e->cap ? e->cap * 2 : 4;
-		uint32_t *s = realloc(e->serials, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		e->serials = s;
-		e->cap = cap;
-	}
-	/* Serials grow, so appending keeps the array sorted; after a wrap
-	 * (2^32 gets) the value is inserted in place. */
-	do {
-		*serial = ++next_serial;
-	} while (!*serial);
-	uint32_t i = e->nser;
-	while (i && e->serials[i - 1] > *serial)
-		i--;
-	memmove(&e->serials[i + 1], &e->serials[i],
-		(e->nser - i) * sizeof(*e->serials));
-	e->serials[i] = *serial;
-	e->nser++;
-	n_handles++;
-	return 0;
-}
-
-static bool
-del_serial(struct export *e, uint32_t serial)
-{
-	uint32_t lo = 0, hi = e->nser;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (e->serials[mid] < serial)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == e->nser || e->serials[lo] != serial)
-		return false;
-	memmove(&e->serials[lo], &e->serials[lo + 1],
-		(e->nser - lo - 1) * sizeof(*e->serials));
-	e->nser--;
+	e->refs--;
 	n_handles--;
-	return true;
+	if (!e->refs && !e->ext)
+		export_release(e);
 }
 
-/* Does the allocation stay alone on its pages while it is exported? usm
- * says page_exclusive for now; pooled blocks stay so only in the
- * page-isolated classes (device kind, or USM_FLAG_EXPORTABLE): elsewhere a
- * later allocation could land on the exported page. */
+/* Can the allocation be handed out alone? In a file of its own; or (with
+ * udmabuf only, xfile_get) a page-exclusive block of the page-isolated
+ * classes (host, device), which no later allocation can join on its pages
+ * (shared blocks are page-exclusive only for now). */
 static bool
 isolated(const struct usm_info *info, const struct ipc_fdinfo *src)
 {
-	size_t g = src->granule;
-	uint64_t pages = (info->size + g - 1) / g * g;
-	bool own_file = info->fd_offset == 0 && src->size <= pages;
-	return info->page_exclusive &&
-	       (own_file || info->kind == USM_KIND_DEVICE ||
-		(info->usm_flags & USM_FLAG_EXPORTABLE));
+	if (info->own_file)
+		return true;
+	return info->page_exclusive && src->shmem &&
+	       info->kind != USM_KIND_SHARED &&
+	       (ipc_udmabuf_status() == 0 || pool_export());
 }
 
 /* Checks shared by get and the external fd: ptr is the base of a live,
- * exportable allocation of c, marked exported in usm. Outside any lock. */
+ * exportable allocation of c. Outside any lock; nothing is marked yet
+ * (mark() does, once the export exists). */
 static int
 prepare(struct _ze_context_handle_t *c, const void *ptr,
 	struct usm_info *info, struct ipc_fdinfo *src)
@@ -375,14 +463,25 @@ prepare(struct _ze_context_handle_t *c, const void *ptr,
 		return -EOPNOTSUPP;
 	if (!isolated(info, src))
 		return -EBUSY;
-	if (!info->exported) {
-		uint64_t id = info->id;
-		if ((err = usm_mark_exported(heap, ptr)))
-			return err;
-		/* Freed and reallocated meanwhile? Then it is not ours. */
-		if (usm_query(heap, ptr, info) || info->id != id)
-			return -ENOENT;
-	}
+	return 0;
+}
+
+/* After the export record exists and before its fd leaves: the
+ * allocation is marked exported in usm (so its free gives its file up).
+ * -ENOENT when it was freed meanwhile: then the caller drops what it
+ * made, and no handle of it ever left. Outside any lock. */
+static int
+mark(const struct usm_info *info)
+{
+	if (info->exported)
+		return 0;
+	struct usm_heap *heap = drv_driver.heap;
+	struct usm_info now;
+	if (usm_mark_exported(heap, info->base))
+		return -ENOENT;
+	/* Freed and reallocated meanwhile? Then it is not ours. */
+	if (usm_lookup(heap, info->base, &now) || now.id != info->id)
+		return -ENOENT;
 	return 0;
 }
 
@@ -402,19 +501,19 @@ ipc_export_get(struct _ze_context_handle_t *c, const void *ptr, void *out64)
 	pthread_mutex_lock(&export_lock);
 	if ((err = export_get(&info, &src, &e)))
 		goto out;
-	if ((err = add_serial(e, &d.serial))) {
-		if (!e->nser && !e->ext)
-			export_release(e);
-		goto out;
-	}
+	if (!e->secret && (err = export_rekey(e)))
+		goto out; /* revoked at its last put, kept by e->ext */
+	e->refs++;
+	n_handles++;
+	d.serial = e->serial;
 	d.fd = d.fd_copy = e->xf->fd;
 	d.kind = e->kind;
 	d.device = e->device;
-	d.flags = (e->xf->tag ? IPC_FLAG_TAGGED : 0) |
+	d.flags = (export_tagged(e) ? IPC_FLAG_TAGGED : 0) |
 		  (e->xf->dmabuf ? IPC_FLAG_DMABUF : 0) |
 		  (e->xf->whole && !e->offset ? IPC_FLAG_WHOLE : 0);
 	d.ino = (uint32_t)e->xf->ino;
-	d.tag = e->xf->tag;
+	d.tag = e->secret;
 	d.export_id = e->id;
 	d.size = e->size;
 	d.offset = e->offset;
@@ -422,22 +521,39 @@ out:
 	pthread_mutex_unlock(&export_lock);
 	if (err)
 		return err;
+	err = mark(&info);
+	pthread_mutex_lock(&export_lock);
+	/* our reference keeps e */
+	if (!err)
+		err = xfile_ready(e->xf, e);
+	if (err)
+		export_unref(e);
+	pthread_mutex_unlock(&export_lock);
+	if (err)
+		return err;
 	ipc_handle_encode(&d, out64);
-	ipc_allow_ptrace_once();
+	ipc_yama_note_once();
 	ipc_broker_ensure();
 	return 0;
 }
 
-/* The live export a MEM handle of this process names. Under export_lock. */
+/* The live export a MEM handle of this process names: every field must be
+ * what its get wrote (the serial aside: put checks it). Under
+ * export_lock. */
 static struct export *
 export_of(const struct ipc_desc *d)
 {
 	struct export *e = ipc_map_get(&by_id, d->export_id);
-	if (!e || e->xf->tag != d->tag || (uint32_t)e->xf->ino != d->ino ||
+	if (!e || !e->secret || e->secret != d->tag ||
+	    d->type != IPC_TYPE_MEM || (uint32_t)e->xf->ino != d->ino ||
 	    e->offset != d->offset || e->size != d->size ||
-	    e->xf->fd != d->fd_copy)
+	    e->xf->fd != d->fd_copy || e->kind != d->kind ||
+	    e->device != d->device)
 		return NULL;
-	return e;
+	uint8_t flags = (export_tagged(e) ? IPC_FLAG_TAGGED : 0) |
+			(e->xf->dmabuf ? IPC_FLAG_DMABUF : 0) |
+			(e->xf->whole && !e->offset ? IPC_FLAG_WHOLE : 0);
+	return flags == d->flags ? e : NULL;
 }
 
 int
@@ -446,22 +562,30 @@ ipc_export_put(const struct ipc_desc *d)
 	int err = -ENOENT;
 	pthread_mutex_lock(&export_lock);
 	struct export *e = export_of(d);
-	if (e && del_serial(e, d->serial)) {
+	if (e && e->serial == d->serial && e->refs) {
 		err = 0;
-		if (!e->nser && !e->ext)
-			export_release(e);
+		if (e->refs == 1 && e->ext) {
+			/* The last put, an external fd keeps the record:
+			 * revoke, so its handles open nowhere any more. */
+			if (export_tagged(e)) {
+				ipc_fd_set_pos(e->xf->fd, 0);
+				e->xf->tag = 0;
+			}
+			e->secret = 0;
+		}
+		export_unref(e);
 	}
 	pthread_mutex_unlock(&export_lock);
 	return err;
 }
 
 int
-ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd)
+ipc_export_fetch(const struct ipc_desc *d, int *fd)
 {
 	int err = -ESTALE;
 	pthread_mutex_lock(&export_lock);
-	struct export *e = ipc_map_get(&by_id, export_id);
-	if (e && e->xf->tag == tag) {
+	struct export *e = export_of(d);
+	if (e) {
 		*fd = ipc_fd_dup(e->xf->fd);
 		err = *fd < 0 ? *fd : 0;
 	}
@@ -470,11 +594,10 @@ ipc_export_fetch(uint32_t export_id, uint64_t tag, int *fd)
 }
 
 bool
-ipc_export_live(uint32_t export_id, uint64_t tag)
+ipc_export_live(const struct ipc_desc *d)
 {
 	pthread_mutex_lock(&export_lock);
-	struct export *e = ipc_map_get(&by_id, export_id);
-	bool live = e && e->xf->tag == tag;
+	bool live = export_of(d) != NULL;
 	pthread_mutex_unlock(&export_lock);
 	return live;
 }
@@ -510,13 +633,30 @@ ipc_export_alloc_fd(struct _ze_context_handle_t *c,
 		goto out;
 	if (!e->xf->whole || e->offset) {
 		/* The fd would show other allocations' pages. */
-		if (!e->nser && !e->ext)
+		if (!e->refs && !e->ext)
 			export_release(e);
 		err = -EOPNOTSUPP;
 		goto out;
 	}
+	bool had_ext = e->ext;
+	uint32_t e_id = e->id;
 	e->ext = true;
 	*fd = e->xf->fd;
+	pthread_mutex_unlock(&export_lock);
+	err = mark(&info);
+	pthread_mutex_lock(&export_lock);
+	bool live = ipc_map_get(&by_id, e_id) == e;
+	if (!err)
+		err = live ? xfile_ready(e->xf, e) : -ENOENT;
+	if (err && live && !had_ext) {
+		e->ext = false;
+		if (!e->refs)
+			export_release(e);
+	}
+	pthread_mutex_unlock(&export_lock);
+	if (err)
+		*fd = -1;
+	return err;
 out:
 	pthread_mutex_unlock(&export_lock);
 	return err;
@@ -533,7 +673,7 @@ ipc_export_freed(const struct usm_info *info)
 		ipc_map_del(&by_base, (uintptr_t)info->base);
 		e->by_base = false;
 		e->ext = false;
-		if (!e->nser)
+		if (!e->refs)
 			export_release(e);
 	}
 	pthread_mutex_unlock(&export_lock);
@@ -568,7 +708,6 @@ drop_export(uint64_t key, void *val, void *arg)
 	(void)key;
 	(void)arg;
 	struct export *e = val;
-	free(e->serials);
 	free(e);
 }
 

@@ -9,28 +9,52 @@
  *   appfd   bytes 0..3 differ from the fd copy: the application passed the
  *           fd itself (SCM_RIGHTS) and wrote its local number there;
  *   local   the exporter is this process: its export table;
- *   pidfd   pidfd_open(pid) + pidfd_getfd(fd copy);
+ *   pidfd   pidfd_getfd(fd copy), through a pidfd of the exporter kept in a
+ *           small table (16 processes; emptied when a context goes);
  *   broker  the exporter's broker socket (ipc_broker.c);
  *   appfd   last, bytes 0..3 untouched: the application's fd may have
  *           received the exporter's number; used only if it is provably
  *           the exporter's open file (see check_file).
- * ZEMEM_IPC_TRANSPORT limits the last two ("auto", "pidfd", "broker",
+ * ZEMEM_IPC_TRANSPORT limits pidfd and broker ("auto", "pidfd", "broker",
  * "none"). Whatever delivered the fd, it must be the file the handle names
- * (inode, dma-buf or memfd, the tag in the shared file position), carry
- * F_SEAL_SHRINK when it is a memfd, and cover [offset, offset + size).
+ * (inode, dma-buf or memfd), carry F_SEAL_SHRINK when it is a memfd, and
+ * cover [offset, offset + size).
  *
- * Cache: one fd per (exporter pid, nonce, tag, inode), refcounted by the
- * imports that map it; the last close closes it (the importer keeps no
- * memory alive after that). A cache hit re-checks the tag (one lseek), so
- * a file the exporter revoked is not opened again. Every open makes a new
- * mapping: 2000 opens give 2000 addresses aliasing the same pages.
+ * Authentication (issue 14). Every MEM handle carries its export's secret
+ * (the tag: random, with the kind and WHOLE in its low byte). The local
+ * and broker transports hand out a file only when the exporter finds every
+ * field of the handle, the secret included, in a live export. The appfd
+ * and pidfd transports get a file without asking the exporter, so the file
+ * must prove it: only TAGGED handles use them, and the file's position
+ * (shared by every fd of the exporter's open file description) must be
+ * the secret. An untagged handle (dma-buf, no reopen) opens only through
+ * the exporter (local, broker). A file taken by pidfd_getfd that is not
+ * the one named is let go without dropping our POSIX locks.
  *
- * Index: imports sorted by address (binary search), so any interior
- * pointer finds its import for zeMemGetAllocProperties / GetAddressRange.
+ * Cache: one fd per (exporter pid, nonce, tag, inode) - per export, since
+ * each export has its own secret - refcounted by the imports that map it;
+ * the last close closes it (the importer keeps no memory alive after
+ * that). A hit is used only after it is revalidated against the
+ * exporter's live state: local, the export table; else kcmp says the
+ * exporter still holds this very open file at the handle's fd number (a
+ * put of the last handle closes or rekeys it) and its position is still
+ * the secret. When that cannot be told (kcmp refused, another pid
+ * namespace), or the check fails, the entry leaves the cache (its imports
+ * keep it) and the file is fetched again, which fails for a stale handle.
+ * Every open makes a new mapping: 2000 opens give 2000 addresses aliasing
+ * the same pages.
  *
- * Locking: import_lock protects the cache; index_lock (rwlock) the index.
- * Order import_lock -> index_lock -> export_lock; no lock is held across
- * mmap / munmap or a transport.
+ * Index: the driver's address map (amap.h) is the import index: each
+ * import is an IPC_IMPORT entry whose owner is its record, so any interior
+ * pointer finds it, and zeMemFree / GetAllocProperties / GetAddressRange
+ * and the copy engine learn what it is from the same one lookup.
+ *
+ * Locking: import_lock protects the cache; index_lock (rwlock) serialises
+ * the index's changes (adding, taking out) and the use of its owners;
+ * pidfd_lock (rwlock, a leaf) the pidfd table and is held across
+ * pidfd_getfd only. Order import_lock -> index_lock -> export_lock; no
+ * other lock is held across mmap / munmap, a transport or a cache entry's
+ * revalidation (the entry is held by a reference meanwhile).
  */
 #include "ipc.h"
 #include "u_options.h"
@@ -76,8 +100,6 @@ struct import {
 static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t index_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct ipc_map cache;
-static struct import **idx;
-static size_t idx_n, idx_cap;
 static _Atomic uint64_t next_import_id;
 /* How this thread got its last fd (for the debug log). */
 static _Thread_local const char *last_transport = "none";
@@ -134,13 +156,37 @@ cent_put(struct cent *e)
 	}
 }
 
+/* Is the cached file of ce still what d names, by the exporter's live
+ * state? Without import_lock (it may ask the broker); ce is held. */
+static bool
+cent_valid(const struct cent *ce, const struct ipc_desc *d, bool local)
+{
+	if (d->type == IPC_TYPE_FD) /* this process's own fd, as before */
+		return !ce->tag || ipc_fd_get_pos(ce->fd) == ce->tag;
+	if (local)
+		return ipc_export_live(d);
+	if ((d->flags & IPC_FLAG_TAGGED) && ipc_fd_get_pos(ce->fd) != d->tag)
+		return false;
+	int r = ipc_kcmp_file(getpid(), ce->fd, d->pid, d->fd_copy);
+	if (r < 0 && r != -EBADF && r != -ESRCH)
+		u_dbg("ipc", "kcmp with pid %d: %s; fetching again",
+		      (int)d->pid, strerror(-r));
+	if (r || (d->flags & IPC_FLAG_TAGGED))
+		return r == 0;
+	/* Untagged (a shared segment): the file says nothing about this
+	 * export; its exporter does. */
+	bool pidfd, broker;
+	ipc_transports(&pidfd, &broker);
+	return broker && !ipc_broker_check(d);
+}
+
 /* ---- transports --------------------------------------------------------- */
 
 /* Is fd the file d names, usable for the mapping d asks for? */
 static int
 check_file(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
 {
-	int err = ipc_fd_inspect(fd, fi);
+	int err = ipc_fd_inspect_to_map(fd, fi); /* read-only: mmap says */
 	if (err)
 		return err == -EBADF ? -ESTALE : err;
 	if ((uint32_t)fi->ino != d->ino)
@@ -170,28 +216,86 @@ take_local(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
 	return ipc_fd_dup(fd);
 }
 
+/* ---- pidfds of exporters ------------------------------------------------ */
+
+#define PIDFD_SLOTS 16
+
+static pthread_rwlock_t pidfd_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct {
+	int32_t pid;
+	int fd;               /* 0: free slot (fd 0 is never a pidfd here) */
+	_Atomic uint64_t used;
+} pidfds[PIDFD_SLOTS];
+static _Atomic uint64_t pidfd_clock;
+
 static int
-via_pidfd(const struct ipc_desc *d)
+taken(int r)
 {
-	/* Look before taking: a forged handle must not make us dup (and
-	 * close) some other file of that process, e.g. one this process
-	 * holds POSIX locks on, which any close of it would drop. stat()
-	 * through /proc needs less than pidfd_getfd; if it fails, the
-	 * fetch decides (and the fd is checked after it anyway). */
-	char path[64];
-	struct stat st;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->pid,
-		 d->fd_copy);
-	if (!stat(path, &st) && (uint32_t)st.st_ino != d->ino)
-		return -ESTALE;
-	int pfd = ipc_pidfd_open(d->pid);
+	if (r == -EPERM)
+		return -EACCES;
+	return r == -EBADF ? -ESTALE : r;
+}
+
+int
+ipc_pidfd_take(int32_t pid, int num)
+{
+	int r = -ESRCH;
+	bool found = false;
+	pthread_rwlock_rdlock(&pidfd_lock);
+	for (int i = 0; i < PIDFD_SLOTS; i++)
+		if (pidfds[i].fd > 0 && pidfds[i].pid == pid) {
+			found = true;
+			atomic_store_explicit(&pidfds[i].used,
+					      atomic_fetch_add(&pidfd_clock, 1),
+					      memory_order_relaxed);
+			r = ipc_pidfd_getfd(pidfds[i].fd, num);
+			break;
+		}
+	pthread_rwlock_unlock(&pidfd_lock);
+	if (found && r != -ESRCH)
+		return taken(r);
+	/* None, or its process is gone (the pid may be someone's now). */
+	int pfd = ipc_pidfd_open(pid);
 	if (pfd < 0)
 		return pfd == -EPERM ? -EACCES : pfd;
-	int fd = ipc_pidfd_getfd(pfd, d->fd_copy);
-	close(pfd);
-	if (fd == -EPERM)
-		return -EACCES;
-	return fd == -EBADF ? -ESTALE : fd;
+	r = ipc_pidfd_getfd(pfd, num);
+	if (r == -ESRCH || pfd == 0) {
+		close(pfd);
+		return taken(r);
+	}
+	int old = -1;
+	pthread_rwlock_wrlock(&pidfd_lock);
+	int slot = 0;
+	for (int i = 0; i < PIDFD_SLOTS; i++) {
+		if (pidfds[i].fd > 0 && pidfds[i].pid == pid) {
+			slot = i;
+			break;
+		}
+		if (pidfds[i].fd <= 0 ||
+		    (pidfds[slot].fd > 0 && pidfds[i].used < pidfds[slot].used))
+			slot = i;
+	}
+	if (pidfds[slot].fd > 0)
+		old = pidfds[slot].fd;
+	pidfds[slot].pid = pid;
+	pidfds[slot].fd = pfd;
+	atomic_store(&pidfds[slot].used, atomic_fetch_add(&pidfd_clock, 1));
+	pthread_rwlock_unlock(&pidfd_lock);
+	if (old >= 0)
+		close(old);
+	return taken(r);
+}
+
+static void
+pidfds_flush(void)
+{
+	pthread_rwlock_wrlock(&pidfd_lock);
+	for (int i = 0; i < PIDFD_SLOTS; i++)
+		if (pidfds[i].fd > 0) {
+			close(pidfds[i].fd);
+			pidfds[i].fd = 0;
+		}
+	pthread_rwlock_unlock(&pidfd_lock);
 }
 
 static int
@@ -235,31 +339,44 @@ fetch(const struct ipc_desc *d, bool local, int *out,
 {
 	bool pidfd, broker;
 	ipc_transports(&pidfd, &broker);
+	/* Can the file prove the secret itself (appfd, pidfd)? */
+	bool tagged = d->flags & IPC_FLAG_TAGGED;
 	int fd, err, e_app = 0, e_pidfd = 0, e_broker = 0;
-	if (d->type == IPC_TYPE_FD || ipc_handle_fd_replaced(d)) {
+	if (d->type == IPC_TYPE_FD) {
+		fd = take_local(d->fd, d, fi);
+		if (fd < 0)
+			return fd;
+		last_transport = "appfd";
+		goto ok;
+	}
+	if (ipc_handle_fd_replaced(d) && !tagged) {
+		e_app = -EOPNOTSUPP;
+		u_dbg("ipc", "fd %d in the handle: an untagged handle opens "
+			     "only through its exporter", d->fd);
+	} else if (ipc_handle_fd_replaced(d)) {
 		fd = take_local(d->fd, d, fi);
 		if (fd >= 0) {
 			last_transport = "appfd";
 			goto ok;
 		}
-		if (d->type == IPC_TYPE_FD)
-			return fd;
 		e_app = fd;
 		u_dbg("ipc", "fd %d in the handle is not its file: %s", d->fd,
 		      strerror(-fd));
 	}
 	if (local) {
-		if ((err = ipc_export_fetch(d->export_id, d->tag, &fd)))
+		if ((err = ipc_export_fetch(d, &fd)))
 			return err;
 		if ((err = check_file(fd, d, fi)))
 			goto err_close;
 		last_transport = "local";
 		goto ok;
 	}
-	if (pidfd) {
-		fd = via_pidfd(d);
+	if (pidfd && !tagged) {
+		e_pidfd = -EOPNOTSUPP; /* the file cannot prove the secret */
+	} else if (pidfd) {
+		fd = ipc_pidfd_take(d->pid, d->fd_copy);
 		if (fd >= 0 && (e_pidfd = check_file(fd, d, fi))) {
-			close(fd);
+			ipc_fd_drop_taken(fd);
 			fd = -1;
 		} else if (fd >= 0) {
 			last_transport = "pidfd";
@@ -271,13 +388,13 @@ fetch(const struct ipc_desc *d, bool local, int *out,
 	if (broker) {
 		e_broker = ipc_broker_fetch(d, &fd);
 		if (!e_broker && (e_broker = check_file(fd, d, fi)))
-			close(fd);
+			ipc_fd_drop_taken(fd);
 		if (!e_broker) {
 			last_transport = "broker";
 			goto ok;
 		}
 	}
-	if (d->type == IPC_TYPE_MEM && !ipc_handle_fd_replaced(d)) {
+	if (tagged && !ipc_handle_fd_replaced(d)) {
 		/* The application may have passed the fd itself and got the
 		 * exporter's number again, so bytes 0..3 look untouched. Only
 		 * the exporter's own open file (inode, and the tag in its
@@ -312,64 +429,33 @@ err_close:
 	return err;
 }
 
-/* ---- the index ---------------------------------------------------------- */
+/* ---- the index: the driver's address map -------------------------------- */
 
-/* First import whose ptr > p. Under index_lock. */
-static size_t
-idx_upper(const void *p)
-{
-	size_t lo = 0, hi = idx_n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)idx[mid]->ptr <= (uintptr_t)p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The import containing p, and its slot. Under index_lock. */
-static struct import *
-idx_find(const void *p, size_t *slot)
-{
-	size_t i = idx_upper(p);
-	if (!i)
-		return NULL;
-	struct import *im = idx[i - 1];
-	if ((uintptr_t)p - (uintptr_t)im->ptr >= im->size)
-		return NULL;
-	*slot = i - 1;
-	return im;
-}
-
+/* Registers im in the address map (amap.h), which is the import index:
+ * the owner is im. index_lock serialises the changes, so whoever holds it
+ * may use the owner of an IPC_IMPORT hit. */
 static int
 idx_insert(struct import *im)
 {
+	struct usm_info info = {
+		.base = im->ptr, .size = im->size, .kind = im->kind,
+		.id = im->id, .ctx = im->ctx, .dev = im->dev, .fd = -1,
+		.page_size = im->ce->granule,
+	};
 	pthread_rwlock_wrlock(&index_lock);
-	if (idx_n == idx_cap) {
-		size_t cap = idx_cap ? idx_cap * 2 : 64;
-		struct import **n = realloc(idx, cap * sizeof(*n));
-		if (!n) {
-			pthread_rwlock_unlock(&index_lock);
-			return -ENOMEM;
-		}
-		idx = n;
-		idx_cap = cap;
-	}
-	size_t i = idx_upper(im->ptr);
-	memmove(&idx[i + 1], &idx[i], (idx_n - i) * sizeof(*idx));
-	idx[i] = im;
-	idx_n++;
+	int err = amap_add(AMAP_IPC_IMPORT, &info, im, im->external);
 	pthread_rwlock_unlock(&index_lock);
-	return 0;
+	return err;
 }
 
-static void
-idx_remove(size_t slot)
+/* The import containing p. Under index_lock. */
+static struct import *
+idx_find(const void *p)
 {
-	memmove(&idx[slot], &idx[slot + 1], (idx_n - slot - 1) * sizeof(*idx));
-	idx_n--;
+	struct amap_hit hit;
+	if (amap_find(p, &hit) || hit.kind != AMAP_IPC_IMPORT)
+		return NULL;
+	return hit.owner;
 }
 
 static bool
@@ -406,7 +492,7 @@ map_import(struct _ze_context_handle_t *c, struct _ze_device_handle_t *dev,
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ce->fd,
 		       (off_t)page_off);
 	if (p == MAP_FAILED) {
-		int err = -errno;
+		int err = errno == EACCES ? -EBADF : -errno; /* read-only */
 		free(im);
 		return err;
 	}
@@ -446,36 +532,48 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	if (d.type == IPC_TYPE_PHYS)
 		return ipc_phys_open(c, dev, &d, out, why);
 	ipc_self(&me);
-	bool local = d.pid == me.pid && d.nonce == me.nonce;
+	bool local = d.pid == me.pid &&
+		     d.nonce == (d.type == IPC_TYPE_FD ? me.fd_nonce : me.nonce);
 	if (d.type == IPC_TYPE_FD && !local) {
 		*why = "an fd handle is valid only in the process that made it";
 		return -EBADMSG;
 	}
+	/* One entry per file: an untagged handle's tag is its export's
+	 * secret, not the file's, so untagged ones share (pid, nonce, 0,
+	 * inode); a tagged one's file position is its tag. */
 	int32_t kpid = d.type == IPC_TYPE_FD ? 0 : d.pid;
 	uint64_t knonce = d.type == IPC_TYPE_FD ? 0 : d.nonce;
-	uint64_t key = cent_key(kpid, knonce, d.tag, d.ino);
+	uint64_t ktag = (d.flags & IPC_FLAG_TAGGED) ? d.tag : 0;
+	uint64_t key = cent_key(kpid, knonce, ktag, d.ino);
 	pthread_mutex_lock(&import_lock);
-	struct cent *ce = cent_find(key, kpid, knonce, d.tag, d.ino);
-	if (ce) {
-		/* Revoked by the exporter (tag reset), or put (local)? */
-		if ((ce->tag && ipc_fd_get_pos(ce->fd) != ce->tag) ||
-		    (local && d.type == IPC_TYPE_MEM &&
-		     !ipc_export_live(d.export_id, d.tag))) {
-			pthread_mutex_unlock(&import_lock);
-			return -ESTALE;
+	struct cent *ce = cent_find(key, kpid, knonce, ktag, d.ino);
+	if (ce)
+		ce->refs++; /* ours while it is checked, then the import's */
+	pthread_mutex_unlock(&import_lock);
+	if (ce && !cent_valid(ce, &d, local)) {
+		/* Put, revoked, or cannot tell: out of the cache (its imports
+		 * keep it); the fetch below decides. */
+		pthread_mutex_lock(&import_lock);
+		if (ce->hashed) {
+			cent_unlink(ce);
+			ce->hashed = false;
 		}
+		pthread_mutex_unlock(&import_lock);
+		cent_put(ce);
+		ce = NULL;
+	}
+	if (ce) {
+		pthread_mutex_lock(&import_lock);
 		/* A pool file grows: the handle may name a newer range. */
 		if (d.offset + d.size > ce->fsize) {
 			struct stat st;
 			if (!fstat(ce->fd, &st) && st.st_size > 0)
 				ce->fsize = (uint64_t)st.st_size;
 		}
-		ce->refs++;
 		fsize = ce->fsize;
 		pthread_mutex_unlock(&import_lock);
 		goto map;
 	}
-	pthread_mutex_unlock(&import_lock);
 
 	int fd;
 	if ((err = fetch(&d, local, &fd, &fi)))
@@ -486,11 +584,11 @@ ipc_import_open(struct _ze_context_handle_t *c,
 		return -ENOMEM;
 	}
 	*n = (struct cent){ .key = key, .pid = kpid, .nonce = knonce,
-			    .tag = d.tag, .ino = d.ino, .hashed = true,
+			    .tag = ktag, .ino = d.ino, .hashed = true,
 			    .dmabuf = fi.dmabuf, .fd = fd, .fsize = fi.size,
 			    .granule = fi.granule, .refs = 1 };
 	pthread_mutex_lock(&import_lock);
-	ce = cent_find(key, kpid, knonce, d.tag, d.ino);
+	ce = cent_find(key, kpid, knonce, ktag, d.ino);
 	if (ce) { /* another thread won the race */
 		ce->refs++;
 		if (ce->fsize < fi.size)
@@ -525,8 +623,7 @@ static int
 unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
 	struct import **out)
 {
-	size_t slot;
-	struct import *im = idx_find(ptr, &slot);
+	struct import *im = idx_find(ptr);
 	if (!im)
 		return -ENOENT;
 	if (im->ptr != ptr)
@@ -535,7 +632,7 @@ unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
 		return -EPERM;
 	if (im->external != external)
 		return -EXDEV;
-	idx_remove(slot);
+	amap_del(AMAP_IPC_IMPORT, im->ptr);
 	*out = im;
 	return 0;
 }
@@ -599,44 +696,14 @@ ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 	return err;
 }
 
-int
-ipc_import_query(struct _ze_context_handle_t *c, const void *ptr,
-		 struct ipc_import_info *out)
-{
-	size_t slot;
-	int err = -ENOENT;
-	pthread_rwlock_rdlock(&index_lock);
-	struct import *im = idx_n ? idx_find(ptr, &slot) : NULL;
-	if (im && owned_by(im, c)) {
-		out->base = im->ptr;
-		out->size = im->size;
-		out->kind = im->kind;
-		out->external = im->external;
-		out->id = im->id;
-		out->page_size = im->ce->granule;
-		out->dev = im->dev;
-		err = 0;
-	}
-	pthread_rwlock_unlock(&index_lock);
-	return err;
-}
-
 void
 ipc_import_context_destroyed(struct _ze_context_handle_t *c)
 {
-	struct import **gone = NULL;
-	size_t n = 0, keep = 0;
+	pidfds_flush();
+	void **gone = NULL;
+	size_t n = 0;
 	pthread_rwlock_wrlock(&index_lock);
-	if (idx_n)
-		gone = malloc(idx_n * sizeof(*gone));
-	for (size_t i = 0; gone && i < idx_n; i++) {
-		if (owned_by(idx[i], c))
-			gone[n++] = idx[i];
-		else
-			idx[keep++] = idx[i];
-	}
-	if (gone)
-		idx_n = keep;
+	amap_take_ctx(AMAP_IPC_IMPORT, c, &gone, &n);
 	pthread_rwlock_unlock(&index_lock);
 	if (n)
 		u_dbg("ipc", "context destroyed: closing %zu import(s)", n);
@@ -650,11 +717,13 @@ ipc_import_fork_prepare(void)
 {
 	pthread_mutex_lock(&import_lock);
 	pthread_rwlock_wrlock(&index_lock);
+	pthread_rwlock_wrlock(&pidfd_lock);
 }
 
 void
 ipc_import_fork_parent(void)
 {
+	pthread_rwlock_unlock(&pidfd_lock);
 	pthread_rwlock_unlock(&index_lock);
 	pthread_mutex_unlock(&import_lock);
 }
@@ -664,4 +733,5 @@ ipc_import_fork_child(void)
 {
 	pthread_mutex_init(&import_lock, NULL);
 	pthread_rwlock_init(&index_lock, NULL);
+	pthread_rwlock_init(&pidfd_lock, NULL); /* the pidfds stay good */
 }

@@ -2,7 +2,8 @@
 /*
  * ipc_os: the system calls of the IPC code, in one file: fd inspection
  * (what a received fd really is), reopen and file-position tags, seals,
- * pidfd_open / pidfd_getfd, udmabuf, Yama, and SCM_RIGHTS messages.
+ * pidfd_open / pidfd_getfd, kcmp, secrets from getrandom, udmabuf, Yama
+ * (a note in the log, nothing more), and SCM_RIGHTS messages.
  *
  * Every function returns >= 0 or -errno (taken right after the failing
  * call) and every fd it makes is close-on-exec. No state but two probes
@@ -18,9 +19,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
+#include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/uio.h>
@@ -36,12 +39,7 @@
 #ifndef DMA_BUF_MAGIC
 #define DMA_BUF_MAGIC 0x444d4142
 #endif
-#ifndef PR_SET_PTRACER
-#define PR_SET_PTRACER 0x59616d61
-#endif
-#ifndef PR_SET_PTRACER_ANY
-#define PR_SET_PTRACER_ANY ((unsigned long)-1)
-#endif
+#define IPC_KCMP_FILE 0 /* linux/kcmp.h */
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
@@ -59,15 +57,40 @@ struct ipc_udmabuf_create {
 #define IPC_UDMABUF_FLAGS_CLOEXEC 0x01
 #define IPC_UDMABUF_CREATE _IOW('u', 0x42, struct ipc_udmabuf_create)
 
-int
-ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
+/* The device of the kernel's internal shm mount, where every memfd that
+ * is not on hugetlbfs lives: a file on it is a plain tmpfs file without
+ * asking fstatfs (one system call less on every import). 0: unknown. */
+static pthread_once_t memfd_dev_once = PTHREAD_ONCE_INIT;
+static uint64_t memfd_dev;
+
+static void
+memfd_dev_probe(void)
+{
+	struct stat st;
+	int fd = memfd_create("zemem-probe", MFD_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st))
+		memfd_dev = st.st_dev;
+	close(fd);
+}
+
+static int
+inspect(int fd, struct ipc_fdinfo *out, bool mode)
 {
 	struct stat st;
 	struct statfs sf;
 	memset(out, 0, sizeof(*out));
-	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
+	if (fstat(fd, &st) < 0)
 		return -errno;
-	int fl = fcntl(fd, F_GETFL);
+	pthread_once(&memfd_dev_once, memfd_dev_probe);
+	if (memfd_dev && st.st_dev == memfd_dev) {
+		memset(&sf, 0, sizeof(sf));
+		sf.f_type = TMPFS_MAGIC;
+	} else if (fstatfs(fd, &sf) < 0) {
+		return -errno;
+	}
+	int fl = mode ? fcntl(fd, F_GETFL) : O_RDWR;
 	if (fl < 0)
 		return -errno;
 	out->ino = st.st_ino;
@@ -92,6 +115,80 @@ ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
 		out->dmabuf = true;
 	}
 	return 0;
+}
+
+/* Does this process hold POSIX (fcntl) locks on the inode? /proc/locks
+ * lines: "N: POSIX ADVISORY WRITE <pid> <maj>:<min>:<ino> <start> <end>";
+ * waiters ("N: -> POSIX ...") hold nothing. When it cannot tell: yes. */
+static bool
+holds_posix_locks(uint64_t dev, uint64_t ino)
+{
+	FILE *f = fopen("/proc/locks", "re");
+	if (!f)
+		return true;
+	char line[256];
+	bool found = false;
+	int me = (int)getpid();
+	for (int lines = 0; !found && lines < 1000000 &&
+			    fgets(line, sizeof(line), f); lines++) {
+		char kind[16];
+		int pid;
+		unsigned maj, min;
+		unsigned long long i;
+		if (sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", kind, &pid,
+			   &maj, &min, &i) == 5 &&
+		    !strcmp(kind, "POSIX") && pid == me && i == ino &&
+		    makedev(maj, min) == dev)
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Files taken from another process that were not what a handle named and
+ * that this process holds POSIX locks on: closing them would drop those
+ * locks, so they stay open (a forged handle costs at most IPC_PARKED fds
+ * this way). */
+#define IPC_PARKED 16
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned n_parked;
+
+void
+ipc_fd_drop_taken(int fd)
+{
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !holds_posix_locks(st.st_dev, st.st_ino)) {
+		close(fd);
+		return;
+	}
+	pthread_mutex_lock(&parked_lock);
+	bool keep = n_parked < IPC_PARKED;
+	n_parked += keep;
+	pthread_mutex_unlock(&parked_lock);
+	if (keep) {
+		u_warn("ipc", "a forged IPC handle named a file we hold POSIX "
+			      "locks on (inode %llu): fd %d kept open",
+		       (unsigned long long)st.st_ino, fd);
+		return;
+	}
+	u_warn("ipc", "a forged IPC handle named a file we hold POSIX locks "
+		      "on (inode %llu): closing it drops them",
+	       (unsigned long long)st.st_ino);
+	close(fd);
+}
+
+int
+ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
+{
+	return inspect(fd, out, true);
+}
+
+int
+ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out)
+{
+	return inspect(fd, out, false);
 }
 
 int
@@ -202,10 +299,14 @@ ipc_udmabuf_create(int memfd, uint64_t off, uint64_t size)
 	return err;
 }
 
-static pthread_once_t ptrace_once = PTHREAD_ONCE_INIT;
+/* Yama, looked at once for the log only: zemem never widens who may
+ * ptrace this process (no PR_SET_PTRACER: with PR_SET_PTRACER_ANY every
+ * process of our uid could attach to us and read or change anything).
+ * Where Yama refuses pidfd_getfd, importers use the broker. */
+static pthread_once_t yama_once = PTHREAD_ONCE_INIT;
 
 static void
-allow_ptrace(void)
+yama_probe(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
 	int scope = 0;
@@ -214,26 +315,61 @@ allow_ptrace(void)
 	if (fscanf(f, "%d", &scope) != 1)
 		scope = 0;
 	fclose(f);
-	if (scope == 1) {
-		/* Restricted ptrace: name every process as our "tracer" so
-		 * importers of our uid may pidfd_getfd our exported fds. */
-		if (prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0) == 0)
-			u_info("ipc", "Yama ptrace_scope 1: PR_SET_PTRACER_ANY "
-				      "set so importers can use pidfd_getfd");
-		else
-			u_info("ipc", "PR_SET_PTRACER: %s; importers will use "
-				      "the broker", strerror(errno));
-	} else if (scope >= 2) {
-		u_info("ipc", "Yama ptrace_scope %d: pidfd_getfd needs "
-			      "CAP_SYS_PTRACE; other importers use the broker",
+	if (scope >= 1)
+		u_info("ipc", "Yama ptrace_scope %d: importers that may not "
+			      "ptrace us get our exports through the broker",
 		       scope);
-	}
 }
 
 void
-ipc_allow_ptrace_once(void)
+ipc_yama_note_once(void)
 {
-	pthread_once(&ptrace_once, allow_ptrace);
+	pthread_once(&yama_once, yama_probe);
+}
+
+int
+ipc_secret64(uint64_t *out)
+{
+	/* Blocking getrandom: waits only until the kernel's pool is
+	 * initialised (early boot), never falls back to a guessable value. */
+	uint64_t v = 0;
+	for (int tries = 0; tries < 16; tries++) {
+		ssize_t r = getrandom(&v, sizeof(v), 0);
+		if (r == (ssize_t)sizeof(v)) {
+			*out = v;
+			return 0;
+		}
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+	return -EAGAIN;
+}
+
+int
+ipc_tag_new(uint8_t kind, bool whole, uint64_t *tag)
+{
+	uint64_t r;
+	int err = ipc_secret64(&r);
+	if (err)
+		return err;
+	r = (r << 8) & (IPC_TAG_MARK - 1) & ~IPC_TAG_KIND_MASK;
+	*tag = IPC_TAG_MARK | r | (kind & 0xfu) |
+	       (whole ? 0 : IPC_TAG_SEGMENT);
+	return 0;
+}
+
+int
+ipc_kcmp_file(pid_t pid1, int fd1, pid_t pid2, int fd2)
+{
+#ifdef SYS_kcmp
+	long r = syscall(SYS_kcmp, pid1, pid2, IPC_KCMP_FILE, fd1, fd2);
+	if (r < 0)
+		return -errno;
+	return r == 0 ? 0 : 1;
+#else
+	(void)pid1, (void)fd1, (void)pid2, (void)fd2;
+	return -ENOSYS;
+#endif
 }
 
 int

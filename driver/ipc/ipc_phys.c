@@ -10,7 +10,9 @@
  * stands for that mapping (object, offset, size), and is refused (-E2BIG)
  * when the page right after it is mapped in the same reservation to
  * another object (the "allocation" at ptr then spans several objects:
- * chain the descriptor, or pass the physical handle); with the descriptor,
+ * chain the descriptor, or pass the physical handle); the same object
+ * mapped again right after (one object at two addresses) is one object
+ * and is fine; with the descriptor,
  * [ptr, ptr + size) must be page-aligned and fully mapped (-ENXIO: a hole).
  *
  * Multi-fd transport. N files cannot ride in one fd slot, so each get
@@ -18,22 +20,29 @@
  * "list" memfd: a header and N entries (exporter fd number, inode, object
  * offset, size, page size), written once and sealed (no write, grow,
  * shrink). The list memfd is what the handle names (fd, inode, and a
- * random tag in its file position, as for USM exports). The importer
- * gets the list, checks it (inode, tag, header), then gets each object's
- * fd and checks it against its entry (inode, memfd, F_SEAL_SHRINK,
- * writable, range inside the file). Every file is addressed by "sub":
- * 1 the list, k >= 2 object k - 2, through the same transports as USM:
- *   local   this process: the export table (ipc_phys_fetch);
+ * the export's secret (tag) in its file position and in its sealed
+ * header, as for USM exports). The importer gets the list, checks it
+ * (inode, tag, header, the kind), then gets each object's fd and checks it
+ * against its entry (inode, memfd, F_SEAL_SHRINK, writable, range inside
+ * the file). Every file is addressed by "sub": 1 the list, k >= 2 object
+ * k - 2, through the same transports as USM:
+ *   local   this process: the export table (ipc_phys_fetch, every field of
+ *           the handle checked);
  *   pidfd   pidfd_getfd of the fd numbers (the list's from the handle,
- *           the others from the list), each looked at through /proc first;
- *   broker  the exporter's broker with (export id, tag, sub): the same
- *           capability check, then SCM_RIGHTS.
+ *           the others from the list); a file that turns out not to be
+ *           the one named is let go without dropping our POSIX locks
+ *           (ipc_fd_drop_taken);
+ *   broker  the exporter's broker with the handle and sub: the same
+ *           check, then SCM_RIGHTS.
  * ZEMEM_IPC_TRANSPORT picks among pidfd and broker as for USM. Bytes 0..3
  * overwritten by the application are ignored (one fd cannot carry N).
- * The importer closes every received fd once it is mapped: the mappings
- * keep the memory; put closes the exporter's fds (all objects and the
- * list, whose tag is revoked first), so the memory lives exactly as long
- * as some process maps it or an export holds it. zePhysicalMemDestroy of
+ * The files an open fetched stay in a small importer cache (see "the
+ * cache" below: at most 8 handles, 2 s idle, revalidated against the
+ * exporter at every hit), so repeated opens of a handle fetch nothing;
+ * put closes the exporter's fds (all objects and the list, whose tag is
+ * revoked first), so the memory lives as long as some process maps it, an
+ * export holds it, or (for at most 2 s after the importer's last use of
+ * it) an importer cache holds its files. zePhysicalMemDestroy of
  * an exported object is fine: the export has its own fd.
  *
  * Import: open reserves a fresh range (vmm_os_reserve, aligned to the
@@ -41,8 +50,8 @@
  * that base releases all of it; no fd is kept. Imports are few: a plain
  * array, searched linearly.
  *
- * Locking: xlock (exports) and ilock (imports) are leaves; no lock is held
- * across a transport, mmap or a vmm call.
+ * Locking: xlock (exports), ilock (imports) and pcache_lock (the cache)
+ * are leaves; no lock is held across a transport, mmap or a vmm call.
  */
 #include "ipc.h"
 #include "../vmm/vmm.h"
@@ -55,6 +64,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PL_MAGIC 0x7a6d706cu /* "zmpl" */
@@ -80,7 +90,10 @@ struct pl_ent {
 
 struct pexp {
 	uint32_t id, serial;
-	uint64_t tag;
+	uint64_t tag;          /* the export's secret (ipc.h tag layout) */
+	uint64_t size;
+	uint8_t kind;
+	uint16_t device;
 	int list_fd;
 	uint64_t list_ino;
 	uint32_t n;
@@ -102,8 +115,6 @@ static pthread_mutex_t xlock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t ilock = PTHREAD_RWLOCK_INITIALIZER;
 static struct ipc_map exports; /* id -> struct pexp */
 static uint32_t next_id, next_serial;
-static struct pimp **imps;
-static size_t nimp, capimp;
 static _Atomic uint64_t next_imp_id;
 
 /* ---- exporter ----------------------------------------------------------- */
@@ -174,11 +185,22 @@ collect_cb(const struct vmm_piece *p, void *arg)
 	return coll_add(arg, fd, p->offset, p->size, &p->info);
 }
 
+/* Does the range hold more than one physical object? (One object mapped
+ * at two addresses, or twice in a row, is one object: seed 004.) */
+struct objs {
+	ze_physical_mem_handle_t first;
+	unsigned n;   /* runs seen */
+	bool several; /* a run of another object */
+};
+
 static int
-count_cb(const struct vmm_piece *p, void *arg)
+objs_cb(const struct vmm_piece *p, void *arg)
 {
-	(void)p;
-	++*(unsigned *)arg;
+	struct objs *o = arg;
+	if (!o->n++)
+		o->first = p->phys;
+	else if (p->phys != o->first)
+		o->several = true;
 	return 0;
 }
 
@@ -234,8 +256,11 @@ export_make(struct coll *co, uint64_t size, uint8_t kind, uint16_t device,
 	int err = -ENOMEM;
 	if (!e)
 		goto err_coll;
-	uint64_t r = ipc_random64() << 8;
-	e->tag = IPC_TAG_MARK | (r & (IPC_TAG_MARK - 1) & ~IPC_TAG_KIND_MASK);
+	if ((err = ipc_tag_new(kind, false, &e->tag)))
+		goto err_free;
+	e->size = size;
+	e->kind = kind;
+	e->device = device;
 	pthread_mutex_lock(&xlock);
 	do {
 		e->id = ++next_id;
@@ -267,7 +292,7 @@ export_make(struct coll *co, uint64_t size, uint8_t kind, uint16_t device,
 		.size = size,
 	};
 	ipc_handle_encode(&d, out64);
-	ipc_allow_ptrace_once();
+	ipc_yama_note_once();
 	ipc_broker_ensure();
 	u_dbg("ipc", "physical export %u: %u object(s), %llu bytes", e->id,
 	      e->n, (unsigned long long)size);
@@ -309,9 +334,9 @@ ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 		if (ui.base != ptr)
 			return -EINVAL;
 		range = ui.size;
-		unsigned runs = 0;
-		if (!vmm_range_walk(c, ptr, range + page, count_cb, &runs) &&
-		    runs > 1)
+		struct objs o = { 0 };
+		if (!vmm_range_walk(c, ptr, range + page, objs_cb, &o) &&
+		    o.several)
 			return -E2BIG;
 	} else if (((uintptr_t)ptr | range) & (page - 1)) {
 		return -EINVAL;
@@ -327,13 +352,27 @@ ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 	return export_make(&co, range, (uint8_t)co.e[0].kind, 0, out64);
 }
 
+/* The live export PHYS handle d of this process names: every field must
+ * be what its get wrote. Under xlock. */
+static struct pexp *
+pexp_of(const struct ipc_desc *d)
+{
+	struct pexp *e = ipc_map_get(&exports, d->export_id);
+	if (!e || d->type != IPC_TYPE_PHYS || e->tag != d->tag ||
+	    e->serial != d->serial || (uint32_t)e->list_ino != d->ino ||
+	    e->list_fd != d->fd_copy || e->size != d->size ||
+	    e->kind != d->kind || e->device != d->device ||
+	    d->flags != IPC_FLAG_TAGGED || d->offset)
+		return NULL;
+	return e;
+}
+
 int
 ipc_phys_put(const struct ipc_desc *d)
 {
 	pthread_mutex_lock(&xlock);
-	struct pexp *e = ipc_map_get(&exports, d->export_id);
-	if (!e || e->tag != d->tag || e->serial != d->serial ||
-	    (uint32_t)e->list_ino != d->ino || e->list_fd != d->fd_copy) {
+	struct pexp *e = pexp_of(d);
+	if (!e) {
 		pthread_mutex_unlock(&xlock);
 		return -ENOENT;
 	}
@@ -344,17 +383,26 @@ ipc_phys_put(const struct ipc_desc *d)
 }
 
 int
-ipc_phys_fetch(uint32_t export_id, uint64_t tag, uint32_t sub, int *fd)
+ipc_phys_fetch(const struct ipc_desc *d, uint32_t sub, int *fd)
 {
 	int err = -ESTALE;
 	pthread_mutex_lock(&xlock);
-	struct pexp *e = ipc_map_get(&exports, export_id);
-	if (e && e->tag == tag && sub >= 1 && sub - 1 <= e->n) {
+	struct pexp *e = pexp_of(d);
+	if (e && sub >= 1 && sub - 1 <= e->n) {
 		*fd = ipc_fd_dup(sub == 1 ? e->list_fd : e->ents[sub - 2].fd);
 		err = *fd < 0 ? *fd : 0;
 	}
 	pthread_mutex_unlock(&xlock);
 	return err;
+}
+
+static bool
+phys_live(const struct ipc_desc *d)
+{
+	pthread_mutex_lock(&xlock);
+	bool live = pexp_of(d) != NULL;
+	pthread_mutex_unlock(&xlock);
+	return live;
 }
 
 /* ---- importer: transports ----------------------------------------------- */
@@ -364,76 +412,75 @@ enum how { HOW_LOCAL, HOW_PIDFD, HOW_BROKER };
 struct getter {
 	const struct ipc_desc *d;
 	enum how how;
-	int pidfd;
 };
 
-/* File sub; num/ino: the exporter's fd number and the expected inode (for
- * the look through /proc before pidfd_getfd takes anything). */
+/* File sub; num: its fd number in the exporter (pidfd). */
 static int
-get_sub(struct getter *g, uint32_t sub, int num, uint64_t ino, bool ino32,
-	int *fd)
+get_sub(struct getter *g, uint32_t sub, int num, int *fd)
 {
 	const struct ipc_desc *d = g->d;
 	if (g->how == HOW_LOCAL)
-		return ipc_phys_fetch(d->export_id, d->tag, sub, fd);
+		return ipc_phys_fetch(d, sub, fd);
 	if (g->how == HOW_BROKER)
 		return ipc_broker_fetch_sub(d, sub, fd);
-	char path[64];
-	struct stat st;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)d->pid, num);
-	if (!stat(path, &st) &&
-	    (ino32 ? (uint32_t)st.st_ino : (uint64_t)st.st_ino) != ino)
-		return -ESTALE;
-	int r = ipc_pidfd_getfd(g->pidfd, num);
-	if (r == -EPERM)
-		return -EACCES;
-	if (r == -EBADF)
-		return -ESTALE;
+	int r = ipc_pidfd_take(d->pid, num);
 	if (r < 0)
 		return r;
 	*fd = r;
 	return 0;
 }
 
-/* Reads and checks the list of d into *ents (malloc'ed). */
+/* Reads and checks the list of d into *ents (malloc'ed); *list_fd: the
+ * list file itself (kept by the cache to revalidate it). */
 static int
-get_list(struct getter *g, struct pl_ent **ents, uint32_t *n)
+get_list(struct getter *g, struct pl_ent **ents, uint32_t *n, int *list_fd)
 {
 	const struct ipc_desc *d = g->d;
 	struct ipc_fdinfo fi;
 	struct pl_hdr h;
+	unsigned char *buf = NULL;
 	int fd, err;
-	if ((err = get_sub(g, 1, d->fd_copy, d->ino, true, &fd)))
+	if ((err = get_sub(g, 1, d->fd_copy, &fd)))
 		return err;
 	if ((err = ipc_fd_inspect(fd, &fi)))
-		goto out;
+		goto err_fd;
 	err = -ESTALE;
+	uint64_t most = sizeof(h) + (uint64_t)PHYS_MAX_OBJS *
+					    sizeof(struct pl_ent);
 	if (!fi.shmem || (uint32_t)fi.ino != d->ino || fi.pos != d->tag ||
-	    fi.size < sizeof(h) ||
-	    pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
-	    h.magic != PL_MAGIC || h.tag != d->tag ||
+	    fi.size < sizeof(h) || fi.size > most)
+		goto err_fd;
+	/* Header and entries in one read: the list is exactly that long. */
+	if (!(buf = malloc((size_t)fi.size))) {
+		err = -ENOMEM;
+		goto err_fd;
+	}
+	if (pread(fd, buf, (size_t)fi.size, 0) != (ssize_t)fi.size)
+		goto err_fd;
+	memcpy(&h, buf, sizeof(h));
+	if (h.magic != PL_MAGIC || h.tag != d->tag ||
 	    h.export_id != d->export_id || h.size != d->size || !h.n ||
 	    h.n > PHYS_MAX_OBJS ||
-	    fi.size < sizeof(h) + (uint64_t)h.n * sizeof(struct pl_ent))
-		goto out;
+	    fi.size != sizeof(h) + (uint64_t)h.n * sizeof(struct pl_ent))
+		goto err_fd;
 	size_t len = h.n * sizeof(struct pl_ent);
 	if (!(*ents = malloc(len))) {
 		err = -ENOMEM;
-		goto out;
+		goto err_fd;
 	}
-	if (pread(fd, *ents, len, sizeof(h)) != (ssize_t)len) {
-		free(*ents);
-		goto out;
-	}
+	memcpy(*ents, buf + sizeof(h), len);
+	free(buf);
 	*n = h.n;
-	err = 0;
-out:
-	close(fd);
+	*list_fd = fd;
+	return 0;
+err_fd:
+	free(buf);
+	ipc_fd_drop_taken(fd);
 	return err;
 }
 
-/* Entries: page sizes powers of two, ranges page-aligned, sizes adding up
- * to the handle's size. */
+/* Entries: page sizes powers of two, ranges page-aligned, the kind the
+ * handle says, sizes adding up to the handle's size. */
 static int
 check_list(const struct ipc_desc *d, const struct pl_ent *e, uint32_t n,
 	   size_t *maxpage)
@@ -441,6 +488,8 @@ check_list(const struct ipc_desc *d, const struct pl_ent *e, uint32_t n,
 	size_t os = (size_t)sysconf(_SC_PAGESIZE);
 	uint64_t sum = 0;
 	*maxpage = os;
+	if (e[0].kind != d->kind)
+		return -ESTALE;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t pg = e[i].page;
 		if (pg < os || (pg & (pg - 1)) || pg > (1ull << 30) ||
@@ -462,7 +511,7 @@ static int
 check_obj(int fd, const struct pl_ent *e)
 {
 	struct ipc_fdinfo fi;
-	int err = ipc_fd_inspect(fd, &fi);
+	int err = ipc_fd_inspect_to_map(fd, &fi); /* read-only: mmap says */
 	if (err)
 		return err == -EBADF ? -ESTALE : err;
 	if (!fi.shmem || fi.ino != e->ino)
@@ -474,6 +523,59 @@ check_obj(int fd, const struct pl_ent *e)
 	return 0;
 }
 
+/* ---- importer: the cache of the files of range exports ----------------- */
+
+/* What one fetch of a handle's files got: the list (kept to revalidate),
+ * its entries and every object's fd, checked. Kept after the open that
+ * fetched it, idle, so that the next open of the same handle costs no
+ * fetch; at most PCACHE_MAX entries, none idle longer than PCACHE_IDLE_MS
+ * (looked at in every open and close), all dropped when a context goes.
+ * A hit is used only after it is revalidated against the exporter's live
+ * state: this process's export table (local), or kcmp: the exporter still
+ * holds the very list file at the handle's fd number (put closes it) and
+ * its position is still the secret. Where kcmp cannot tell (another pid
+ * namespace, a non-dumpable exporter, no kcmp), the entry is dropped and
+ * the files are fetched again. An open takes the entry out of the list
+ * and puts it back when done, so no two opens share one. Locking:
+ * pcache_lock, a leaf. */
+#define PCACHE_MAX 8
+#define PCACHE_IDLE_MS 2000
+
+struct pcache {
+	struct pcache *next;
+	struct ipc_desc d;   /* the handle the files were fetched for */
+	bool local;
+	int list_fd;
+	uint32_t n;
+	struct pl_ent *ents;
+	int *fds;
+	size_t maxpage;
+	uint64_t idle_ms;    /* since when it is idle */
+};
+
+static pthread_mutex_t pcache_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pcache *pcache_head;
+static unsigned pcache_n;
+
+static uint64_t
+mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static bool
+same_handle(const struct ipc_desc *a, const struct ipc_desc *b)
+{
+	return a->fd_copy == b->fd_copy && a->type == b->type &&
+	       a->kind == b->kind && a->flags == b->flags &&
+	       a->device == b->device && a->pid == b->pid &&
+	       a->ino == b->ino && a->nonce == b->nonce && a->tag == b->tag &&
+	       a->export_id == b->export_id && a->serial == b->serial &&
+	       a->size == b->size && a->offset == b->offset;
+}
+
 static void
 close_all(int *fds, uint32_t n)
 {
@@ -482,65 +584,175 @@ close_all(int *fds, uint32_t n)
 			close(fds[i]);
 }
 
-/* One transport: the list, then every object fd, checked. */
-static int
-get_all(struct getter *g, struct pl_ent **ents, uint32_t *n, int **fds,
-	size_t *maxpage)
+static void
+pcache_free(struct pcache *pc)
 {
+	close_all(pc->fds, pc->n);
+	close(pc->list_fd);
+	free(pc->fds);
+	free(pc->ents);
+	free(pc);
+}
+
+/* Unlinks the entries idle too long (all with all) onto *gone. Under
+ * pcache_lock. */
+static void
+pcache_expire(bool all, struct pcache **gone)
+{
+	uint64_t now = all ? 0 : mono_ms();
+	for (struct pcache **pp = &pcache_head; *pp;) {
+		struct pcache *pc = *pp;
+		if (all || now - pc->idle_ms > PCACHE_IDLE_MS) {
+			*pp = pc->next;
+			pc->next = *gone;
+			*gone = pc;
+			pcache_n--;
+		} else {
+			pp = &pc->next;
+		}
+	}
+}
+
+static void
+pcache_free_list(struct pcache *gone)
+{
+	while (gone) {
+		struct pcache *next = gone->next;
+		pcache_free(gone);
+		gone = next;
+	}
+}
+
+static void
+pcache_sweep(bool all)
+{
+	struct pcache *gone = NULL;
+	pthread_mutex_lock(&pcache_lock);
+	if (pcache_head)
+		pcache_expire(all, &gone);
+	pthread_mutex_unlock(&pcache_lock);
+	pcache_free_list(gone);
+}
+
+/* The cached files of d, revalidated, taken out of the cache; or NULL. */
+static struct pcache *
+pcache_take(const struct ipc_desc *d)
+{
+	struct pcache *pc = NULL, *gone = NULL;
+	pthread_mutex_lock(&pcache_lock);
+	for (struct pcache **pp = &pcache_head; *pp; pp = &(*pp)->next)
+		if (same_handle(&(*pp)->d, d)) {
+			pc = *pp;
+			*pp = pc->next;
+			pcache_n--;
+			break;
+		}
+	pcache_expire(false, &gone);
+	pthread_mutex_unlock(&pcache_lock);
+	pcache_free_list(gone);
+	if (!pc)
+		return NULL;
+	bool live = pc->local ? phys_live(d)
+		    : ipc_kcmp_file(getpid(), pc->list_fd, d->pid,
+				    d->fd_copy) == 0 &&
+				      ipc_fd_get_pos(pc->list_fd) == d->tag;
+	if (live)
+		return pc;
+	u_dbg("ipc", "cached files of pid %d's range export %u: no longer "
+		     "exported", (int)d->pid, d->export_id);
+	pcache_free(pc);
+	return NULL;
+}
+
+static void
+pcache_put(struct pcache *pc)
+{
+	struct pcache *gone = NULL;
+	pc->idle_ms = mono_ms();
+	pthread_mutex_lock(&pcache_lock);
+	for (struct pcache *o = pcache_head; o; o = o->next)
+		if (same_handle(&o->d, &pc->d)) {
+			pc->next = gone; /* another open cached it already */
+			gone = pc;
+			pc = NULL;
+			break;
+		}
+	if (pc) {
+		pc->next = pcache_head;
+		pcache_head = pc;
+		if (++pcache_n > PCACHE_MAX) {
+			struct pcache **pp = &pcache_head;
+			while ((*pp)->next)
+				pp = &(*pp)->next;
+			(*pp)->next = gone; /* the least recently used */
+			gone = *pp;
+			*pp = NULL;
+			pcache_n--;
+		}
+	}
+	pthread_mutex_unlock(&pcache_lock);
+	pcache_free_list(gone);
+}
+
+/* One transport: the list, then every object fd, checked: a new cache
+ * entry (not listed yet). */
+static int
+get_all(struct getter *g, struct pcache **out)
+{
+	struct pcache *pc = calloc(1, sizeof(*pc));
 	int err;
-	if (g->how == HOW_PIDFD) {
-		g->pidfd = ipc_pidfd_open(g->d->pid);
-		if (g->pidfd < 0)
-			return g->pidfd == -EPERM ? -EACCES : g->pidfd;
-	}
-	if ((err = get_list(g, ents, n)))
-		goto out;
-	if ((err = check_list(g->d, *ents, *n, maxpage)))
-		goto err_ents;
-	if (!(*fds = malloc(*n * sizeof(int)))) {
+	if (!pc)
+		return -ENOMEM;
+	pc->d = *g->d;
+	pc->local = g->how == HOW_LOCAL;
+	if ((err = get_list(g, &pc->ents, &pc->n, &pc->list_fd)))
+		goto err_pc;
+	if ((err = check_list(g->d, pc->ents, pc->n, &pc->maxpage)))
+		goto err_list;
+	if (!(pc->fds = malloc(pc->n * sizeof(int)))) {
 		err = -ENOMEM;
-		goto err_ents;
+		goto err_list;
 	}
-	for (uint32_t i = 0; i < *n; i++)
-		(*fds)[i] = -1;
-	for (uint32_t i = 0; i < *n; i++) {
-		struct pl_ent *e = &(*ents)[i];
-		if ((err = get_sub(g, i + 2, e->fd, e->ino, false,
-				   &(*fds)[i])) ||
-		    (err = check_obj((*fds)[i], e)))
+	for (uint32_t i = 0; i < pc->n; i++)
+		pc->fds[i] = -1;
+	for (uint32_t i = 0; i < pc->n; i++) {
+		struct pl_ent *e = &pc->ents[i];
+		if ((err = get_sub(g, i + 2, e->fd, &pc->fds[i])))
 			goto err_fds;
+		if ((err = check_obj(pc->fds[i], e))) {
+			ipc_fd_drop_taken(pc->fds[i]);
+			pc->fds[i] = -1;
+			goto err_fds;
+		}
 	}
-	goto out;
+	*out = pc;
+	return 0;
 err_fds:
-	close_all(*fds, *n);
-	free(*fds);
-err_ents:
-	free(*ents);
-out:
-	if (g->how == HOW_PIDFD)
-		close(g->pidfd);
+	close_all(pc->fds, pc->n);
+	free(pc->fds);
+err_list:
+	ipc_fd_drop_taken(pc->list_fd);
+	free(pc->ents);
+err_pc:
+	free(pc);
 	return err;
 }
 
 /* ---- importer: open, close, queries ------------------------------------- */
 
+/* Registers im in the address map, which is the list of physical-range
+ * imports (owner im); ilock serialises its changes and the use of the
+ * owners, as index_lock does for ipc_import.c. */
 static int
 imp_insert(struct pimp *im)
 {
-	int err = 0;
+	struct usm_info info = {
+		.base = im->base, .size = im->size, .kind = im->kind,
+		.id = im->id, .ctx = im->ctx, .dev = im->dev, .fd = -1,
+		.page_size = im->page,
+	};
 	pthread_rwlock_wrlock(&ilock);
-	if (nimp == capimp) {
-		size_t cap = capimp ? capimp * 2 : 16;
-		struct pimp **n = realloc(imps, cap * sizeof(*n));
-		if (!n) {
-			err = -ENOMEM;
-			goto out;
-		}
-		imps = n;
-		capimp = cap;
-	}
-	imps[nimp++] = im;
-out:
+	int err = amap_add(AMAP_PHYS_IMPORT, &info, im, false);
 	pthread_rwlock_unlock(&ilock);
 	return err;
 }
@@ -551,13 +763,15 @@ ipc_phys_open(struct _ze_context_handle_t *c,
 	      void **out, const char **why)
 {
 	struct ipc_self me;
-	struct getter g = { .d = d, .pidfd = -1 };
-	struct pl_ent *ents = NULL;
-	int *fds = NULL, err = -ENOTCONN;
-	uint32_t n = 0;
-	size_t maxpage = 0;
+	struct getter g = { .d = d };
+	int err = -ENOTCONN;
 	(void)why;
 	ipc_self(&me);
+	struct pcache *pc = pcache_take(d);
+	if (pc) {
+		err = 0;
+		goto map;
+	}
 	bool pidfd, broker;
 	ipc_transports(&pidfd, &broker);
 	enum how order[2];
@@ -572,7 +786,7 @@ ipc_phys_open(struct _ze_context_handle_t *c,
 	}
 	for (unsigned i = 0; i < nhow; i++) {
 		g.how = order[i];
-		int e = get_all(&g, &ents, &n, &fds, &maxpage);
+		int e = get_all(&g, &pc);
 		if (!e) {
 			err = 0;
 			break;
@@ -585,25 +799,28 @@ ipc_phys_open(struct _ze_context_handle_t *c,
 		       d->export_id, strerror(-err));
 		return err;
 	}
+map:;
 	void *base;
 	struct pimp *im = calloc(1, sizeof(*im));
 	if (!im) {
 		err = -ENOMEM;
 		goto out;
 	}
-	if ((err = vmm_os_reserve((size_t)d->size, maxpage, &base)))
+	if ((err = vmm_os_reserve((size_t)d->size, pc->maxpage, &base)))
 		goto err_im;
 	size_t at = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		err = vmm_os_map_fd((char *)base + at, (size_t)ents[i].size,
-				    PROT_READ | PROT_WRITE, fds[i],
-				    ents[i].offset);
-		if (err)
+	for (uint32_t i = 0; i < pc->n; i++) {
+		err = vmm_os_map_fd((char *)base + at, (size_t)pc->ents[i].size,
+				    PROT_READ | PROT_WRITE, pc->fds[i],
+				    pc->ents[i].offset);
+		if (err) {
+			err = err == -EACCES ? -EBADF : err; /* read-only */
 			goto err_release;
-		at += (size_t)ents[i].size;
+		}
+		at += (size_t)pc->ents[i].size;
 	}
 	*im = (struct pimp){
-		.base = base, .size = (size_t)d->size, .page = maxpage,
+		.base = base, .size = (size_t)d->size, .page = pc->maxpage,
 		.kind = d->kind, .ctx = c, .ctx_serial = c->serial,
 		.dev = dev,
 		.id = (3ull << 62) | atomic_fetch_add(&next_imp_id, 1),
@@ -617,22 +834,18 @@ err_release:
 err_im:
 	free(im);
 out:
-	close_all(fds, n);
-	free(fds);
-	free(ents);
+	pcache_put(pc);
 	return err;
 }
 
-/* The import containing p, and its slot. Under ilock. */
+/* The import containing p. Under ilock. */
 static struct pimp *
-imp_find(const void *p, size_t *slot)
+imp_find(const void *p)
 {
-	for (size_t i = 0; i < nimp; i++)
-		if ((uintptr_t)p - (uintptr_t)imps[i]->base < imps[i]->size) {
-			*slot = i;
-			return imps[i];
-		}
-	return NULL;
+	struct amap_hit hit;
+	if (amap_find(p, &hit) || hit.kind != AMAP_PHYS_IMPORT)
+		return NULL;
+	return hit.owner;
 }
 
 static bool
@@ -651,10 +864,9 @@ imp_destroy(struct pimp *im)
 int
 ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr)
 {
-	size_t slot;
 	int err = 0;
 	pthread_rwlock_wrlock(&ilock);
-	struct pimp *im = imp_find(ptr, &slot);
+	struct pimp *im = imp_find(ptr);
 	if (!im)
 		err = -ENOENT;
 	else if (im->base != ptr)
@@ -662,49 +874,26 @@ ipc_phys_close(struct _ze_context_handle_t *c, const void *ptr)
 	else if (!owned_by(im, c))
 		err = -EPERM;
 	else
-		imps[slot] = imps[--nimp];
+		amap_del(AMAP_PHYS_IMPORT, im->base);
 	pthread_rwlock_unlock(&ilock);
 	if (!err)
 		imp_destroy(im);
-	return err;
-}
-
-int
-ipc_phys_query(struct _ze_context_handle_t *c, const void *ptr,
-	       struct ipc_import_info *out)
-{
-	size_t slot;
-	int err = -ENOENT;
-	pthread_rwlock_rdlock(&ilock);
-	struct pimp *im = imp_find(ptr, &slot);
-	if (im && owned_by(im, c)) {
-		*out = (struct ipc_import_info){
-			.base = im->base, .size = im->size, .kind = im->kind,
-			.id = im->id, .page_size = im->page, .dev = im->dev,
-		};
-		err = 0;
-	}
-	pthread_rwlock_unlock(&ilock);
+	pcache_sweep(false);
 	return err;
 }
 
 void
 ipc_phys_context_destroyed(struct _ze_context_handle_t *c)
 {
-	for (;;) {
-		struct pimp *im = NULL;
-		pthread_rwlock_wrlock(&ilock);
-		for (size_t i = 0; i < nimp; i++)
-			if (owned_by(imps[i], c)) {
-				im = imps[i];
-				imps[i] = imps[--nimp];
-				break;
-			}
-		pthread_rwlock_unlock(&ilock);
-		if (!im)
-			return;
-		imp_destroy(im);
-	}
+	pcache_sweep(true);
+	void **gone = NULL;
+	size_t n = 0;
+	pthread_rwlock_wrlock(&ilock);
+	amap_take_ctx(AMAP_PHYS_IMPORT, c, &gone, &n);
+	pthread_rwlock_unlock(&ilock);
+	for (size_t i = 0; i < n; i++)
+		imp_destroy(gone[i]);
+	free(gone);
 }
 
 void
@@ -712,11 +901,13 @@ ipc_phys_fork_prepare(void)
 {
 	pthread_rwlock_wrlock(&ilock);
 	pthread_mutex_lock(&xlock);
+	pthread_mutex_lock(&pcache_lock);
 }
 
 void
 ipc_phys_fork_parent(void)
 {
+	pthread_mutex_unlock(&pcache_lock);
 	pthread_mutex_unlock(&xlock);
 	pthread_rwlock_unlock(&ilock);
 }
@@ -737,4 +928,5 @@ ipc_phys_fork_child(void)
 	ipc_map_clear(&exports);
 	pthread_mutex_init(&xlock, NULL);
 	pthread_rwlock_init(&ilock, NULL);
+	pthread_mutex_init(&pcache_lock, NULL); /* entries stay: same files */
 }

@@ -77,6 +77,8 @@ struct usm_info {
 	int fd;             /* backing fd or -1 (owned by usm, not dup'ed) */
 	uint64_t fd_offset; /* offset of base in that fd */
 	bool page_exclusive; /* no other live allocation shares its pages */
+	bool own_file;      /* fd holds this allocation alone (at offset 0;
+			     * the rest of the file, if any, is its slack) */
 	size_t page_size;
 	uint32_t usm_flags; /* as requested */
 	bool exported;      /* usm_mark_exported() was called on it */
@@ -141,9 +143,14 @@ size_t usm_free_ctx(struct usm_heap *h, void *ctx,
 
 void usm_stats(struct usm_heap *h, struct usm_stats *out);
 
-/* The allocation at base was exported (its fd handed out): never reuse its
- * memory after free (large mappings are not cached, pooled slots are not
- * handed out again). 0, -ENOENT, -EINVAL (interior pointer). */
+/* The allocation at base was exported (its fd handed out): after its free
+ * its memory goes to no other allocation while an importer may map it. A
+ * block in a file of its own (own_file) gives the file up at free (a large
+ * mapping is not cached, a slot gets a fresh file when handed out again):
+ * the memory comes back to the heap at once, and the exported file lives on
+ * in the fds and mappings others hold. A pooled block without one (a
+ * udmabuf range of the pool file) is never handed out again. 0, -ENOENT,
+ * -EINVAL (interior pointer). */
 int usm_mark_exported(struct usm_heap *h, const void *base);
 
 /* Credit: counters the heap's user keeps per thread, in the thread's cache

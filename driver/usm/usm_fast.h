@@ -65,7 +65,9 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 	       size_t align)
 {
 	ptrdiff_t base = ((ptrdiff_t)kind - 1) * USM_NCLS;
-	if (kind != USM_KIND_DEVICE) {
+	if (kind == USM_KIND_SHARED ||
+	    (kind == USM_KIND_HOST &&
+	     atomic_load_explicit(&h->host_dense, memory_order_relaxed))) {
 		/* classes are multiples of 16: any align up to 16 fits */
 		if (USM_UNLIKELY(align > USM_DEFAULT_ALIGN))
 			return -1;
@@ -75,7 +77,8 @@ usm_fast_arena(const struct usm_heap *h, enum usm_kind kind, size_t size,
 			return base + (ptrdiff_t)usm_small_class(size);
 		return -1;
 	}
-	/* device blocks are page-isolated: whole-page classes */
+	/* host and device blocks are page-isolated (each may be exported
+	 * alone, usm_pool.c): whole-page classes */
 	size_t pages = (size + h->page_size - 1) >> h->page_shift;
 	if (USM_LIKELY(align <= h->page_size && pages <= USM_NCLS_PAGE))
 		return base + USM_NCLS_SMALL + (ptrdiff_t)pages - 1;

@@ -27,10 +27,13 @@
 #include "usm_fast.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "u_log.h"
+#include "u_options.h"
 #include "u_os.h"
 
 int
@@ -45,6 +48,21 @@ usm_heap_create(struct usm_heap **out)
 	h->page_size = u_page_size();
 	h->page_shift = (unsigned)__builtin_ctzll(h->page_size);
 	atomic_init(&h->next_id, 1);
+	h->slot_files_max = (int64_t)u_option_u64(U_OPT_EXPORT_FILES);
+	/* Slot files (usm_pool.c): each costs an fd and a mapping; leave the
+	 * application three quarters of both limits. */
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (int64_t)(rl.rlim_cur / 4) < h->slot_files_max)
+		h->slot_files_max = (int64_t)(rl.rlim_cur / 4);
+	FILE *mm = fopen("/proc/sys/vm/max_map_count", "re");
+	long long maps;
+	if (mm && fscanf(mm, "%lld", &maps) == 1 &&
+	    maps / 4 < h->slot_files_max)
+		h->slot_files_max = maps / 4;
+	if (mm)
+		fclose(mm);
+	atomic_init(&h->host_dense, h->slot_files_max <= 0);
 	usm_classes_init();
 	if ((err = usm_index_init(&h->index)))
 		goto err_heap;
@@ -183,7 +201,11 @@ alloc_body(struct usm_heap *h, enum usm_kind kind,
 	 * search; -1 for large. */
 	int ai, base = ((int)kind - 1) * USM_NCLS;
 	uint32_t uf = k->usm_flags;
-	bool isolate = kind == USM_KIND_DEVICE || (uf & USM_FLAG_EXPORTABLE);
+	bool isolate = kind == USM_KIND_DEVICE ||
+		       (kind == USM_KIND_HOST &&
+			!atomic_load_explicit(&h->host_dense,
+					      memory_order_relaxed)) ||
+		       (uf & USM_FLAG_EXPORTABLE);
 	size_t pages;
 	if (USM_LIKELY(!isolate && !uf && size <= USM_FAST_MAX &&
 		       align <= USM_DEFAULT_ALIGN))

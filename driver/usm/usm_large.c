@@ -8,8 +8,8 @@
  * rounded up to pages, at an address aligned to max(alignment, 2 MiB) (a
  * reservation is over-mapped and trimmed), backed by a memfd of its own
  * ("zemem:<kind>:<size>", sealed against shrink and growth) or a dma-buf.
- * When no fd can be had (EMFILE) and the caller did not ask for
- * exportable memory, it falls back to anonymous memory (warned once).
+ * When no fd can be had (EMFILE) the allocation fails: every large
+ * allocation can be exported.
  *
  * Cache: freed memfd mappings are kept (LRU, at most USM_LARGE_CACHE_N and
  * USM_LARGE_CACHE_BYTES), still in the index with id 0, and handed out
@@ -110,23 +110,23 @@ pick_backend(uint32_t usm_flags, enum bk_type *type)
 	return 0;
 }
 
+/* The allocation's own file. No fd (EMFILE, ENFILE) fails the
+ * allocation: anonymous memory could never be exported, and an
+ * allocation that may be exported later must be so from the start. */
 static int
 make_obj(struct usm_large *l, const struct usm_req *req, enum bk_type type,
 	 size_t len)
 {
-	static _Atomic bool warned;
 	char name[48];
 	snprintf(name, sizeof(name), "zemem:%s:%zu", usm_kind_name(req->kind),
 		 req->size);
 	int err = bk_table[type]->create(&l->obj, name, len, false);
-	if (!err || type != BK_MEMFD || (err != -EMFILE && err != -ENFILE) ||
-	    (req->usm_flags & USM_FLAG_EXPORTABLE))
-		return err;
-	if (!atomic_exchange(&warned, true))
-		u_warn(USM_TOPIC, "memfd_create: out of fds (%d); large "
-				  "allocations fall back to anonymous memory, "
-				  "which cannot be exported", err);
-	return bk_anon_ops.create(&l->obj, name, len, false);
+	if (err == -EMFILE || err == -ENFILE)
+		u_warn(USM_TOPIC, "%zu-byte %s allocation: no fd left for its "
+				  "memfd (%s): failed", req->size,
+		       usm_kind_name(req->kind),
+		       err == -EMFILE ? "EMFILE" : "ENFILE");
+	return err;
 }
 
 static int
@@ -231,7 +231,7 @@ usm_large_release(struct usm_heap *h, struct usm_large *l)
 	pthread_mutex_lock(&h->large_mtx);
 	if (l->where != WHERE_NONE)
 		unlink_l(h, l);
-	if (l->obj.type == BK_MEMFD &&
+	if (l->obj.type == BK_MEMFD && !l->inherited &&
 	    !atomic_load_explicit(&l->exported, memory_order_relaxed) &&
 	    l->span.len <= USM_LARGE_CACHE_BYTES) {
 		link_l(h, l, WHERE_CACHE);
@@ -267,6 +267,9 @@ usm_large_fill(struct usm_heap *h, struct usm_large *l,
 	out->fd = l->obj.fd;
 	out->fd_offset = 0;
 	out->page_exclusive = true;
+	out->own_file = l->obj.fd >= 0 && !l->inherited;
+	if (l->inherited)
+		out->fd = -1; /* its pages are the child's, not its file's */
 	out->page_size = h->page_size;
 	out->exported = v->exported;
 	usm_fill_owner(h, v->owner, out);
@@ -326,6 +329,26 @@ usm_large_free_ctx(struct usm_heap *h, void *ctx,
 		usm_large_release(h, l);
 	}
 	return n;
+}
+
+/* fork child, one thread (usm_pool_fork_child says why): the cached
+ * mappings go (the parent may hand them out again), the live ones are
+ * remapped privately and never cached or exported. */
+void
+usm_large_fork_child(struct usm_heap *h)
+{
+	usm_large_trim(h);
+	for (struct usm_large *l = h->large_live; l; l = l->next) {
+		l->inherited = true;
+		if (l->obj.type != BK_MEMFD || l->obj.fd < 0)
+			continue;
+		if (mmap((void *)l->span.base, l->span.len,
+			 PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+			 l->obj.fd, 0) == MAP_FAILED)
+			u_warn(USM_TOPIC, "fork child: %p stays shared with the "
+					  "parent: %d", (void *)l->span.base,
+			       errno);
+	}
 }
 
 void

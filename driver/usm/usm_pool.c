@@ -7,7 +7,7 @@
  *            per doubling up to 64 KiB (160, 192, 224, 256, 320, ...), so
  *            a slot wastes < 25% of it above 48 B (< 16 B below).
  *            Page classes: 1..16 whole pages, for page-isolated memory
- *            (DEVICE kind and USM_FLAG_EXPORTABLE).
+ *            (HOST and DEVICE kinds, each block exportable alone).
  *   arena    one (kind, class): its segments and its lock.
  *   segment  2 MiB-aligned run of slots mapped MAP_SHARED from the kind's
  *            pool memfd at a file offset; lengths double per arena from
@@ -23,11 +23,29 @@
  * list, counts and list links; segments are created and released under
  * it (taking file->mtx and the index write lock inside). Records are
  * atomics (see usm_private.h). An arena keeps at most one empty segment
- * (bounded per heap by USM_EMPTY_CACHE_MAX); others are released: out of
- * the index, unmapped, their file range punched and reused later. A slot
- * marked exported is never handed out again once freed ("dead"): the IPC
- * layer's importers may still map its pages, so a segment with dead slots
- * punches only around them and its file range is never reused.
+ * (a filed arena, below: any number, "idle" on its partial list), all
+ * bounded per heap by USM_EMPTY_CACHE_MAX; others are released: out of
+ * the index, unmapped, their file range punched and reused later.
+ *
+ * Slot files (exportable memory that shares no file): the page-isolated
+ * arenas of host and device memory are "filed": when a slot is handed out
+ * and has no file, it gets a memfd of its own (slot size, sealed against
+ * shrinking and growth) mapped over its range of the segment, and keeps
+ * it while it is recycled (no syscall on a later alloc/free). IPC hands
+ * out that file, which holds nothing but the block. When an exported
+ * block is freed its slot gives the file up (its fd closed, a fresh
+ * memfd, or else the pool file's range, mapped over it): importers keep
+ * the pages through their own fds and mappings, and the slot goes back to
+ * the free list. The heap holds at most slot_files_max slot files
+ * (ZEMEM_EXPORT_FILES, a quarter of RLIMIT_NOFILE and of max_map_count):
+ * past that, or without an fd (EMFILE), a slot stays in the pool file and
+ * its blocks cannot be exported (warned once), and host blocks go to the
+ * dense small classes (heap->host_dense) until half the budget is free
+ * again.
+ * A slot exported without a file of its own (a udmabuf range of the pool
+ * file) is never handed out again once freed ("dead"): a segment with
+ * dead slots punches only around them and its file range is never
+ * reused.
  */
 #include "usm_private.h"
 
@@ -36,11 +54,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "u_log.h"
 #include "u_os.h"
 
-enum { SEG_PARTIAL = 1, SEG_FULL, SEG_EMPTY };
+enum { SEG_PARTIAL = 1, SEG_FULL, SEG_EMPTY, SEG_RETIRED };
 
 /* ---- classes ---------------------------------------------------------- */
 
@@ -116,6 +135,8 @@ usm_arena_init(struct usm_heap *h, unsigned idx)
 	a->kind = (uint8_t)(idx / USM_NCLS + 1);
 	a->slot_size = usm_arena_slot_size(idx);
 	a->page_isolated = a->slot_size % h->page_size == 0;
+	a->filed = a->page_isolated && a->kind != USM_KIND_SHARED &&
+		   h->slot_files_max > 0;
 	a->next_len = USM_SEG_MIN;
 	while (a->next_len / a->slot_size < 8)
 		a->next_len *= 2;
@@ -126,7 +147,9 @@ usm_arena_init(struct usm_heap *h, unsigned idx)
 static struct usm_seg **
 list_head(struct usm_arena *a, uint8_t list)
 {
-	return list == SEG_PARTIAL ? &a->partial : &a->full;
+	return list == SEG_PARTIAL ? &a->partial
+	       : list == SEG_RETIRED ? &a->retired
+				     : &a->full;
 }
 
 static void
@@ -280,6 +303,15 @@ seg_create(struct usm_heap *h, struct usm_arena *a, struct usm_seg **out)
 		       h->page_size - 1) & ~(h->page_size - 1);
 	if ((err = recs_map(s->recs_len, &s->recs)))
 		goto err_seg;
+	if (a->filed) {
+		s->slot_fd = malloc(nslots * sizeof(*s->slot_fd));
+		if (!s->slot_fd) {
+			err = -ENOMEM;
+			goto err_recs;
+		}
+		for (uint32_t i = 0; i < nslots; i++)
+			atomic_init(&s->slot_fd[i], -1);
+	}
 	if ((err = file_take(h, f, a->kind, len, &s->fd_off)))
 		goto err_recs;
 	void *va;
@@ -308,6 +340,8 @@ seg_create(struct usm_heap *h, struct usm_arena *a, struct usm_seg **out)
 		goto err_map;
 	usm_count(&h->bk_mapped[BK_MEMFD], (int64_t)len);
 	usm_count(&h->meta_bytes, (int64_t)(s->recs_len + sizeof(*s)));
+	if (s->slot_fd)
+		usm_count(&h->meta_bytes, (int64_t)(nslots * sizeof(int)));
 	a->nsegs++;
 	if (a->next_len < USM_SEG_MAX)
 		a->next_len *= 2;
@@ -321,12 +355,124 @@ err_map:
 err_file:
 	file_give(f, s->fd_off, len);
 err_recs:
+	free((void *)s->slot_fd);
 	munmap(s->recs, s->recs_len);
 err_seg:
 	free(s);
 	u_warn(USM_TOPIC, "no new %zu-byte segment for %u-byte %s slots: %d",
 	       len, a->slot_size, usm_kind_name(a->kind), err);
 	return err;
+}
+
+/* ---- slot files (arena->mtx) ------------------------------------------ */
+
+static void
+slot_file_warn(struct usm_heap *h, int err)
+{
+	static _Atomic bool warned;
+	if (atomic_exchange(&warned, true))
+		return;
+	if (err == -ENOSPC)
+		u_warn(USM_TOPIC, "%lld slot files open (ZEMEM_EXPORT_FILES, "
+				  "RLIMIT_NOFILE / 4): until some close, new "
+				  "host and device blocks up to 64 KiB share "
+				  "the pool file and cannot be exported",
+		       (long long)h->slot_files_max);
+	else
+		u_warn(USM_TOPIC, "no memfd for a slot (%s): until one can "
+				  "be had, new host and device blocks up to 64 "
+				  "KiB share the pool file and cannot be "
+				  "exported", strerror(-err));
+}
+
+/* Slot i of s (not live, no file open) gets a memfd of its own, mapped
+ * over its range. used: the slot was handed out before from the pool file,
+ * whose pages for it are punched. replace: the range still maps a file the
+ * slot gave up, which must go whatever happens. 0, or -errno when the slot
+ * is left in the pool file (its blocks then cannot be exported); with
+ * replace, -errno also when not even the pool file could be mapped back
+ * (then the old file's pages stay and the slot must die). */
+static int
+slot_file_attach(struct usm_heap *h, struct usm_seg *s, uint32_t i, bool used,
+		 bool replace)
+{
+	struct usm_pool_file *f = &h->file[s->kind - 1];
+	uint64_t off = (uint64_t)i * s->slot_size;
+	void *va = (void *)(s->span.base + (uintptr_t)off);
+	int fd = -ENOSPC, err;
+	/* No seals here (two syscalls, not three): IPC seals the file
+	 * against shrinking before it leaves. */
+	if (atomic_fetch_add_explicit(&h->slot_files, 1,
+				      memory_order_relaxed) <
+	    h->slot_files_max)
+		fd = u_memfd_create(s->kind == USM_KIND_HOST
+					    ? "zemem:host:slot"
+					    : "zemem:device:slot",
+				    s->slot_size);
+	err = fd < 0 ? fd : 0;
+	if (!err && (err = bk_map_fd(fd, va, 0, s->slot_size))) {
+		close(fd);
+		replace = true; /* MAP_FIXED may have left it unmapped */
+	}
+	if (err) {
+		usm_count(&h->slot_files, -1);
+		slot_file_warn(h, err);
+		if (err == -ENOSPC || err == -EMFILE || err == -ENFILE)
+			atomic_store_explicit(&h->host_dense, true,
+					      memory_order_relaxed);
+		if (replace && bk_map_fd(s->fd, va, s->fd_off + off,
+					 s->slot_size)) {
+			u_err(USM_TOPIC, "slot %p: pool file not mapped back",
+			      va);
+			return err;
+		}
+		return replace ? 0 : err;
+	}
+	if (used)
+		bk_memfd_ops.release(&f->obj, NULL, s->fd_off + off,
+				     s->slot_size);
+	atomic_store_explicit(&s->slot_fd[i], fd, memory_order_relaxed);
+	usm_count(&h->bk_fds[BK_MEMFD], 1);
+	return 0;
+}
+
+static void
+slot_file_close(struct usm_heap *h, struct usm_seg *s, uint32_t i)
+{
+	int fd = atomic_load_explicit(&s->slot_fd[i], memory_order_relaxed);
+	if (fd < 0)
+		return;
+	close(fd);
+	atomic_store_explicit(&s->slot_fd[i], -1, memory_order_relaxed);
+	int64_t n = atomic_fetch_sub_explicit(&h->slot_files, 1,
+					      memory_order_relaxed) - 1;
+	usm_count(&h->bk_fds[BK_MEMFD], -1);
+	/* Room again (hysteresis: half the budget): host blocks may have
+	 * files of their own again. */
+	if (USM_UNLIKELY(atomic_load_explicit(&h->host_dense,
+					      memory_order_relaxed)) &&
+	    n < h->slot_files_max / 2)
+		atomic_store_explicit(&h->host_dense, false,
+				      memory_order_relaxed);
+}
+
+/* Slot i of s was exported and is freed: it gives its file up to the
+ * export (and importers) and gets a fresh one, or the pool file, mapped
+ * over its range. false when it did; true when it has no file of its own
+ * (an export of the pool file), or nothing could be mapped back: then
+ * it dies. */
+static bool
+slot_file_give_up(struct usm_heap *h, struct usm_seg *s, uint32_t i)
+{
+	if (!s->slot_fd ||
+	    atomic_load_explicit(&s->slot_fd[i], memory_order_relaxed) < 0)
+		return true;
+	slot_file_close(h, s, i);
+	if (slot_file_attach(h, s, i, false, true))
+		return true;
+	USM_POISON((void *)(s->span.base + (uintptr_t)i * s->slot_size),
+		   s->slot_size);
+	return false;
 }
 
 static bool
@@ -373,6 +519,12 @@ seg_release(struct usm_heap *h, struct usm_seg *s, bool punch)
 	struct usm_pool_file *f = &h->file[a->kind - 1];
 	usm_index_del(h, &s->span);
 	bk_memfd_ops.unmap(&f->obj, (void *)s->span.base, s->span.len);
+	if (s->slot_fd) {
+		for (uint32_t i = 0; i < s->nslots; i++)
+			slot_file_close(h, s, i);
+		free((void *)s->slot_fd);
+		usm_count(&h->meta_bytes, -(int64_t)(s->nslots * sizeof(int)));
+	}
 	if (punch && s->ndead)
 		punch_around_dead(h, f, s);
 	else if (punch)
@@ -390,8 +542,19 @@ slot_return(struct usm_heap *h, struct usm_arena *a, struct usm_seg *s,
 	    uint32_t i)
 {
 	struct usm_rec *r = &s->recs[i];
-	if (atomic_load_explicit(&r->size, memory_order_relaxed) &
-	    USM_REC_EXPORTED) {
+	if (USM_UNLIKELY(s->inherited)) {
+		/* fork child: a parent's segment hands out nothing; it goes
+		 * when its last inherited block does (its files untouched:
+		 * the parent's) */
+		if (++s->nfree + s->ndead == s->nslots) {
+			list_del(a, s);
+			seg_release(h, s, false);
+		}
+		return;
+	}
+	if ((atomic_load_explicit(&r->size, memory_order_relaxed) &
+	     USM_REC_EXPORTED) &&
+	    slot_file_give_up(h, s, i)) {
 		s->ndead++;
 	} else {
 		atomic_store_explicit(&r->size, s->free_head,
@@ -406,7 +569,18 @@ slot_return(struct usm_heap *h, struct usm_arena *a, struct usm_seg *s,
 		return;
 	list_del(a, s);
 	int64_t len = (int64_t)s->span.len;
-	if (!s->ndead && !a->empty) {
+	if (!s->ndead && a->filed) {
+		/* Its slot files cost syscalls to make again: keep it (within
+		 * the heap's cache of empty segments), ready for use. */
+		int64_t held = atomic_fetch_add_explicit(
+			&h->empty_bytes, len, memory_order_relaxed);
+		if (held + len <= (int64_t)USM_EMPTY_CACHE_MAX) {
+			s->idle = true;
+			list_add(a, s, SEG_PARTIAL);
+			return;
+		}
+		usm_count(&h->empty_bytes, -len);
+	} else if (!s->ndead && !a->empty) {
 		int64_t held = atomic_fetch_add_explicit(
 			&h->empty_bytes, len, memory_order_relaxed);
 		if (held + len <= (int64_t)USM_EMPTY_CACHE_MAX) {
@@ -441,13 +615,22 @@ usm_arena_take(struct usm_heap *h, unsigned idx, void **out, unsigned want,
 			list_add(a, s, SEG_PARTIAL);
 		}
 		*seg = s;
+		if (s->idle) {
+			s->idle = false;
+			usm_count(&h->empty_bytes, -(int64_t)s->span.len);
+		}
 		while (got < want && s->nfree) {
 			uint32_t i = s->free_head;
-			if (i != USM_IDX_NONE)
+			bool used = i != USM_IDX_NONE;
+			if (used)
 				s->free_head = atomic_load_explicit(
 					&s->recs[i].size, memory_order_relaxed);
 			else
 				i = s->bump++;
+			if (s->slot_fd &&
+			    atomic_load_explicit(&s->slot_fd[i],
+						 memory_order_relaxed) < 0)
+				slot_file_attach(h, s, i, used, false);
 			s->nfree--;
 			out[got++] = (void *)(s->span.base +
 					      (uintptr_t)i * s->slot_size);
@@ -483,9 +666,18 @@ usm_arena_trim(struct usm_heap *h, unsigned idx)
 {
 	struct usm_arena *a = &h->arena[idx];
 	pthread_mutex_lock(&a->mtx);
-	struct usm_seg *s = a->empty;
+	struct usm_seg *s = a->empty, *next;
 	if (s) {
 		list_del(a, s);
+		usm_count(&h->empty_bytes, -(int64_t)s->span.len);
+		seg_release(h, s, true);
+	}
+	for (s = a->partial; s; s = next) {
+		next = s->next;
+		if (!s->idle)
+			continue;
+		list_del(a, s);
+		s->idle = false;
 		usm_count(&h->empty_bytes, -(int64_t)s->span.len);
 		seg_release(h, s, true);
 	}
@@ -499,8 +691,9 @@ usm_arena_free_ctx(struct usm_heap *h, unsigned idx, void *ctx,
 	struct usm_arena *a = &h->arena[idx];
 	size_t n = 0;
 	pthread_mutex_lock(&a->mtx);
-	for (int l = 0; l < 2; l++) {
-		struct usm_seg *s = l ? a->full : a->partial, *next;
+	for (int l = 0; l < 3; l++) {
+		struct usm_seg *s = l == 2 ? a->retired
+				    : l ? a->full : a->partial, *next;
 		for (; s; s = next) {
 			next = s->next;
 			uint32_t bump = s->bump;
@@ -541,9 +734,10 @@ usm_arena_stats(struct usm_heap *h, unsigned idx, struct usm_stats *st)
 	struct usm_arena *a = &h->arena[idx];
 	pthread_mutex_lock(&a->mtx);
 	st->segments += a->nsegs;
-	for (int l = 0; l < 2; l++) {
-		for (struct usm_seg *s = l ? a->full : a->partial; s;
-		     s = s->next) {
+	for (int l = 0; l < 3; l++) {
+		for (struct usm_seg *s = l == 2 ? a->retired
+					 : l ? a->full : a->partial;
+		     s; s = s->next) {
 			for (uint32_t i = 0; i < s->bump; i++) {
 				uint64_t id;
 				uint32_t size, owner;
@@ -563,11 +757,73 @@ usm_arena_fini(struct usm_heap *h, unsigned idx)
 {
 	struct usm_arena *a = &h->arena[idx];
 	struct usm_seg *s;
-	while ((s = a->partial) || (s = a->full) || (s = a->empty)) {
+	while ((s = a->partial) || (s = a->full) || (s = a->empty) ||
+	       (s = a->retired)) {
 		list_del(a, s);
 		seg_release(h, s, false);
 	}
 	pthread_mutex_destroy(&a->mtx);
+}
+
+/* ---- fork ------------------------------------------------------------- */
+
+/* In the child, one thread, no lock held by anyone: every segment maps
+ * files it shares with the parent, whose blocks (live or free) the parent
+ * goes on using. So each is remapped privately (the child's writes stay
+ * its own), its slot files closed, and it is retired: it hands out no
+ * slot (the parent may hand out the same ones) and exports nothing (its
+ * pages are not in a file the child could give). The pool files are the
+ * parent's too: the child makes its own for its new segments. */
+void
+usm_pool_fork_child(struct usm_heap *h)
+{
+	for (unsigned idx = 0; idx < USM_NARENA; idx++) {
+		struct usm_arena *a = &h->arena[idx];
+		struct usm_seg *s;
+		while ((s = a->partial) || (s = a->full) || (s = a->empty)) {
+			list_del(a, s);
+			if (s->nfree == s->nslots) { /* idle or empty */
+				s->idle = false;
+				seg_release(h, s, false);
+				continue;
+			}
+			void *m = mmap((void *)s->span.base, s->span.len,
+				       PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_FIXED, s->fd,
+				       (off_t)s->fd_off);
+			if (m == MAP_FAILED)
+				u_warn(USM_TOPIC, "fork child: segment %p stays "
+						  "shared with the parent: %d",
+				       (void *)s->span.base, errno);
+			for (uint32_t i = 0; s->slot_fd && i < s->nslots;
+			     i++) {
+				int fd = atomic_load_explicit(
+					&s->slot_fd[i], memory_order_relaxed);
+				if (fd < 0)
+					continue;
+				mmap((void *)(s->span.base +
+					      (uintptr_t)i * s->slot_size),
+				     s->slot_size, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_FIXED, fd, 0);
+				slot_file_close(h, s, i);
+			}
+			s->inherited = true;
+			list_add(a, s, SEG_RETIRED);
+		}
+	}
+	atomic_store(&h->empty_bytes, 0);
+	for (unsigned k = 0; k < USM_NKIND; k++) {
+		struct usm_pool_file *f = &h->file[k];
+		if (f->obj.fd >= 0) {
+			bk_memfd_ops.destroy(&f->obj);
+			usm_count(&h->bk_fds[BK_MEMFD], -1);
+		}
+		f->obj.fd = -1;
+		f->end = 0;
+		for (unsigned b = 0; b < USM_SEG_LENS; b++)
+			f->nfree[b] = 0;
+		usm_pool_file_open(h, (enum usm_kind)(k + 1));
+	}
 }
 
 /* ---- records ------------------------------------------------------------ */

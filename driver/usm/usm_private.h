@@ -288,12 +288,24 @@ struct usm_seg {
 	uint32_t slot_size;
 	uint32_t nslots;
 	uint64_t fd_off;      /* offset of span.base in the pool file */
+	/* filed segments (struct usm_arena.filed): per slot, the memfd that
+	 * holds that slot alone and is mapped over it, or -1 when the slot
+	 * is mapped from the pool file. Written under arena->mtx while the
+	 * slot is not live; read without locks for a live slot (the record's
+	 * publish orders it). NULL in other segments. */
+	_Atomic int *slot_fd;
 	/* under arena->mtx: */
 	uint32_t nfree;       /* handed back or never handed out */
 	uint32_t free_head;   /* free list through recs[].size */
 	uint32_t bump;        /* slots >= bump were never handed out */
-	uint32_t ndead;       /* exported slots, never handed out again */
+	uint32_t ndead;       /* exported slots without a file of their own
+			       * (udmabuf exports), never handed out again */
 	uint8_t list;         /* SEG_PARTIAL, SEG_FULL, SEG_EMPTY */
+	bool idle;            /* filed, all free, kept on the partial list
+			       * (counted in heap->empty_bytes) */
+	bool inherited;       /* fork child: mapped privately from the
+			       * parent's files, on arena->retired; hands
+			       * out no slot, exports none */
 	struct usm_seg *prev, *next;
 };
 
@@ -302,10 +314,13 @@ struct usm_arena {
 	uint8_t kind;          /* enum usm_kind */
 	uint32_t slot_size;
 	bool page_isolated;    /* slot size is a multiple of the page size */
+	bool filed;            /* page-isolated host or device: every slot
+				* gets a memfd of its own (usm_pool.c) */
 	/* under mtx: */
 	struct usm_seg *partial; /* with free slots */
 	struct usm_seg *full;
 	struct usm_seg *empty;   /* at most one, cached */
+	struct usm_seg *retired; /* fork child: the parent's segments */
 	size_t next_len;         /* next segment's length */
 	uint32_t nsegs;
 };
@@ -410,6 +425,8 @@ struct usm_large {
 	_Atomic bool exported;
 	_Atomic uint8_t kind;  /* rewritten when a cached mapping is reused */
 	uint8_t where;         /* none, live or cache list: large_mtx */
+	bool inherited;        /* fork child: mapped privately from the
+				* parent's file; never cached or exported */
 	struct bk_obj obj;
 	struct usm_large *prev, *next; /* live or cache list, large_mtx */
 };
@@ -429,6 +446,9 @@ struct usm_large_view {
 int usm_large_read(struct usm_large *l, struct usm_large_view *v);
 void usm_large_fill(struct usm_heap *h, struct usm_large *l,
 		    const struct usm_large_view *v, struct usm_info *out);
+/* fork child, one thread: see usm_fork_child (usm_tcache.c). */
+void usm_pool_fork_child(struct usm_heap *h);
+void usm_large_fork_child(struct usm_heap *h);
 size_t usm_large_free_ctx(struct usm_heap *h, void *ctx,
 			  void (*cb)(const struct usm_info *, void *),
 			  void *arg);
@@ -479,6 +499,13 @@ void usm_tcache_global_remove(struct usm_heap *h);
 struct usm_tcache *usm_tcache_slow(struct usm_heap *h);
 void usm_tcache_flush_all(struct usm_tcache *tc);
 void usm_tcache_free_all(struct usm_heap *h);
+/* fork() (pthread_atfork, registered with the first heap): prepare takes
+ * every lock of every heap in the lock order above; the parent releases
+ * them; the child releases them and forgets the other threads' caches
+ * (their threads do not exist there). */
+void usm_fork_prepare(void);
+void usm_fork_parent(void);
+void usm_fork_child(void);
 
 /* ---- usm_heap.c ------------------------------------------------------ */
 
@@ -509,6 +536,13 @@ struct usm_heap {
 	_Atomic int64_t bk_fds[BK_COUNT];
 	_Atomic int64_t meta_bytes;
 	_Atomic int64_t empty_bytes;                /* cached empty segments */
+	/* slot files (usm_pool.c): open now, and the most there may be */
+	_Atomic int64_t slot_files;
+	int64_t slot_files_max;
+	/* host blocks go to the dense small classes (no file of their own,
+	 * not exportable) while no slot file can be had; a hint, read
+	 * relaxed on the fast path */
+	_Atomic bool host_dense;
 };
 
 extern USM_TLS struct usm_tls {
@@ -612,8 +646,12 @@ usm_seg_fill(struct usm_heap *h, struct usm_seg *s, uint32_t slot,
 	out->kind = (enum usm_kind)s->kind;
 	out->id = id;
 	out->bk_type = BK_MEMFD;
-	out->fd = s->fd;
-	out->fd_offset = s->fd_off + off;
+	int own = s->slot_fd ? atomic_load_explicit(&s->slot_fd[slot],
+						    memory_order_relaxed)
+			     : -1;
+	out->own_file = own >= 0;
+	out->fd = own >= 0 ? own : s->inherited ? -1 : s->fd;
+	out->fd_offset = own >= 0 ? 0 : s->fd_off + off;
 	out->page_exclusive = false;
 	out->page_size = h->page_size;
 	usm_fill_owner(h, owner, out);

@@ -18,6 +18,14 @@
  * index writers scan (usm_index.c), and the heap user's credit slots
  * (usm.h), handed to the heap's credit hook when the cache is flushed.
  *
+ * fork: handlers registered with the first heap take every lock of every
+ * heap before fork() (so the child finds none held by a thread it does
+ * not have) and, in the child, drop the other threads' caches. They must
+ * run before the handlers of modules whose locks are taken under usm's
+ * (the driver's IPC export table, taken in usm_free_ctx's callback): such
+ * a module registers its handlers before the first heap is created
+ * (pthread_atfork runs prepare handlers last-registered first).
+ *
  * Locks: g_heaps_mtx (outermost) protects the list of live heaps; the
  * destructor holds it while it checks that its cache still belongs to a
  * live heap, so it never touches a cache that heap destroy freed, and
@@ -95,9 +103,107 @@ tc_destructor(void *v)
 	pthread_mutex_unlock(&g_heaps_mtx);
 }
 
+/* ---- fork ---------------------------------------------------------- */
+
+/* Every lock of h, in the order of usm_private.h. */
+static void
+heap_lock_all(struct usm_heap *h)
+{
+	for (unsigned i = 0; i < USM_NARENA; i++)
+		pthread_mutex_lock(&h->arena[i].mtx);
+	for (unsigned k = 0; k < USM_NKIND; k++)
+		pthread_mutex_lock(&h->file[k].mtx);
+	pthread_mutex_lock(&h->index.wmtx);
+	pthread_mutex_lock(&h->tc_mtx);
+	pthread_mutex_lock(&h->large_mtx);
+	pthread_mutex_lock(&h->owners.mtx);
+}
+
+static void
+heap_unlock_all(struct usm_heap *h)
+{
+	pthread_mutex_unlock(&h->owners.mtx);
+	pthread_mutex_unlock(&h->large_mtx);
+	pthread_mutex_unlock(&h->tc_mtx);
+	pthread_mutex_unlock(&h->index.wmtx);
+	for (unsigned k = USM_NKIND; k-- > 0;)
+		pthread_mutex_unlock(&h->file[k].mtx);
+	for (unsigned i = USM_NARENA; i-- > 0;)
+		pthread_mutex_unlock(&h->arena[i].mtx);
+}
+
+void
+usm_fork_prepare(void)
+{
+	pthread_mutex_lock(&g_heaps_mtx);
+	for (struct usm_heap *h = g_heaps; h; h = h->g_next)
+		heap_lock_all(h);
+}
+
+void
+usm_fork_parent(void)
+{
+	for (struct usm_heap *h = g_heaps; h; h = h->g_next)
+		heap_unlock_all(h);
+	pthread_mutex_unlock(&g_heaps_mtx);
+}
+
+/* The child: the caches of threads it does not have are freed (their
+ * read-section counters stop counting: one that was odd would make every
+ * index writer wait forever; their credit goes back); no cached slot is
+ * handed out (the parent may hand out the same ones); and every segment
+ * and large mapping, which maps files shared with the parent, becomes a
+ * private copy for the child's own blocks (usm_pool_fork_child,
+ * usm_large_fork_child), so that neither process ever writes into the
+ * other's memory; the child's new blocks come from files of its own. */
+void
+usm_fork_child(void)
+{
+	for (struct usm_heap *h = g_heaps; h; h = h->g_next) {
+		heap_unlock_all(h);
+		struct usm_tcache *mine = pthread_getspecific(h->key);
+		pthread_mutex_lock(&h->tc_mtx);
+		struct usm_tcache *others = NULL;
+		for (struct usm_tcache *t = h->tcs, *n; t; t = n) {
+			n = t->next;
+			if (t == mine)
+				continue;
+			unlink_tc(h, t);
+			t->next = others;
+			others = t;
+		}
+		pthread_mutex_unlock(&h->tc_mtx);
+		/* Cached slots are free in the parent too, which may hand them
+		 * out: the child forgets them (its segments retire below). */
+		while (others) {
+			struct usm_tcache *n = others->next;
+			for (unsigned i = 0; i < USM_CREDIT_SLOTS; i++)
+				if (others->credit[i] && h->credit_hook)
+					h->credit_hook(i, others->credit[i]);
+			free(others);
+			others = n;
+		}
+		for (unsigned i = 0; mine && i < USM_NARENA; i++) {
+			mine->bin[i].n = 0;
+			mine->bin[i].hot = NULL;
+		}
+		usm_pool_fork_child(h);
+		usm_large_fork_child(h);
+	}
+	pthread_mutex_unlock(&g_heaps_mtx);
+}
+
+static void
+fork_register(void)
+{
+	pthread_atfork(usm_fork_prepare, usm_fork_parent, usm_fork_child);
+}
+
 int
 usm_tcache_global_add(struct usm_heap *h)
 {
+	static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+	pthread_once(&fork_once, fork_register);
 	int err = pthread_key_create(&h->key, tc_destructor);
 	if (err)
 		return -err;

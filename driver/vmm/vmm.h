@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * vmm: what driver/vmm (virtual and physical memory: zeVirtualMem*,
- * zePhysicalMem*) offers the rest of the driver. The ze* entry points
- * themselves are declared in drv.h under "vmm/".
+ * zePhysicalMem*) offers the rest of the driver: its ze* entry points
+ * and the hooks for the floors above (drv_core.h names the floors).
  *
  * Vocabulary:
  *   reservation  a range of address space from zeVirtualMemReserve, held
@@ -41,7 +41,40 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "drv.h"
+#include "drv_core.h"
+
+/* ---- the entry points (vmm_resv.c, vmm_map.c, vmm_phys.c) ------------- */
+ze_result_t drv_zeVirtualMemReserve(ze_context_handle_t hContext,
+				    const void *pStart, size_t size,
+				    void **pptr);
+ze_result_t drv_zeVirtualMemFree(ze_context_handle_t hContext,
+				 const void *ptr, size_t size);
+ze_result_t drv_zeVirtualMemQueryPageSize(ze_context_handle_t hContext,
+					  ze_device_handle_t hDevice,
+					  size_t size, size_t *pagesize);
+ze_result_t drv_zeVirtualMemMap(ze_context_handle_t hContext,
+				const void *ptr, size_t size,
+				ze_physical_mem_handle_t hPhysicalMemory,
+				size_t offset,
+				ze_memory_access_attribute_t access);
+ze_result_t drv_zeVirtualMemUnmap(ze_context_handle_t hContext,
+				  const void *ptr, size_t size);
+ze_result_t drv_zeVirtualMemSetAccessAttribute(
+	ze_context_handle_t hContext, const void *ptr, size_t size,
+	ze_memory_access_attribute_t access);
+ze_result_t drv_zeVirtualMemGetAccessAttribute(
+	ze_context_handle_t hContext, const void *ptr, size_t size,
+	ze_memory_access_attribute_t *access, size_t *outSize);
+ze_result_t drv_zePhysicalMemCreate(ze_context_handle_t hContext,
+				    ze_device_handle_t hDevice,
+				    ze_physical_mem_desc_t *desc,
+				    ze_physical_mem_handle_t *phPhysicalMemory);
+ze_result_t drv_zePhysicalMemDestroy(ze_context_handle_t hContext,
+				     ze_physical_mem_handle_t hPhysicalMemory);
+ze_result_t drv_zePhysicalMemGetProperties(
+	ze_context_handle_t hContext, ze_physical_mem_handle_t hPhysicalMem,
+	ze_physical_mem_properties_t *pMemProperties);
+
 
 /* The page-size rule above: the page size for an allocation of size
  * bytes (0: the smallest). */

@@ -102,8 +102,28 @@ vmm_map_extent(const struct vmm_resv *r, size_t i, size_t *lo, size_t *hi)
 }
 
 void
+vmm_map_info(struct _ze_context_handle_t *ctx, const struct vmm_map *m,
+	     struct usm_info *out)
+{
+	const struct _ze_physical_mem_handle_t *p = m->phys;
+	memset(out, 0, sizeof(*out));
+	out->base = (void *)m->va;
+	out->size = m->size;
+	out->align = p->page;
+	out->kind = p->on_host ? USM_KIND_HOST : USM_KIND_DEVICE;
+	out->id = VMM_ID_BIT | m->map_id;
+	out->ctx = ctx;
+	out->dev = p->dev;
+	out->bk_type = BK_MEMFD;
+	out->fd = p->fd;
+	out->fd_offset = m->offset;
+	out->page_size = p->page;
+}
+
+void
 vmm_map_drop_all(struct vmm_resv *r)
 {
+	amap_del_maps((void *)r->base, r->size);
 	for (size_t i = 0; i < r->nmaps; i++)
 		r->maps[i].phys->pieces--;
 	r->nmaps = 0;
@@ -267,6 +287,14 @@ map_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 		.va = a, .size = size, .phys = p, .offset = offset,
 		.map_id = vmm_next_serial(), .access = access,
 	};
+	struct usm_info info;
+	vmm_map_info(ctx, &m, &info);
+	if ((err = amap_add(AMAP_VMM_MAP, &info, p, false))) {
+		vmm_os_placeholder((void *)a, size);
+		FAIL(f, vmm_result(err), "cannot register %p+%zu: %s",
+		     (void *)a, size, strerror(-err));
+		return;
+	}
 	maps_insert(r, i, &m);
 }
 
@@ -336,6 +364,7 @@ unmap_locked(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size,
 		     (size_t)(e - s), strerror(-err));
 		return;
 	}
+	amap_del_maps((void *)s, e - s);
 	maps_remove(r, i, j - i);
 }
 
@@ -348,7 +377,7 @@ drv_zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr,
 	if (r || (r = check_range(__func__, ptr, size)))
 		return r;
 	struct fail f = { ZE_RESULT_SUCCESS, "" };
-	cmd_mem_wait_idle(ptr, size); /* no copy may run into it any more */
+	drv_wait_idle(ptr, size); /* no copy may run into it any more */
 	pthread_rwlock_wrlock(&vmm_lock);
 	unmap_locked(ctx, (uintptr_t)ptr, size, &f);
 	pthread_rwlock_unlock(&vmm_lock);

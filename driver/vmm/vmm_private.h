@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "amap/amap.h"
 #include "vmm.h"
 
 #define VMM_TOPIC "vmm"
@@ -86,8 +87,12 @@ ze_result_t vmm_result(int err);
 
 /* Index of the first piece of r that ends after a (r->nmaps if none). */
 size_t vmm_map_first_after(const struct vmm_resv *r, uintptr_t a);
-/* Drops every piece of r (unreferencing their objects); the caller
- * unmaps the memory. */
+/* What the address map holds for the mapping m (one Map call) of ctx:
+ * the vmm_usm_info of its pages. Needs vmm_lock. */
+void vmm_map_info(struct _ze_context_handle_t *ctx, const struct vmm_map *m,
+		  struct usm_info *out);
+/* Drops every piece of r (unreferencing their objects) and its mappings
+ * from the address map; the caller unmaps the memory. */
 void vmm_map_drop_all(struct vmm_resv *r);
 /* The mapping (all pieces of one map_id) around piece i: [*lo, *hi). */
 void vmm_map_extent(const struct vmm_resv *r, size_t i, size_t *lo,

@@ -5,9 +5,10 @@
  * the driver asks of vmm (vmm_usm_info, vmm_range_walk, vmm_ctx_destroy).
  *
  * Vocabulary:
- *   index   vmm_resvs: every live reservation of every context, sorted by
- *           base, searched by bisection (a process holds few reservations,
- *           typically one heap each: O(log n) lookups, O(n) insert/remove);
+ *   index   the driver's address map (driver/amap): every live
+ *           reservation of every context is a VMM_RESV region there, its
+ *           owner the struct vmm_resv, and each zeVirtualMemMap mapping a
+ *           VMM_MAP entry (vmm_map.c); O(log n) lookups;
  *   hint    zeVirtualMemReserve's pStart. Honoured when it is aligned to
  *           the page size of the size and the whole range is free
  *           (MAP_FIXED_NOREPLACE, which fails rather than replace anything);
@@ -24,7 +25,8 @@
  * unmapped, as the spec says; their physical objects live on.
  *
  * Locking: vmm_lock (a pthread rwlock, writer for any change, reader for
- * lookups) protects vmm_resvs, every reservation's pieces, the physical
+ * lookups) serialises the index's changes and protects every
+ * reservation's record and pieces, the physical
  * registry and the id serial. Address space is made and released outside
  * it where no other thread can see the range yet (reserve) or any more
  * (free). fork takes it as writer (atfork handlers), so a child never
@@ -39,8 +41,6 @@
 #include "u_os.h"
 
 pthread_rwlock_t vmm_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct vmm_resv **vmm_resvs;  /* sorted by base */
-static size_t vmm_nresv, vmm_resv_cap;
 static uint64_t vmm_serial;
 
 /* fork: the child gets the lock free and the records consistent (a fork
@@ -100,30 +100,27 @@ vmm_result(int err)
 	}
 }
 
-/* ---- index (under vmm_lock) ------------------------------------------- */
+/* ---- index: the driver's address map ----------------------------------- */
 
-/* Number of reservations whose base is <= a. */
-static size_t
-index_upper(uintptr_t a)
+/* The reservation holding a (any context), or NULL. The address map is
+ * the index: each reservation is a VMM_RESV region whose owner is its
+ * record; vmm_lock serialises the index's changes, so under it an owner
+ * found there is live. */
+static struct vmm_resv *
+index_at(uintptr_t a)
 {
-	size_t lo = 0, hi = vmm_nresv;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (vmm_resvs[mid]->base <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	struct amap_hit hit;
+	if (amap_region((const void *)a, &hit) || hit.kind != AMAP_VMM_RESV)
+		return NULL;
+	return hit.owner;
 }
 
 struct vmm_resv *
 vmm_resv_find(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size)
 {
-	size_t i = index_upper(a);
-	if (i == 0)
+	struct vmm_resv *r = index_at(a);
+	if (!r)
 		return NULL;
-	struct vmm_resv *r = vmm_resvs[i - 1];
 	uintptr_t off = a - r->base;
 	if (off >= r->size || size > r->size - off || r->ctx != ctx)
 		return NULL;
@@ -131,34 +128,19 @@ vmm_resv_find(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size)
 }
 
 static int
-index_insert(struct vmm_resv *r)
+index_insert(struct vmm_resv *r, size_t page)
 {
-	if (vmm_nresv == vmm_resv_cap) {
-		size_t cap = vmm_resv_cap ? vmm_resv_cap * 2 : 16;
-		struct vmm_resv **a = realloc(vmm_resvs, cap * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		vmm_resvs = a;
-		vmm_resv_cap = cap;
-	}
-	size_t i = index_upper(r->base);
-	memmove(&vmm_resvs[i + 1], &vmm_resvs[i],
-		(vmm_nresv - i) * sizeof(*vmm_resvs));
-	vmm_resvs[i] = r;
-	vmm_nresv++;
-	return 0;
+	struct usm_info info = {
+		.base = (void *)r->base, .size = r->size, .align = page,
+		.ctx = r->ctx, .fd = -1, .page_size = page,
+	};
+	return amap_add(AMAP_VMM_RESV, &info, r, false);
 }
 
 static void
-index_remove(size_t i)
+index_remove(struct vmm_resv *r)
 {
-	memmove(&vmm_resvs[i], &vmm_resvs[i + 1],
-		(vmm_nresv - i - 1) * sizeof(*vmm_resvs));
-	if (--vmm_nresv == 0) {
-		free(vmm_resvs);
-		vmm_resvs = NULL;
-		vmm_resv_cap = 0;
-	}
+	amap_del(AMAP_VMM_RESV, (void *)r->base);
 }
 
 static void
@@ -201,7 +183,7 @@ resv_create(struct _ze_context_handle_t *ctx, const void *hint, size_t size,
 	/* A context destroyed meanwhile has been swept already (its magic
 	 * is cleared before vmm_ctx_destroy takes the lock): do not add to
 	 * it. */
-	err = drv_context_get(ctx) ? index_insert(r) : -ENOENT;
+	err = drv_context_get(ctx) ? index_insert(r, page) : -ENOENT;
 	pthread_rwlock_unlock(&vmm_lock);
 	if (err)
 		goto err_release;
@@ -255,10 +237,9 @@ drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 	if (a % os)
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT,
 				"%p is not page aligned", ptr);
-	cmd_mem_wait_idle(ptr, size); /* no copy may run into it any more */
+	drv_wait_idle(ptr, size); /* no copy may run into it any more */
 	pthread_rwlock_wrlock(&vmm_lock);
-	size_t i = index_upper(a);
-	struct vmm_resv *rv = i ? vmm_resvs[i - 1] : NULL;
+	struct vmm_resv *rv = index_at(a);
 	if (!rv || rv->base != a || rv->size != size || rv->ctx != ctx) {
 		size_t have = rv && rv->base == a ? rv->size : 0;
 		bool other = rv && rv->base == a && rv->ctx != ctx;
@@ -277,7 +258,7 @@ drv_zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr,
 	}
 	size_t mapped = rv->nmaps;
 	vmm_map_drop_all(rv);
-	index_remove(i - 1);
+	index_remove(rv);
 	pthread_rwlock_unlock(&vmm_lock);
 	/* No other thread can reach the range now: release it unlocked. */
 	int err = vmm_os_release((void *)a, size);
@@ -317,35 +298,14 @@ int
 vmm_usm_info(struct _ze_context_handle_t *ctx, const void *ptr,
 	     struct usm_info *out)
 {
-	int err = -ENOENT;
-	uintptr_t a = (uintptr_t)ptr;
-	pthread_rwlock_rdlock(&vmm_lock);
-	struct vmm_resv *r = vmm_resv_find(ctx, a, 1);
-	if (!r)
-		goto out;
-	size_t i = vmm_map_first_after(r, a);
-	if (i == r->nmaps || r->maps[i].va > a)
-		goto out;
-	size_t lo, hi;
-	vmm_map_extent(r, i, &lo, &hi);
-	const struct vmm_map *first = &r->maps[lo], *last = &r->maps[hi - 1];
-	const struct _ze_physical_mem_handle_t *p = first->phys;
-	memset(out, 0, sizeof(*out));
-	out->base = (void *)first->va;
-	out->size = last->va + last->size - first->va;
-	out->align = p->page;
-	out->kind = p->on_host ? USM_KIND_HOST : USM_KIND_DEVICE;
-	out->id = VMM_ID_BIT | first->map_id;
-	out->ctx = ctx;
-	out->dev = p->dev;
-	out->bk_type = BK_MEMFD;
-	out->fd = p->fd;
-	out->fd_offset = first->offset;
-	out->page_size = p->page;
-	err = 0;
-out:
-	pthread_rwlock_unlock(&vmm_lock);
-	return err;
+	/* The address map holds each mapping with this very answer
+	 * (vmm_map_info, registered by the Map call). */
+	struct amap_hit hit;
+	if (amap_find(ptr, &hit) || hit.kind != AMAP_VMM_MAP ||
+	    hit.info.ctx != ctx)
+		return -ENOENT;
+	*out = hit.info;
+	return 0;
 }
 
 int
@@ -402,22 +362,19 @@ size_t
 vmm_ctx_destroy(struct _ze_context_handle_t *ctx)
 {
 	size_t nresv = 0, nphys;
+	void **gone = NULL;
 	pthread_rwlock_wrlock(&vmm_lock);
-	for (size_t i = 0; i < vmm_nresv;) {
-		struct vmm_resv *r = vmm_resvs[i];
-		if (r->ctx != ctx) {
-			i++;
-			continue;
-		}
+	amap_take_ctx(AMAP_VMM_RESV, ctx, &gone, &nresv);
+	for (size_t i = 0; i < nresv; i++) {
+		struct vmm_resv *r = gone[i];
 		vmm_map_drop_all(r);
-		index_remove(i);
 		int err = vmm_os_release((void *)r->base, r->size);
 		if (err)
 			u_warn(VMM_TOPIC, "munmap %p+%zu: %s",
 			       (void *)r->base, r->size, strerror(-err));
 		resv_free(r);
-		nresv++;
 	}
+	free(gone);
 	nphys = vmm_phys_destroy_ctx(ctx);
 	pthread_rwlock_unlock(&vmm_lock);
 	if (nresv || nphys)

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <level_zero/ze_ddi.h>
+
 #include "ipc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

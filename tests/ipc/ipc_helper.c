@@ -7,15 +7,28 @@
  *
  * ZEMEM_TEST_SETUID=<uid> makes it switch to that uid and gid first and
  * exec itself again (so it is dumpable, as a freshly started program of
- * that user is).
+ * that user is). ZEMEM_TEST_FAKE_YAMA=1 (root only) makes it see Yama
+ * ptrace_scope 1, whatever the kernel has: a mount namespace of its own
+ * with a tmpfs on /proc/sys/kernel holding yama/ptrace_scope.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -31,7 +44,125 @@ static struct {
 	void *opened;
 	size_t open_size;
 	ze_physical_mem_handle_t phys[4]; /* 'V' */
-} st;
+	int memfd;                        /* 'm' */
+	int idle[64];                     /* 'I' */
+	int n_idle;
+} st = { .memfd = -1 };
+
+/* 'm': a sealed (F_SEAL_SHRINK) writable memfd of size bytes full of
+ * byte that nothing exports: its fd number and inode. */
+static int
+make_memfd(size_t size, uint8_t byte, struct ipc_rep *rep)
+{
+	int fd = memfd_create("not-exported", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	struct stat sb;
+	if (fd < 0 || ftruncate(fd, (off_t)size) ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) || fstat(fd, &sb))
+		return -errno;
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	memset(p, byte, size);
+	munmap(p, size);
+	st.memfd = fd;
+	rep->value = (uint64_t)sb.st_ino;
+	rep->pad = (uint32_t)fd;
+	return 0;
+}
+
+/* 'I': n connections to the broker of the handle's exporter (pid at
+ * bytes 16..19, nonce at 24..31), held open and silent until 'Q'. */
+static int
+hold_idle(const ze_ipc_mem_handle_t *h, size_t n)
+{
+	int32_t pid;
+	uint64_t nonce;
+	memcpy(&pid, h->data + 16, sizeof(pid));
+	memcpy(&nonce, h->data + 24, sizeof(nonce));
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int len = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1,
+			   "zemem-ipc.%d.%016llx", (int)pid,
+			   (unsigned long long)nonce);
+	socklen_t sl = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				   1 + (size_t)len);
+	int got = 0;
+	for (size_t i = 0; i < n && st.n_idle < 64; i++) {
+		int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		if (s < 0)
+			break;
+		if (connect(s, (struct sockaddr *)&sa, sl) < 0) {
+			close(s);
+			break;
+		}
+		st.idle[st.n_idle++] = s;
+		got++;
+	}
+	return got;
+}
+
+/* 'S': a seccomp filter: pidfd_getfd fails with EPERM (as under Yama or
+ * for a non-dumpable exporter) and prctl(PR_SET_PTRACER, ...) kills the
+ * process when it names PR_SET_PTRACER_ANY. -ENOSYS where the
+ * architecture is not known here. */
+static int
+seccomp_install(void)
+{
+#if defined(__x86_64__)
+	const unsigned arch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+	const unsigned arch = AUDIT_ARCH_AARCH64;
+#else
+	const unsigned arch = 0;
+	return -ENOSYS;
+#endif
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, arch, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 438 /* pidfd_getfd */, 0,
+			 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 5),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x59616d61 /* SET_PTRACER */,
+			 0, 3),
+		/* ANY: (unsigned long)-1; a sanitizer's own tracer pid is
+		 * fine (LeakSanitizer names its tracer at exit). */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -errno;
+	return 0;
+}
+
+/* ZEMEM_TEST_FAKE_YAMA: Yama ptrace_scope 1 in a mount namespace of ours. */
+static int
+fake_yama(void)
+{
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("tmpfs", "/proc/sys/kernel", "tmpfs", 0, "mode=0755"))
+		return -errno;
+	if (mkdir("/proc/sys/kernel/yama", 0755))
+		return -errno;
+	int fd = open("/proc/sys/kernel/yama/ptrace_scope",
+		      O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	int ok = write(fd, "1\n", 2) == 2;
+	close(fd);
+	return ok ? 0 : -EIO;
+}
 
 /* 'V': 4 device physical objects of size bytes each, mapped in order into
  * one reservation (the allocation), filled with byte, exported as one
@@ -216,9 +347,67 @@ run(const struct ipc_cmd *cmd, int fd, struct ipc_rep *rep)
 		rep->value = now_ns() - t0;
 		break;
 	}
+	case 'H': {
+		/* A hostile importer of the fd that came with the command:
+		 * maps the whole file, counts the bytes that are neither
+		 * cmd->byte nor 0 (rep.pad), overwrites all of it, punches a
+		 * hole over all of it; rep.value = the file's size. */
+		struct stat fs;
+		rep->result = -EBADF;
+		if (fd < 0 || fstat(fd, &fs) || fs.st_size <= 0)
+			break;
+		size_t len = (size_t)fs.st_size;
+		unsigned char *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_SHARED, fd, 0);
+		rep->result = -errno;
+		if (m != MAP_FAILED) {
+			uint32_t other = 0;
+			for (size_t i = 0; i < len; i++)
+				other += m[i] != cmd->byte && m[i] != 0;
+			memset(m, 0x66, len);
+			munmap(m, len);
+			rep->pad = other;
+			rep->value = len;
+			rep->result = fallocate(fd, FALLOC_FL_PUNCH_HOLE |
+							    FALLOC_FL_KEEP_SIZE,
+						0, (off_t)len)
+					      ? -errno
+					      : 0;
+		}
+		close(fd);
+		break;
+	}
 	case 'X':
 		rep->result = zt.mem.pfnCloseIpcHandle(zt.ctx, st.opened);
 		st.opened = NULL;
+		break;
+	case 'o': {
+		/* Open and close again at once; what was opened stays. */
+		void *q = NULL;
+		rep->result = zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, cmd->h, 0,
+						      &q);
+		if (!rep->result) {
+			ze_memory_allocation_properties_t pr = {
+				ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+				NULL, 0, 0, 0 };
+			if (!zt.mem.pfnGetAllocProperties(zt.ctx, q, &pr, NULL))
+				rep->pad = (uint32_t)pr.type;
+			rep->value = 0;
+			for (size_t i = 0; i < cmd->size; i++)
+				rep->value += ((unsigned char *)q)[i] !=
+					      cmd->byte;
+			zt.mem.pfnCloseIpcHandle(zt.ctx, q);
+		}
+		break;
+	}
+	case 'm':
+		rep->result = make_memfd(cmd->size, cmd->byte, rep);
+		break;
+	case 'I':
+		rep->result = hold_idle(&cmd->h, cmd->size);
+		break;
+	case 'S':
+		rep->result = seccomp_install();
 		break;
 	case 'P':
 		rep->result = zt.mem.pfnPutIpcHandle(zt.ctx, st.h);
@@ -266,6 +455,11 @@ main(int argc, char **argv)
 		execv("/proc/self/exe", argv);
 		perror("ipc_helper: re-exec");
 		return 2;
+	}
+	const char *fy = getenv("ZEMEM_TEST_FAKE_YAMA");
+	if (fy && !strcmp(fy, "1") && fake_yama()) {
+		perror("ipc_helper: fake Yama");
+		return 6;
 	}
 	struct stat sb;
 	bool sock = fstat(3, &sb) == 0 && S_ISSOCK(sb.st_mode);

@@ -16,8 +16,18 @@
  * read every 64th byte (timed: rep.value = ns); 'M' memcpy the region into
  * a buffer of the helper's own (timed); 'V' map 4 physical objects of size
  * bytes into one reservation, fill it with byte and export it as one range
- * handle (rep.h; 'P' puts it); 'v' unmap, free and destroy them; 'Q' quit. The region of 'C', 'W',
+ * handle (rep.h; 'P' puts it); 'v' unmap, free and destroy them; 'H' a
+ * hostile importer of the fd that came with the command (maps all of the
+ * file, rep.pad = bytes neither byte nor 0, overwrites it all, punches a
+ * hole over all of it, rep.value = the file's size); 'Q' quit. The region of 'C', 'W',
  * 'R' and 'M' is the opened pointer if any, else the allocation.
+ * Hostile and probing ops (test_ipc_auth): 'o' open cmd.h, count the
+ * first size bytes != byte (rep.value), its memory type (rep.pad), close
+ * again; 'm' make a sealed writable memfd nobody exports, full of byte
+ * (rep.value its inode, rep.pad its fd); 'I' hold size silent connections
+ * to the broker of cmd.h's exporter (rep.result: how many); 'S' install a
+ * seccomp filter: pidfd_getfd fails with EPERM, prctl(PR_SET_PTRACER,
+ * PR_SET_PTRACER_ANY) kills the helper.
  */
 #ifndef ZEMEM_IPC_PROTO_H
 #define ZEMEM_IPC_PROTO_H

@@ -14,9 +14,12 @@
  * below).
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +27,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -117,11 +121,28 @@ END_TEST
 
 START_TEST(test_get_small_host_shares_pages)
 {
-	/* 64-byte host blocks share pages: not exportable as such... */
+	/* Every host allocation is exportable (conformance: 1 B, 64 B and
+	 * 4 KiB buffers), each from a file that holds it alone... */
 	ze_ipc_mem_handle_t h;
 	void *p;
-	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p),
-			 R_OK_);
+	const size_t sizes[] = { 1, 64, 4096 };
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc,
+						     sizes[i], 0, &p), R_OK_);
+		h = get(p);
+		struct ipc_desc d;
+		const char *why;
+		ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+		ck_assert_uint_eq(d.offset, 0);
+		struct stat st;
+		ck_assert_int_eq(fstat(d.fd, &st), 0);
+		ck_assert_int_eq(st.st_size, 4096);
+		put(h);
+		mem_free(p);
+	}
+	/* ...small shared allocations share pages: not exportable... */
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       64, 0, zt.dev, &p), R_OK_);
 	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &h), R_ARG);
 	mem_free(p);
 	/* ...but with an export descriptor they are. */
@@ -131,6 +152,12 @@ START_TEST(test_get_small_host_shares_pages)
 	ze_host_mem_alloc_desc_t hd = zt_hdesc;
 	hd.pNext = &x;
 	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &hd, 64, 0, &p), R_OK_);
+	put(get(p));
+	mem_free(p);
+	ze_device_mem_alloc_desc_t dd = zt_ddesc;
+	dd.pNext = &x;
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &dd, &zt_hdesc, 64, 0,
+					       zt.dev, &p), R_OK_);
 	put(get(p));
 	mem_free(p);
 }
@@ -175,7 +202,8 @@ START_TEST(test_get_repeated_reuses_one_fd)
 		int fd;
 		memcpy(&fd, h[i].data, sizeof(fd));
 		ck_assert_int_eq(fd, fd0);
-		ck_assert(memcmp(&h[i], &h[0], sizeof(h[0])));
+		/* the same handle, as Intel's driver gives (refcounted) */
+		ck_assert(!memcmp(&h[i], &h[0], sizeof(h[0])));
 	}
 	ck_assert_int_eq(leakcheck_fd_cloexec(fd0), 1);
 	for (int i = 0; i < 100; i++)
@@ -242,21 +270,34 @@ END_TEST
 
 /* A pooled block, once exported, is freed by the full path (zeMemFree's
  * fast path leaves exported blocks to it): the free succeeds once, the
- * last handle put gives every fd back, and the slot never serves another
- * allocation (importers may still map its pages). */
+ * last handle put gives every fd back, and the slot serves later
+ * allocations again, from a fresh file (the exported one is the
+ * importers'). */
 START_TEST(test_free_exported_pooled_block)
 {
-	int fds = leakcheck_count_fds();
 	void *p = alloc_dev(4096), *q[64];
+	int fds = leakcheck_count_fds();
 	ze_ipc_mem_handle_t h = get(p);
+	struct ipc_desc d;
+	const char *why;
+	ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+	uint32_t ino0 = d.ino;
 	mem_free(p);
 	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_ARG);
 	put(h);
 	ck_assert_int_eq(leakcheck_count_fds(), fds);
+	bool reused = false;
 	for (int i = 0; i < 64; i++) {
 		q[i] = alloc_dev(4096);
-		ck_assert_ptr_ne(q[i], p);
+		if (q[i] != p)
+			continue;
+		reused = true;
+		h = get(q[i]);
+		ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+		ck_assert_uint_ne(d.ino, ino0);
+		put(h);
 	}
+	ck_assert(reused);
 	for (int i = 0; i < 64; i++)
 		mem_free(q[i]);
 }
@@ -574,7 +615,77 @@ START_TEST(test_open_2000_distinct_pointers)
 }
 END_TEST
 
+/* Each exported allocation is a file of its own: 4000 handles of one
+ * allocation cost one fd; 4000 allocations under RLIMIT_NOFILE 1024 export
+ * until the fds run out, then fail cleanly (never the shared pool file),
+ * and every handle given opens to its own block. */
 START_TEST(test_get_4000_handles_under_rlimit_1024)
+{
+	enum { N = 4000 };
+	struct rlimit old, lim;
+	getrlimit(RLIMIT_NOFILE, &old);
+	lim = old;
+	lim.rlim_cur = 1024;
+	void **p = calloc(N, sizeof(*p)), **q = calloc(N, sizeof(*q));
+	ze_ipc_mem_handle_t *h = calloc(N, sizeof(*h));
+	bool *ok = calloc(N, sizeof(*ok));
+	p[0] = alloc_dev(4096);
+	int fds = leakcheck_count_fds();
+	for (int i = 0; i < N; i++)
+		h[i] = get(p[0]);
+	ck_assert_int_le(leakcheck_count_fds(), fds + 1);
+	for (int i = 0; i < N; i++)
+		put(h[i]);
+	mem_free(p[0]);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	int nok = 0, nfail = 0;
+	for (int i = 0; i < N; i++) {
+		ze_result_t r = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096,
+						      0, zt.dev, &p[i]);
+		if (r) { /* only the slot's own memfd may fail, never this */
+			ck_assert_int_eq(r, ZE_RESULT_SUCCESS);
+		}
+		*(int *)p[i] = i;
+		r = zt.mem.pfnGetIpcHandle(zt.ctx, p[i], &h[i]);
+		ok[i] = r == ZE_RESULT_SUCCESS;
+		if (!ok[i]) {
+			ck_assert(r == R_ARG ||
+				  r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+			nfail++;
+			continue;
+		}
+		nok++;
+	}
+	ck_assert_int_gt(nok, 200);
+	ck_assert_int_gt(nfail, 0);
+	ck_assert_int_le(leakcheck_count_fds(), 1024);
+	/* back to the full limit: the handles open, each to its block */
+	setrlimit(RLIMIT_NOFILE, &old);
+	for (int i = 0; i < N; i++) {
+		if (!ok[i])
+			continue;
+		ck_assert_int_eq(open_h(h[i], &q[i]), R_OK_);
+		ck_assert_int_eq(*(int *)q[i], i);
+	}
+	for (int i = 0; i < N; i++) {
+		if (ok[i]) {
+			ck_assert_int_eq(
+				zt.mem.pfnCloseIpcHandle(zt.ctx, q[i]), R_OK_);
+			put(h[i]);
+		}
+		mem_free(p[i]);
+	}
+	free(p);
+	free(q);
+	free(h);
+	free(ok);
+}
+END_TEST
+
+/* ZEMEM_EXPORT_FILES=0 ZEMEM_IPC_POOL_EXPORT=1 (the ipc-pool-export test):
+ * the pool file is handed out, so thousands of exports cost a few fds (and
+ * an importer can reach every block of the pool: README). */
+START_TEST(test_pool_export_4000_handles_few_fds)
 {
 	enum { N = 4000 };
 	struct rlimit old, lim;
@@ -647,6 +758,318 @@ race(void *arg)
 	}
 	return NULL;
 }
+
+/* ---- issue 14: lifetime, refcounts, fork, fds ---------------------------- */
+
+/* Point 12: get/put are reference-counted per allocation, as applications
+ * written for Intel's driver expect. */
+START_TEST(test_get_put_refcounted)
+{
+	ze_context_handle_t c2;
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ck_assert_int_eq(zt.context.pfnCreate(zt.drv, &cd, &c2), R_OK_);
+	void *p = alloc_dev(4096);
+	ze_ipc_mem_handle_t h1 = get(p), h2 = get(p);
+	ck_assert(!memcmp(&h1, &h2, sizeof(h1))); /* an equivalent handle */
+	put(h1);
+	put(h1); /* the same handle value twice: two references */
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h1), R_ARG);
+	ze_ipc_mem_handle_t h3 = get(p); /* a trailing get works */
+	void *q;
+	ck_assert_int_eq(open_h(h3, &q), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
+	h2 = get(p);
+	/* a put through another context of the driver */
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(c2, h3), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(c2, h2), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(c2, h2), R_ARG);
+	mem_free(p);
+	ck_assert_int_eq(zt.context.pfnDestroy(c2), R_OK_);
+}
+END_TEST
+
+static long
+rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmRSS:", 6))
+			kib = strtol(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* Bytes of memory held by the process's zemem memfds (their allocated
+ * blocks: what the pool and slot files really hold, mapped or not). */
+static long long
+zemem_file_bytes(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	long long sum = 0;
+	while (d && (de = readdir(d))) {
+		char path[300], link[128];
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = 0;
+		struct stat st;
+		if (!strncmp(link, "/memfd:zemem:", 13) && !stat(path, &st))
+			sum += (long long)st.st_blocks * 512;
+	}
+	if (d)
+		closedir(d);
+	return sum;
+}
+
+/* Point 2: the memory of an exported pooled block comes back to the
+ * exporter once it is freed and its handles put (also run by the
+ * ipc-budget test under ZEMEM_DEVICE_MEMORY_SIZE=64M). */
+START_TEST(test_cycles_exported_pooled_memory_comes_back)
+{
+	enum { N = 5000, SZ = 64 * 1024 };
+	long rss0 = 0;
+	long long file0 = 0;
+	for (int i = 0; i < N; i++) {
+		void *p;
+		ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, SZ,
+						       0, zt.dev, &p), R_OK_);
+		memset(p, i, SZ);
+		ze_ipc_mem_handle_t h = get(p);
+		put(h);
+		mem_free(p);
+		if (i == 100) {
+			rss0 = rss_kib();
+			file0 = zemem_file_bytes();
+		}
+	}
+	long grown = rss_kib() - rss0;
+	long long fgrown = zemem_file_bytes() - file0;
+	ck_assert_msg(grown < 16 * 1024, "RSS grew by %ld KiB over %d cycles",
+		      grown, N - 100);
+	ck_assert_msg(fgrown < 16ll << 20, "zemem's files grew by %lld KiB "
+		      "over %d cycles", fgrown >> 10, N - 100);
+}
+END_TEST
+
+/* The lowest free fd number: RLIMIT_NOFILE at it makes the next fd fail. */
+static int
+lowest_free_fd(void)
+{
+	int fd = dup(0);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	return fd;
+}
+
+/* The inode of the mapping that holds p (/proc/self/maps), or 0. */
+static unsigned long
+mapping_inode(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long ino = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, off, i;
+		char dev[16];
+		if (sscanf(line, "%lx-%lx %*s %lx %15s %lu", &lo, &hi, &off,
+			   dev, &i) == 5 &&
+		    (uintptr_t)p >= lo && (uintptr_t)p < hi)
+			ino = i;
+	}
+	if (f)
+		fclose(f);
+	return ino;
+}
+
+/* Point 2: a get that fails (no fd left for the export) leaves the block
+ * as it was: not exported, so its free keeps its file for the next
+ * block of the slot. */
+START_TEST(test_get_failed_does_not_mark_exported)
+{
+	struct rlimit old, lim;
+	getrlimit(RLIMIT_NOFILE, &old);
+	void *p = alloc_dev(4096);
+	unsigned long ino = mapping_inode(p);
+	ck_assert_uint_ne(ino, 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)lowest_free_fd();
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	ze_ipc_mem_handle_t h;
+	ze_result_t r = zt.mem.pfnGetIpcHandle(zt.ctx, p, &h);
+	setrlimit(RLIMIT_NOFILE, &old);
+	ck_assert_int_eq(r, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+	mem_free(p);
+	void *q = alloc_dev(4096);
+	ck_assert_ptr_eq(q, p);
+	ck_assert_uint_eq(mapping_inode(q), ino);
+	mem_free(q);
+}
+END_TEST
+
+/* Point 9: a large allocation made while no fd is free fails cleanly
+ * (its memfd could not be made), never anonymous memory that could not be
+ * exported; with fds again it works and exports. */
+START_TEST(test_alloc_large_no_fd_fails_cleanly)
+{
+	struct rlimit old, lim;
+	getrlimit(RLIMIT_NOFILE, &old);
+	lim = old;
+	lim.rlim_cur = (rlim_t)lowest_free_fd();
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+	void *p = (void *)1, *hp = (void *)1;
+	ze_result_t r = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 2 * MiB, 0,
+					      zt.dev, &p);
+	ze_result_t rh = zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 2 * MiB, 0,
+					     &hp);
+	setrlimit(RLIMIT_NOFILE, &old);
+	ck_assert_int_eq(r, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+	ck_assert_int_eq(rh, ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+	ck_assert_ptr_null(p);
+	ck_assert_ptr_null(hp);
+	p = alloc_dev(2 * MiB);
+	put(get(p));
+	mem_free(p);
+}
+END_TEST
+
+/* Point 1: fork() while other threads allocate. Each child allocates,
+ * frees and exports, then _exits; a child that does not finish within
+ * 10 s is hung (killed and counted). */
+static _Atomic int fork_stop;
+
+static void *
+fork_alloc_thread(void *arg)
+{
+	(void)arg;
+	unsigned i = 0;
+	while (!fork_stop) {
+		void *p[4];
+		size_t sz = 16 + (i++ % 64) * 1000;
+		ze_result_t r[4];
+		r[0] = zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, sz, 0, &p[0]);
+		r[1] = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, sz, 0, zt.dev,
+					     &p[1]);
+		r[2] = zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc, sz,
+					     0, zt.dev, &p[2]);
+		r[3] = zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1 * MiB, 0,
+					     zt.dev, &p[3]);
+		for (int k = 0; k < 4; k++) {
+			if (!r[k])
+				continue;
+			fprintf(stderr, "allocating thread: %#x (alloc %d, "
+				"size %zu)\n", (unsigned)r[k], k, sz);
+			return (void *)1;
+		}
+		/* a child that wrote into the parent's blocks shows here */
+		unsigned char mark = (unsigned char)(0x10 + i % 64);
+		for (int k = 0; k < 3; k++)
+			memset(p[k], mark, sz);
+		sched_yield();
+		for (int k = 0; k < 3; k++)
+			for (size_t j = 0; j < sz; j += 61)
+				if (((unsigned char *)p[k])[j] != mark)
+					return (void *)2;
+		for (int k = 0; k < 4; k++)
+			zt.mem.pfnFree(zt.ctx, p[k]);
+	}
+	return NULL;
+}
+
+static unsigned char *fork_keep[2]; /* the parent's, 4 KiB each */
+
+static int
+fork_child_work(void)
+{
+	void *p[3];
+	ze_ipc_mem_handle_t h;
+	/* The child's writes into inherited blocks are its own. */
+	for (int k = 0; k < 2; k++)
+		memset(fork_keep[k], 0xee, 4096);
+	if (zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 64, 0, &p[0]) ||
+	    zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 4096, 0, zt.dev, &p[1]) ||
+	    zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, 1 * MiB, 0, zt.dev,
+				  &p[2]))
+		return 2;
+	for (int k = 0; k < 3; k++) {
+		memset(p[k], 0xee, k == 0 ? 64 : 4096);
+		if (zt.mem.pfnGetIpcHandle(zt.ctx, p[k], &h) ||
+		    zt.mem.pfnPutIpcHandle(zt.ctx, h))
+			return 3;
+	}
+	for (int k = 0; k < 3; k++)
+		if (zt.mem.pfnFree(zt.ctx, p[k]))
+			return 4;
+	return 0;
+}
+
+START_TEST(test_fork_while_threads_allocate)
+{
+	enum { T = 3, N = 150 };
+	pthread_t t[T];
+	fork_stop = 0;
+	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 4096, 0,
+					     (void **)&fork_keep[0]), R_OK_);
+	fork_keep[1] = alloc_dev(4096);
+	for (int k = 0; k < 2; k++)
+		memset(fork_keep[k], 0x5a, 4096);
+	/* Stacks of our own: glibc would cache its stacks past the join. */
+	size_t stack = 1 * MiB;
+	void *stacks = mmap(NULL, T * stack, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	for (int i = 0; i < T; i++) {
+		pthread_attr_t a;
+		pthread_attr_init(&a);
+		pthread_attr_setstack(&a, (char *)stacks + i * stack, stack);
+		ck_assert_int_eq(pthread_create(&t[i], &a, fork_alloc_thread,
+						NULL), 0);
+		pthread_attr_destroy(&a);
+	}
+	int hung = 0, failed = 0;
+	for (int n = 0; n < N; n++) {
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0)
+			_exit(fork_child_work());
+		int status = 0;
+		pid_t w = 0;
+		for (int ms = 0; ms < 10000 && !w; ms++) {
+			w = waitpid(pid, &status, WNOHANG);
+			if (!w)
+				usleep(1000);
+		}
+		if (!w) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			hung++;
+			break; /* one is enough to fail */
+		} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			fprintf(stderr, "fork child %d: status %#x\n", n,
+				status);
+			failed++;
+		}
+	}
+	fork_stop = 1;
+	for (int i = 0; i < T; i++) {
+		void *ret;
+		pthread_join(t[i], &ret);
+		ck_assert_ptr_null(ret);
+	}
+	munmap(stacks, T * stack);
+	ck_assert_int_eq(hung, 0);
+	ck_assert_int_eq(failed, 0);
+	for (int k = 0; k < 2; k++) {
+		for (int j = 0; j < 4096; j++)
+			ck_assert_int_eq(fork_keep[k][j], 0x5a);
+		mem_free(fork_keep[k]);
+	}
+}
+END_TEST
 
 START_TEST(test_threads_get_open_close_put)
 {
@@ -728,7 +1151,23 @@ ipc_suite(void)
 	tcase_add_test(tc, test_cycles_10k_no_growth);
 	tcase_add_test(tc, test_open_after_exporter_free_keeps_data);
 	tcase_add_test(tc, test_threads_get_open_close_put);
+	tcase_add_test(tc, test_get_put_refcounted);
+	tcase_add_test(tc, test_get_failed_does_not_mark_exported);
+	tcase_add_test(tc, test_alloc_large_no_fd_fails_cleanly);
+	tcase_add_test(tc, test_fork_while_threads_allocate);
 	suite_add_tcase(s, tc);
+	/* also run alone by the ipc-budget test, with a 64 MiB budget */
+	TCase *tb = tcase_create("cycles");
+	tcase_add_checked_fixture(tb, ipc_fixture_setup, ipc_fixture_teardown);
+	tcase_add_test(tb, test_cycles_exported_pooled_memory_comes_back);
+	suite_add_tcase(s, tb);
+	if (getenv("ZEMEM_IPC_POOL_EXPORT")) {
+		TCase *tp = tcase_create("pool-export");
+		tcase_add_checked_fixture(tp, ipc_fixture_setup,
+					  ipc_fixture_teardown);
+		tcase_add_test(tp, test_pool_export_4000_handles_few_fds);
+		suite_add_tcase(s, tp);
+	}
 	TCase *tx = tcase_create("external");
 	tcase_add_checked_fixture(tx, ipc_fixture_setup, ipc_fixture_teardown);
 	ipc_suite_external(tx);

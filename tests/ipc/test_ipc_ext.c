@@ -131,11 +131,20 @@ START_TEST(test_ext_export_fd_needs_own_file)
 {
 	void *p;
 	int fd;
-	/* A pooled block shares its memfd: no bare fd for it. */
-	ck_assert_int_eq(alloc_with(NULL, 4096, &p), R_OK_);
+	/* A small shared block shares its memfd: no bare fd for it. */
+	ck_assert_int_eq(zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					       64, 0, zt.dev, &p), R_OK_);
 	ck_assert_int_eq(export_fd(p, ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD,
 				   &fd),
 			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_OK_);
+	/* A pooled device block has a file of its own: that is its fd. */
+	ck_assert_int_eq(alloc_with(NULL, 4096, &p), R_OK_);
+	ck_assert_int_eq(export_fd(p, ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD,
+				   &fd), R_OK_);
+	struct stat sb;
+	ck_assert_int_eq(fstat(fd, &sb), 0);
+	ck_assert_int_eq(sb.st_size, 4096);
 	uint32_t two = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD |
 		       ZE_EXTERNAL_MEMORY_TYPE_FLAG_DMA_BUF;
 	ck_assert_int_eq(export_fd(p, two, &fd), R_ARG);
@@ -285,19 +294,17 @@ START_TEST(test_exp_fd_conversion_bad)
 	close(pfd[1]);
 	ck_assert_int_eq(zt.mem_exp.pfnGetIpcHandleFromFileDescriptorExp(
 				 zt.ctx, (uint64_t)pfd[0], &h), R_ARG);
-	/* A pooled block: its file is a shared segment, never a bare fd. */
+	/* A pooled device block is a file of its own: its handle gives
+	 * that file (nothing else in it), which converts back. */
 	ck_assert_int_eq(alloc_with(NULL, 4096, &p), R_OK_);
 	ze_ipc_mem_handle_t hp;
 	ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, p, &hp), R_OK_);
 	uint64_t fd;
 	ck_assert_int_eq(zt.mem_exp.pfnGetFileDescriptorFromIpcHandleExp(
-				 zt.ctx, hp, &fd),
-			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
-	int seg;
-	memcpy(&seg, hp.data, sizeof(seg));
-	ck_assert_int_eq(zt.mem_exp.pfnGetIpcHandleFromFileDescriptorExp(
-				 zt.ctx, (uint64_t)seg, &h),
-			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+				 zt.ctx, hp, &fd), R_OK_);
+	struct stat sb;
+	ck_assert_int_eq(fstat((int)fd, &sb), 0);
+	ck_assert_int_eq(sb.st_size, 4096);
 	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, hp), R_OK_);
 	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, p), R_OK_);
 }

@@ -247,6 +247,43 @@ START_TEST(test_phys_va_one_object)
 }
 END_TEST
 
+/* Issue 14 point 18: one object mapped at two adjacent addresses of one
+ * reservation is one physical object, not several: each mapping's base
+ * exports (that mapping), and the import aliases the object. */
+START_TEST(test_phys_va_one_object_twice)
+{
+	ze_physical_mem_handle_t ph = phys_create(OBJ);
+	unsigned char *va, *o;
+	ze_ipc_mem_handle_t h;
+	ck_assert_int_eq(zt.vmem.pfnReserve(zt.ctx, NULL, 2 * OBJ,
+					    (void **)&va), R_OK_);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(zt.vmem.pfnMap(zt.ctx, va + i * OBJ, OBJ, ph,
+						0,
+					ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+				 R_OK_);
+	memset(va, 0x44, OBJ);
+	ck_assert_uint_eq(mismatches(va + OBJ, OBJ, 0x44), 0); /* aliases */
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, va + i * OBJ,
+							&h), R_OK_);
+		ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, h, 0,
+							 (void **)&o), R_OK_);
+		ck_assert_uint_eq(mismatches(o + 1, OBJ - 1, 0x44), 0);
+		o[0] = (unsigned char)(0x50 + i);
+		ck_assert_int_eq(va[0], 0x50 + i);
+		ck_assert_int_eq(va[OBJ], 0x50 + i);
+		ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, o), R_OK_);
+		ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
+	}
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(zt.vmem.pfnUnmap(zt.ctx, va + i * OBJ, OBJ),
+				 R_OK_);
+	ck_assert_int_eq(zt.vmem.pfnFree(zt.ctx, va, 2 * OBJ), R_OK_);
+	ck_assert_int_eq(zt.pmem.pfnDestroy(zt.ctx, ph), R_OK_);
+}
+END_TEST
+
 /* Exported here, opened in the peer, data both ways, closed and put. */
 START_TEST(test_phys_range_export_xproc)
 {
@@ -438,6 +475,7 @@ phys_suite(void)
 	tcase_add_test(tc, test_phys_handle_same_process);
 	tcase_add_test(tc, test_phys_handle_xproc);
 	tcase_add_test(tc, test_phys_va_one_object);
+	tcase_add_test(tc, test_phys_va_one_object_twice);
 	tcase_add_test(tc, test_phys_range_export_xproc);
 	tcase_add_test(tc, test_phys_range_import_xproc);
 	tcase_add_test(tc, test_phys_errors);

@@ -274,11 +274,12 @@ START_TEST(test_xproc_exporter_killed_while_mapped)
 	memset(q, 0x5f, SIZE);
 	ck_assert_uint_eq(mismatches(q, 0x5f), 0);
 	void *q2 = (void *)1;
+	/* The export died with its exporter: the cached file (still mapped
+	 * by q) is revalidated against the exporter and refused, and so is
+	 * a cold open after the last close. */
 	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, rep.h, 0,
-						 &q2), R_OK_);
-	/* The cached file is still good (never revoked): it opens; a cold
-	 * open (after the last close) finds the exporter gone. */
-	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q2), R_OK_);
+						 &q2), R_ARG);
+	ck_assert_ptr_null(q2);
 	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, q), R_OK_);
 	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, rep.h, 0,
 						 &q2), R_ARG);
@@ -346,6 +347,142 @@ START_TEST(test_xproc_cycles_no_growth)
 }
 END_TEST
 
+/* ---- isolation (issue 14 points 3, 11) ----------------------------------- */
+
+static void *
+alloc_kind(int host, size_t size, uint8_t byte)
+{
+	void *p;
+	if (host)
+		ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, size, 0,
+						     &p), R_OK_);
+	else
+		ck_assert_int_eq(zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, size,
+						       0, zt.dev, &p), R_OK_);
+	memset(p, byte, size);
+	return p;
+}
+
+static size_t
+bad_bytes(const unsigned char *p, size_t n, uint8_t byte)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad += p[i] != byte;
+	return bad;
+}
+
+/* A hostile importer (another process) holds the very fd the handle
+ * names (sent the conformance suite's way): it maps the whole file,
+ * reads its size, overwrites it and punches a hole over all of it. It
+ * sees only the exported block (and zeros), and every neighbour that was
+ * never exported stays intact in the exporter. */
+START_TEST(test_xproc_hostile_importer_sees_only_export)
+{
+	const size_t sizes[] = { 1, 64, 4096, 3 * 4096 + 5, 1 << 20 };
+	struct peer p;
+	start(&p, true, "none");
+	for (int host = 0; host < 2; host++) {
+		for (int k = 0; k < 5; k++) {
+			size_t sz = sizes[k];
+			enum { NN = 6 };
+			unsigned char *nb[NN], *e;
+			for (int j = 0; j < NN / 2; j++)
+				nb[j] = alloc_kind(host, j ? 64 : 4096,
+						   (uint8_t)(0x50 + j));
+			e = alloc_kind(host, sz, 0xe7);
+			for (int j = NN / 2; j < NN; j++)
+				nb[j] = alloc_kind(host, j % 2 ? 64 : 4096,
+						   (uint8_t)(0x50 + j));
+			ze_ipc_mem_handle_t h;
+			ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, e, &h),
+					 R_OK_);
+			int fd;
+			memcpy(&fd, h.data, sizeof(fd));
+			struct ipc_rep rep;
+			ck_assert_int_eq(peer_cmd(&p, 'H', 0xe7, 0, 0, NULL, fd,
+						  &rep), 0);
+			ck_assert_int_eq(rep.result, 0);
+			size_t page = 4096, want = (sz + page - 1) / page * page;
+			ck_assert_uint_eq(rep.value, want);
+			ck_assert_uint_eq(rep.pad, 0);
+			for (int j = 0; j < NN; j++)
+				ck_assert_uint_eq(
+					bad_bytes(nb[j], j == 0 || j == 4
+								 ? 4096 : 64,
+						  (uint8_t)(0x50 + j)), 0);
+			ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h),
+					 R_OK_);
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, e), R_OK_);
+			for (int j = 0; j < NN; j++)
+				ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, nb[j]),
+						 R_OK_);
+		}
+	}
+	/* A block in a slot (or a cached large mapping) that held another,
+	 * unexported block before: the file's bytes past it read as zeros,
+	 * not as what the earlier block left there. */
+	const size_t big[2][2] = { { 4096, 1 }, { 2 << 20, (2 << 20) - 100 } };
+	for (int host = 0; host < 2; host++) {
+		for (int k = 0; k < 2; k++) {
+			unsigned char *old = alloc_kind(host, big[k][0], 0x5e);
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, old), R_OK_);
+			unsigned char *e = alloc_kind(host, big[k][1], 0xe7);
+			ck_assert_ptr_eq(e, old); /* the same slot / mapping */
+			ze_ipc_mem_handle_t h;
+			ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, e, &h),
+					 R_OK_);
+			int fd;
+			memcpy(&fd, h.data, sizeof(fd));
+			struct ipc_rep rep;
+			ck_assert_int_eq(peer_cmd(&p, 'H', 0xe7, 0, 0, NULL, fd,
+						  &rep), 0);
+			ck_assert_int_eq(rep.result, 0);
+			ck_assert_uint_eq(rep.value, big[k][0]);
+			ck_assert_uint_eq(rep.pad, 0);
+			ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h),
+					 R_OK_);
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, e), R_OK_);
+		}
+	}
+	stop(&p);
+}
+END_TEST
+
+/* Every host USM allocation exports and opens in another process, 1 B
+ * and 4 KiB ones included (the conformance suite's XMEM cases). */
+START_TEST(test_xproc_small_host_export_open)
+{
+	const size_t sizes[] = { 1, 4096, 100, 65536 };
+	struct peer p;
+	start(&p, false, "auto");
+	for (int k = 0; k < 4; k++) {
+		size_t sz = sizes[k];
+		unsigned char *m = alloc_kind(1, sz, 0x3c);
+		unsigned char *nb = alloc_kind(1, 64, 0x3d);
+		ze_ipc_mem_handle_t h;
+		struct ipc_rep rep;
+		ck_assert_int_eq(zt.mem.pfnGetIpcHandle(zt.ctx, m, &h), R_OK_);
+		ck_assert_int_eq(peer_cmd(&p, 'O', 0, sz, 0, &h, -1, &rep), 0);
+		ck_assert_int_eq(rep.result, R_OK_);
+		ck_assert_int_eq(peer_cmd(&p, 'C', 0x3c, sz, 0, NULL, -1,
+					  &rep), 0);
+		ck_assert_uint_eq(rep.value, 0);
+		ck_assert_int_eq(peer_cmd(&p, 'W', 0x4e, sz, 0, NULL, -1,
+					  &rep), 0);
+		ck_assert_uint_eq(bad_bytes(m, sz, 0x4e), 0);
+		ck_assert_uint_eq(bad_bytes(nb, 64, 0x3d), 0);
+		ck_assert_int_eq(peer_cmd(&p, 'X', 0, sz, 0, NULL, -1, &rep),
+				 0);
+		ck_assert_int_eq(rep.result, R_OK_);
+		ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
+		ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, m), R_OK_);
+		ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, nb), R_OK_);
+	}
+	stop(&p);
+}
+END_TEST
+
 static Suite *
 xproc_suite(void)
 {
@@ -366,6 +503,8 @@ xproc_suite(void)
 	tcase_add_test(tc, test_xproc_exporter_killed_while_mapped);
 	tcase_add_test(tc, test_xproc_non_root_same_uid);
 	tcase_add_test(tc, test_xproc_cycles_no_growth);
+	tcase_add_test(tc, test_xproc_hostile_importer_sees_only_export);
+	tcase_add_test(tc, test_xproc_small_host_export_open);
 	suite_add_tcase(s, tc);
 	return s;
 }

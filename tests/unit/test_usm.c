@@ -443,9 +443,9 @@ pages_overlap(const char *a, size_t an, const char *b, size_t bn)
 
 START_TEST(test_usm_query_page_exclusive_truthful)
 {
-	/* two small host allocations on one page, then one */
-	char *a = xalloc(USM_KIND_HOST, 64, 0, 0, CTX_A);
-	char *b = xalloc(USM_KIND_HOST, 64, 0, 0, CTX_A);
+	/* two small shared allocations on one page, then one */
+	char *a = xalloc(USM_KIND_SHARED, 64, 0, 0, CTX_A);
+	char *b = xalloc(USM_KIND_SHARED, 64, 0, 0, CTX_A);
 	REQUIRE(pages_overlap(a, 64, b, 64), "%p and %p", a, b);
 	REQUIRE(!xquery(a).page_exclusive && !xquery(b).page_exclusive,
 		"they share a page");

@@ -7,6 +7,8 @@
  */
 #include "tusm.h"
 
+#include <sys/stat.h>
+
 /* ---- contexts, exports, stats -------------------------------------------- */
 
 struct cb_acc {
@@ -58,7 +60,7 @@ START_TEST(test_usm_free_ctx_frees_only_that_ctx)
 }
 END_TEST
 
-START_TEST(test_usm_mark_exported_never_reused)
+START_TEST(test_usm_exported_memory_comes_back)
 {
 	struct usm_stats st;
 	/* large: not cached, its fd closed at free */
@@ -84,32 +86,50 @@ START_TEST(test_usm_mark_exported_never_reused)
 			  CTX_A);
 	REQUIRE_OP(m3, !=, m);
 	xfree(m3, CTX_A);
-	/* pooled: the slot is never handed out again, and its bytes stay
-	 * in the pool file (for importers) after its segment is gone */
+	/* pooled: a host or device block lives in a file of its own; once
+	 * exported and freed, its slot gives that file up (the exporter's
+	 * fd keeps the bytes) and serves later blocks from a fresh file:
+	 * the heap gets the memory back, the exported file never changes */
 	enum { N = 5000 };
 	static void *q[N];
-	char *p = xalloc(USM_KIND_DEVICE, 2 * page, 0, 0, CTX_A);
-	fill(p, 2 * page, 7);
-	struct usm_info i = xquery(p);
-	int held = fcntl(i.fd, F_DUPFD_CLOEXEC, 3); /* as the IPC layer */
-	REQUIRE_EQ(usm_mark_exported(H, p), 0);
-	xfree(p, CTX_A);
-	for (int j = 0; j < N; j++) {
-		q[j] = xalloc(USM_KIND_DEVICE, 2 * page, 0, 0, CTX_A);
-		REQUIRE_OP(q[j], !=, p);
-		memset(q[j], 0, 2 * page);
+	for (int kind = USM_KIND_HOST; kind <= USM_KIND_DEVICE; kind++) {
+		char *p = xalloc(kind, 2 * page, 0, 0, CTX_A);
+		fill(p, 2 * page, 7);
+		struct usm_info i = xquery(p);
+		REQUIRE(i.own_file && i.fd_offset == 0, "%s block: own %d, "
+			"offset %llu", usm_kind_name(kind), i.own_file,
+			(unsigned long long)i.fd_offset);
+		struct stat sb;
+		REQUIRE_EQ(fstat(i.fd, &sb), 0);
+		REQUIRE_EQ((size_t)sb.st_size, 2 * page); /* nothing else */
+		int held = fcntl(i.fd, F_DUPFD_CLOEXEC, 3); /* as IPC does */
+		REQUIRE_EQ(usm_mark_exported(H, p), 0);
+		xfree(p, CTX_A);
+		bool reused = false;
+		for (int j = 0; j < N; j++) {
+			q[j] = xalloc(kind, 2 * page, 0, 0, CTX_A);
+			if (q[j] == p) {
+				reused = true;
+				REQUIRE(xquery(p).fd != i.fd ||
+					fcntl(i.fd, F_GETFD) >= 0,
+					"slot kept the exported file");
+			}
+			memset(q[j], 0, 2 * page);
+		}
+		REQUIRE(reused, "the exported slot never came back");
+		for (int j = 0; j < N; j++)
+			xfree(q[j], CTX_A);
+		usm_trim(H);
+		usm_stats(H, &st);
+		REQUIRE_EQ(st.mapped_bytes, 0);
+		REQUIRE_EQ(st.fds, 3); /* the pool files: every slot file went */
+		char *v = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, held, 0);
+		REQUIRE(v != MAP_FAILED, "mmap: %d", errno);
+		REQUIRE(check_fill(v, 2 * page, 7),
+			"exported bytes were changed");
+		munmap(v, 2 * page);
+		close(held);
 	}
-	for (int j = 0; j < N; j++)
-		xfree(q[j], CTX_A);
-	usm_trim(H);
-	usm_stats(H, &st);
-	REQUIRE_EQ(st.mapped_bytes, 0);
-	char *v = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, held,
-		       (off_t)i.fd_offset);
-	REQUIRE(v != MAP_FAILED, "mmap: %d", errno);
-	REQUIRE(check_fill(v, 2 * page, 7), "exported bytes were dropped");
-	munmap(v, 2 * page);
-	close(held);
 }
 END_TEST
 
@@ -275,7 +295,7 @@ START_TEST(test_usm_stats_memory_given_back)
 	/* One class, many segments: freeing all leaves at most the segment
 	 * the thread cache allocates from plus one cached empty one. */
 	for (int i = 0; i < M; i++) {
-		p[i] = xalloc(USM_KIND_HOST, 1000, 0, 0, CTX_A);
+		p[i] = xalloc(USM_KIND_SHARED, 1000, 0, 0, CTX_A);
 		memset(p[i], 1, 1000);
 	}
 	usm_stats(H, &st1);
@@ -332,7 +352,10 @@ START_TEST(test_usm_stats_fds_bounded_1m)
 	       "mapped, %llu MiB metadata\n", n, fds, st.segments,
 	       (unsigned long long)st.mapped_bytes >> 20,
 	       (unsigned long long)st.meta_bytes >> 20);
-	REQUIRE_OP(fds, <=, 8);
+	/* The first host blocks have files of their own (at most
+	 * slot_files_max, then host blocks go dense); the rest: none. */
+	REQUIRE_OP(fds, <=, 8 + (int)H->slot_files_max);
+	REQUIRE(H->host_dense, "host blocks never went dense");
 	/* The heap opened its 3 pool files (one per kind) when created. */
 	REQUIRE_EQ(st.fds, (unsigned)fds + 3);
 	REQUIRE_EQ(st.live_count, n + 64);
@@ -565,7 +588,7 @@ tusm_add_life_tests(TCase *tc)
 {
 	tcase_add_test(tc, test_usm_ids_unique_across_threads);
 	tcase_add_test(tc, test_usm_free_ctx_frees_only_that_ctx);
-	tcase_add_test(tc, test_usm_mark_exported_never_reused);
+	tcase_add_test(tc, test_usm_exported_memory_comes_back);
 	tcase_add_test(tc, test_usm_exported_pages_survive_trim);
 	tcase_add_test(tc, test_usm_free_list_tail_never_dead);
 	tcase_add_test(tc, test_usm_stats_memory_given_back);

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drv_core: the bottom floor of the driver (drv_core.h): the objects, the
+ * one -errno to ze_result_t translation, the last-error text, device
+ * budgets and the copy engine's wait hook. Calls nothing above it.
+ */
+#include "drv_core.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct _ze_driver_handle_t drv_driver;
+struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
+struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
+
+static _Thread_local char last_error[256];
+static void (*_Atomic wait_idle_fn)(const void *, size_t);
+struct drv_mem_entry drv_mem_entry;
+
+ze_result_t
+drv_result(int err)
+{
+	switch (err) {
+	case 0: return ZE_RESULT_SUCCESS;
+	case -ENOMEM: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -ENOSPC: return ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY;
+	case -EINVAL: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	case -ENOENT: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	case -EPERM: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	case -EACCES: return ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS;
+	case -ENOSYS: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	case -EOPNOTSUPP: return ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	case -EMFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -ENFILE: return ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY;
+	case -ETIMEDOUT: return ZE_RESULT_NOT_READY;
+	case -EAGAIN: return ZE_RESULT_NOT_READY;
+	case -EBADMSG: return ZE_RESULT_ERROR_INVALID_ARGUMENT; /* bad bytes */
+	case -ESTALE: return ZE_RESULT_ERROR_INVALID_ARGUMENT;  /* put handle */
+	case -EBADF: return ZE_RESULT_ERROR_INVALID_ARGUMENT;
+	default: return ZE_RESULT_ERROR_UNKNOWN;
+	}
+}
+
+const char *
+drv_result_name(ze_result_t r)
+{
+	switch (r) {
+#define R(x) case x: return #x;
+	R(ZE_RESULT_SUCCESS)
+	R(ZE_RESULT_NOT_READY)
+	R(ZE_RESULT_ERROR_UNINITIALIZED)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_VERSION)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+	R(ZE_RESULT_ERROR_INVALID_ARGUMENT)
+	R(ZE_RESULT_ERROR_INVALID_NULL_HANDLE)
+	R(ZE_RESULT_ERROR_INVALID_NULL_POINTER)
+	R(ZE_RESULT_ERROR_INVALID_SIZE)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_SIZE)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT)
+	R(ZE_RESULT_ERROR_INVALID_ENUMERATION)
+	R(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION)
+	R(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY)
+	R(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+	R(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND)
+	R(ZE_RESULT_ERROR_INSUFFICIENT_PERMISSIONS)
+	R(ZE_RESULT_ERROR_UNKNOWN)
+#undef R
+	default: return "ZE_RESULT_(other)";
+	}
+}
+
+ze_result_t
+drv_fail(ze_result_t res, const char *func, const char *fmt, ...)
+{
+	int n = snprintf(last_error, sizeof(last_error), "%s: %s: ", func,
+			 drv_result_name(res));
+	if (n > 0 && (size_t)n < sizeof(last_error)) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(last_error + n, sizeof(last_error) - (size_t)n, fmt,
+			  ap);
+		va_end(ap);
+	}
+	u_dbg("drv", "%s", last_error);
+	return res;
+}
+
+const char *
+drv_last_error(void)
+{
+	return last_error;
+}
+
+/* ---- device-memory budgets -------------------------------------------- */
+
+/* Gives the calling thread's credit on dev back to the device. */
+static void
+credit_flush(struct _ze_device_handle_t *dev)
+{
+	uint64_t *cr = usm_thread_credit(drv_driver.heap);
+	if (cr && cr[dev->ordinal]) {
+		drv_budget_release(dev, cr[dev->ordinal]);
+		cr[dev->ordinal] = 0;
+	}
+}
+
+bool
+drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
+{
+	if (drv_budget_take(dev, size))
+		return true;
+	/* What this thread holds in advance counts as used: give it back
+	 * first, so one thread alone always sees the exact budget. */
+	credit_flush(dev);
+	return drv_budget_take(dev, size);
+}
+
+void
+drv_budget_credit_hook(unsigned slot, uint64_t amount)
+{
+	if (slot < DRV_MAX_DEVICES)
+		drv_budget_release(&drv_devices[slot], amount);
+}
+
+/* ---- the copy engine's wait ------------------------------------------- */
+
+void
+drv_set_wait_idle(void (*fn)(const void *ptr, size_t size))
+{
+	atomic_store(&wait_idle_fn, fn);
+}
+
+void
+drv_wait_idle(const void *ptr, size_t size)
+{
+	void (*fn)(const void *, size_t) = atomic_load(&wait_idle_fn);
+	if (fn)
+		fn(ptr, size);
+}
