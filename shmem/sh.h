@@ -160,6 +160,10 @@ SH_HIDDEN int sh_init(const void *uid, int rank, int nranks, int thread_req,
 SH_HIDDEN extern size_t sh_req_heap_size;
 SH_HIDDEN extern int sh_req_copy;
 SH_HIDDEN int sh_finalize(void);
+/* One line "zeshmem: PE <me>: <call>: <fmt...>" on stderr (the call goes
+ * on: a warning). */
+SH_HIDDEN void sh_warn(const char *call, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* One line "zeshmem: PE <me>: <call>: <fmt...>" on stderr, then exit(1)
  * (the job's launcher then ends the other PEs). */
 SH_HIDDEN _Noreturn void sh_fatal(const char *call, const char *fmt, ...)

@@ -308,6 +308,37 @@ sh_alloc_add(struct sh_alloc *a, uint64_t off, uint64_t size)
 	return 0;
 }
 
+/* Block b takes in n, its right neighbour (out of the free lists), and
+ * n goes. */
+static void
+join(struct blk *b, struct blk *n)
+{
+	b->size += n->size;
+	b->anext = n->anext;
+	if (b->anext)
+		b->anext->aprev = b;
+	free(n);
+}
+
+/* Give block b (taken, not in the free lists) back: merge it with a free
+ * neighbour on either side and put the result in the free lists. */
+static void
+release(struct sh_alloc *a, struct blk *b)
+{
+	struct blk *p = b->aprev;
+	if (p && p->free) {
+		list_remove(a, p);
+		join(p, b);
+		b = p;
+	}
+	struct blk *n = b->anext;
+	if (n && n->free) {
+		list_remove(a, n);
+		join(b, n);
+	}
+	list_insert(a, b);
+}
+
 /* Splits the tail of b beyond s granules off as a free block. */
 static int
 split_tail(struct sh_alloc *a, struct blk *b, uint64_t s)
@@ -326,17 +357,9 @@ split_tail(struct sh_alloc *a, struct blk *b, uint64_t s)
 		t->anext->aprev = t;
 	b->anext = t;
 	b->size = s;
-	/* t's right neighbour may be free (shrinking a used block). */
-	struct blk *n = t->anext;
-	if (n && n->free) {
-		list_remove(a, n);
-		t->size += n->size;
-		t->anext = n->anext;
-		if (t->anext)
-			t->anext->aprev = t;
-		free(n);
-	}
-	list_insert(a, t);
+	/* b is taken; t's right neighbour may be free (shrinking a used
+	 * block): release merges it. */
+	release(a, t);
 	return 0;
 }
 
@@ -376,29 +399,8 @@ sh_alloc_alloc(struct sh_alloc *a, size_t size, size_t align, uint64_t *out)
 	}
 	if (split_tail(a, b, s) || tab_put(a, b)) {
 		/* Out of host memory: give the block back whole. */
-		{
-			b->free = 0;
-			struct blk *p = b->aprev;
-			if (p && p->free) {
-				list_remove(a, p);
-				p->size += b->size;
-				p->anext = b->anext;
-				if (p->anext)
-					p->anext->aprev = p;
-				free(b);
-				b = p;
-			}
-			struct blk *n = b->anext;
-			if (n && n->free) {
-				list_remove(a, n);
-				b->size += n->size;
-				b->anext = n->anext;
-				if (b->anext)
-					b->anext->aprev = b;
-				free(n);
-			}
-			list_insert(a, b);
-		}
+		b->free = 0;
+		release(a, b);
 		return -ENOMEM;
 	}
 	a->used += b->size;
@@ -417,26 +419,7 @@ sh_alloc_free(struct sh_alloc *a, uint64_t off)
 	struct blk *b = a->tab[i];
 	tab_del(a, i);
 	a->used -= b->size;
-	struct blk *p = b->aprev;
-	if (p && p->free) {
-		list_remove(a, p);
-		p->size += b->size;
-		p->anext = b->anext;
-		if (p->anext)
-			p->anext->aprev = p;
-		free(b);
-		b = p;
-	}
-	struct blk *n = b->anext;
-	if (n && n->free) {
-		list_remove(a, n);
-		b->size += n->size;
-		b->anext = n->anext;
-		if (b->anext)
-			b->anext->aprev = b;
-		free(n);
-	}
-	list_insert(a, b);
+	release(a, b);
 	return 0;
 }
 
@@ -469,11 +452,7 @@ sh_alloc_resize(struct sh_alloc *a, uint64_t off, size_t size)
 		if (!n || !n->free || b->size + n->size < s)
 			return -ENOMEM;
 		list_remove(a, n);
-		b->size += n->size;
-		b->anext = n->anext;
-		if (b->anext)
-			b->anext->aprev = b;
-		free(n);
+		join(b, n);
 	}
 	if (split_tail(a, b, s)) {
 		/* Out of host memory while shrinking: keep it as it is. */

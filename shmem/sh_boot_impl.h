@@ -109,6 +109,9 @@ SH_HIDDEN void sh_uid_srv_stop(struct sh_uid_srv *s, bool drain);
  * MSG_NOSIGNAL; 0, -EPIPE on EOF, or -errno. */
 SH_HIDDEN int sh_sock_write(int fd, const void *buf, size_t len);
 SH_HIDDEN int sh_sock_read(int fd, void *buf, size_t len);
+/* Reads and drops len bytes (a payload not wanted); stops quietly at
+ * the first error (the socket's next read meets it too). */
+SH_HIDDEN void sh_sock_skip(int fd, uint64_t len);
 SH_HIDDEN int sh_send_msg(int fd, uint32_t type, int32_t arg, uint32_t seq,
 			  int32_t aux, const void *payload, size_t len);
 

@@ -102,6 +102,19 @@ sh_sock_read(int fd, void *buf, size_t len)
 	return 0;
 }
 
+void
+sh_sock_skip(int fd, uint64_t len)
+{
+	char buf[4096];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
+		if (sh_sock_read(fd, buf, n))
+			return;
+		len -= n;
+	}
+}
+
 int
 sh_send_msg(int fd, uint32_t type, int32_t arg, uint32_t seq, int32_t aux,
 	    const void *payload, size_t len)
@@ -273,19 +286,6 @@ connect_root(const struct sh_uid_info *info, unsigned timeout_s)
 	}
 }
 
-static void
-drain(int fd, uint64_t len)
-{
-	char buf[4096];
-
-	while (len) {
-		size_t n = len < sizeof(buf) ? (size_t)len : sizeof(buf);
-		if (sh_sock_read(fd, buf, n))
-			return;
-		len -= n;
-	}
-}
-
 static void *
 reader_main(void *arg)
 {
@@ -347,7 +347,7 @@ reader_main(void *arg)
 			pthread_mutex_unlock(&c->mu);
 			break;
 		default:
-			drain(c->fd, m.len);
+			sh_sock_skip(c->fd, m.len);
 			break;
 		}
 	}

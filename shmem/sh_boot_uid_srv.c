@@ -161,25 +161,12 @@ settle(struct sh_uid_srv *s)
 }
 
 static void
-discard(int fd, uint64_t len)
-{
-	char buf[4096];
-
-	while (len) {
-		size_t k = len < sizeof(buf) ? (size_t)len : sizeof(buf);
-		if (sh_sock_read(fd, buf, k))
-			return;
-		len -= k;
-	}
-}
-
-static void
 on_coll(struct sh_uid_srv *s, int i, const struct sh_msg *m)
 {
 	int fd = s->r[i].fd;
 
 	if (s->dead >= 0) {
-		discard(fd, m->len);
+		sh_sock_skip(fd, m->len);
 		send_to(s, i, SH_MSG_RESULT, -EHOSTDOWN, m->seq, s->dead, NULL,
 			0);
 		return;
@@ -200,7 +187,7 @@ on_coll(struct sh_uid_srv *s, int i, const struct sh_msg *m)
 		      m->seq, (unsigned long long)m->len,
 		      s->kind == SH_COLL_BARRIER ? "barrier" : "allgather",
 		      s->seq, (unsigned long long)s->len);
-		discard(fd, m->len);
+		sh_sock_skip(fd, m->len);
 		send_to(s, i, SH_MSG_RESULT, -EPROTO, m->seq, -1, NULL, 0);
 		round_fail(s, -EPROTO, -1);
 		return;
@@ -208,7 +195,7 @@ on_coll(struct sh_uid_srv *s, int i, const struct sh_msg *m)
 	if (!s->active) {
 		s->data = m->len ? malloc((size_t)m->len * (size_t)s->n) : NULL;
 		if (m->len && !s->data) {
-			discard(fd, m->len);
+			sh_sock_skip(fd, m->len);
 			send_to(s, i, SH_MSG_RESULT, -ENOMEM, m->seq, -1, NULL,
 				0);
 			return;

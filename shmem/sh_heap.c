@@ -30,7 +30,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,20 +307,6 @@ sh_heap_grow(size_t min_bytes)
 
 /* ---- collective allocation ------------------------------------------ */
 
-static void
-warn(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-warn(const char *who, const char *fmt, ...)
-{
-	char msg[384];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, who, msg);
-}
-
 /* A collective allocation's barrier failed: end this PE, naming the PE
  * that ended when that is why. */
 static _Noreturn void
@@ -378,15 +363,15 @@ alloc_local(size_t size, size_t align, const char *who, void **out)
 {
 	*out = NULL;
 	if (!align || (align & (align - 1)) || align % sizeof(void *)) {
-		warn(who, "alignment %zu is not a power of two multiple of "
-			  "sizeof(void *): returning NULL", align);
+		sh_warn(who, "alignment %zu is not a power of two multiple of "
+			     "sizeof(void *): returning NULL", align);
 		return -EINVAL;
 	}
 	if (!size)
 		return 0;
 	if (align > sh_heap.max_align) {
-		warn(who, "alignment %zu is larger than the heap's (%zu): "
-			  "returning NULL", align, sh_heap.max_align);
+		sh_warn(who, "alignment %zu is larger than the heap's (%zu): "
+			     "returning NULL", align, sh_heap.max_align);
 		return -EINVAL;
 	}
 	if (align < SH_DEFAULT_ALIGN)
@@ -400,9 +385,9 @@ alloc_local(size_t size, size_t align, const char *who, void **out)
 			err = sh_alloc_alloc(sh_heap.alloc, size, align, &off);
 	}
 	if (err) {
-		warn(who, "%zu bytes (alignment %zu) do not fit in the "
-			  "symmetric heap (%zu bytes, ZESHMEM_SYMMETRIC_SIZE): "
-			  "returning NULL", size, align, sh_heap.size);
+		sh_warn(who, "%zu bytes (alignment %zu) do not fit in the "
+			"symmetric heap (%zu bytes, ZESHMEM_SYMMETRIC_SIZE): "
+			"returning NULL", size, align, sh_heap.size);
 		return err;
 	}
 	*out = sh_heap.base + off;
@@ -433,8 +418,8 @@ sh_calloc(size_t count, size_t size, const char *who)
 	void *p = NULL;
 	size_t n = 0;
 	if (count && size && __builtin_mul_overflow(count, size, &n))
-		warn(who, "count %zu * size %zu overflows size_t: returning "
-			  "NULL", count, size);
+		sh_warn(who, "count %zu * size %zu overflows size_t: returning "
+			     "NULL", count, size);
 	else if (count && size &&
 		 !alloc_local(n, SH_DEFAULT_ALIGN, who, &p) && p)
 		zero_local(p, n);
@@ -468,9 +453,9 @@ sh_free(void *ptr, const char *who)
 		return;
 	int64_t off = block_of(ptr, NULL);
 	if (off < 0 || sh_alloc_free(sh_heap.alloc, (uint64_t)off))
-		warn(who, "%p is not an allocation of the symmetric heap "
-			  "(freed twice, interior pointer, or not symmetric): "
-			  "ignored", ptr);
+		sh_warn(who, "%p is not an allocation of the symmetric heap "
+			"(freed twice, interior pointer, or not symmetric): "
+			"ignored", ptr);
 }
 
 void *
@@ -491,8 +476,8 @@ sh_realloc(void *ptr, size_t size, const char *who)
 	int64_t off = block_of(ptr, &old);
 	void *p = NULL;
 	if (off < 0) {
-		warn(who, "%p is not an allocation of the symmetric heap: "
-			  "returning NULL", ptr);
+		sh_warn(who, "%p is not an allocation of the symmetric heap: "
+			     "returning NULL", ptr);
 	} else if (!sh_alloc_resize(sh_heap.alloc, (uint64_t)off, size)) {
 		p = ptr;
 	} else if (!alloc_local(size, SH_DEFAULT_ALIGN, who, &p) && p) {

@@ -50,16 +50,32 @@ int sh_req_copy = -1;
 uint32_t sh_fence_word;
 #endif
 
+/* The runtime's one form of a message: "zeshmem: PE <me>: <call>: ...". */
+static void
+vsay(const char *call, const char *fmt, va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, call, msg);
+}
+
+void
+sh_warn(const char *call, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsay(call, fmt, ap);
+	va_end(ap);
+}
+
 void
 sh_fatal(const char *call, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	fflush(stdout);
-	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, call, msg);
+	va_start(ap, fmt);
+	vsay(call, fmt, ap);
+	va_end(ap);
 	fflush(stderr);
 	exit(1);
 }

@@ -314,38 +314,24 @@ load_cmp(const struct cmp_arg *a)
 	} x = { 0 }, v = { 0 };
 	void *p = (void *)a->ivar;
 	bool sgn = a->t == SH_T_INT;
+	/* Per width: load the ivar (acquire) and the value, widen both
+	 * (signed for SH_T_INT; for 8 bytes the cast keeps the bits). */
+#define LOAD_CMP_CASE(U, S) \
+	{ \
+		U r = __atomic_load_n((U *)p, __ATOMIC_ACQUIRE), w; \
+		memcpy(&w, a->value, sizeof(w)); \
+		x.u = r, v.u = w; \
+		if (sgn) \
+			x.i = (S)r, v.i = (S)w; \
+		break; \
+	}
 	switch (a->esize) {
-	case 1: {
-		uint8_t r = __atomic_load_n((uint8_t *)p, __ATOMIC_ACQUIRE), w;
-		memcpy(&w, a->value, 1);
-		x.u = r, v.u = w;
-		if (sgn)
-			x.i = (int8_t)r, v.i = (int8_t)w;
-		break;
+	case 1: LOAD_CMP_CASE(uint8_t, int8_t)
+	case 2: LOAD_CMP_CASE(uint16_t, int16_t)
+	case 4: LOAD_CMP_CASE(uint32_t, int32_t)
+	default: LOAD_CMP_CASE(uint64_t, int64_t)
 	}
-	case 2: {
-		uint16_t r = __atomic_load_n((uint16_t *)p, __ATOMIC_ACQUIRE), w;
-		memcpy(&w, a->value, 2);
-		x.u = r, v.u = w;
-		if (sgn)
-			x.i = (int16_t)r, v.i = (int16_t)w;
-		break;
-	}
-	case 4: {
-		uint32_t r = __atomic_load_n((uint32_t *)p, __ATOMIC_ACQUIRE), w;
-		memcpy(&w, a->value, 4);
-		x.u = r, v.u = w;
-		if (sgn)
-			x.i = (int32_t)r, v.i = (int32_t)w;
-		break;
-	}
-	default: {
-		uint64_t r = __atomic_load_n((uint64_t *)p, __ATOMIC_ACQUIRE), w;
-		memcpy(&w, a->value, 8);
-		x.u = r, v.u = w;
-		break;
-	}
-	}
+#undef LOAD_CMP_CASE
 	int c = sgn ? (x.i > v.i) - (x.i < v.i) : (x.u > v.u) - (x.u < v.u);
 	switch (a->cmp) {
 	case SH_CMP_EQ: return c == 0;

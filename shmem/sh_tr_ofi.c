@@ -859,6 +859,23 @@ ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
 	return 0;
 }
 
+/* Ends an operation posted with ldesc's descriptor: waits for every
+ * completion when wait, then closes the temporary registration (tmp, if
+ * any), which had to outlive the operation. Returns err, else the wait's
+ * error. Inline: it is on the put/get/atomic paths. */
+static inline int
+finish(int err, int wait, struct fid_mr *tmp)
+{
+	if (wait) {
+		int e2 = wait_all();
+		if (!err)
+			err = e2;
+	}
+	if (tmp)
+		fi_close(&tmp->fid);
+	return err;
+}
+
 static int
 check(int pe)
 {
@@ -919,14 +936,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	}
 	/* Blocking: the source is reusable on return; a temporary
 	 * registration must outlive the operation. */
-	if (!nbi || tmp) {
-		int e2 = wait_all();
-		if (!err)
-			err = e2;
-	}
-	if (tmp)
-		fi_close(&tmp->fid);
-	return err;
+	return finish(err, !nbi || tmp, tmp);
 }
 
 int
@@ -956,14 +966,7 @@ sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 		}
 		done += n;
 	}
-	if (!nbi || tmp) {
-		int e2 = wait_all();
-		if (!err)
-			err = e2;
-	}
-	if (tmp)
-		fi_close(&tmp->fid);
-	return err;
+	return finish(err, !nbi || tmp, tmp);
 }
 
 /* ---- atomics ---------------------------------------------------------- */
@@ -997,12 +1000,7 @@ amo_native(enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
 					    desc, &b->res, desc, fa, ra, key,
 					    dt, fop, CTX(pe)));
 	err = rc ? post_fail("atomic", rc, pe) : 0;
-	int e2 = wait_all();
-	if (!err)
-		err = e2;
-	if (tmp)
-		fi_close(&tmp->fid);
-	return err;
+	return finish(err, 1, tmp);
 }
 
 static uint64_t
@@ -1165,12 +1163,7 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 			done += n;
 		}
 		/* The payload is complete at pe before the signal goes. */
-		int e2 = wait_all();
-		if (!err)
-			err = e2;
-		if (tmp)
-			fi_close(&tmp->fid);
-		if (err)
+		if ((err = finish(err, 1, tmp)))
 			return err;
 	}
 	enum sh_amo_op op = sig_op == SH_SIGNAL_SET ? SH_AMO_SET : SH_AMO_ADD;

@@ -27,6 +27,8 @@
  */
 #include <shmem.h>
 
+#include "bench_time.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,28 +40,6 @@
 
 static int quick;
 static int me, npes;
-
-static double
-now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-static int
-cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 #define TRIALS_MAX 31
 static int

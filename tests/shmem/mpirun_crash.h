@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * mpirun_crash.h: the shmem tests' jobs under Open MPI's mpirun, told
- * apart from mpirun's own crash (test_boot, test_shmem, test_sh_core).
+ * apart from mpirun's own crash (test_boot, test_shmem, test_sh_core), and
+ * how the tests find mpirun (find_in_path, mpirun_or_skip).
  *
  * Debian's mpirun (Open MPI 4.1.4 over libpmix 4.2) now and then dies of
  * SIGSEGV at the end of a job, in its own PMIx server (event_del on freed
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #ifndef MPIRUN_TRIES
 #define MPIRUN_TRIES 3   /* runs of one job in all */
@@ -75,6 +77,42 @@ mpirun_take_perturb(char *buf, size_t size)
 	snprintf(buf, size, "MALLOC_PERTURB_=%s", mp);
 	unsetenv("MALLOC_PERTURB_");
 	return buf;
+}
+
+/* The first executable name in $PATH (mpirun, say), in a static buffer;
+ * NULL when there is none. */
+static inline const char *
+find_in_path(const char *name)
+{
+	static char buf[4096];
+	const char *path = getenv("PATH");
+
+	while (path && *path) {
+		const char *end = strchr(path, ':');
+		size_t len = end ? (size_t)(end - path) : strlen(path);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name);
+		if (access(buf, X_OK) == 0)
+			return buf;
+		path += len + (end ? 1 : 0);
+	}
+	return NULL;
+}
+
+/* mpirun for a test's mpirun suite, or NULL after printing why the suite
+ * is skipped (the caller exits 77): built without PMIx, or no mpirun in
+ * $PATH. */
+static inline const char *
+mpirun_or_skip(void)
+{
+#ifndef ZESHMEM_HAVE_PMIX
+	printf("skip: built without PMIx (libpmix-dev)\n");
+	return NULL;
+#else
+	const char *m = find_in_path("mpirun");
+	if (!m)
+		printf("skip: mpirun not found in PATH (openmpi-bin)\n");
+	return m;
+#endif
 }
 
 #endif

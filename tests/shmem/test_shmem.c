@@ -368,36 +368,13 @@ shmem_suite(void)
 	return s;
 }
 
-static const char *
-find_in_path(const char *name)
-{
-	static char buf[4096];
-	const char *path = getenv("PATH");
-	while (path && *path) {
-		const char *e = strchr(path, ':');
-		size_t len = e ? (size_t)(e - path) : strlen(path);
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)len, path, name);
-		if (access(buf, X_OK) == 0)
-			return buf;
-		path += len + (e ? 1 : 0);
-	}
-	return NULL;
-}
-
 int
 main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "mpirun")) {
-#ifndef ZESHMEM_HAVE_PMIX
-		printf("skip: libzeshmem built without PMIx (libpmix-dev)\n");
-		return 77;
-#endif
-		mpirun = find_in_path("mpirun");
-		if (!mpirun) {
-			printf("skip: mpirun not found in PATH "
-			       "(openmpi-bin)\n");
+		mpirun = mpirun_or_skip();
+		if (!mpirun)
 			return 77;
-		}
 	}
 	return check_run(shmem_suite(), CK_NORMAL, false);
 }
