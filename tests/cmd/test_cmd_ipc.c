@@ -84,8 +84,9 @@ full_io(int fd, void *buf, size_t n, bool wr)
 		}                                                           \
 	} while (0)
 
+/* The child's driver, device and a context in zt: 0, or what failed. */
 static int
-child_work(void)
+child_open(void)
 {
 	ze_result_t want = ZE_RESULT_SUCCESS;
 	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
@@ -97,6 +98,16 @@ child_work(void)
 	STEP(zt.device.pfnGet(zt.drv, &n, &zt.dev));
 	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
 	STEP(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
+	return 0;
+}
+
+static int
+child_work(void)
+{
+	int rc = child_open();
+	if (rc)
+		return rc;
+	ze_result_t want = ZE_RESULT_SUCCESS;
 	ze_ipc_mem_handle_t h;
 	if (full_io(CHILD_IN, &h, sizeof(h), false))
 		return -1;
@@ -130,16 +141,10 @@ child_work(void)
 static int
 child_events(void)
 {
+	int rc = child_open();
+	if (rc)
+		return rc;
 	ze_result_t want = ZE_RESULT_SUCCESS;
-	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
-		return -1;
-	STEP(zt.global.pfnInit(0));
-	uint32_t n = 1;
-	STEP(zt.driver.pfnGet(&n, &zt.drv));
-	n = 1;
-	STEP(zt.device.pfnGet(zt.drv, &n, &zt.dev));
-	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	STEP(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
 	ze_ipc_event_pool_handle_t h;
 	if (full_io(CHILD_IN, &h, sizeof(h), false))
 		return -1;
