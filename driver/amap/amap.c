@@ -271,12 +271,11 @@ usm_hit(const void *p, struct amap_hit *out)
 	return true;
 }
 
-int
-amap_find(const void *p, struct amap_hit *out)
+/* The entry of the layers top down to LAYER_REGION that holds p (the
+ * first found: a mapping before its reservation), or -ENOENT. */
+static int
+find_layers(const void *p, int top, struct amap_hit *out)
 {
-	if (usm_hit(p, out))
-		return 0;
-	uintptr_t a = (uintptr_t)p;
 	int err = -ENOENT;
 	out->kind = AMAP_NONE;
 	out->owner = NULL;
@@ -284,9 +283,9 @@ amap_find(const void *p, struct amap_hit *out)
 	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
 		return err;
 	pthread_rwlock_rdlock(&amap_lock);
-	for (int k = LAYER_MAP; k >= LAYER_REGION; k--) {
+	for (int k = top; k >= LAYER_REGION; k--) {
 		const struct layer *l = &layers[k];
-		size_t i = find_in(l, a);
+		size_t i = find_in(l, (uintptr_t)p);
 		if (i < l->n) {
 			hit_of(&l->v[i], out);
 			err = 0;
@@ -298,23 +297,17 @@ amap_find(const void *p, struct amap_hit *out)
 }
 
 int
+amap_find(const void *p, struct amap_hit *out)
+{
+	if (usm_hit(p, out))
+		return 0;
+	return find_layers(p, LAYER_MAP, out);
+}
+
+int
 amap_region(const void *p, struct amap_hit *out)
 {
-	int err = -ENOENT;
-	out->kind = AMAP_NONE;
-	out->owner = NULL;
-	out->external = false;
-	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
-		return err;
-	pthread_rwlock_rdlock(&amap_lock);
-	const struct layer *l = &layers[LAYER_REGION];
-	size_t i = find_in(l, (uintptr_t)p);
-	if (i < l->n) {
-		hit_of(&l->v[i], out);
-		err = 0;
-	}
-	pthread_rwlock_unlock(&amap_lock);
-	return err;
+	return find_layers(p, LAYER_REGION, out);
 }
 
 enum amap_span
