@@ -506,4 +506,54 @@ SH_HIDDEN void sh_team_destroy(struct sh_team *t);
 SH_HIDDEN int sh_team_sync(struct sh_team *t);
 SH_HIDDEN int sh_barrier(struct sh_team *t);
 
+/* ---- collectives (sh_coll.c) ------------------------------------------ */
+
+/* The team's slot in the control block (its barrier words; sh_coll.c's
+ * mailbox words). */
+SH_HIDDEN int sh_team_slot(const struct sh_team *t);
+
+/* Per team slot, SH_COLL_WORDS 64-bit words of the control block for the
+ * collectives' messages (sh_coll.c), after struct sh_ctrl. */
+#define SH_COLL_WORDS 32
+#define SH_COLL_CTRL_OFF (SH_CTRL_SIZE - SH_MAX_TEAMS * SH_COLL_WORDS * 8)
+_Static_assert(sizeof(struct sh_ctrl) <= SH_COLL_CTRL_OFF, "coll words");
+
+/* A 1.4 active set: the PEs start + i * stride, i < size, with the
+ * program's pSync (symmetric, SHMEM_SYNC_VALUE on entry and on return);
+ * sh_coll_aset checks it: 0, -EINVAL (out of the job, this PE not in it,
+ * pSync not symmetric). */
+struct sh_aset {
+	int start, stride, size;
+	long *psync;
+};
+SH_HIDDEN int sh_coll_aset(int start, int log_stride, int size, long *psync,
+			   struct sh_aset *out);
+/* acc[i] = acc[i] op in[i] for n elements (the faces make one per type
+ * and operation). */
+typedef void (*sh_coll_op)(void *acc, const void *in, size_t n);
+/* Every collective runs on a team (a != NULL: on the active set a
+ * instead) and is called by all its members with the same arguments.
+ * dest and src are symmetric (checked up front on every PE alike:
+ * -EFAULT); root is an index in the group (-EINVAL out of range).
+ * bcast: root_too: the root's dest gets the data too (1.5 teams).
+ * collect: fixed 1: every PE gives nbytes (fcollect); 0: its own count,
+ * concatenated in group order. reduce: dest == src allowed.
+ * 0 or -errno (-EHOSTDOWN / -ETIMEDOUT a member ended / does not answer). */
+SH_HIDDEN int sh_coll_sync(struct sh_team *t, const struct sh_aset *a,
+			   bool quiet);
+SH_HIDDEN int sh_coll_bcast(struct sh_team *t, const struct sh_aset *a,
+			    void *dest, const void *src, size_t nbytes,
+			    int root, bool root_too);
+SH_HIDDEN int sh_coll_collect(struct sh_team *t, const struct sh_aset *a,
+			      void *dest, const void *src, size_t nbytes,
+			      bool fixed);
+SH_HIDDEN int sh_coll_alltoall(struct sh_team *t, const struct sh_aset *a,
+			       void *dest, const void *src, size_t nbytes);
+SH_HIDDEN int sh_coll_alltoalls(struct sh_team *t, const struct sh_aset *a,
+				void *dest, const void *src, ptrdiff_t dst,
+				ptrdiff_t sst, size_t nelems, size_t esize);
+SH_HIDDEN int sh_coll_reduce(struct sh_team *t, const struct sh_aset *a,
+			     void *dest, const void *src, size_t nelems,
+			     size_t esize, sh_coll_op op);
+
 #endif

@@ -403,3 +403,9 @@ sh_team_destroy(struct sh_team *t)
 			   __ATOMIC_RELEASE);
 	team_free(t);
 }
+
+int
+sh_team_slot(const struct sh_team *t)
+{
+	return t ? t->slot : -1;
+}
