@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_shmem_coll: libzeshmem's collectives as programs see them. Every
+ * test starts a job of coll_pe (one PE; it checks exact results itself)
+ * with zeshrun -n N for N in 1, 2, 3, 5, 8 and checks the job's exit
+ * status, each PE's "ok" line, and that no fd and no /dev/shm entry
+ * survives the job. Argument "ofi": the same cases with every PE a node of
+ * its own (ZESHMEM_FORCE_NETWORK=1, tcp;ofi_rxm) on 2 and 3 PEs.
+ */
+#include <check.h>
+
+#include "check_run.h"
+#include "leakcheck.h"
+#include "shm_entries.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define JOB_TIMEOUT_S 240
+#define OUT_MAX (256 * 1024)
+
+static char out[OUT_MAX];
+static bool ofi;
+
+static const int sizes[] = { 1, 2, 3, 5, 8 };
+static const int ofi_sizes[] = { 2, 3 };
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* zeshrun -n n coll_pe c; stdout and stderr land in out. The exit
+ * status (128 + signal), or -1 when it ran past JOB_TIMEOUT_S. */
+static int
+job(int n, const char *c)
+{
+	char nb[16];
+	snprintf(nb, sizeof(nb), "%d", n);
+	char *argv[] = { (char *)ZESHRUN, "-n", nb, "--", (char *)COLL_PE,
+			 (char *)c, NULL };
+	int shm = shm_entries_ours();
+	int p[2];
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		setpgid(0, 0);
+		setenv("ZESHMEM_CHECK_SYMMETRY", "1", 1);
+		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
+		setenv("ZESHMEM_TIMEOUT", "60", 1);
+		if (ofi) {
+			setenv("ZESHMEM_FORCE_NETWORK", "1", 1);
+			setenv("ZESHMEM_PROVIDER", "tcp;ofi_rxm", 1);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	size_t len = 0;
+	double end = now_s() + JOB_TIMEOUT_S;
+	int timed_out = 0;
+	for (;;) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		int left = (int)((end - now_s()) * 1000);
+		if (left <= 0) {
+			timed_out = 1;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		int r = poll(&pfd, 1, left);
+		if (r <= 0)
+			continue;
+		char buf[4096];
+		ssize_t k = read(p[0], buf, sizeof(buf));
+		if (k <= 0)
+			break;
+		size_t take = (size_t)k < OUT_MAX - 1 - len ?
+			      (size_t)k : OUT_MAX - 1 - len;
+		memcpy(out + len, buf, take);
+		len += take;
+	}
+	out[len] = 0;
+	close(p[0]);
+	int ws;
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	ck_assert_msg(shm_entries_ours() == shm, "/dev/shm: %d entries, %d "
+		      "before", shm_entries_ours(), shm);
+	if (timed_out) {
+		fprintf(stderr, "job ran past %d s:\n%s\n", JOB_TIMEOUT_S, out);
+		return -1;
+	}
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+static void
+ok_case(int i, const char *c)
+{
+	int n = ofi ? ofi_sizes[i] : sizes[i];
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(n, c);
+	ck_assert_msg(st == 0, "%s on %d PEs: status %d:\n%s", c, n, st, out);
+	for (int pe = 0; pe < n; pe++) {
+		char line[128];
+		snprintf(line, sizeof(line), "PE %d: %s ok", pe, c);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, out);
+	}
+	leakcheck_end(&lc);
+}
+
+START_TEST(test_coll_broadcast_every_type_and_team)
+{
+	ok_case(_i, "bcast");
+}
+END_TEST
+
+START_TEST(test_coll_collect_fcollect_every_type_and_team)
+{
+	ok_case(_i, "collect");
+}
+END_TEST
+
+START_TEST(test_coll_alltoall_alltoalls_every_team)
+{
+	ok_case(_i, "alltoall");
+}
+END_TEST
+
+START_TEST(test_coll_reduce_every_op_type_and_team)
+{
+	ok_case(_i, "reduce");
+}
+END_TEST
+
+START_TEST(test_coll_active_set_forms_leave_psync)
+{
+	ok_case(_i, "old");
+}
+END_TEST
+
+START_TEST(test_coll_bad_input_returns_nonzero)
+{
+	ok_case(_i, "bad");
+}
+END_TEST
+
+/* A PE not in the active set it names: one line, exit 1. */
+START_TEST(test_coll_pe_outside_active_set_ends_pe)
+{
+	int st = job(3, "badset");
+	ck_assert_msg(st == 1, "status %d:\n%s", st, out);
+	const char *line = "zeshmem: PE 0: shmem_barrier: this PE is not in "
+			   "the active set (PE_start 1, logPE_stride 0, "
+			   "PE_size 2)\n";
+	ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, out);
+}
+END_TEST
+
+static Suite *
+coll_suite(void)
+{
+	Suite *s = suite_create(ofi ? "shmem-coll-ofi" : "shmem-coll");
+	TCase *tc = tcase_create("coll");
+	int loops = ofi ? 2 : 5;
+	tcase_set_timeout(tc, JOB_TIMEOUT_S + 30);
+	tcase_add_loop_test(tc, test_coll_broadcast_every_type_and_team, 0,
+			    loops);
+	tcase_add_loop_test(tc, test_coll_collect_fcollect_every_type_and_team,
+			    0, loops);
+	tcase_add_loop_test(tc, test_coll_alltoall_alltoalls_every_team, 0,
+			    loops);
+	tcase_add_loop_test(tc, test_coll_reduce_every_op_type_and_team, 0,
+			    loops);
+	tcase_add_loop_test(tc, test_coll_active_set_forms_leave_psync, 0,
+			    loops);
+	if (!ofi) {
+		tcase_add_loop_test(tc, test_coll_bad_input_returns_nonzero, 0,
+				    loops);
+		tcase_add_test(tc, test_coll_pe_outside_active_set_ends_pe);
+	}
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(int argc, char **argv)
+{
+	ofi = argc > 1 && !strcmp(argv[1], "ofi");
+	return check_run(coll_suite(), CK_NORMAL, false);
+}
