@@ -4,7 +4,8 @@
  * test starts a job of coll_pe (one PE; it checks exact results itself)
  * with zeshrun -n N for N in 1, 2, 3, 5, 8 and checks the job's exit
  * status, each PE's "ok" line, and that no fd and no /dev/shm entry
- * survives the job. Argument "ofi": the same cases with every PE a node of
+ * survives the job; the cases again with ZESHMEM_COPY=engine on 3 PEs.
+ * Argument "ofi": the same cases with every PE a node of
  * its own (ZESHMEM_FORCE_NETWORK=1, tcp;ofi_rxm) on 2 and 3 PEs.
  */
 #include <check.h>
@@ -29,6 +30,7 @@
 
 static char out[OUT_MAX];
 static bool ofi;
+static const char *copy;  /* ZESHMEM_COPY for the next job, NULL: auto */
 
 static const int sizes[] = { 1, 2, 3, 5, 8 };
 static const int ofi_sizes[] = { 2, 3 };
@@ -62,6 +64,8 @@ job(int n, const char *c)
 		setenv("ZESHMEM_CHECK_SYMMETRY", "1", 1);
 		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
 		setenv("ZESHMEM_TIMEOUT", "60", 1);
+		if (copy)
+			setenv("ZESHMEM_COPY", copy, 1);
 		if (ofi) {
 			setenv("ZESHMEM_FORCE_NETWORK", "1", 1);
 			setenv("ZESHMEM_PROVIDER", "tcp;ofi_rxm", 1);
@@ -158,6 +162,29 @@ START_TEST(test_coll_bad_input_returns_nonzero)
 }
 END_TEST
 
+/* Every case again with the copies through the copy engine (reductions
+ * read the peers' sources through a bounce buffer then), 3 PEs. */
+static const char *const cases[] = { "bcast", "collect", "alltoall",
+				     "reduce", "old" };
+
+START_TEST(test_coll_copy_engine)
+{
+	copy = "engine";
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(3, cases[_i]);
+	copy = NULL;
+	ck_assert_msg(st == 0, "%s (engine): status %d:\n%s", cases[_i], st,
+		      out);
+	for (int pe = 0; pe < 3; pe++) {
+		char line[128];
+		snprintf(line, sizeof(line), "PE %d: %s ok", pe, cases[_i]);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, out);
+	}
+	leakcheck_end(&lc);
+}
+END_TEST
+
 /* A PE not in the active set it names: one line, exit 1. */
 START_TEST(test_coll_pe_outside_active_set_ends_pe)
 {
@@ -191,6 +218,8 @@ coll_suite(void)
 		tcase_add_loop_test(tc, test_coll_bad_input_returns_nonzero, 0,
 				    loops);
 		tcase_add_test(tc, test_coll_pe_outside_active_set_ends_pe);
+		tcase_add_loop_test(tc, test_coll_copy_engine, 0,
+				    (int)(sizeof(cases) / sizeof(cases[0])));
 	}
 	suite_add_tcase(s, tc);
 	return s;
