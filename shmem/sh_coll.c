@@ -40,9 +40,11 @@
  *              slice of the elements across all members into its own
  *              dest slice, reading the peers' sources in place where it
  *              maps them (through a bounce buffer over the network or the
- *              copy engine); sync; each PE copies the other slices from
- *              their owners' dest; sync. dest == source works (a slice
- *              is read from the other PEs only by its owner).
+ *              copy engine); then it puts its slice into every other
+ *              member's dest (ring order), quiet, sync. In place (dest ==
+ *              source; a slice is read from the other PEs only by its
+ *              owner): a sync instead of the puts, each PE copies the
+ *              other slices from their owners' dest, sync.
  * Every PE reaches every sync of a call even when its own part failed on
  * a bad range, so bad input ends in an error, never in a hang.
  *
@@ -503,6 +505,15 @@ sh_coll_reduce(struct sh_team *t, const struct sh_aset *a, void *dest,
 					  &bounce);
 	}
 	free(bounce);
+	if (!err && d != s) {
+		/* Disjoint buffers: no member reads a dest during the call,
+		 * so each pushes its slice into the others' dest. */
+		for (int k = 1; !e2 && cnt && k < g.n; k++)
+			e2 = sh_put(NULL, acc, acc, cnt * esize,
+				    grp_pe(&g, (g.me + k) % g.n), 1);
+		err = grp_sync(&g, true);
+		return err ? err : e2;
+	}
 	if (!err)
 		err = grp_sync(&g, false);
 	for (int k = 1; !err && !e2 && k < g.n; k++) {
