@@ -4,6 +4,7 @@
  * only. test_shmem_coll starts jobs of it (zeshrun -n N) and checks them.
  *
  *   coll_pe CASE      CASE: bcast collect alltoall reduce old bad badset
+ *                     badroot
  *
  * Every team case runs on each team of the job: SHMEM_TEAM_WORLD,
  * SHMEM_TEAM_SHARED, split_strided (1, 2, n/2) and (0, 3, ...) (odd
@@ -521,6 +522,13 @@ main(int argc, char **argv)
 		/* PE 0 names a set without itself: one line, exit 1 */
 		if (me == 0)
 			shmem_barrier(1, 0, npes - 1, (long *)wbuf);
+	} else if (!strcmp(c, "badroot")) {
+		/* PE_root out of the active set: one line, exit 1 */
+		long *ps = (long *)wbuf;
+		for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+			ps[i] = SHMEM_SYNC_VALUE;
+		shmem_barrier_all();
+		shmem_broadcast64(dbuf, sbuf, 1, npes, 0, 0, npes, ps);
 	} else if (!team_case) {
 		fprintf(stderr, "coll_pe: unknown case '%s'\n", c);
 		return 2;

@@ -162,6 +162,19 @@ START_TEST(test_coll_bad_input_returns_nonzero)
 }
 END_TEST
 
+/* A void 1.4 form with PE_root outside the active set: every PE ends
+ * with one line, exit 1. */
+START_TEST(test_coll_old_bad_root_ends_pe)
+{
+	int st = job(3, "badroot");
+	ck_assert_msg(st == 1, "status %d:\n%s", st, out);
+	const char *line = "zeshmem: PE 0: shmem_broadcast64: invalid argument "
+			   "(PE_root out of range, a stride < 1, or dest and "
+			   "source overlap without being the same)\n";
+	ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, out);
+}
+END_TEST
+
 /* Every case again with the copies through the copy engine (reductions
  * read the peers' sources through a bounce buffer then), 3 PEs. */
 static const char *const cases[] = { "bcast", "collect", "alltoall",
@@ -218,6 +231,7 @@ coll_suite(void)
 		tcase_add_loop_test(tc, test_coll_bad_input_returns_nonzero, 0,
 				    loops);
 		tcase_add_test(tc, test_coll_pe_outside_active_set_ends_pe);
+		tcase_add_test(tc, test_coll_old_bad_root_ends_pe);
 		tcase_add_loop_test(tc, test_coll_copy_engine, 0,
 				    (int)(sizeof(cases) / sizeof(cases[0])));
 	}
