@@ -55,7 +55,7 @@ def main():
         bad += 1
     later = sorted(n for n in decl if LATER.search(n))
     print("exported %d names; shmem.h/shmemx.h declare %d routines, %d of "
-          "them (collectives, locks) for part 3, %d of those exported"
+          "them (the locks) for a later part, %d of those exported"
           % (len(have), len(decl), len(later),
              sum(1 for n in later if n in have)))
     return 1 if bad else 0
