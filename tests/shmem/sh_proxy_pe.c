@@ -200,6 +200,7 @@ case_quiet(void)
 		got[i] = 0;
 	}
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	uint64_t before = sh_proxy_executed();
 	for (int s = 0; s < NSEG; s++) {
 		EXPECT_EQ(sh_put(NULL, in + s * per, src + s * per, SEG, right,
 				 1),
@@ -210,6 +211,8 @@ case_quiet(void)
 	}
 	EXPECT_EQ(sh_quiet(NULL), 0);
 	EXPECT_EQ(sh_proxy_pending(), 0);
+	/* every one went through the proxy: 2 * NSEG entries + the quiet */
+	EXPECT_EQ(sh_proxy_executed(), before + 2 * NSEG + 1);
 	for (size_t i = 0; i < per * NSEG; i++)
 		EXPECT_EQ(got[i], -(right * 1000000 + (int)i));
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
@@ -257,6 +260,7 @@ case_threads(void)
 	thr_count = sh_calloc(1, 8, "test");
 	EXPECT(thr_slots && thr_count);
 	pthread_t th[NTHR];
+	uint64_t before = sh_proxy_executed();
 	for (int t = 0; t < NTHR; t++)
 		EXPECT_EQ(pthread_create(&th[t], NULL, thr_main,
 					 (void *)(intptr_t)t),
@@ -266,6 +270,8 @@ case_threads(void)
 		pthread_join(th[t], &r);
 		EXPECT_EQ((intptr_t)r, 0);
 	}
+	/* per thread: ITERS x (put, add, get) and its quiet, all queued */
+	EXPECT_EQ(sh_proxy_executed(), before + NTHR * (3 * ITERS + 1));
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
 	int left = (sh.me + sh.npes - 1) % sh.npes;
 	for (int i = 0; i < NTHR * ITERS; i++)
