@@ -27,6 +27,9 @@
  *            (ZESHMEM_HOST_ID): init fails with -EOPNOTSUPP
  *   badenv   ZESHMEM_BACKEND=fast: -EINVAL; (arg gda) =gda with
  *            ZESHMEM_TRANSPORT=ipc: -EINVAL
+ *   nofabric ZESHMEM_BACKEND=gda where libfabric.so.1 cannot be loaded
+ *            (the test points LD_LIBRARY_PATH at a file that is not a
+ *            library): init fails with -EOPNOTSUPP
  */
 #include "sh.h"
 
@@ -421,6 +424,15 @@ case_badenv(const char *arg)
 	EXPECT(!sh.initialized);
 }
 
+static void
+case_nofabric(void)
+{
+	setenv("ZESHMEM_BACKEND", "gda", 1);
+	int got;
+	EXPECT_EQ(sh_init(NULL, 0, 0, 0, &got), -EOPNOTSUPP);
+	EXPECT(!sh.initialized);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -444,6 +456,8 @@ main(int argc, char **argv)
 		case_ipcnode();
 	else if (!strcmp(cname, "badenv"))
 		case_badenv(arg);
+	else if (!strcmp(cname, "nofabric"))
+		case_nofabric();
 	else {
 		fprintf(stderr, "sh_proxy_pe: unknown case '%s'\n", cname);
 		return 2;
