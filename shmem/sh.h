@@ -20,6 +20,8 @@
  *             libfabric (sh_tr_ofi.c, part 2).
  *   team      an ordered subset of the PEs (world, shared, splits).
  *             sh_team.c
+ *   backend   ZESHMEM_BACKEND: auto, ipc, gda (transport choices) or ro
+ *             (every operation queued to a proxy thread). sh_proxy.c
  *
  * Errors: every internal function returns 0 (or a value >= 0) or -errno.
  * The faces (faces/) turn them into the API's result, or, for void API
