@@ -171,6 +171,18 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"shmem: network atomics: auto (the provider's, emulated where "
 		"it lacks one) or cswap (every one but compare-swap emulated "
 		"by a compare-swap loop: tests the emulation)" },
+	[U_OPT_SH_BACKEND] = { "ZESHMEM_BACKEND", U_OPT_STRING, "auto", 0, 0,
+		"shmem: how operations reach their target (rocSHMEM's "
+		"backends): auto (node-local peers through their mapped heaps, "
+		"the others through libfabric), ipc (node-local mappings only; "
+		"a PE on another node is an init error), ro (reverse offload: "
+		"every RMA/AMO/signal is queued to a proxy thread; _nbi calls "
+		"return at once), gda (the caller posts to libfabric for every "
+		"PE, no proxy)" },
+	[U_OPT_SH_HOST_ID] = { "ZESHMEM_HOST_ID", U_OPT_STRING, "", 0, 0,
+		"shmem: a name that replaces hostname + boot id as this PE's "
+		"host identity (PEs with different names are on different "
+		"nodes: for tests)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

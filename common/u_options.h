@@ -62,6 +62,8 @@ enum u_opt_id {
 	U_OPT_SH_PROVIDER,
 	U_OPT_SH_OFI_MR,
 	U_OPT_SH_OFI_AMO,
+	U_OPT_SH_BACKEND,
+	U_OPT_SH_HOST_ID,
 	U_OPT_COUNT,
 };
 

@@ -20,6 +20,8 @@
  *             libfabric (sh_tr_ofi.c, part 2).
  *   team      an ordered subset of the PEs (world, shared, splits).
  *             sh_team.c
+ *   backend   ZESHMEM_BACKEND: auto, ipc, gda (transport choices) or ro
+ *             (every operation queued to a proxy thread). sh_proxy.c
  *
  * Errors: every internal function returns 0 (or a value >= 0) or -errno.
  * The faces (faces/) turn them into the API's result, or, for void API
@@ -108,6 +110,11 @@ enum sh_transport_mode {
 	SH_TRANSPORT_AUTO, SH_TRANSPORT_IPC, SH_TRANSPORT_OFI,
 };
 
+/* ZESHMEM_BACKEND: how an operation reaches its target (sh_proxy.c). */
+enum sh_backend {
+	SH_BACKEND_AUTO, SH_BACKEND_IPC, SH_BACKEND_RO, SH_BACKEND_GDA,
+};
+
 struct sh_peer;   /* sh_tr_ipc.c: a node-local peer's mapped heap chunks */
 struct sh_team;   /* sh_team.c; the public shmem_team_t points to one */
 struct sh_ctx;    /* sh_rma.c; the public shmem_ctx_t points to one */
@@ -142,6 +149,7 @@ struct sh_state {
 	ze_event_pool_handle_t evpool;
 	ze_event_handle_t ev;
 	bool async_pending;
+	enum sh_backend backend;          /* ZESHMEM_BACKEND (sh_proxy.c) */
 };
 
 SH_HIDDEN extern struct sh_state sh;
@@ -179,7 +187,8 @@ SH_HIDDEN int sh_rma_init(void);
 SH_HIDDEN void sh_rma_fini(void);
 SH_HIDDEN int sh_team_init(void);
 SH_HIDDEN void sh_team_fini(void);
-/* Host identity: FNV-1a of hostname and /proc/sys/kernel/random/boot_id. */
+/* Host identity: FNV-1a of hostname and /proc/sys/kernel/random/boot_id
+ * (of ZESHMEM_HOST_ID instead when it is set). */
 SH_HIDDEN uint64_t sh_host_identity(void);
 /* 0 when pe's process is alive, -EHOSTDOWN when it ended (node-local PEs:
  * its pidfd; others are assumed alive). Marks it dead for later calls. */
@@ -442,6 +451,49 @@ SH_HIDDEN uint64_t sh_signal_fetch(const uint64_t *sig_addr);
 
 SH_HIDDEN int sh_fence(struct sh_ctx *c);
 SH_HIDDEN int sh_quiet(struct sh_ctx *c);
+
+/* ---- backends and the reverse-offload proxy (sh_proxy.c) ------------- */
+
+/* Reads ZESHMEM_BACKEND into sh.backend and derives sh.transport from it
+ * (ipc: node-local only; gda: libfabric for every PE; ro: unchanged).
+ * Before the bootstrap; 0 or -EINVAL (bad value, a contrary
+ * ZESHMEM_TRANSPORT / _FORCE_NETWORK), -EOPNOTSUPP (gda, no libfabric). */
+SH_HIDDEN int sh_backend_select(void);
+/* ro: starts the proxy thread (after the transports), joins it after
+ * draining its queue. No-ops for the other backends. */
+SH_HIDDEN int sh_proxy_init(void);
+SH_HIDDEN void sh_proxy_fini(void);
+/* The hook at the top of sh_put & co.: true when the call must be
+ * queued to the proxy (ro, and not the proxy's own thread). */
+SH_HIDDEN extern bool sh_proxy_on;
+SH_HIDDEN extern __thread bool sh_proxy_self;
+#define SH_PROXY_HOOK() (__builtin_expect(sh_proxy_on, 0) && !sh_proxy_self)
+/* The queued forms: the same arguments and results as sh_put & co.; _nbi
+ * ones (and fence) return once queued, the others once done. An nbi
+ * operation's error is returned by the next quiet or blocking call. */
+SH_HIDDEN int sh_proxy_put(struct sh_ctx *c, void *dest, const void *src,
+			   size_t nbytes, int pe, int nbi);
+SH_HIDDEN int sh_proxy_get(struct sh_ctx *c, void *dest, const void *src,
+			   size_t nbytes, int pe, int nbi);
+SH_HIDDEN int sh_proxy_strided(struct sh_ctx *c, void *dest, const void *src,
+			       ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+			       size_t esize, int pe, bool put);
+SH_HIDDEN int sh_proxy_put_signal(struct sh_ctx *c, void *dest,
+				  const void *src, size_t nbytes,
+				  uint64_t *sig_addr, uint64_t signal,
+				  int sig_op, int pe, int nbi);
+SH_HIDDEN int sh_proxy_amo(struct sh_ctx *c, enum sh_amo_op op,
+			   enum sh_type t, size_t esize, void *dest,
+			   const void *value, const void *cond, void *fetched,
+			   int pe);
+SH_HIDDEN int sh_proxy_fence(struct sh_ctx *c);
+SH_HIDDEN int sh_proxy_quiet(struct sh_ctx *c);
+/* Tests: hold (1) / release (0) the proxy (it starts no entry while
+ * held); entries queued and not finished; entries executed since init. */
+SH_HIDDEN void sh_proxy_hold(int hold);
+SH_HIDDEN unsigned sh_proxy_pending(void);
+SH_HIDDEN uint64_t sh_proxy_executed(void);
+#define SH_PROXY_RING 256   /* queue entries; a producer blocks when full */
 
 /* ---- point synchronisation (sh_sync.c) --------------------------------- */
 

@@ -15,7 +15,8 @@
  *   5. the network transport (sh_tr_ofi_init) when some PE is not
  *      node-local (or ZESHMEM_TRANSPORT=ofi makes every PE a node);
  *      the copy engine (sh_rma_init) when it may be used;
- *   6. the teams world and shared (sh_team_init);
+ *   6. the teams world and shared (sh_team_init); the reverse-offload
+ *      proxy thread (sh_proxy_init, ZESHMEM_BACKEND=ro);
  *   7. a bootstrap barrier: every heap is open everywhere before any
  *      PE returns from init.
  * Every step's resources are released by finalize, so init/finalize
@@ -113,6 +114,9 @@ fnv1a(uint64_t h, const void *p, size_t n)
 uint64_t
 sh_host_identity(void)
 {
+	const char *id = u_option_str(U_OPT_SH_HOST_ID);
+	if (id && *id) /* ZESHMEM_HOST_ID: a node of that name */
+		return fnv1a(0xcbf29ce484222325ull, id, strlen(id));
 	char host[256] = "";
 	char boot[64] = "";
 	if (gethostname(host, sizeof(host) - 1))
@@ -294,6 +298,8 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	}
 	int err;
 	read_options();
+	if ((err = sh_backend_select()))
+		return err;
 	if ((err = sh_boot_open(uid, rank, nranks, &sh.boot)))
 		return err;
 	sh.me = sh.boot->rank;
@@ -315,8 +321,10 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 		goto err_ofi;
 	if ((err = sh_team_init()))
 		goto err_rma;
-	if ((err = sh.boot->ops->barrier(sh.boot)))
+	if ((err = sh_proxy_init()))
 		goto err_team;
+	if ((err = sh.boot->ops->barrier(sh.boot)))
+		goto err_proxy;
 	sh.thread_level = thread_req < 0 ? 0 : thread_req > 3 ? 3 : thread_req;
 	if (thread_got)
 		*thread_got = sh.thread_level;
@@ -326,6 +334,8 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	       sh.node_npes);
 	return 0;
 
+err_proxy:
+	sh_proxy_fini();
 err_team:
 	sh_team_fini();
 err_rma:
@@ -357,6 +367,7 @@ sh_finalize(void)
 	if (err)
 		u_warn("shmem", "finalize: barrier: %s (continuing)",
 		       strerror(-err));
+	sh_proxy_fini();
 	sh_team_fini();
 	sh_rma_fini();
 	sh_tr_ofi_fini();

@@ -19,6 +19,10 @@
  * Peers on other nodes (sh.peers[pe].net): sh_remote_fast finds no
  * mapping, and that slow branch hands the call to sh_tr_ofi.c.
  *
+ * ZESHMEM_BACKEND=ro: the first lines of each call (SH_PROXY_HOOK, one
+ * load of a flag that is false otherwise) queue it to the proxy thread
+ * (sh_proxy.c), which calls the same function again from its thread.
+ *
  * Errors: -EINVAL pe out of range or bad argument, -EFAULT the remote
  * range is not wholly inside the symmetric heap, -EOVERFLOW strides that
  * overflow, -EOPNOTSUPP no transport reaches the peer, -EHOSTDOWN
@@ -142,6 +146,8 @@ int
 sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
        int nbi)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_put(c, dest, src, nbytes, pe, nbi);
 	(void)c;
 	if (__builtin_expect((unsigned)pe >= (unsigned)sh.npes, 0))
 		return -EINVAL;
@@ -171,6 +177,8 @@ int
 sh_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
        int nbi)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_get(c, dest, src, nbytes, pe, nbi);
 	(void)c;
 	if (__builtin_expect((unsigned)pe >= (unsigned)sh.npes, 0))
 		return -EINVAL;
@@ -311,6 +319,9 @@ int
 sh_iput(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst,
 	ptrdiff_t sst, size_t nelems, size_t esize, int pe)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_strided(c, dest, src, dst, sst, nelems, esize,
+					pe, true);
 	(void)c;
 	return strided(dest, src, dst, sst, nelems, esize, pe, true);
 }
@@ -319,6 +330,9 @@ int
 sh_iget(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst,
 	ptrdiff_t sst, size_t nelems, size_t esize, int pe)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_strided(c, dest, src, dst, sst, nelems, esize,
+					pe, false);
 	(void)c;
 	return strided(dest, src, dst, sst, nelems, esize, pe, false);
 }
@@ -327,6 +341,9 @@ int
 sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 	      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_put_signal(c, dest, src, nbytes, sig_addr,
+					   signal, sig_op, pe, nbi);
 	(void)c;
 	(void)nbi; /* the signal must follow the payload: done in the call */
 	if ((unsigned)pe >= (unsigned)sh.npes ||
@@ -371,6 +388,8 @@ sh_signal_fetch(const uint64_t *sig_addr)
 int
 sh_fence(struct sh_ctx *c)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_fence(c);
 	(void)c;
 	/* Direct stores: ordered by the release fence. Engine nbi copies:
 	 * one in-order list, so they are ordered already. The network:
@@ -382,6 +401,8 @@ sh_fence(struct sh_ctx *c)
 int
 sh_quiet(struct sh_ctx *c)
 {
+	if (SH_PROXY_HOOK())
+		return sh_proxy_quiet(c);
 	(void)c;
 	if (__builtin_expect(
 		    __atomic_load_n(&sh.async_pending, __ATOMIC_RELAXED), 0)) {

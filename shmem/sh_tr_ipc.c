@@ -186,8 +186,10 @@ sh_tr_ipc_init(void)
 			sh.node_of[i] = i;
 		} else if (sh.transport == SH_TRANSPORT_IPC &&
 			   sh.node_of[i] != sh.node_of[sh.me]) {
-			u_err("shmem", "ZESHMEM_TRANSPORT=ipc, but PE %d is on "
-				       "another node", i);
+			u_err("shmem", "%s=ipc, but PE %d is on another node",
+			      sh.backend == SH_BACKEND_IPC ? "ZESHMEM_BACKEND"
+							   : "ZESHMEM_TRANSPORT",
+			      i);
 			err = -EOPNOTSUPP;
 		}
 	}

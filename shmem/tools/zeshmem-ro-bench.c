@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * zeshmem-ro-bench: how much of a shmem_putmem_nbi the reverse-offload
+ * backend (ZESHMEM_BACKEND=ro, shmem/sh_proxy.c) hides behind the
+ * caller's computation (issue 18). Written against the public shmem.h.
+ *
+ *   zeshmem-ro-bench [--quick]
+ *
+ * The controller starts itself twice as a 2-PE job through zeshrun (next
+ * to it): with ZESHMEM_BACKEND=ro, then with the default backend. PE 0,
+ * for each size n of 64 KiB .. 16 MiB, putting to PE 1 (which waits in a
+ * barrier), takes the medians of
+ *   t_copy  shmem_putmem_nbi(n) + shmem_quiet
+ *   t_comp  a compute loop (a dependent floating-point chain, no memory
+ *           traffic) calibrated to last t_copy
+ *   t_both  shmem_putmem_nbi(n); the compute loop; shmem_quiet
+ * and prints hidden = (t_copy + t_comp - t_both) / t_copy (1 when the
+ * copy is wholly overlapped, 0 when it is serial with the computation:
+ * the default backend's node-local nbi put copies in the call), and
+ * t_nbi, how long the putmem_nbi call itself took in t_both. Target
+ * >= 0.8 with ro where a core is free for the proxy. --quick: 3 trials
+ * and 64 KiB .. 1 MiB (a smoke run; its figures mean little).
+ */
+#include <shmem.h>
+
+#include "bench_time.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TRIALS_MAX 31
+
+static int quick;
+
+static int
+trials(void)
+{
+	return quick ? 3 : 15;
+}
+
+static volatile double sink;
+
+static void
+compute(long k)
+{
+	double x = 1.0;
+	for (long i = 0; i < k; i++)
+		x = x * 1.0000001 + 1e-9;
+	sink = x;
+}
+
+/* Iterations of compute() that last about us microseconds. */
+static long
+calibrate(double us)
+{
+	long k = 100000;
+	double t[TRIALS_MAX];
+	for (int r = 0; r < 5; r++) {
+		double t0 = now_us();
+		compute(k);
+		t[r] = now_us() - t0;
+	}
+	double per = median(t, 5) / k;
+	long want = (long)(us / (per > 1e-6 ? per : 1e-6));
+	return want < 1 ? 1 : want;
+}
+
+static void
+pe_main(const char *label)
+{
+	size_t maxn = quick ? (1u << 20) : (16u << 20);
+	char *dest = shmem_malloc(maxn);
+	char *src = malloc(maxn);
+	if (!dest || !src) {
+		fprintf(stderr, "zeshmem-ro-bench: out of memory\n");
+		exit(1);
+	}
+	memset(src, 0x5a, maxn);
+	int me = shmem_my_pe();
+	if (me == 0) {
+		double tc[TRIALS_MAX], tp[TRIALS_MAX], tb[TRIALS_MAX];
+		double tn[TRIALS_MAX];
+		printf("%s\n  %-9s %11s %11s %11s %8s %11s\n", label, "size",
+		       "t_copy us", "t_comp us", "t_both us", "hidden",
+		       "t_nbi us");
+		for (size_t n = 64 * 1024; n <= maxn; n *= 4) {
+			/* warm: the pages of both sides touched */
+			shmem_putmem_nbi(dest, src, n, 1);
+			shmem_quiet();
+			for (int r = 0; r < trials(); r++) {
+				double t0 = now_us();
+				shmem_putmem_nbi(dest, src, n, 1);
+				shmem_quiet();
+				tc[r] = now_us() - t0;
+			}
+			double t_copy = median(tc, trials());
+			long k = calibrate(t_copy);
+			for (int r = 0; r < trials(); r++) {
+				double t0 = now_us();
+				compute(k);
+				tp[r] = now_us() - t0;
+			}
+			for (int r = 0; r < trials(); r++) {
+				double t0 = now_us();
+				shmem_putmem_nbi(dest, src, n, 1);
+				tn[r] = now_us() - t0;
+				compute(k);
+				shmem_quiet();
+				tb[r] = now_us() - t0;
+			}
+			double t_comp = median(tp, trials());
+			double t_both = median(tb, trials());
+			printf("  %6zu KiB %11.1f %11.1f %11.1f %8.2f %11.1f\n",
+			       n >> 10, t_copy, t_comp, t_both,
+			       (t_copy + t_comp - t_both) / t_copy,
+			       median(tn, trials()));
+		}
+		fflush(stdout);
+	}
+	shmem_barrier_all();
+	free(src);
+	shmem_free(dest);
+}
+
+static int
+job(const char *zeshrun, const char *self, const char *backend)
+{
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (backend)
+			setenv("ZESHMEM_BACKEND", backend, 1);
+		else
+			unsetenv("ZESHMEM_BACKEND");
+		execl(zeshrun, zeshrun, "-n", "2", "--", self, "--pe",
+		      backend ? backend : "default",
+		      quick ? "--quick" : "--full", (char *)NULL);
+		perror(zeshrun);
+		_exit(127);
+	}
+	int ws;
+	if (waitpid(pid, &ws, 0) != pid)
+		return -1;
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *pe = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			quick = 1;
+		else if (!strcmp(argv[i], "--pe") && i + 1 < argc)
+			pe = argv[++i];
+		else if (strcmp(argv[i], "--full")) {
+			fprintf(stderr, "usage: zeshmem-ro-bench [--quick]\n");
+			return 2;
+		}
+	}
+	if (pe) {
+		char label[128];
+		shmem_init();
+		snprintf(label, sizeof(label),
+			 "putmem_nbi overlapped with compute, 2 PEs, "
+			 "backend %s (hidden: target >= 0.8 with ro)", pe);
+		pe_main(label);
+		shmem_finalize();
+		return 0;
+	}
+	char self[PATH_MAX], zeshrun[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return 1;
+	self[n] = 0;
+	snprintf(zeshrun, sizeof(zeshrun), "%s", self);
+	char *slash = strrchr(zeshrun, '/');
+	snprintf(slash + 1, sizeof(zeshrun) - (size_t)(slash + 1 - zeshrun),
+		 "zeshrun");
+	if (access(zeshrun, X_OK)) {
+		fprintf(stderr, "zeshmem-ro-bench: no zeshrun next to it "
+				"(%s)\n", zeshrun);
+		return 1;
+	}
+	int bad = job(zeshrun, self, "ro");
+	bad |= job(zeshrun, self, NULL);
+	return bad ? 1 : 0;
+}
