@@ -358,6 +358,7 @@ sh_finalize(void)
 		u_warn("shmem", "finalize: barrier: %s (continuing)",
 		       strerror(-err));
 	sh_team_fini();
+	sh_reg_fini();
 	sh_rma_fini();
 	sh_tr_ofi_fini();
 	sh_tr_ipc_fini();
