@@ -407,6 +407,19 @@ case_symreg_refuse(void)
 	vmm_free(&v);
 }
 
+/* With the network transport (ZESHMEM_FORCE_NETWORK=1) symmetric
+ * registration is not supported yet: NULL on every PE, warned. */
+static void
+case_symreg_net(void)
+{
+	struct vmm v;
+	vmm_make(&v, 64 * 1024);
+	CHECK(rocshmem_buffer_register_symmetric(v.p, v.size) == NULL,
+	      "registered over the network");
+	rocshmem_barrier_all();
+	vmm_free(&v);
+}
+
 /* typed RMA over rocshmem.h's own table */
 #define RMA_ONE(T, N, A) \
 	{ \
@@ -593,6 +606,7 @@ static const struct {
 	{ "reg_remote", case_reg_remote }, { "symreg", case_symreg },
 	{ "symreg_refuse", case_symreg_refuse }, { "rma", case_rma },
 	{ "amo", case_amo }, { "wait", case_wait }, { "teams", case_teams },
+	{ "symreg_net", case_symreg_net },
 };
 
 static int

@@ -57,11 +57,12 @@ backend(void)
 	return b ? b : "(unset)";
 }
 
-/* Runs argv with the extra environment entry env ("NAME=value" or NULL);
+/* Runs argv with the extra environment entries env ("NAME=value", NULL
+ * ended; env may be NULL);
  * stdout and stderr together land in out. Returns the exit status
  * (128+signal), or -1 when it ran past JOB_TIMEOUT_S (then killed). */
 static int
-run(char *const argv[], const char *env)
+run(char *const argv[], const char *const *env)
 {
 	int p[2];
 	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
@@ -73,8 +74,8 @@ run(char *const argv[], const char *env)
 		setpgid(0, 0);
 		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
 		setenv("ZESHMEM_TIMEOUT", "30", 1);
-		if (env)
-			putenv((char *)env);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -115,7 +116,7 @@ run(char *const argv[], const char *env)
 
 /* A job of case c on n PEs: zeshrun (uid 0) or the unique-id start. */
 static int
-job(int n, int uid, const char *c, const char *env)
+job(int n, int uid, const char *c, const char *const *env)
 {
 	char nb[16];
 	snprintf(nb, sizeof(nb), "%d", n);
@@ -131,7 +132,7 @@ job(int n, int uid, const char *c, const char *env)
 
 /* _i: bit 0 the unique-id start, bit 1 three PEs (else two). */
 static void
-ok_case(int i, const char *c, const char *env)
+ok_case(int i, const char *c, const char *const *env)
 {
 	int n = i & 2 ? 3 : 2, uid = i & 1;
 	struct leakcheck lc;
@@ -244,7 +245,9 @@ END_TEST
  * PE, each PE's reason on stderr. */
 START_TEST(test_rocshmem_register_symmetric_refused_everywhere)
 {
-	ok_case(_i, "symreg_refuse", "ZESHMEM_MAX_SYMMETRIC_REGS=2");
+	static const char *const cap[] = { "ZESHMEM_MAX_SYMMETRIC_REGS=2",
+					   NULL };
+	ok_case(_i, "symreg_refuse", cap);
 	const char *call = "rocshmem_buffer_register_symmetric";
 	int n = npes_of(_i);
 	for (int pe = 0; pe < n; pe++) {
@@ -296,6 +299,29 @@ START_TEST(test_rocshmem_teams)
 }
 END_TEST
 
+#ifdef HAVE_OFI
+/* Every PE a node of its own (all traffic over libfabric, tcp): local
+ * registrations are registered with the NIC and used as the local side;
+ * symmetric registration is not supported there yet (NULL everywhere). */
+static const char *const net_env[] = { "ZESHMEM_FORCE_NETWORK=1",
+				       "ZESHMEM_PROVIDER=tcp;ofi_rxm", NULL };
+
+START_TEST(test_rocshmem_network_buffer_register_local_side)
+{
+	ok_case(_i, "reg", net_env);
+}
+END_TEST
+
+START_TEST(test_rocshmem_network_register_symmetric_unsupported)
+{
+	ok_case(_i, "symreg_net", net_env);
+	for (int pe = 0; pe < npes_of(_i); pe++)
+		expect_warning(pe, "rocshmem_buffer_register_symmetric",
+			       "not supported with the network transport");
+}
+END_TEST
+#endif
+
 static Suite *
 roc_suite(void)
 {
@@ -317,6 +343,13 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_amo_every_type, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_wait_cmp_values, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_teams, 0, 4);
+#ifdef HAVE_OFI
+	tcase_add_loop_test(tc, test_rocshmem_network_buffer_register_local_side,
+			    0, 4);
+	tcase_add_loop_test(tc,
+			    test_rocshmem_network_register_symmetric_unsupported,
+			    0, 4);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
