@@ -343,6 +343,18 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_amo_every_type, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_wait_cmp_values, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_teams, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* "net": the network-transport cases alone (their own meson test, in the
+ * shmem-ofi suite: not under TSan, as the other libfabric suites). */
+static Suite *
+roc_net_suite(void)
+{
+	Suite *s = suite_create("rocshmem-ofi");
+	TCase *tc = tcase_create("net");
+	tcase_set_timeout(tc, JOB_TIMEOUT_S + 30);
 #ifdef HAVE_OFI
 	tcase_add_loop_test(tc, test_rocshmem_network_buffer_register_local_side,
 			    0, 4);
@@ -355,7 +367,15 @@ roc_suite(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "net")) {
+#ifndef HAVE_OFI
+		printf("libzeshmem built without libfabric: no network "
+		       "transport to test\n");
+		return 77;
+#endif
+		return check_run(roc_net_suite(), CK_NORMAL, false);
+	}
 	return check_run(roc_suite(), CK_NORMAL, false);
 }
