@@ -296,7 +296,7 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 		s->peer = calloc((size_t)n, sizeof(*s->peer));
 	mine.status = s && all && s->peer ? sym_check(addr, len, who)
 					   : -ENOMEM;
-	bool exported = false;
+	bool exported = false, checked = !mine.status;
 	if (!mine.status) {
 		mine.status = sh_tr_ipc_export(addr, len, &mine.handle);
 		exported = !mine.status;
@@ -308,9 +308,14 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	}
 	if (exported)
 		s->handle = mine.handle;
+	bool said = mine.status != 0;
+	if (said && checked)
+		sh_warn(who, "addr %p, length %zu: %s of its IPC handle "
+			     "failed: %s", addr, len,
+			exported ? "the local open" : "the export",
+			strerror(-mine.status));
 
 	/* 1: every PE's verdict and length (this PE said its own). */
-	bool said = mine.status != 0;
 	int err = -EIO;
 	if (all && !sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
 		err = 0;
@@ -346,9 +351,12 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	}
 	free(all);
 	if (err) {
-		if (!said)
+		if (!said && bad >= 0)
 			sh_warn(who, "PE %d refused the registration (%s): "
 				     "returning NULL", bad, strerror(-err));
+		else if (!said)
+			sh_warn(who, "the bootstrap exchange failed (%s): "
+				     "returning NULL", strerror(-err));
 		if (s)
 			symreg_close(s, exported);
 		return NULL;
