@@ -407,6 +407,17 @@ case_symreg_refuse(void)
 	vmm_free(&v);
 }
 
+/* PE npes-1 ends the job with status 7; the others wait in a barrier. */
+static void
+case_global_exit(void)
+{
+	rocshmem_barrier_all();
+	if (me == npes - 1)
+		rocshmem_global_exit(7);
+	rocshmem_barrier_all();
+	CHECK(0, "barrier passed after global_exit");
+}
+
 /* With the network transport (ZESHMEM_FORCE_NETWORK=1) symmetric
  * registration is not supported yet: NULL on every PE, warned. */
 static void
@@ -607,6 +618,7 @@ static const struct {
 	{ "symreg_refuse", case_symreg_refuse }, { "rma", case_rma },
 	{ "amo", case_amo }, { "wait", case_wait }, { "teams", case_teams },
 	{ "symreg_net", case_symreg_net },
+	{ "global_exit", case_global_exit },
 };
 
 static int

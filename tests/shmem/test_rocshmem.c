@@ -293,6 +293,14 @@ START_TEST(test_rocshmem_wait_cmp_values)
 }
 END_TEST
 
+START_TEST(test_rocshmem_global_exit_status)
+{
+	int st = job(npes_of(_i), _i & 1, "global_exit", NULL);
+	ck_assert_msg(st == 7, "status %d:\n%s", st, tail());
+	ck_assert_msg(!strstr(out, "barrier passed"), "%s", tail());
+}
+END_TEST
+
 START_TEST(test_rocshmem_teams)
 {
 	ok_case(_i, "teams", NULL);
@@ -343,6 +351,7 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_amo_every_type, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_wait_cmp_values, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_teams, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_global_exit_status, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
