@@ -79,6 +79,13 @@ unsigned shmemx_timeout(void);
  * (the heap's device), -ENODEV before init. */
 int shmemx_device_index(void);
 
+/* The runtime's Level Zero context and device (ze_context_handle_t,
+ * ze_device_handle_t; NULL before init): memory for
+ * rocshmem_buffer_register_symmetric is reserved and mapped in this
+ * context (zeVirtualMemReserve + zePhysicalMemCreate + zeVirtualMemMap). */
+void *shmemx_ze_context(void);
+void *shmemx_ze_device(void);
+
 /* shmem_signal_wait_until for at most timeout_ms milliseconds (rounded up
  * to the runtime's sleep slice, 50 ms): 0 when the condition holds
  * (*value = the signal, value may be NULL), 1 when timeout_ms passed

@@ -183,6 +183,10 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"shmem: a name that replaces hostname + boot id as this PE's "
 		"host identity (PEs with different names are on different "
 		"nodes: for tests)" },
+	[U_OPT_SH_MAX_SYMMETRIC_REGS] = { "ZESHMEM_MAX_SYMMETRIC_REGS",
+		U_OPT_UINT, "64", 1, 4096,
+		"shmem: most live rocshmem_buffer_register_symmetric "
+		"registrations per PE (one more returns NULL on every PE)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

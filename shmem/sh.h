@@ -357,6 +357,45 @@ sh_remote_fast(const void *p, size_t len, int pe)
 	return sh_remote_ptr(p, len, pe);
 }
 
+/* IPC of other ranges than the heap (sh_reg.c's symmetric registrations):
+ * export [p, p + size) of VMM memory as one physical-range handle, open a
+ * handle (a fresh local mapping), put an export back. 0 or -errno. */
+SH_HIDDEN int sh_tr_ipc_export(const void *p, size_t size,
+			       ze_ipc_mem_handle_t *out);
+SH_HIDDEN int sh_tr_ipc_open(ze_ipc_mem_handle_t h, int pe, void **out);
+SH_HIDDEN void sh_tr_ipc_put(ze_ipc_mem_handle_t h);
+
+/* ---- user buffer registration (sh_reg.c: the rocSHMEM face's) ---------- */
+
+/* Local registration (rocshmem_buffer_register): [addr, addr + len) may be
+ * the local side of RMA; with libfabric it is registered with the NIC once
+ * (sh_tr_ofi_reg_local) and its descriptor used by every operation.
+ * 0, -EINVAL (NULL, 0 or wrapping), -EEXIST (overlaps a registration),
+ * -ENOMEM; del: -ENOENT when addr starts no registration. */
+SH_HIDDEN int sh_lreg_add(void *addr, size_t len);
+SH_HIDDEN int sh_lreg_del(void *addr);
+SH_HIDDEN void sh_lreg_del_all(void);
+/* true when [p, p + len) (len 0: p) is inside one local registration. */
+SH_HIDDEN bool sh_lreg_holds(const void *p, size_t len);
+/* The NIC descriptor of the local registration holding [p, p + len), or
+ * NULL (sh_tr_ofi.c's ldesc). */
+SH_HIDDEN void *sh_lreg_desc(const void *p, size_t len);
+/* Symmetric registration (rocshmem_buffer_register_symmetric): collective;
+ * addr must be VMM memory (zeVirtualMemReserve + Map), addr and len
+ * multiples of the VMM page size, len equal on every PE, no overlap with a
+ * registration, fewer than ZESHMEM_MAX_SYMMETRIC_REGS live. Returns the
+ * alias (a fresh mapping of the same physical memory), NULL on EVERY PE
+ * when any PE's check failed (each says why on stderr, naming who). */
+SH_HIDDEN void *sh_symreg_add(void *addr, size_t len, const char *who);
+/* Collective: quiet, agree, unmap every PE's view of the alias. 0, or
+ * -ENOENT on every PE when some PE does not know its alias. */
+SH_HIDDEN int sh_symreg_del(void *alias, const char *who);
+/* The slow branch of sh_remote_ptr: where this PE reaches pe's copy of
+ * [p, p + len) of a symmetric registration's alias, or NULL. */
+SH_HIDDEN void *sh_symreg_ptr(const void *p, size_t len, int pe);
+/* Finalize: every registration released (before the transports). */
+SH_HIDDEN void sh_reg_fini(void);
+
 /* ---- network transport (sh_tr_ofi.c) ---------------------------------- */
 
 /* Init (after sh_tr_ipc_init, which names the node-local peers): opens
@@ -387,6 +426,11 @@ SH_HIDDEN int sh_tr_ofi_raise32(void *word, uint32_t e, int pe);
 SH_HIDDEN int sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n,
 			    int pe);
 SH_HIDDEN const char *sh_tr_ofi_provider(void);
+/* A local registration's NIC side (sh_reg.c): fi_mr_reg of [p, p + len)
+ * once; *mr and *desc NULL when libfabric is not active. 0 or -errno. */
+SH_HIDDEN int sh_tr_ofi_reg_local(void *p, size_t len, void **mr,
+				  void **desc);
+SH_HIDDEN void sh_tr_ofi_unreg_local(void *mr);
 
 /* ---- RMA, AMO, signals, ordering (sh_rma.c, sh_atomic.c) --------------- */
 

@@ -369,6 +369,7 @@ sh_finalize(void)
 		       strerror(-err));
 	sh_proxy_fini();
 	sh_team_fini();
+	sh_reg_fini();
 	sh_rma_fini();
 	sh_tr_ofi_fini();
 	sh_tr_ipc_fini();

@@ -310,13 +310,33 @@ sh_tr_ipc_add_chunk(unsigned k)
 	return err;
 }
 
+int
+sh_tr_ipc_export(const void *p, size_t size, ze_ipc_mem_handle_t *out)
+{
+	return export_range(p, size, true, out);
+}
+
+int
+sh_tr_ipc_open(ze_ipc_mem_handle_t h, int pe, void **out)
+{
+	return open_handle(h, pe, out);
+}
+
+void
+sh_tr_ipc_put(ze_ipc_mem_handle_t h)
+{
+	put_handle(h);
+}
+
 void *
 sh_remote_ptr(const void *p, size_t len, int pe)
 {
 	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
 		return NULL;
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	if (off >= sh_heap.size || off < SH_CTRL_SIZE)
+	if (off >= sh_heap.size)
+		return sh_symreg_ptr(p, len, pe);
+	if (off < SH_CTRL_SIZE)
 		return NULL;
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
 		const struct sh_chunk *c = &sh_heap.chunk[k];

@@ -849,6 +849,8 @@ ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
 			return 0;
 		}
 	}
+	if ((*desc = sh_lreg_desc(p, len ? len : 1)))
+		return 0;
 	if (!ofi.mr_local)
 		return 0;
 	uint64_t key = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
@@ -1208,6 +1210,31 @@ sh_tr_ofi_provider(void)
 	return ofi.active ? ofi.info->fabric_attr->prov_name : NULL;
 }
 
+/* rocshmem_buffer_register (sh_reg.c): the buffer registered with the
+ * NIC once, its descriptor used by ldesc for every operation on it. */
+int
+sh_tr_ofi_reg_local(void *p, size_t len, void **mr, void **desc)
+{
+	*mr = *desc = NULL;
+	if (!ofi.active)
+		return 0;
+	struct fid_mr *m;
+	uint64_t key = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
+	int err = reg(p, len, FI_READ | FI_WRITE, key, &m);
+	if (err)
+		return err;
+	*mr = m;
+	*desc = fi_mr_desc(m);
+	return 0;
+}
+
+void
+sh_tr_ofi_unreg_local(void *mr)
+{
+	if (mr)
+		fi_close(&((struct fid_mr *)mr)->fid);
+}
+
 #else /* !ZESHMEM_HAVE_OFI */
 
 bool
@@ -1308,6 +1335,21 @@ const char *
 sh_tr_ofi_provider(void)
 {
 	return NULL;
+}
+
+int
+sh_tr_ofi_reg_local(void *p, size_t len, void **mr, void **desc)
+{
+	(void)p;
+	(void)len;
+	*mr = *desc = NULL;
+	return 0;
+}
+
+void
+sh_tr_ofi_unreg_local(void *mr)
+{
+	(void)mr;
 }
 
 #endif

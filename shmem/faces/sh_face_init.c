@@ -52,6 +52,10 @@ face_fail(const char *call, int rc, int pe, const char *what, const void *p)
 	int dead;
 	switch (rc) {
 	case -EFAULT:
+		if (sh_lreg_holds(p, 0))
+			sh_fatal(call, "%s %p is a buffer registered with "
+				 "rocshmem_buffer_register: a local buffer, "
+				 "never a remote target (pe %d)", what, p, pe);
 		sh_fatal(call, "%s %p is not a symmetric address (pe %d)",
 			 what, p, pe);
 	case -EINVAL:

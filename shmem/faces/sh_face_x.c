@@ -136,3 +136,15 @@ shmemx_finalize_status(void)
 	}
 	return rc;
 }
+
+void *
+shmemx_ze_context(void)
+{
+	return sh.initialized ? (void *)sh.zctx : NULL;
+}
+
+void *
+shmemx_ze_device(void)
+{
+	return sh.initialized ? (void *)sh.zdev : NULL;
+}

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks the dynamic symbols libzeshmem exports against api/shmem.h.
+"""Checks the dynamic symbols libzeshmem exports against api/shmem.h
+(and api/rocshmem/rocshmem.h: rocSHMEM's host API).
 
 usage: check_shmem_exports.py LIBRARY API_DIR CC...
 Every exported name must be one shmem.h / shmemx.h declare (or one of the
-handles SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_CTX_DEFAULT), and every
+handles SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_CTX_DEFAULT,
+ROCSHMEM_TEAM_WORLD), and every
 routine they declare must be exported, but for the locks
 (part 3 of the runtime). Fails listing what differs.
 """
@@ -12,11 +14,12 @@ import re
 import subprocess
 import sys
 
-HANDLES = {"SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEM_CTX_DEFAULT"}
+HANDLES = {"SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEM_CTX_DEFAULT",
+           "ROCSHMEM_TEAM_WORLD"}
 # Declared here, implemented by a later part of the runtime (the locks).
 LATER = re.compile(r"(_lock$)")
-NAME = re.compile(r"\b((?:shmemx?_\w+)|start_pes|_my_pe|_num_pes|shmalloc|"
-                  r"shmemalign|shrealloc|shfree)\s*\)?\s*\(")
+NAME = re.compile(r"\b((?:shmemx?_\w+)|(?:rocshmem_\w+)|start_pes|_my_pe|"
+                  r"_num_pes|shmalloc|shmemalign|shrealloc|shfree)\s*\)?\s*\(")
 
 
 def exported(lib):
@@ -31,7 +34,8 @@ def exported(lib):
 
 
 def declared(api, cc):
-    src = "#include <shmem.h>\n#include <shmemx.h>\n"
+    src = ("#include <shmem.h>\n#include <shmemx.h>\n"
+           "#include <rocshmem/rocshmem.h>\n")
     out = subprocess.run(cc + ["-std=c99", "-E", "-P", "-I", api, "-x", "c",
                                "-"], input=src, check=True,
                          capture_output=True, text=True).stdout

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rocshmem/rocshmem.h: rocSHMEM's host-side API in C, on libzeshmem.
+ *
+ * A host program written against rocSHMEM's host interface compiles
+ * against this header and links with libzeshmem (-lzeshmem; zeshcc does
+ * both). The names, types and values are rocSHMEM's public ones; the
+ * semantics are OpenSHMEM's, and for the memory routines exactly those of
+ * rocSHMEM's memory-management chapter (seed 000):
+ *   rocshmem_malloc    collective, 128-byte aligned, NULL when it cannot
+ *                      be satisfied;
+ *   rocshmem_align     alignment a power of two and a multiple of
+ *                      sizeof(void *), else NULL and a warning on stderr
+ *                      (the barrier is still entered); <= 128 behaves as
+ *                      malloc;
+ *   rocshmem_calloc    zeroed; NULL when count or size is 0 or their
+ *                      product overflows (warned); barrier on every path;
+ *   rocshmem_buffer_register      local registration (the LOCAL side of
+ *                      RMA; using it as a remote target ends the PE with
+ *                      one line naming the call and the address);
+ *   rocshmem_buffer_register_symmetric  collective, VMM memory only
+ *                      (zeVirtualMemReserve + zeVirtualMemMap); returns
+ *                      the runtime's alias, the symmetric address to use
+ *                      as RMA target; NULL on every PE when any PE's
+ *                      buffer is refused.
+ *
+ * Typed routines come from the type tables below: X(TYPE, TYPENAME, A).
+ * The routines that cannot report an error end the PE with one line
+ * "zeshmem: PE <me>: <routine>: <what>" on stderr (bad PE, an address
+ * that is not symmetric, ...).
+ */
+#ifndef ZESHMEM_ROCSHMEM_H
+#define ZESHMEM_ROCSHMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- constants ---------------------------------------------------------- */
+
+enum ROCSHMEM_STATUS {
+    ROCSHMEM_SUCCESS = 0,
+    ROCSHMEM_ERROR = 1
+};
+
+enum ROCSHMEM_SIGNAL_OPS {
+    ROCSHMEM_SIGNAL_SET = 0,
+    ROCSHMEM_SIGNAL_ADD = 1
+};
+
+enum rocshmem_cmps {
+    ROCSHMEM_CMP_EQ = 0,
+    ROCSHMEM_CMP_NE,
+    ROCSHMEM_CMP_GT,
+    ROCSHMEM_CMP_GE,
+    ROCSHMEM_CMP_LT,
+    ROCSHMEM_CMP_LE
+};
+
+enum rocshmem_thread_ops {
+    ROCSHMEM_THREAD_SINGLE = 0,
+    ROCSHMEM_THREAD_FUNNELED,
+    ROCSHMEM_THREAD_WG_FUNNELED,
+    ROCSHMEM_THREAD_SERIALIZED,
+    ROCSHMEM_THREAD_MULTIPLE
+};
+
+/* config_mask bits of the team calls */
+enum rocshmem_team_configs {
+    ROCSHMEM_TEAM_DEFAULT_CONFIGS = 0,
+    ROCSHMEM_TEAM_NUM_CONTEXTS = 1
+};
+
+typedef struct {
+    int num_contexts;
+} rocshmem_team_config_t;
+
+typedef uint64_t *rocshmem_team_t;
+extern rocshmem_team_t ROCSHMEM_TEAM_WORLD;
+#define ROCSHMEM_TEAM_INVALID ((rocshmem_team_t)0)
+
+/* ---- initialization ----------------------------------------------------- */
+
+#define ROCSHMEM_UNIQUEID_BYTES 128
+
+typedef struct {
+    unsigned char internal[ROCSHMEM_UNIQUEID_BYTES];
+} rocshmem_uniqueid_t;
+
+#define ROCSHMEM_UNIQUEID_INITIALIZER {{0}}
+
+typedef struct {
+    int rank;
+    int nranks;
+    rocshmem_uniqueid_t uid;
+    void *mpi_comm;                   /* unused here (no MPI bootstrap) */
+} rocshmem_init_attr_t;
+
+/* flags of rocshmem_init_attr */
+#define ROCSHMEM_INIT_WITH_UNIQUEID (1u << 0)
+
+/* The environment's bootstrap (zeshrun, mpirun/PMIx, ZESHMEM_UNIQUEID).
+ * ROCSHMEM_SUCCESS, else ROCSHMEM_ERROR (the reason on stderr). */
+int rocshmem_init(void);
+int rocshmem_init_thread(int requested, int *provided);
+/* flags ROCSHMEM_INIT_WITH_UNIQUEID: the unique-id start with attr's
+ * rank, nranks and uid (rocshmem_set_attr_uniqueid_args fills them);
+ * flags 0: rocshmem_init. */
+int rocshmem_init_attr(unsigned int flags, rocshmem_init_attr_t *attr);
+/* A new job id; the caller must be rank 0 of the unique-id start. */
+int rocshmem_get_uniqueid(rocshmem_uniqueid_t *uid);
+int rocshmem_set_attr_uniqueid_args(int rank, int nranks,
+                                    rocshmem_uniqueid_t *uid,
+                                    rocshmem_init_attr_t *attr);
+void rocshmem_query_thread(int *provided);
+void rocshmem_finalize(void);
+void rocshmem_global_exit(int status);
+int rocshmem_my_pe(void);
+int rocshmem_n_pes(void);
+void *rocshmem_ptr(const void *dest, int pe);
+
+/* ---- memory ------------------------------------------------------------- */
+
+void *rocshmem_malloc(size_t size);
+void *rocshmem_align(size_t alignment, size_t size);
+void *rocshmem_calloc(size_t count, size_t size);
+void rocshmem_free(void *ptr);
+int rocshmem_buffer_register(void *addr, size_t length);
+int rocshmem_buffer_unregister(void *addr);
+void rocshmem_buffer_unregister_all(void);
+void *rocshmem_buffer_register_symmetric(void *addr, size_t length);
+int rocshmem_buffer_unregister_symmetric(void *addr);
+
+/* ---- type tables: X(TYPE, TYPENAME, A) ---------------------------------- */
+
+#define ROCSHMEM_RMA_TYPES(X, A) \
+    X(float, float, A) \
+    X(double, double, A) \
+    X(char, char, A) \
+    X(signed char, schar, A) \
+    X(short, short, A) \
+    X(int, int, A) \
+    X(long, long, A) \
+    X(long long, longlong, A) \
+    X(unsigned char, uchar, A) \
+    X(unsigned short, ushort, A) \
+    X(unsigned int, uint, A) \
+    X(unsigned long, ulong, A) \
+    X(unsigned long long, ulonglong, A) \
+    X(int8_t, int8, A) \
+    X(int16_t, int16, A) \
+    X(int32_t, int32, A) \
+    X(int64_t, int64, A) \
+    X(uint8_t, uint8, A) \
+    X(uint16_t, uint16, A) \
+    X(uint32_t, uint32, A) \
+    X(uint64_t, uint64, A) \
+    X(size_t, size, A) \
+    X(ptrdiff_t, ptrdiff, A)
+
+/* fetch, set, swap, compare_swap, inc, fetch_inc, add, fetch_add */
+#define ROCSHMEM_AMO_TYPES(X, A) \
+    X(int, int, A) \
+    X(long, long, A) \
+    X(long long, longlong, A) \
+    X(unsigned int, uint, A) \
+    X(unsigned long, ulong, A) \
+    X(unsigned long long, ulonglong, A) \
+    X(int32_t, int32, A) \
+    X(int64_t, int64, A) \
+    X(uint32_t, uint32, A) \
+    X(uint64_t, uint64, A) \
+    X(size_t, size, A) \
+    X(ptrdiff_t, ptrdiff, A)
+
+/* and, or, xor (fetching and not) */
+#define ROCSHMEM_BITAMO_TYPES(X, A) \
+    X(unsigned int, uint, A) \
+    X(unsigned long, ulong, A) \
+    X(unsigned long long, ulonglong, A) \
+    X(int32_t, int32, A) \
+    X(int64_t, int64, A) \
+    X(uint32_t, uint32, A) \
+    X(uint64_t, uint64, A)
+
+/* wait_until, test */
+#define ROCSHMEM_SYNC_TYPES(X, A) \
+    X(short, short, A) \
+    X(int, int, A) \
+    X(long, long, A) \
+    X(long long, longlong, A) \
+    X(unsigned short, ushort, A) \
+    X(unsigned int, uint, A) \
+    X(unsigned long, ulong, A) \
+    X(unsigned long long, ulonglong, A) \
+    X(int32_t, int32, A) \
+    X(int64_t, int64, A) \
+    X(uint32_t, uint32, A) \
+    X(uint64_t, uint64, A) \
+    X(size_t, size, A) \
+    X(ptrdiff_t, ptrdiff, A)
+
+/* ---- RMA ---------------------------------------------------------------- */
+
+void rocshmem_putmem(void *dest, const void *source, size_t nelems, int pe);
+void rocshmem_putmem_nbi(void *dest, const void *source, size_t nelems,
+                         int pe);
+void rocshmem_getmem(void *dest, const void *source, size_t nelems, int pe);
+void rocshmem_getmem_nbi(void *dest, const void *source, size_t nelems,
+                         int pe);
+
+#define ROCSHMEM_DECL_RMA_(T, N, A) \
+    void rocshmem_##N##_put(T *dest, const T *source, size_t nelems, \
+                            int pe); \
+    void rocshmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, \
+                                int pe); \
+    void rocshmem_##N##_p(T *dest, T value, int pe); \
+    void rocshmem_##N##_get(T *dest, const T *source, size_t nelems, \
+                            int pe); \
+    void rocshmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, \
+                                int pe); \
+    T rocshmem_##N##_g(const T *source, int pe);
+ROCSHMEM_RMA_TYPES(ROCSHMEM_DECL_RMA_, )
+
+/* put with signal: sig_op ROCSHMEM_SIGNAL_SET or _ADD */
+void rocshmem_putmem_signal(void *dest, const void *source, size_t nelems,
+                            uint64_t *sig_addr, uint64_t signal, int sig_op,
+                            int pe);
+void rocshmem_putmem_signal_nbi(void *dest, const void *source,
+                                size_t nelems, uint64_t *sig_addr,
+                                uint64_t signal, int sig_op, int pe);
+uint64_t rocshmem_signal_fetch(const uint64_t *sig_addr);
+
+/* ---- atomics ------------------------------------------------------------ */
+
+#define ROCSHMEM_DECL_AMO_(T, N, A) \
+    T rocshmem_##N##_atomic_fetch(T *source, int pe); \
+    void rocshmem_##N##_atomic_set(T *dest, T value, int pe); \
+    T rocshmem_##N##_atomic_swap(T *dest, T value, int pe); \
+    T rocshmem_##N##_atomic_compare_swap(T *dest, T cond, T value, int pe); \
+    void rocshmem_##N##_atomic_inc(T *dest, int pe); \
+    T rocshmem_##N##_atomic_fetch_inc(T *dest, int pe); \
+    void rocshmem_##N##_atomic_add(T *dest, T value, int pe); \
+    T rocshmem_##N##_atomic_fetch_add(T *dest, T value, int pe);
+ROCSHMEM_AMO_TYPES(ROCSHMEM_DECL_AMO_, )
+
+#define ROCSHMEM_DECL_BITAMO_(T, N, A) \
+    void rocshmem_##N##_atomic_and(T *dest, T value, int pe); \
+    T rocshmem_##N##_atomic_fetch_and(T *dest, T value, int pe); \
+    void rocshmem_##N##_atomic_or(T *dest, T value, int pe); \
+    T rocshmem_##N##_atomic_fetch_or(T *dest, T value, int pe); \
+    void rocshmem_##N##_atomic_xor(T *dest, T value, int pe); \
+    T rocshmem_##N##_atomic_fetch_xor(T *dest, T value, int pe);
+ROCSHMEM_BITAMO_TYPES(ROCSHMEM_DECL_BITAMO_, )
+
+/* ---- ordering, synchronization ------------------------------------------ */
+
+void rocshmem_fence(void);
+void rocshmem_quiet(void);
+void rocshmem_barrier_all(void);
+void rocshmem_sync_all(void);
+
+/* cmp: ROCSHMEM_CMP_*; test returns 1 when the condition holds, else 0 */
+#define ROCSHMEM_DECL_SYNC_(T, N, A) \
+    void rocshmem_##N##_wait_until(T *ivar, int cmp, T val); \
+    int rocshmem_##N##_test(T *ivar, int cmp, T val);
+ROCSHMEM_SYNC_TYPES(ROCSHMEM_DECL_SYNC_, )
+
+/* ---- teams -------------------------------------------------------------- */
+
+int rocshmem_team_my_pe(rocshmem_team_t team);
+int rocshmem_team_n_pes(rocshmem_team_t team);
+/* src_pe of src_team in dest_team, -1 when it is not in both */
+int rocshmem_team_translate_pe(rocshmem_team_t src_team, int src_pe,
+                               rocshmem_team_t dest_team);
+/* 0, or nonzero; *new_team ROCSHMEM_TEAM_INVALID outside the new team */
+int rocshmem_team_split_strided(rocshmem_team_t parent_team, int start,
+                                int stride, int size,
+                                const rocshmem_team_config_t *config,
+                                long config_mask,
+                                rocshmem_team_t *new_team);
+int rocshmem_team_split_2d(rocshmem_team_t parent_team, int xrange,
+                           const rocshmem_team_config_t *xaxis_config,
+                           long xaxis_mask, rocshmem_team_t *xaxis_team,
+                           const rocshmem_team_config_t *yaxis_config,
+                           long yaxis_mask, rocshmem_team_t *yaxis_team);
+void rocshmem_team_destroy(rocshmem_team_t team);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ZESHMEM_ROCSHMEM_H */

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sh_reg: user buffers registered with the runtime (rocSHMEM's
+ * rocshmem_buffer_register* routines, seed 000).
+ *
+ * Vocabulary
+ *   lreg    a local registration: [addr, addr + len) of any memory the
+ *           caller owns, usable as the LOCAL side of RMA (source of a put,
+ *           destination of a get), never as a remote target. With
+ *           libfabric active it is fi_mr_reg'd once here and its
+ *           descriptor handed to every operation (sh_lreg_desc).
+ *   symreg  a symmetric registration of VMM memory (zeVirtualMemReserve +
+ *           zeVirtualMemMap): the range is exported as one physical-range
+ *           IPC handle (sh_tr_ipc_export), opened again in this process
+ *           (a fresh reservation mapping the same physical memory: the
+ *           alias, what the caller gets back) and by every node peer.
+ *           peer[pe] is where this PE maps pe's buffer; the alias is the
+ *           symmetric address: remote(pe, alias + d) = peer[pe] + d.
+ *
+ * Agreement: register_symmetric all-gathers every PE's local verdict and
+ * length over the bootstrap and every PE decides from the same bytes, so
+ * all return the alias or all NULL; a second all-gather after the peers'
+ * handles were opened makes the opens all-or-nothing too (as heap growth
+ * does, sh_tr_ipc_add_chunk). Unregister agrees the same way.
+ *
+ * Not supported: symmetric registration when libfabric is active (a PE
+ * on another node, or ZESHMEM_FORCE_NETWORK): NULL on every PE with a
+ * warning (-EOPNOTSUPP); the network side of it (fi_mr_reg of the alias
+ * and a key exchange) is not written yet.
+ *
+ * Locking: reg_lock (a rwlock, a leaf) guards both tables; lookups
+ * (sh_symreg_ptr from RMA on any thread, sh_lreg_desc) take it shared.
+ * Registration calls are serialised by the program (collective ones
+ * anyway); no lock is held across a bootstrap exchange or a driver call.
+ */
+#include "sh.h"
+
+#include "u_log.h"
+#include "u_options.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lreg {
+	char *addr;
+	size_t len;
+	void *mr, *desc;                  /* libfabric's, NULL without it */
+	struct lreg *next;
+};
+
+struct symreg {
+	char *user;                       /* the caller's VMM buffer */
+	char *alias;                      /* this PE's open of its own export */
+	size_t len;
+	ze_ipc_mem_handle_t handle;       /* the export (put at unregister) */
+	char **peer;                      /* [npes]: NULL for other nodes */
+	struct symreg *next;
+};
+
+static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct lreg *lregs;
+static struct symreg *symregs;
+static unsigned nsymregs;
+
+static bool
+overlaps(const char *a, size_t alen, const char *b, size_t blen)
+{
+	return a < b + blen && b < a + alen;
+}
+
+/* Whether [p, p + len) overlaps any registration (either kind, user side).
+ * Under reg_lock. */
+static bool
+overlaps_any(const char *p, size_t len)
+{
+	for (struct lreg *l = lregs; l; l = l->next)
+		if (overlaps(p, len, l->addr, l->len))
+			return true;
+	for (struct symreg *s = symregs; s; s = s->next)
+		if (overlaps(p, len, s->user, s->len) ||
+		    overlaps(p, len, s->alias, s->len))
+			return true;
+	return false;
+}
+
+/* ---- local registrations ----------------------------------------------- */
+
+int
+sh_lreg_add(void *addr, size_t len)
+{
+	if (!addr || !len || (uintptr_t)addr + len < (uintptr_t)addr)
+		return -EINVAL;
+	struct lreg *l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->addr = addr;
+	l->len = len;
+	pthread_rwlock_rdlock(&reg_lock);
+	bool busy = overlaps_any(addr, len);
+	pthread_rwlock_unlock(&reg_lock);
+	if (busy) {
+		free(l);
+		return -EEXIST;
+	}
+	int err = sh_tr_ofi_reg_local(addr, len, &l->mr, &l->desc);
+	if (err) {
+		free(l);
+		return err;
+	}
+	pthread_rwlock_wrlock(&reg_lock);
+	l->next = lregs;
+	lregs = l;
+	pthread_rwlock_unlock(&reg_lock);
+	u_dbg("shmem", "registered %p+%zu (local)", addr, len);
+	return 0;
+}
+
+int
+sh_lreg_del(void *addr)
+{
+	pthread_rwlock_wrlock(&reg_lock);
+	struct lreg **pp = &lregs, *l;
+	while ((l = *pp) && l->addr != addr)
+		pp = &l->next;
+	if (l)
+		*pp = l->next;
+	pthread_rwlock_unlock(&reg_lock);
+	if (!l)
+		return -ENOENT;
+	sh_tr_ofi_unreg_local(l->mr);
+	free(l);
+	return 0;
+}
+
+void
+sh_lreg_del_all(void)
+{
+	pthread_rwlock_wrlock(&reg_lock);
+	struct lreg *l = lregs;
+	lregs = NULL;
+	pthread_rwlock_unlock(&reg_lock);
+	while (l) {
+		struct lreg *next = l->next;
+		sh_tr_ofi_unreg_local(l->mr);
+		free(l);
+		l = next;
+	}
+}
+
+/* The registration holding [p, p + len), or NULL. Under reg_lock. */
+static struct lreg *
+lreg_of(const void *p, size_t len)
+{
+	for (struct lreg *l = lregs; l; l = l->next) {
+		uintptr_t off = (uintptr_t)p - (uintptr_t)l->addr;
+		if (off < l->len && len <= l->len - off)
+			return l;
+	}
+	return NULL;
+}
+
+bool
+sh_lreg_holds(const void *p, size_t len)
+{
+	pthread_rwlock_rdlock(&reg_lock);
+	bool r = lreg_of(p, len) != NULL;
+	pthread_rwlock_unlock(&reg_lock);
+	return r;
+}
+
+void *
+sh_lreg_desc(const void *p, size_t len)
+{
+	pthread_rwlock_rdlock(&reg_lock);
+	struct lreg *l = lreg_of(p, len);
+	void *d = l ? l->desc : NULL;
+	pthread_rwlock_unlock(&reg_lock);
+	return d;
+}
+
+/* ---- symmetric registrations ------------------------------------------- */
+
+/* What each PE tells the others. */
+struct sym_blob {
+	int32_t status;                   /* 0 or this PE's -errno */
+	uint32_t pad;
+	uint64_t len;
+	ze_ipc_mem_handle_t handle;
+};
+
+/* Why this PE cannot register [addr, addr + len): 0 or -errno, said on
+ * stderr. */
+static int
+sym_check(void *addr, size_t len, const char *who)
+{
+	if (!addr || !len) {
+		sh_warn(who, "addr %p, length %zu: a NULL address or a zero "
+			     "length cannot be registered", addr, len);
+		return -EINVAL;
+	}
+	if (sh_tr_ofi_active()) {
+		sh_warn(who, "not supported with the network transport (a PE "
+			     "on another node, or ZESHMEM_FORCE_NETWORK)");
+		return -EOPNOTSUPP;
+	}
+	unsigned cap = (unsigned)u_option_u64(U_OPT_SH_MAX_SYMMETRIC_REGS);
+	if (nsymregs >= cap) {
+		sh_warn(who, "%u symmetric registrations already: the cap "
+			     "(ZESHMEM_MAX_SYMMETRIC_REGS) is %u", nsymregs,
+			cap);
+		return -ENOSPC;
+	}
+	if (sh_heap_offset(addr, 0) >= 0) {
+		sh_warn(who, "addr %p is in the symmetric heap (already "
+			     "symmetric): not registered", addr);
+		return -EINVAL;
+	}
+	/* VMM memory answers GetAccessAttribute over the whole range with
+	 * one access (anything else is not inside a reservation). */
+	ze_memory_access_attribute_t acc = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
+	size_t run = 0;
+	size_t page = 0;
+	ze_result_t r = zeVirtualMemQueryPageSize(sh.zctx, sh.zdev, len, &page);
+	if (r || !page) {
+		sh_warn(who, "the VMM page size of %zu bytes is unknown (0x%x)",
+			len, r);
+		return -EINVAL;
+	}
+	if ((uintptr_t)addr % page || len % page) {
+		sh_warn(who, "addr %p, length %zu: not aligned to the VMM page "
+			     "size %zu", addr, len, page);
+		return -EINVAL;
+	}
+	r = zeVirtualMemGetAccessAttribute(sh.zctx, addr, len, &acc, &run);
+	if (r || acc == ZE_MEMORY_ACCESS_ATTRIBUTE_NONE || run != len) {
+		sh_warn(who, "addr %p, length %zu is not memory mapped with "
+			     "zeVirtualMemReserve + zeVirtualMemMap", addr, len);
+		return -EINVAL;
+	}
+	pthread_rwlock_rdlock(&reg_lock);
+	bool busy = overlaps_any(addr, len);
+	pthread_rwlock_unlock(&reg_lock);
+	if (busy) {
+		sh_warn(who, "addr %p, length %zu overlaps a registered buffer",
+			addr, len);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static void
+symreg_close(struct symreg *s, bool put)
+{
+	for (int i = 0; s->peer && i < sh.npes; i++)
+		if (s->peer[i] && s->peer[i] != s->alias)
+			zeMemCloseIpcHandle(sh.zctx, s->peer[i]);
+	if (s->alias)
+		zeMemCloseIpcHandle(sh.zctx, s->alias);
+	if (put)
+		sh_tr_ipc_put(s->handle);
+	free(s->peer);
+	free(s);
+}
+
+/* The all-gathered int32 verdicts: 0 when every PE's is 0, else the first
+ * nonzero one (its PE in *bad). A failed exchange is -EIO. */
+static int
+agree(int32_t mine, int *bad)
+{
+	int n = sh.npes;
+	int32_t *all = calloc((size_t)n, sizeof(*all));
+	if (!all)
+		return -ENOMEM; /* the others then time out: as heap growth */
+	int err = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all);
+	for (int i = 0; !err && i < n; i++)
+		if (all[i]) {
+			err = all[i];
+			*bad = i;
+			break;
+		}
+	free(all);
+	return err;
+}
+
+void *
+sh_symreg_add(void *addr, size_t len, const char *who)
+{
+	sh_check_init(who);
+	int n = sh.npes, bad = -1;
+	struct sym_blob mine = { .len = len };
+	struct symreg *s = calloc(1, sizeof(*s));
+	struct sym_blob *all = calloc((size_t)n, sizeof(*all));
+	if (s)
+		s->peer = calloc((size_t)n, sizeof(*s->peer));
+	mine.status = s && all && s->peer ? sym_check(addr, len, who)
+					   : -ENOMEM;
+	bool exported = false, checked = !mine.status;
+	if (!mine.status) {
+		mine.status = sh_tr_ipc_export(addr, len, &mine.handle);
+		exported = !mine.status;
+	}
+	if (!mine.status) {
+		void *a = NULL;
+		mine.status = sh_tr_ipc_open(mine.handle, sh.me, &a);
+		s->alias = a;
+	}
+	if (exported)
+		s->handle = mine.handle;
+	bool said = mine.status != 0;
+	if (said && checked)
+		sh_warn(who, "addr %p, length %zu: %s of its IPC handle "
+			     "failed: %s", addr, len,
+			exported ? "the local open" : "the export",
+			strerror(-mine.status));
+
+	/* 1: every PE's verdict and length (this PE said its own). */
+	int err = -EIO;
+	if (all && !sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
+		err = 0;
+	for (int i = 0; !err && i < n; i++) {
+		if (all[i].status) {
+			err = all[i].status;
+			bad = i;
+		} else if (all[i].len != len) {
+			sh_warn(who, "PE %d registers %llu bytes, this PE %zu: "
+				     "every PE must pass the same length: "
+				     "returning NULL", i,
+				(unsigned long long)all[i].len, len);
+			err = -EINVAL;
+			said = true;
+		}
+	}
+	/* 2: open the node peers' buffers, all or nothing. */
+	for (int i = 0; !err && i < n; i++) {
+		if (i == sh.me) {
+			s->peer[i] = s->alias;
+		} else if (sh.peers[i].local) {
+			void *m = NULL;
+			err = sh_tr_ipc_open(all[i].handle, i, &m);
+			s->peer[i] = m;
+			said = said || err;
+		}
+	}
+	int bad2 = -1;
+	int err2 = agree(err, &bad2);
+	if (!err) {
+		err = err2;
+		bad = bad2;
+	}
+	free(all);
+	if (err) {
+		if (!said && bad >= 0)
+			sh_warn(who, "PE %d refused the registration (%s): "
+				     "returning NULL", bad, strerror(-err));
+		else if (!said)
+			sh_warn(who, "the bootstrap exchange failed (%s): "
+				     "returning NULL", strerror(-err));
+		if (s)
+			symreg_close(s, exported);
+		return NULL;
+	}
+	s->user = addr;
+	s->len = len;
+	pthread_rwlock_wrlock(&reg_lock);
+	s->next = symregs;
+	symregs = s;
+	nsymregs++;
+	pthread_rwlock_unlock(&reg_lock);
+	u_dbg("shmem", "%s: %p+%zu registered, alias %p", who, addr, len,
+	      (void *)s->alias);
+	return s->alias;
+}
+
+int
+sh_symreg_del(void *alias, const char *who)
+{
+	sh_check_init(who);
+	/* Nothing of this PE may still be in flight to a peer's buffer. */
+	int err = sh_quiet(NULL);
+	pthread_rwlock_rdlock(&reg_lock);
+	struct symreg *s = symregs;
+	while (s && (s->alias != alias || !alias))
+		s = s->next;
+	pthread_rwlock_unlock(&reg_lock);
+	int32_t mine = s ? 0 : -ENOENT;
+	if (!s)
+		sh_warn(who, "%p is no address rocshmem_buffer_register_"
+			     "symmetric returned", alias);
+	int bad = -1;
+	int e2 = agree(mine, &bad);
+	if (e2) {
+		if (bad >= 0 && bad != sh.me)
+			sh_warn(who, "PE %d does not know its alias: nothing "
+				     "unregistered", bad);
+		return e2 == -EIO ? -EIO : -ENOENT;
+	}
+	pthread_rwlock_wrlock(&reg_lock);
+	struct symreg **pp = &symregs;
+	while (*pp != s)
+		pp = &(*pp)->next;
+	*pp = s->next;
+	nsymregs--;
+	pthread_rwlock_unlock(&reg_lock);
+	symreg_close(s, true);
+	return err;
+}
+
+void *
+sh_symreg_ptr(const void *p, size_t len, int pe)
+{
+	void *r = NULL;
+	pthread_rwlock_rdlock(&reg_lock);
+	for (struct symreg *s = symregs; s; s = s->next) {
+		uintptr_t off = (uintptr_t)p - (uintptr_t)s->alias;
+		if (off < s->len && len <= s->len - off) {
+			r = s->peer[pe] ? s->peer[pe] + off : NULL;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&reg_lock);
+	return r;
+}
+
+void
+sh_reg_fini(void)
+{
+	pthread_rwlock_wrlock(&reg_lock);
+	struct symreg *s = symregs;
+	symregs = NULL;
+	nsymregs = 0;
+	pthread_rwlock_unlock(&reg_lock);
+	while (s) {
+		struct symreg *next = s->next;
+		symreg_close(s, true);
+		s = next;
+	}
+	sh_lreg_del_all();
+}

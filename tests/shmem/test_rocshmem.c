@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_rocshmem: rocSHMEM's host API on libzeshmem (<rocshmem/rocshmem.h>),
+ * each rule of seed 000 a check case of its own. Every test starts a job
+ * of roc_pe (one PE; it checks exact results itself) with zeshrun -n N, or
+ * through the unique-id start (roc_pe uid N: rank 0 makes the id and
+ * fork+execs the others), on 2 and 3 PEs, and checks the job's status,
+ * each PE's "ok" line, the warnings the seed asks for on stderr, and that
+ * no fd and no /dev/shm entry survives the job.
+ *
+ * ZESHMEM_BACKEND (ipc | ro | gda) passes through from the environment to
+ * every PE untouched (the same tests run once per backend); the failure
+ * messages name it.
+ */
+#include <check.h>
+
+#include "shm_entries.h"
+#include "check_run.h"
+#include "leakcheck.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define JOB_TIMEOUT_S 120
+#define OUT_MAX (256 * 1024)
+
+static char out[OUT_MAX];
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The end of out (check's failure messages have a size limit). */
+static const char *
+tail(void)
+{
+	size_t n = strlen(out);
+	return n > 3000 ? out + n - 3000 : out;
+}
+
+static const char *
+backend(void)
+{
+	const char *b = getenv("ZESHMEM_BACKEND");
+	return b ? b : "(unset)";
+}
+
+/* Runs argv with the extra environment entries env ("NAME=value", NULL
+ * ended; env may be NULL);
+ * stdout and stderr together land in out. Returns the exit status
+ * (128+signal), or -1 when it ran past JOB_TIMEOUT_S (then killed). */
+static int
+run(char *const argv[], const char *const *env)
+{
+	int p[2];
+	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		dup2(p[1], 2);
+		setpgid(0, 0);
+		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
+		setenv("ZESHMEM_TIMEOUT", "30", 1);
+		for (size_t i = 0; env && env[i]; i++)
+			putenv((char *)env[i]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	size_t len = 0;
+	double end = now_s() + JOB_TIMEOUT_S;
+	int timed_out = 0;
+	for (;;) {
+		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+		int left = (int)((end - now_s()) * 1000);
+		if (left <= 0) {
+			timed_out = 1;
+			kill(-pid, SIGKILL);
+			break;
+		}
+		int r = poll(&pfd, 1, left);
+		if (r <= 0)
+			continue;
+		char buf[4096];
+		ssize_t n = read(p[0], buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		size_t take = (size_t)n < OUT_MAX - 1 - len ?
+			      (size_t)n : OUT_MAX - 1 - len;
+		memcpy(out + len, buf, take);
+		len += take;
+	}
+	out[len] = 0;
+	close(p[0]);
+	int ws;
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	if (timed_out) {
+		fprintf(stderr, "job ran past %d s:\n%s\n", JOB_TIMEOUT_S, out);
+		return -1;
+	}
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* A job of case c on n PEs: zeshrun (uid 0) or the unique-id start. */
+static int
+job(int n, int uid, const char *c, const char *const *env)
+{
+	char nb[16];
+	snprintf(nb, sizeof(nb), "%d", n);
+	char *zr[] = { (char *)ZESHRUN, "-n", nb, "--", (char *)ROC_PE,
+		       (char *)c, NULL };
+	char *ud[] = { (char *)ROC_PE, "uid", nb, (char *)c, NULL };
+	int shm = shm_entries_ours();
+	int st = run(uid ? ud : zr, env);
+	ck_assert_msg(shm_entries_ours() == shm, "/dev/shm: %d entries, %d "
+		      "before", shm_entries_ours(), shm);
+	return st;
+}
+
+/* _i: bit 0 the unique-id start, bit 1 three PEs (else two). */
+static void
+ok_case(int i, const char *c, const char *const *env)
+{
+	int n = i & 2 ? 3 : 2, uid = i & 1;
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(n, uid, c, env);
+	ck_assert_msg(st == 0, "%s on %d PEs (%s, backend %s): status %d:\n%s",
+		      c, n, uid ? "unique id" : "zeshrun", backend(), st, tail());
+	for (int pe = 0; pe < n; pe++) {
+		char line[128];
+		snprintf(line, sizeof(line), "PE %d: %s ok", pe, c);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, tail());
+	}
+	leakcheck_end(&lc);
+}
+
+/* The warning line of PE pe naming call with text what. */
+static void
+expect_warning(int pe, const char *call, const char *what)
+{
+	char line[256];
+	snprintf(line, sizeof(line), "zeshmem: PE %d: %s: %s", pe, call, what);
+	ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, tail());
+}
+
+static int
+npes_of(int i)
+{
+	return i & 2 ? 3 : 2;
+}
+
+START_TEST(test_rocshmem_hello)
+{
+	ok_case(_i, "hello", NULL);
+}
+END_TEST
+
+/* Every invalid alignment: NULL, a warning naming the call and the rule,
+ * no deadlock; <= 128 gives 128-aligned; one PE invalid alone. */
+START_TEST(test_rocshmem_align_invalid_null_warned)
+{
+	ok_case(_i, "align", NULL);
+	static const char *const bad[] = { "0", "1", "2", "4", "3", "24",
+					   "100", "3145728" };
+	for (int pe = 0; pe < npes_of(_i); pe++)
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			char what[128];
+			snprintf(what, sizeof(what), "alignment %s is not a "
+				 "power of two multiple of sizeof(void *): "
+				 "returning NULL", bad[k]);
+			expect_warning(pe, "rocshmem_align", what);
+		}
+	expect_warning(0, "rocshmem_align", "alignment 24 is not a power");
+}
+END_TEST
+
+/* calloc: 0 and overflow NULL (overflow warned); zeroed; malloc 128. */
+START_TEST(test_rocshmem_calloc_zero_overflow)
+{
+	ok_case(_i, "calloc", NULL);
+	for (int pe = 0; pe < npes_of(_i); pe++)
+		expect_warning(pe, "rocshmem_calloc", "count 9223372036854775808"
+			       " * size 2 overflows size_t: returning NULL");
+	/* zero count or size is no warning */
+	ck_assert_msg(!strstr(out, "count 0 *") && !strstr(out, "size 0 "),
+		      "%s", tail());
+}
+END_TEST
+
+START_TEST(test_rocshmem_buffer_register_overlap_unknown)
+{
+	ok_case(_i, "reg", NULL);
+	expect_warning(0, "rocshmem_buffer_register", "");
+	expect_warning(0, "rocshmem_buffer_unregister", "");
+	ck_assert_msg(strstr(out, "overlaps a registered buffer"), "%s",
+		      tail());
+	ck_assert_msg(strstr(out, "is not the address of a registered buffer"),
+		      "%s", tail());
+}
+END_TEST
+
+/* A registered-only buffer as the remote target ends the PE with one line
+ * naming the call and the address. */
+START_TEST(test_rocshmem_registered_buffer_remote_ends_pe)
+{
+	int n = npes_of(_i);
+	int st = job(n, _i & 1, "reg_remote", NULL);
+	ck_assert_msg(st != 0 && st != -1, "status %d:\n%s", st, tail());
+	const char *t = strstr(out, "PE 0: target ");
+	ck_assert_msg(t, "%s", tail());
+	char addr[32] = "";
+	ck_assert_int_eq(sscanf(t, "PE 0: target %31s", addr), 1);
+	char line[256];
+	snprintf(line, sizeof(line), "zeshmem: PE 0: rocshmem_putmem: dest %s "
+		 "is a buffer registered with rocshmem_buffer_register: a "
+		 "local buffer, never a remote target (pe %d)\n", addr, n - 1);
+	ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line, tail());
+	ck_assert_msg(!strstr(out, "the put returned") &&
+		      !strstr(out, "barrier passed"), "%s", tail());
+}
+END_TEST
+
+START_TEST(test_rocshmem_register_symmetric_vmm_rma)
+{
+	ok_case(_i, "symreg", NULL);
+}
+END_TEST
+
+/* malloc'ed, USM, heap, NULL, misaligned, unmapped, unequal lengths, one
+ * PE refused, overlaps, the cap, bad unregisters: NULL / ERROR on every
+ * PE, each PE's reason on stderr. */
+START_TEST(test_rocshmem_register_symmetric_refused_everywhere)
+{
+	static const char *const cap[] = { "ZESHMEM_MAX_SYMMETRIC_REGS=2",
+					   NULL };
+	ok_case(_i, "symreg_refuse", cap);
+	const char *call = "rocshmem_buffer_register_symmetric";
+	int n = npes_of(_i);
+	for (int pe = 0; pe < n; pe++) {
+		expect_warning(pe, call, "");
+		char what[160];
+		snprintf(what, sizeof(what), "PE %d registers ", pe == 0 ? 1 : 0);
+		expect_warning(pe, call, what);
+	}
+	static const char *const why[] = {
+		"is not memory mapped with zeVirtualMemReserve + zeVirtualMemMap",
+		"not aligned to the VMM page size",
+		"is in the symmetric heap",
+		"a NULL address or a zero length cannot be registered",
+		"overlaps a registered buffer",
+		"the cap (ZESHMEM_MAX_SYMMETRIC_REGS) is 2",
+		"every PE must pass the same length",
+	};
+	for (size_t k = 0; k < sizeof(why) / sizeof(why[0]); k++)
+		ck_assert_msg(strstr(out, why[k]), "no '%s' in:\n%s", why[k],
+			      tail());
+	/* the PEs whose own buffer was fine name the one that was not */
+	char who[96];
+	snprintf(who, sizeof(who), "PE %d refused the registration", n - 1);
+	ck_assert_msg(strstr(out, who), "no '%s' in:\n%s", who, tail());
+}
+END_TEST
+
+START_TEST(test_rocshmem_rma_every_type)
+{
+	ok_case(_i, "rma", NULL);
+}
+END_TEST
+
+START_TEST(test_rocshmem_amo_every_type)
+{
+	ok_case(_i, "amo", NULL);
+}
+END_TEST
+
+START_TEST(test_rocshmem_wait_cmp_values)
+{
+	ok_case(_i, "wait", NULL);
+}
+END_TEST
+
+START_TEST(test_rocshmem_global_exit_status)
+{
+	int st = job(npes_of(_i), _i & 1, "global_exit", NULL);
+	ck_assert_msg(st == 7, "status %d:\n%s", st, tail());
+	ck_assert_msg(!strstr(out, "barrier passed"), "%s", tail());
+}
+END_TEST
+
+START_TEST(test_rocshmem_teams)
+{
+	ok_case(_i, "teams", NULL);
+}
+END_TEST
+
+#ifdef HAVE_OFI
+/* Every PE a node of its own (all traffic over libfabric, tcp): local
+ * registrations are registered with the NIC and used as the local side;
+ * symmetric registration is not supported there yet (NULL everywhere). */
+static const char *const net_env[] = { "ZESHMEM_FORCE_NETWORK=1",
+				       "ZESHMEM_PROVIDER=tcp;ofi_rxm", NULL };
+
+START_TEST(test_rocshmem_network_buffer_register_local_side)
+{
+	ok_case(_i, "reg", net_env);
+}
+END_TEST
+
+START_TEST(test_rocshmem_network_register_symmetric_unsupported)
+{
+	ok_case(_i, "symreg_net", net_env);
+	for (int pe = 0; pe < npes_of(_i); pe++)
+		expect_warning(pe, "rocshmem_buffer_register_symmetric",
+			       "not supported with the network transport");
+}
+END_TEST
+#endif
+
+static Suite *
+roc_suite(void)
+{
+	Suite *s = suite_create("rocshmem");
+	TCase *tc = tcase_create("api");
+	tcase_set_timeout(tc, JOB_TIMEOUT_S + 30);
+	tcase_add_loop_test(tc, test_rocshmem_hello, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_align_invalid_null_warned, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_calloc_zero_overflow, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_buffer_register_overlap_unknown,
+			    0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_registered_buffer_remote_ends_pe,
+			    0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_register_symmetric_vmm_rma, 0, 4);
+	tcase_add_loop_test(tc,
+			    test_rocshmem_register_symmetric_refused_everywhere,
+			    0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_rma_every_type, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_amo_every_type, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_wait_cmp_values, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_teams, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_global_exit_status, 0, 4);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* "net": the network-transport cases alone (their own meson test, in the
+ * shmem-ofi suite: not under TSan, as the other libfabric suites). */
+static Suite *
+roc_net_suite(void)
+{
+	Suite *s = suite_create("rocshmem-ofi");
+	TCase *tc = tcase_create("net");
+	tcase_set_timeout(tc, JOB_TIMEOUT_S + 30);
+#ifdef HAVE_OFI
+	tcase_add_loop_test(tc, test_rocshmem_network_buffer_register_local_side,
+			    0, 4);
+	tcase_add_loop_test(tc,
+			    test_rocshmem_network_register_symmetric_unsupported,
+			    0, 4);
+#endif
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "net")) {
+#ifndef HAVE_OFI
+		printf("libzeshmem built without libfabric: no network "
+		       "transport to test\n");
+		return 77;
+#endif
+		return check_run(roc_net_suite(), CK_NORMAL, false);
+	}
+	return check_run(roc_suite(), CK_NORMAL, false);
+}
