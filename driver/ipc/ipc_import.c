@@ -50,7 +50,9 @@
  * and the copy engine learn what it is from the same one lookup.
  *
  * Locking: import_lock protects the cache; index_lock (rwlock) serialises
- * the index's changes (adding, taking out) and the use of its owners;
+ * taking a context's imports out (context destroy, fork); opens and
+ * closes change the index through amap alone (an import is checked and
+ * taken out under amap_lock, amap_take_if, and is then the closer's);
  * pidfd_lock (rwlock, a leaf) the pidfd table and is held across
  * pidfd_getfd only. Order import_lock -> index_lock -> export_lock; no
  * other lock is held across mmap / munmap, a transport or a cache entry's
@@ -437,8 +439,10 @@ err_close:
 /* ---- the index: the driver's address map -------------------------------- */
 
 /* Registers im in the address map (amap.h), which is the import index:
- * the owner is im. index_lock serialises the changes, so whoever holds it
- * may use the owner of an IPC_IMPORT hit. */
+ * the owner is im, complete before it is added and never changed after.
+ * No lock of ours: amap_lock orders the add before any lookup that finds
+ * it, and an owner is used only under amap_lock (unindex_ok) or after it
+ * was taken out (then it is the taker's). */
 static int
 idx_insert(struct import *im)
 {
@@ -447,10 +451,7 @@ idx_insert(struct import *im)
 		.id = im->id, .ctx = im->ctx, .dev = im->dev, .fd = -1,
 		.page_size = im->ce->granule,
 	};
-	pthread_rwlock_wrlock(&index_lock);
-	int err = amap_add(AMAP_IPC_IMPORT, &info, im, im->external);
-	pthread_rwlock_unlock(&index_lock);
-	return err;
+	return amap_add(AMAP_IPC_IMPORT, &info, im, im->external);
 }
 
 static bool
@@ -620,7 +621,8 @@ struct unindex_q {
 	bool external;
 };
 
-/* May the import of hit go, for q? (amap_take_if, under index_lock.) */
+/* May the import of hit go, for q? (amap_take_if: under amap_lock, so
+ * nobody takes it out and frees it meanwhile.) */
 static int
 unindex_ok(const struct amap_hit *hit, void *arg)
 {
@@ -638,7 +640,8 @@ unindex_ok(const struct amap_hit *hit, void *arg)
 }
 
 /* Takes the import based at ptr out of the index (one lookup of the map
- * that also takes it out). Under index_lock. */
+ * that checks its owner and takes it out under amap_lock): the import is
+ * then the caller's. */
 static int
 unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
 	struct import **out)
@@ -655,9 +658,7 @@ int
 ipc_import_close(struct _ze_context_handle_t *c, const void *ptr)
 {
 	struct import *im;
-	pthread_rwlock_wrlock(&index_lock);
 	int err = unindex(c, ptr, false, &im);
-	pthread_rwlock_unlock(&index_lock);
 	if (err)
 		return err;
 	/* Out of the index (no new copy finds it); copies still queued
@@ -671,9 +672,7 @@ int
 ipc_import_free(struct _ze_context_handle_t *c, void *ptr)
 {
 	struct import *im;
-	pthread_rwlock_wrlock(&index_lock);
 	int err = unindex(c, ptr, true, &im);
-	pthread_rwlock_unlock(&index_lock);
 	if (!err)
 		import_destroy(im);
 	return err;
