@@ -84,16 +84,6 @@ drv_zeDeviceGetSubDevices(ze_device_handle_t h, uint32_t *pCount,
 	return ZE_RESULT_SUCCESS;
 }
 
-/* ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES (1.17): api/
- * leaves the stype out (see the note in ze_api.h: its value could not be
- * confirmed from the spec sources this project could read). The value
- * below is this project's best reading; change it here and declare it in
- * ze_api.h once confirmed. */
-#ifndef ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES
-#define ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES            \
-	((ze_structure_type_t)0x00020043)
-#endif
-
 /* Extension structures chained to ze_device_properties_t. Read-only
  * memory: a VMM mapping with ZE_MEMORY_ACCESS_ATTRIBUTE_READONLY is
  * mprotect'ed PROT_READ, so the MMU enforces it; a copy or fill into it

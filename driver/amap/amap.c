@@ -165,7 +165,10 @@ remove_at(struct layer *l, size_t i)
 	counts[l->v[i].kind]--;
 	atomic_fetch_sub(&n_entries, 1);
 	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
-	if (--l->n == 0) {
+	/* Emptied: the first array (32 entries) stays for the next add (a
+	 * process that opens and closes one import at a time would realloc
+	 * and free it each time); a bigger one goes. */
+	if (--l->n == 0 && l->cap > 32) {
 		free(l->v);
 		l->v = NULL;
 		l->cap = 0;
@@ -185,6 +188,30 @@ amap_del(enum amap_kind kind, const void *base)
 	if (i && l->v[i - 1].base == a && l->v[i - 1].kind == kind) {
 		remove_at(l, i - 1);
 		err = 0;
+	}
+	pthread_rwlock_unlock(&amap_lock);
+	return err;
+}
+
+static void hit_of(const struct ent *e, struct amap_hit *out);
+
+int
+amap_take_if(const void *p, int (*ok)(const struct amap_hit *, void *),
+	     void *arg, struct amap_hit *out)
+{
+	struct layer *l = &layers[LAYER_REGION];
+	int err = -ENOENT;
+	out->kind = AMAP_NONE;
+	out->owner = NULL;
+	out->external = false;
+	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
+		return err;
+	pthread_rwlock_wrlock(&amap_lock);
+	size_t i = find_in(l, (uintptr_t)p);
+	if (i < l->n) {
+		hit_of(&l->v[i], out);
+		if (!(err = ok(out, arg)))
+			remove_at(l, i);
 	}
 	pthread_rwlock_unlock(&amap_lock);
 	return err;

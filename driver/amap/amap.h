@@ -81,6 +81,12 @@ int amap_add(enum amap_kind kind, const struct usm_info *info, void *owner,
 	     bool external);
 /* Unregisters the range of kind based at base: 0 or -ENOENT. */
 int amap_del(enum amap_kind kind, const void *base);
+/* The region holding p (as amap_region), taken out of the map when
+ * ok(&hit, arg) returns 0, all under one lock: ok's result (the owner's
+ * checks), or -ENOENT when no region holds p. ok runs under amap_lock
+ * and must not call amap. */
+int amap_take_if(const void *p, int (*ok)(const struct amap_hit *, void *),
+		 void *arg, struct amap_hit *out);
 /* Unregisters every VMM_MAP inside [base, base + size) (a reservation
  * being freed): how many. */
 size_t amap_del_maps(const void *base, size_t size);

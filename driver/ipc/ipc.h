@@ -30,7 +30,8 @@
  *             with ze_external_memory_import_fd_t), found from any interior
  *             pointer through the import index.
  *
- * Files: ipc_handle.c (format), ipc_os.c (system calls), ipc_map.c
+ * Files: ipc_handle.c (format), ipc_os.c (system calls), ipc_seal.c
+ * (files known sealed: one F_GET_SEALS per file), ipc_map.c
  * (hash table), ipc_export.c, ipc_broker.c, ipc_import.c, ipc_api.c (the
  * ze* entry points, the hooks drv_mem.c calls, this process's identity),
  * ipc_phys.c (handles of physical memory: one object, or a range of
@@ -167,7 +168,8 @@ struct ipc_fdinfo {
 	uint64_t size;     /* st_size */
 	uint64_t pos;      /* file position (memfd only, else 0) */
 	size_t granule;    /* mapping granularity (page or huge page) */
-	int seals;         /* F_GET_SEALS, or 0 */
+	int seals;         /* F_GET_SEALS, or 0; F_SEAL_SHRINK alone when the
+			    * file was seen with it before (ipc_seal.c) */
 	bool shmem;        /* tmpfs / hugetlbfs: memfd or shm */
 	bool dmabuf;
 	bool writable;     /* opened O_RDWR */
@@ -212,6 +214,15 @@ int ipc_sock_send(int sock, const void *buf, size_t len, int fd);
  * the byte count or -errno. Extra fds are closed. */
 ssize_t ipc_sock_recv(int sock, void *buf, size_t len, int *fd);
 int ipc_sock_timeouts(int sock, unsigned ms);
+
+/* ---- ipc_seal.c ------------------------------------------------------- */
+
+struct stat;
+/* Was the file of st (dev, inode, ctime) seen sealed with F_SEAL_SHRINK?
+ * (Seals are never removed; a changed file has a new ctime.) */
+bool ipc_seal_known(const struct stat *st);
+/* Notes that the file of st has F_SEAL_SHRINK. */
+void ipc_seal_note(const struct stat *st);
 
 /* ---- ipc_map.c -------------------------------------------------------- */
 
@@ -299,7 +310,8 @@ int ipc_import_open(struct _ze_context_handle_t *c,
 		    struct _ze_device_handle_t *dev, const void *in64,
 		    void **out, const char **why);
 /* 0; -ENOENT unknown; -EINVAL interior; -EPERM other context or an
- * external import (free it with zeMemFree). */
+ * external import (free it with zeMemFree). Copies still queued into the
+ * import finish (drv_wait_idle) before it is unmapped. */
 int ipc_import_close(struct _ze_context_handle_t *c, const void *ptr);
 int ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 			struct _ze_device_handle_t *dev, int fd, uint32_t type,

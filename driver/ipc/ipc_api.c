@@ -340,18 +340,18 @@ drv_zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr)
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
-	/* One lookup says what ptr is; copies still queued into the mapping
-	 * finish before it goes. */
+	/* An IPC import (the common close: its own lookup, and it lets
+	 * queued copies into it finish), else a physical-range import
+	 * (imports are regions of the map, never USM blocks: the region
+	 * layer alone), whose queued copies finish before it goes. */
+	int err = ipc_import_close(c, ptr);
 	struct amap_hit hit;
-	int err = -ENOENT;
-	if (!amap_find(ptr, &hit) && hit.info.base == ptr &&
-	    hit.info.ctx == c &&
-	    (hit.kind == AMAP_IPC_IMPORT || hit.kind == AMAP_PHYS_IMPORT))
-		drv_wait_idle(ptr, hit.info.size);
-	if (hit.kind == AMAP_IPC_IMPORT)
-		err = ipc_import_close(c, ptr);
-	else if (hit.kind == AMAP_PHYS_IMPORT)
+	if (err == -ENOENT && !amap_region(ptr, &hit) &&
+	    hit.kind == AMAP_PHYS_IMPORT) {
+		if (hit.info.base == ptr && hit.info.ctx == c)
+			drv_wait_idle(ptr, hit.info.size);
 		err = ipc_phys_close(c, ptr);
+	}
 	switch (err) {
 	case 0:
 		return ZE_RESULT_SUCCESS;

@@ -50,7 +50,9 @@
  * and the copy engine learn what it is from the same one lookup.
  *
  * Locking: import_lock protects the cache; index_lock (rwlock) serialises
- * the index's changes (adding, taking out) and the use of its owners;
+ * taking a context's imports out (context destroy, fork); opens and
+ * closes change the index through amap alone (an import is checked and
+ * taken out under amap_lock, amap_take_if, and is then the closer's);
  * pidfd_lock (rwlock, a leaf) the pidfd table and is held across
  * pidfd_getfd only. Order import_lock -> index_lock -> export_lock; no
  * other lock is held across mmap / munmap, a transport or a cache entry's
@@ -100,6 +102,10 @@ struct import {
 static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t index_lock = PTHREAD_RWLOCK_INITIALIZER;
 static struct ipc_map cache;
+/* Entries in cache (written under import_lock): an open skips its first
+ * look at the cache while it is empty (a miss for sure; the look after
+ * the fetch, under the lock, still finds another thread's entry). */
+static _Atomic size_t n_cached;
 static _Atomic uint64_t next_import_id;
 /* How this thread got its last fd (for the debug log). */
 static _Thread_local const char *last_transport = "none";
@@ -128,6 +134,7 @@ cent_find(uint64_t key, int32_t pid, uint64_t nonce, uint64_t tag,
 static void
 cent_unlink(struct cent *e)
 {
+	atomic_fetch_sub_explicit(&n_cached, 1, memory_order_relaxed);
 	struct cent *head = ipc_map_get(&cache, e->key);
 	if (head == e) {
 		if (e->hnext)
@@ -432,8 +439,10 @@ err_close:
 /* ---- the index: the driver's address map -------------------------------- */
 
 /* Registers im in the address map (amap.h), which is the import index:
- * the owner is im. index_lock serialises the changes, so whoever holds it
- * may use the owner of an IPC_IMPORT hit. */
+ * the owner is im, complete before it is added and never changed after.
+ * No lock of ours: amap_lock orders the add before any lookup that finds
+ * it, and an owner is used only under amap_lock (unindex_ok) or after it
+ * was taken out (then it is the taker's). */
 static int
 idx_insert(struct import *im)
 {
@@ -442,20 +451,7 @@ idx_insert(struct import *im)
 		.id = im->id, .ctx = im->ctx, .dev = im->dev, .fd = -1,
 		.page_size = im->ce->granule,
 	};
-	pthread_rwlock_wrlock(&index_lock);
-	int err = amap_add(AMAP_IPC_IMPORT, &info, im, im->external);
-	pthread_rwlock_unlock(&index_lock);
-	return err;
-}
-
-/* The import containing p. Under index_lock. */
-static struct import *
-idx_find(const void *p)
-{
-	struct amap_hit hit;
-	if (amap_find(p, &hit) || hit.kind != AMAP_IPC_IMPORT)
-		return NULL;
-	return hit.owner;
+	return amap_add(AMAP_IPC_IMPORT, &info, im, im->external);
 }
 
 static bool
@@ -486,7 +482,7 @@ map_import(struct _ze_context_handle_t *c, struct _ze_device_handle_t *dev,
 	if (offset + size > fsize || size > IPC_MAX_BYTES)
 		return -ERANGE;
 	size_t len = (size_t)((delta + size + g - 1) / g * g);
-	struct import *im = calloc(1, sizeof(*im));
+	struct import *im = malloc(sizeof(*im)); /* every field set below */
 	if (!im)
 		return -ENOMEM;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ce->fd,
@@ -496,17 +492,13 @@ map_import(struct _ze_context_handle_t *c, struct _ze_device_handle_t *dev,
 		free(im);
 		return err;
 	}
-	im->map = p;
-	im->map_len = len;
-	im->ptr = (char *)p + delta;
-	im->size = (size_t)size;
-	im->kind = kind;
-	im->external = external;
-	im->ctx = c;
-	im->ctx_serial = c->serial;
-	im->dev = dev;
-	im->id = (1ull << 63) | atomic_fetch_add(&next_import_id, 1);
-	im->ce = ce;
+	*im = (struct import){
+		.ptr = (char *)p + delta, .size = (size_t)size, .map = p,
+		.map_len = len, .kind = kind, .external = external, .ctx = c,
+		.ctx_serial = c->serial, .dev = dev,
+		.id = (1ull << 63) | atomic_fetch_add(&next_import_id, 1),
+		.ce = ce,
+	};
 	int err = idx_insert(im);
 	if (err) {
 		munmap(p, len);
@@ -545,11 +537,15 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	uint64_t knonce = d.type == IPC_TYPE_FD ? 0 : d.nonce;
 	uint64_t ktag = (d.flags & IPC_FLAG_TAGGED) ? d.tag : 0;
 	uint64_t key = cent_key(kpid, knonce, ktag, d.ino);
-	pthread_mutex_lock(&import_lock);
-	struct cent *ce = cent_find(key, kpid, knonce, ktag, d.ino);
-	if (ce)
-		ce->refs++; /* ours while it is checked, then the import's */
-	pthread_mutex_unlock(&import_lock);
+	struct cent *ce = NULL;
+	if (atomic_load_explicit(&n_cached, memory_order_relaxed)) {
+		pthread_mutex_lock(&import_lock);
+		ce = cent_find(key, kpid, knonce, ktag, d.ino);
+		if (ce)
+			ce->refs++; /* ours while it is checked, then the
+				     * import's */
+		pthread_mutex_unlock(&import_lock);
+	}
 	if (ce && !cent_valid(ce, &d, local)) {
 		/* Put, revoked, or cannot tell: out of the cache (its imports
 		 * keep it); the fetch below decides. */
@@ -578,7 +574,7 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	int fd;
 	if ((err = fetch(&d, local, &fd, &fi)))
 		return err;
-	struct cent *n = calloc(1, sizeof(*n));
+	struct cent *n = malloc(sizeof(*n)); /* every field set below */
 	if (!n) {
 		close(fd);
 		return -ENOMEM;
@@ -606,6 +602,7 @@ ipc_import_open(struct _ze_context_handle_t *c,
 		free(n);
 		return err;
 	}
+	atomic_fetch_add_explicit(&n_cached, 1, memory_order_relaxed);
 	ce = n;
 	fsize = n->fsize;
 	pthread_mutex_unlock(&import_lock);
@@ -618,44 +615,64 @@ map:
 	return err;
 }
 
-/* Takes the import based at ptr out of the index. Under index_lock. */
+struct unindex_q {
+	struct _ze_context_handle_t *c;
+	const void *ptr;
+	bool external;
+};
+
+/* May the import of hit go, for q? (amap_take_if: under amap_lock, so
+ * nobody takes it out and frees it meanwhile.) */
+static int
+unindex_ok(const struct amap_hit *hit, void *arg)
+{
+	const struct unindex_q *q = arg;
+	const struct import *im = hit->owner;
+	if (hit->kind != AMAP_IPC_IMPORT)
+		return -ENOENT;
+	if (im->ptr != q->ptr)
+		return -EINVAL;
+	if (!owned_by(im, q->c))
+		return -EPERM;
+	if (im->external != q->external)
+		return -EXDEV;
+	return 0;
+}
+
+/* Takes the import based at ptr out of the index (one lookup of the map
+ * that checks its owner and takes it out under amap_lock): the import is
+ * then the caller's. */
 static int
 unindex(struct _ze_context_handle_t *c, const void *ptr, bool external,
 	struct import **out)
 {
-	struct import *im = idx_find(ptr);
-	if (!im)
-		return -ENOENT;
-	if (im->ptr != ptr)
-		return -EINVAL;
-	if (!owned_by(im, c))
-		return -EPERM;
-	if (im->external != external)
-		return -EXDEV;
-	amap_del(AMAP_IPC_IMPORT, im->ptr);
-	*out = im;
-	return 0;
+	struct unindex_q q = { c, ptr, external };
+	struct amap_hit hit;
+	int err = amap_take_if(ptr, unindex_ok, &q, &hit);
+	if (!err)
+		*out = hit.owner;
+	return err;
 }
 
 int
 ipc_import_close(struct _ze_context_handle_t *c, const void *ptr)
 {
 	struct import *im;
-	pthread_rwlock_wrlock(&index_lock);
 	int err = unindex(c, ptr, false, &im);
-	pthread_rwlock_unlock(&index_lock);
-	if (!err)
-		import_destroy(im);
-	return err;
+	if (err)
+		return err;
+	/* Out of the index (no new copy finds it); copies still queued
+	 * into the mapping finish before it goes. */
+	drv_wait_idle(im->ptr, im->size);
+	import_destroy(im);
+	return 0;
 }
 
 int
 ipc_import_free(struct _ze_context_handle_t *c, void *ptr)
 {
 	struct import *im;
-	pthread_rwlock_wrlock(&index_lock);
 	int err = unindex(c, ptr, true, &im);
-	pthread_rwlock_unlock(&index_lock);
 	if (!err)
 		import_destroy(im);
 	return err;

@@ -107,8 +107,16 @@ inspect(int fd, struct ipc_fdinfo *out, bool mode)
 			    (unsigned long)HUGETLBFS_MAGIC &&
 		    sf.f_bsize > 0)
 			out->granule = (size_t)sf.f_bsize;
-		int seals = fcntl(fd, F_GET_SEALS);
-		out->seals = seals < 0 ? 0 : seals;
+		/* Seals only grow: a file seen sealed against shrinking is
+		 * not asked again (ipc_seal.c). */
+		if (ipc_seal_known(&st)) {
+			out->seals = F_SEAL_SHRINK;
+		} else {
+			int seals = fcntl(fd, F_GET_SEALS);
+			out->seals = seals < 0 ? 0 : seals;
+			if (out->seals & F_SEAL_SHRINK)
+				ipc_seal_note(&st);
+		}
 		off_t pos = lseek(fd, 0, SEEK_CUR);
 		out->pos = pos > 0 ? (uint64_t)pos : 0;
 	} else if ((unsigned long)sf.f_type == (unsigned long)DMA_BUF_MAGIC) {

@@ -843,7 +843,7 @@ static struct pimp *
 imp_find(const void *p)
 {
 	struct amap_hit hit;
-	if (amap_find(p, &hit) || hit.kind != AMAP_PHYS_IMPORT)
+	if (amap_region(p, &hit) || hit.kind != AMAP_PHYS_IMPORT)
 		return NULL;
 	return hit.owner;
 }

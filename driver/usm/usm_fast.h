@@ -117,10 +117,23 @@ usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 {
 	if (USM_UNLIKELY(!usm_owner_cached(h, tc, ctx, dev, ze_flags, align)))
 		return NULL;
-	ptrdiff_t ai = usm_fast_arena(h, kind, size, align);
-	if (USM_UNLIKELY(ai < 0))
-		return NULL;
-	struct tc_bin *b = &tc->bin[ai];
+	struct tc_bin *b;
+	if (kind == USM_KIND_HOST &&
+	    USM_LIKELY(size <= USM_FAST_MAX && align <= USM_DEFAULT_ALIGN)) {
+		/* A small host request (align 16 or less: a page class fits
+		 * it too): its bin's offset from the heap's table, which
+		 * follows host_dense. One load for the host_dense and page
+		 * tests and the index arithmetic. */
+		b = (struct tc_bin *)((char *)tc->bin +
+				      atomic_load_explicit(
+					      &h->fast_host_bin[(size + 15) >> 4],
+					      memory_order_relaxed));
+	} else {
+		ptrdiff_t ai = usm_fast_arena(h, kind, size, align);
+		if (USM_UNLIKELY(ai < 0))
+			return NULL;
+		b = &tc->bin[ai];
+	}
 	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
 		return NULL;
 	return b;

@@ -64,6 +64,7 @@ usm_heap_create(struct usm_heap **out)
 		fclose(mm);
 	atomic_init(&h->host_dense, h->slot_files_max <= 0);
 	usm_classes_init();
+	usm_fast_host_bin_init(h);
 	if ((err = usm_index_init(&h->index)))
 		goto err_heap;
 	if ((err = usm_owners_init(&h->owners)))

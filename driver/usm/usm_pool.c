@@ -92,6 +92,38 @@ usm_classes_init(void)
 	pthread_once(&classes_once, classes_fill);
 }
 
+/* fast_host_bin: the one-page class (page-isolated blocks; sizes up to
+ * USM_FAST_MAX fit one page), or the small classes. */
+static void
+fast_host_fill(struct usm_heap *h, bool isolated)
+{
+	for (unsigned i = 0; i <= USM_FAST_MAX / 16; i++) {
+		unsigned c = isolated ? USM_NCLS_SMALL
+				      : usm_fast_class[i ? i : 1];
+		/* host classes come first: arena c is bin c */
+		atomic_store_explicit(&h->fast_host_bin[i],
+				      (uint16_t)(c * sizeof(struct tc_bin)),
+				      memory_order_relaxed);
+	}
+}
+
+void
+usm_fast_host_bin_init(struct usm_heap *h)
+{
+	_Static_assert(USM_KIND_HOST == 1 &&
+			       USM_NCLS * sizeof(struct tc_bin) <= UINT16_MAX,
+		       "fast_host_bin holds uint16_t offsets of host bins");
+	fast_host_fill(h, !atomic_load_explicit(&h->host_dense,
+						 memory_order_relaxed));
+}
+
+void
+usm_host_dense_set(struct usm_heap *h, bool dense)
+{
+	atomic_store_explicit(&h->host_dense, dense, memory_order_relaxed);
+	fast_host_fill(h, !dense);
+}
+
 /* The general search; usm_alloc() answers the common cases from
  * usm_fast_class and the page count before coming here. */
 int
@@ -417,9 +449,10 @@ slot_file_attach(struct usm_heap *h, struct usm_seg *s, uint32_t i, bool used,
 	if (err) {
 		usm_count(&h->slot_files, -1);
 		slot_file_warn(h, err);
-		if (err == -ENOSPC || err == -EMFILE || err == -ENFILE)
-			atomic_store_explicit(&h->host_dense, true,
-					      memory_order_relaxed);
+		if ((err == -ENOSPC || err == -EMFILE || err == -ENFILE) &&
+		    !atomic_load_explicit(&h->host_dense,
+					  memory_order_relaxed))
+			usm_host_dense_set(h, true);
 		if (replace && bk_map_fd(s->fd, va, s->fd_off + off,
 					 s->slot_size)) {
 			u_err(USM_TOPIC, "slot %p: pool file not mapped back",
@@ -452,8 +485,7 @@ slot_file_close(struct usm_heap *h, struct usm_seg *s, uint32_t i)
 	if (USM_UNLIKELY(atomic_load_explicit(&h->host_dense,
 					      memory_order_relaxed)) &&
 	    n < h->slot_files_max / 2)
-		atomic_store_explicit(&h->host_dense, false,
-				      memory_order_relaxed);
+		usm_host_dense_set(h, false);
 }
 
 /* Slot i of s was exported and is freed: it gives its file up to the

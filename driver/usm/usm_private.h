@@ -541,9 +541,21 @@ struct usm_heap {
 	int64_t slot_files_max;
 	/* host blocks go to the dense small classes (no file of their own,
 	 * not exportable) while no slot file can be had; a hint, read
-	 * relaxed on the fast path */
+	 * relaxed (usm_host_dense_set keeps fast_host_bin in step) */
 	_Atomic bool host_dense;
+	/* The host fast path's bin (usm_fast_bin) by ceil(size / 16), sizes
+	 * up to USM_FAST_MAX with align <= 16, as a byte offset into
+	 * usm_tcache.bin: the one-page class while !host_dense, else
+	 * usm_fast_class's. */
+	_Atomic uint16_t fast_host_bin[USM_FAST_MAX / 16 + 1];
 };
+
+/* Sets host_dense and fast_host_bin to match (usm_pool.c). A fast path
+ * that reads the table meanwhile gets either class: both are right for
+ * the size, host_dense being a hint. */
+void usm_host_dense_set(struct usm_heap *h, bool dense);
+/* Fills fast_host_bin (usm_heap_create, after host_dense). */
+void usm_fast_host_bin_init(struct usm_heap *h);
 
 extern USM_TLS struct usm_tls {
 	uint64_t serial;

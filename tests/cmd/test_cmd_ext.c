@@ -24,11 +24,11 @@
 
 #include "tcmd.h"
 
-/* Same value as drv_device.c (unconfirmed: see there). */
-#ifndef ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES
-#define ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES            \
-	((ze_structure_type_t)0x00020043)
-#endif
+/* The spec's value (scripts/core/common.yml: the etor after
+ * IMAGE_FORMAT_SUPPORT_EXT_PROPERTIES, 0x10014), as api/ze_api.h has it. */
+_Static_assert(ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES ==
+		       0x00010015,
+	       "ZE_STRUCTURE_TYPE_DEVICE_READONLY_MEMORY_EXT_PROPERTIES");
 
 #define ASYNC ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS
 #define SYNC ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS

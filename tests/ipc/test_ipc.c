@@ -344,6 +344,65 @@ START_TEST(test_open_forged_bytes)
 }
 END_TEST
 
+/* The handle checksum (ipc_handle.c: four bytes a step, and a thread's
+ * last verified handle skips it) is CRC-16/CCITT-FALSE over bytes 4..63
+ * with the checksum bits zero, as a plain bit-by-bit CRC computes it; a
+ * handle that differs from the one verified last in any byte is checked
+ * again. */
+static uint16_t
+crc16_bits(const unsigned char *p, size_t n)
+{
+	uint16_t crc = 0xffff;
+	for (size_t i = 0; i < n; i++) {
+		crc ^= (uint16_t)(p[i] << 8);
+		for (int b = 0; b < 8; b++)
+			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021
+						      : crc << 1);
+	}
+	return crc;
+}
+
+START_TEST(test_handle_checksum_is_crc16)
+{
+	srand(7);
+	for (int i = 0; i < 2000; i++) {
+		struct ipc_desc d = {
+			.fd = rand() & 0xffff, .type = IPC_TYPE_MEM,
+			.kind = 1 + rand() % 3, .flags = IPC_FLAG_TAGGED,
+			.device = (uint16_t)rand(), .pid = 1 + rand(),
+			.ino = (uint32_t)rand(),
+			.nonce = ((uint64_t)rand() << 32) | (uint32_t)rand() | 1,
+			.export_id = (uint32_t)rand(),
+			.serial = (uint32_t)rand(),
+			.size = 1 + (uint64_t)rand(),
+			.offset = (uint64_t)rand() << 4,
+		};
+		d.fd_copy = d.fd;
+		d.tag = IPC_TAG_MARK | ((uint64_t)rand() << 8 & (IPC_TAG_MARK - 1) &
+					~IPC_TAG_KIND_MASK) |
+			d.kind | IPC_TAG_SEGMENT;
+		unsigned char w[64], z[64];
+		ipc_handle_encode(&d, w);
+		memcpy(z, w, sizeof(z));
+		z[62] = z[63] = 0; /* off_chk's top 16 bits: the checksum */
+		uint16_t want = crc16_bits(z + 4, 60);
+		ck_assert_uint_eq((uint16_t)(w[62] | w[63] << 8), want);
+		struct ipc_desc out;
+		const char *why;
+		ck_assert_int_eq(ipc_handle_decode(w, &out, &why), 0);
+		ck_assert_int_eq(ipc_handle_decode(w, &out, &why), 0);
+		/* one byte off right after the same handle passed: refused */
+		unsigned char bad[64];
+		memcpy(bad, w, sizeof(bad));
+		bad[4 + rand() % 60] ^= (unsigned char)(1 + rand() % 255);
+		ck_assert_int_eq(ipc_handle_decode(bad, &out, &why), -EBADMSG);
+		ck_assert_int_eq(ipc_handle_decode(w, &out, &why), 0);
+		ck_assert_uint_eq(out.tag, d.tag);
+		ck_assert_uint_eq(out.offset, d.offset);
+	}
+}
+END_TEST
+
 START_TEST(test_open_corrupted_or_truncated)
 {
 	void *p = alloc_dev(2 * MiB), *q;
@@ -1139,6 +1198,7 @@ ipc_suite(void)
 	tcase_add_test(tc, test_free_exported_pooled_block);
 	tcase_add_test(tc, test_open_bad_arguments);
 	tcase_add_test(tc, test_open_forged_bytes);
+	tcase_add_test(tc, test_handle_checksum_is_crc16);
 	tcase_add_test(tc, test_open_corrupted_or_truncated);
 	tcase_add_test(tc, test_open_forged_fields);
 	tcase_add_test(tc, test_open_replayed_after_put);

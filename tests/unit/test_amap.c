@@ -340,6 +340,63 @@ START_TEST(test_amap_take_ctx)
 }
 END_TEST
 
+/* amap_take_if: the region holding p, checked by ok under the map's lock
+ * and taken out only when ok says 0 (ok's refusal, or -ENOENT, leaves the
+ * map as it was). */
+static int take_calls;
+
+static int
+take_ok(const struct amap_hit *hit, void *arg)
+{
+	take_calls++;
+	return hit->owner == arg ? 0 : -EPERM;
+}
+
+START_TEST(test_amap_take_if)
+{
+	static int o1, o2;
+	struct amap_hit h;
+	/* negative cases first: an empty map, no region at p, a mapping */
+	ck_assert_int_eq(amap_take_if(R(3), take_ok, &o1, &h), -ENOENT);
+	ck_assert_int_eq(h.kind, AMAP_NONE);
+	struct usm_info in = range(R(3), 8192, A, USM_KIND_DEVICE, 7);
+	ck_assert_int_eq(amap_add(AMAP_IPC_IMPORT, &in, &o1, false), 0);
+	struct usm_info rv = range(R(8), 1 << 20, A, USM_KIND_DEVICE, 8);
+	ck_assert_int_eq(amap_add(AMAP_VMM_RESV, &rv, &o2, false), 0);
+	struct usm_info mp = range(R(8), 4096, A, USM_KIND_DEVICE, 9);
+	ck_assert_int_eq(amap_add(AMAP_VMM_MAP, &mp, &o1, false), 0);
+	ck_assert_int_eq(amap_take_if(R(5), take_ok, &o1, &h), -ENOENT);
+	ck_assert_int_eq(take_calls, 0);
+	/* the region under a mapping is what it checks (o2, not o1) */
+	ck_assert_int_eq(amap_take_if(R(8), take_ok, &o1, &h), -EPERM);
+	ck_assert_int_eq(h.kind, AMAP_VMM_RESV);
+	expect(R(8), AMAP_VMM_MAP, R(8), 4096, &o1);
+	/* refused: still there, found from an interior byte */
+	ck_assert_int_eq(amap_take_if((char *)R(3) + 100, take_ok, &o2, &h),
+			 -EPERM);
+	ck_assert_int_eq(take_calls, 2);
+	ck_assert_int_eq(h.kind, AMAP_IPC_IMPORT);
+	ck_assert_ptr_eq(h.owner, &o1);
+	ck_assert_ptr_eq(h.info.base, R(3));
+	expect((char *)R(3) + 8191, AMAP_IPC_IMPORT, R(3), 8192, &o1);
+	/* accepted: taken out, the hit says what it was */
+	ck_assert_int_eq(amap_take_if((char *)R(3) + 8191, take_ok, &o1, &h),
+			 0);
+	ck_assert_ptr_eq(h.owner, &o1);
+	ck_assert_uint_eq(h.info.size, 8192);
+	ck_assert_uint_eq(h.info.id, 7);
+	expect(R(3), AMAP_NONE, NULL, 0, NULL);
+	ck_assert_int_eq(amap_take_if(R(3), take_ok, &o1, &h), -ENOENT);
+	ck_assert_int_eq(amap_del(AMAP_VMM_MAP, R(8)), 0);
+	ck_assert_int_eq(amap_del(AMAP_VMM_RESV, R(8)), 0);
+	size_t cnt[AMAP_KIND_COUNT];
+	amap_counts(cnt);
+	ck_assert_uint_eq(cnt[AMAP_IPC_IMPORT] + cnt[AMAP_VMM_RESV] +
+				  cnt[AMAP_VMM_MAP],
+			  0);
+}
+END_TEST
+
 static pthread_mutex_t go_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic int stop;
 
@@ -466,6 +523,7 @@ main(void)
 	tcase_add_test(tc, test_amap_find_every_kind);
 	tcase_add_test(tc, test_amap_span);
 	tcase_add_test(tc, test_amap_take_ctx);
+	tcase_add_test(tc, test_amap_take_if);
 	suite_add_tcase(s, tc);
 	TCase *tt = tcase_create("threads");
 	tcase_add_checked_fixture(tt, setup_threads, teardown_threads);

@@ -6,6 +6,7 @@
  * free. Same fixture as test_usm.c (tusm.h).
  */
 #include "tusm.h"
+#include "usm_fast.h"
 
 #include <sys/stat.h>
 
@@ -583,9 +584,63 @@ START_TEST(test_usm_ids_unique_across_threads)
 }
 END_TEST
 
+/* The host fast path's bin (usm_fast_bin: fast_host_bin, one table load
+ * for sizes up to 1 KiB with align 16 or less) is the arena the full path
+ * picks (usm_arena_for), while host blocks are page-isolated, after they
+ * went dense, and after they came back; so is usm_fast_arena's for the
+ * other requests and kinds. */
+static ptrdiff_t
+fast_host_arena(size_t size)
+{
+	return (ptrdiff_t)(atomic_load(&H->fast_host_bin[(size + 15) >> 4]) /
+			   sizeof(struct tc_bin));
+}
+
+static void
+fast_arena_matches(bool dense)
+{
+	for (int k = 0; k < 3; k++)
+		for (size_t size = 1; size <= 2048; size++)
+			for (size_t align = 0; align <= 32; align += 16) {
+				enum usm_kind kind = kinds[k];
+				bool isolate = kind == USM_KIND_DEVICE ||
+					       (kind == USM_KIND_HOST && !dense);
+				ptrdiff_t want = usm_arena_for(kind, isolate,
+							       size, align);
+				bool table = kind == USM_KIND_HOST &&
+					     size <= USM_FAST_MAX && align <= 16;
+				ptrdiff_t got = table
+					? fast_host_arena(size)
+					: usm_fast_arena(H, kind, size, align);
+				/* -1: a miss, the full path decides */
+				REQUIRE(got == -1 || got == want,
+					"kind %d size %zu align %zu dense %d: "
+					"arena %td, full path %td", (int)kind,
+					size, align, (int)dense, got, want);
+			}
+}
+
+START_TEST(test_usm_fast_arena_follows_host_dense)
+{
+	REQUIRE(!atomic_load(&H->host_dense),
+		"a new heap's host blocks are not page-isolated");
+	fast_arena_matches(false);
+	REQUIRE_EQ(fast_host_arena(64), USM_NCLS_SMALL);
+	usm_host_dense_set(H, true);
+	fast_arena_matches(true);
+	/* a 64 B host block is no longer page-isolated */
+	REQUIRE_EQ(fast_host_arena(64),
+		   usm_fast_arena(H, USM_KIND_SHARED, 64, 0) - 2 * USM_NCLS);
+	usm_host_dense_set(H, false);
+	fast_arena_matches(false);
+	REQUIRE_EQ(fast_host_arena(64), USM_NCLS_SMALL);
+}
+END_TEST
+
 void
 tusm_add_life_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_usm_fast_arena_follows_host_dense);
 	tcase_add_test(tc, test_usm_ids_unique_across_threads);
 	tcase_add_test(tc, test_usm_free_ctx_frees_only_that_ctx);
 	tcase_add_test(tc, test_usm_exported_memory_comes_back);
