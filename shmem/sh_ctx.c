@@ -83,7 +83,7 @@ sh_ctx_create(struct sh_team *team, long options, struct sh_ctx **out)
 {
 	*out = NULL;
 	if (options & ~SH_CTX_OPTIONS_ALL) {
-		u_warn("shmem", "context options %#lx: unknown bits %#lx",
+		u_dbg("shmem", "context options %#lx: unknown bits %#lx",
 		       options, options & ~SH_CTX_OPTIONS_ALL);
 		return -EINVAL;
 	}

@@ -9,6 +9,8 @@
  */
 #include "sh_face.h"
 
+#include <string.h>
+
 static int
 make(const char *call, struct sh_team *team, long options, shmem_ctx_t *ctx)
 {
@@ -20,8 +22,8 @@ make(const char *call, struct sh_team *team, long options, shmem_ctx_t *ctx)
 	struct sh_ctx *c;
 	int rc = sh_ctx_create(team, options, &c);
 	if (rc < 0) {
-		u_warn("shmem", "%s: options %#lx: no context (%d)", call,
-		       options, rc);
+		u_warn("shmem", "%s: options %#lx: %s", call, options,
+		       rc == -EINVAL ? "unknown option bits" : strerror(-rc));
 		return -1;
 	}
 	*ctx = (shmem_ctx_t)c;
@@ -42,7 +44,7 @@ shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 	if (team == SHMEM_TEAM_INVALID) {
 		if (ctx)
 			*ctx = SHMEM_CTX_INVALID;
-		u_warn("shmem", "%s: team is SHMEM_TEAM_INVALID", __func__);
+		u_warn("shmem", "team is SHMEM_TEAM_INVALID");
 		return -1;
 	}
 	return make(__func__, face_team(team), options, ctx);
