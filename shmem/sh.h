@@ -410,6 +410,9 @@ SH_HIDDEN int sh_ctx_create(struct sh_team *team, long options,
 SH_HIDDEN int sh_ctx_destroy(struct sh_ctx *c);
 /* 1 when c is a created context that still exists. */
 SH_HIDDEN int sh_ctx_valid(const struct sh_ctx *c);
+/* At finalize, before its barrier: completes every created context's
+ * operations (the program may not have destroyed them). */
+SH_HIDDEN void sh_ctx_quiet_all(void);
 /* At finalize (sh_rma_fini): the contexts the program left. */
 SH_HIDDEN void sh_ctx_fini_all(void);
 /* The copy engine's lock (sh_rma.c): every append to a command list. */

@@ -154,6 +154,18 @@ sh_ctx_destroy(struct sh_ctx *c)
 }
 
 void
+sh_ctx_quiet_all(void)
+{
+	/* Under ctx_lock: a context is not destroyed while it is quieted
+	 * (destroy takes ctx_lock to unlink it first). */
+	pthread_mutex_lock(&ctx_lock);
+	for (struct sh_ctx *c = ctx_list; c; c = c->next)
+		if (c->cl_async)
+			sh_quiet(c);
+	pthread_mutex_unlock(&ctx_lock);
+}
+
+void
 sh_ctx_fini_all(void)
 {
 	unsigned n = 0;
