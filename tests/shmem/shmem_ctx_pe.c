@@ -12,6 +12,7 @@
  *             test_lock until it holds) around a non-atomic get/put of a
  *             counter on the last PE: the counter is npes * 2 * ITER
  *             exactly; a second lock used at the same time
+ *     lockfifo  the lock is taken in the order the PEs queued up
  *     misc    pe/addr_accessible, shmem_ptr, shmem_team_ptr,
  *             malloc_with_hints (every hint, unknown bits), cache no-ops
  *     threads SHMEM_THREAD_MULTIPLE: THREADS threads per PE, each with a
@@ -240,6 +241,43 @@ case_lock(void)
 	shmem_barrier_all();
 	shmem_free(owner);
 	shmem_free(count);
+	shmem_free(lock);
+}
+
+/* FIFO: PE 0 holds the lock; PE 1, 2, ... queue up one after the other
+ * (white box: PE k calls set_lock once the queue's tail, bits 0..23 of
+ * PE 0's copy of the word, names PE k - 1); then PE 0 releases, and each
+ * PE appends itself to a list on PE 0 when it gets the lock: the list
+ * is 1, 2, ..., npes - 1 (the order of arrival), every time. */
+static void
+case_lockfifo(void)
+{
+	long *lock = shmem_calloc(1, sizeof(long));
+	int *order = shmem_calloc((size_t)npes + 1, sizeof(int));
+	CHECK(lock && order, "alloc");
+	shmem_barrier_all();
+	if (me == 0)
+		shmem_set_lock(lock);
+	long want = me == 0 ? npes : me;  /* 1 + the PE before me */
+	for (long tries = 0;; tries++) {
+		long w = shmem_long_atomic_fetch(lock, 0);
+		if ((w & 0xffffff) == want)
+			break;
+		CHECK(tries < 2000000, "tail %#lx, waiting for %ld", w, want);
+		usleep(50);
+	}
+	if (me != 0)
+		shmem_set_lock(lock);
+	int n = shmem_int_g(&order[npes], 0);
+	shmem_int_p(&order[n], me, 0);
+	shmem_int_p(&order[npes], n + 1, 0);
+	shmem_clear_lock(lock);
+	shmem_barrier_all();
+	if (me == 0)
+		for (int i = 0; i < npes; i++)
+			CHECK(order[i] == i, "order[%d] = %d", i, order[i]);
+	shmem_barrier_all();
+	shmem_free(order);
 	shmem_free(lock);
 }
 
@@ -494,6 +532,8 @@ main(int argc, char **argv)
 		case_ctx();
 	else if (!strcmp(cs, "lock"))
 		case_lock();
+	else if (!strcmp(cs, "lockfifo"))
+		case_lockfifo();
 	else if (!strcmp(cs, "misc"))
 		case_misc();
 	else if (!strcmp(cs, "threads"))
