@@ -763,8 +763,14 @@ void zeshmem_generic_no_such_type(void);
 #define SHMEM_GSTD_(OP, ...) \
     SHMEM_GCTX_(SHMEM_AMO_TYPES_BASE, SHMEM_GSEL_, SHMEM_GSELC_, OP, \
                 __VA_ARGS__)
+/* The bitwise atomics take int32_t and int64_t too: C types of their own
+ * (int and long or long long), not among the base rows' unsigned ones. */
+#define SHMEM_BITAMO_GENERIC_TYPES_(X, A) \
+    SHMEM_BITAMO_TYPES_BASE(X, A) \
+    X(int32_t, int32, A) \
+    X(int64_t, int64, A)
 #define SHMEM_GBIT_(OP, ...) \
-    SHMEM_GCTX_(SHMEM_BITAMO_TYPES_BASE, SHMEM_GSEL_, SHMEM_GSELC_, OP, \
+    SHMEM_GCTX_(SHMEM_BITAMO_GENERIC_TYPES_, SHMEM_GSEL_, SHMEM_GSELC_, OP, \
                 __VA_ARGS__)
 #define shmem_atomic_fetch(...) \
     SHMEM_GCTX_(SHMEM_EXTAMO_TYPES_BASE, SHMEM_GSELK_, SHMEM_GSELKC_, \

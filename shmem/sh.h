@@ -38,6 +38,7 @@
 #ifndef ZEMEM_SH_H
 #define ZEMEM_SH_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -435,12 +436,48 @@ SH_HIDDEN void sh_tr_ofi_unreg_local(void *mr);
 /* ---- RMA, AMO, signals, ordering (sh_rma.c, sh_atomic.c) --------------- */
 
 /* A context: operations on it are ordered by its fence and completed by
- * its quiet. Part 1 has the default one only (NULL means it too). */
+ * its quiet. sh_ctx_default (NULL means it too) uses sh.cl_async & co.;
+ * the others (sh_ctx.c) have, in copy-engine mode, an async command list
+ * and event of their own, so that one context's quiet waits for its own
+ * nbi copies only. team: the team whose PE numbers the context's
+ * operations take (NULL: the world). */
 struct sh_ctx {
 	long options;
 	struct sh_team *team;
+	uint32_t magic;                   /* SH_CTX_MAGIC while it exists */
+	ze_command_list_handle_t cl_async;
+	ze_event_pool_handle_t evpool;
+	ze_event_handle_t ev;
+	bool async_pending;
+	pthread_mutex_t qlock;            /* quiet's event handshake */
+	struct sh_ctx *next;              /* the list of created contexts */
 };
+#define SH_CTX_MAGIC 0x7a637478u /* "zctx" */
+#define SH_CTX_OPTIONS_ALL 7L    /* SERIALIZED | PRIVATE | NOSTORE */
 SH_HIDDEN extern struct sh_ctx sh_ctx_default;
+/* A new context on team (NULL: the world). 0, -EINVAL (unknown option
+ * bits), -ENOMEM, -EIO (the copy engine's objects). */
+SH_HIDDEN int sh_ctx_create(struct sh_team *team, long options,
+			    struct sh_ctx **out);
+/* Quiets c, then frees it. -EINVAL when c is not a created context. */
+SH_HIDDEN int sh_ctx_destroy(struct sh_ctx *c);
+/* 1 when c is a created context that still exists. */
+SH_HIDDEN int sh_ctx_valid(const struct sh_ctx *c);
+/* At finalize, before its barrier: completes every created context's
+ * operations (the program may not have destroyed them). */
+SH_HIDDEN void sh_ctx_quiet_all(void);
+/* At finalize (sh_rma_fini): the contexts the program left. */
+SH_HIDDEN void sh_ctx_fini_all(void);
+/* The copy engine's lock (sh_rma.c): every append to a command list. */
+SH_HIDDEN void sh_engine_lock(void);
+SH_HIDDEN void sh_engine_unlock(void);
+
+/* Distributed locks (sh_lock.c) on a symmetric long: an MCS queue whose
+ * tail is in PE 0's copy, each PE's own copy its queue node. 0 or
+ * -errno; sh_lock_test: 0 acquired, 1 held by another PE. */
+SH_HIDDEN int sh_lock_set(long *lock);
+SH_HIDDEN int sh_lock_test(long *lock);
+SH_HIDDEN int sh_lock_clear(long *lock);
 
 /* dest is a symmetric address (the remote side), src a local one for put;
  * for get, src is symmetric and dest local. nbi != 0: may return before

@@ -362,7 +362,8 @@ sh_finalize(void)
 	if (!sh.initialized)
 		return 0;
 	/* Nobody may still be using this PE's heap, nor this PE others':
-	 * quiet, then a barrier over the world. */
+	 * quiet (every context's), then a barrier over the world. */
+	sh_ctx_quiet_all();
 	int err = sh_barrier(sh_team_world);
 	if (err)
 		u_warn("shmem", "finalize: barrier: %s (continuing)",

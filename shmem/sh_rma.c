@@ -45,6 +45,18 @@ struct sh_ctx sh_ctx_default;
 static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool use_engine;
 
+void
+sh_engine_lock(void)
+{
+	pthread_mutex_lock(&engine_lock);
+}
+
+void
+sh_engine_unlock(void)
+{
+	pthread_mutex_unlock(&engine_lock);
+}
+
 int
 sh_rma_init(void)
 {
@@ -96,6 +108,7 @@ sh_rma_init(void)
 void
 sh_rma_fini(void)
 {
+	sh_ctx_fini_all();
 	if (sh.cl_async && sh.async_pending)
 		sh_quiet(NULL);
 	if (sh.ev)
@@ -113,15 +126,21 @@ sh_rma_fini(void)
 	use_engine = false;
 }
 
+/* nbi copies of a context with a list of its own go there. */
 static int
-engine_copy(void *dst, const void *src, size_t n, int nbi)
+engine_copy(struct sh_ctx *c, void *dst, const void *src, size_t n, int nbi)
 {
 	ze_command_list_handle_t cl = nbi ? sh.cl_async : sh.cl_sync;
+	bool *pending = &sh.async_pending;
+	if (nbi && c && c->cl_async) {
+		cl = c->cl_async;
+		pending = &c->async_pending;
+	}
 	pthread_mutex_lock(&engine_lock);
 	ze_result_t r = zeCommandListAppendMemoryCopy(cl, dst, src, n, NULL, 0,
 						      NULL);
 	if (!r && nbi)
-		__atomic_store_n(&sh.async_pending, true, __ATOMIC_RELAXED);
+		__atomic_store_n(pending, true, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&engine_lock);
 	if (r) {
 		u_err("shmem", "copy of %zu bytes %p -> %p: 0x%x", n, src, dst,
@@ -161,7 +180,7 @@ sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 	if (!nbytes)
 		return 0;
 	if (__builtin_expect(use_engine, 0)) {
-		int err = engine_copy(r, src, nbytes, nbi);
+		int err = engine_copy(c, r, src, nbytes, nbi);
 		if (err || nbi)
 			return err;
 	} else if (pe == sh.me) {
@@ -192,7 +211,7 @@ sh_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 	if (!nbytes)
 		return 0;
 	if (__builtin_expect(use_engine, 0))
-		return engine_copy(dest, r, nbytes, nbi);
+		return engine_copy(c, dest, r, nbytes, nbi);
 	if (pe == sh.me)
 		memmove(dest, r, nbytes);
 	else
@@ -299,8 +318,8 @@ strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 	char *l = put ? (char *)src : (char *)dest;
 	if (use_engine) {
 		for (size_t i = 0; i < nelems; i++, r += rs, l += ls)
-			if ((err = put ? engine_copy(r, l, esize, 0)
-				       : engine_copy(l, r, esize, 0)))
+			if ((err = put ? engine_copy(NULL, r, l, esize, 0)
+				       : engine_copy(NULL, l, r, esize, 0)))
 				return err;
 	} else {
 		for (size_t i = 0; i < nelems; i++, r += rs, l += ls) {
@@ -361,7 +380,7 @@ sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 		return -EHOSTDOWN;
 	if (nbytes) {
 		if (use_engine) {
-			int err = engine_copy(r, src, nbytes, 0);
+			int err = engine_copy(c, r, src, nbytes, 0);
 			if (err)
 				return err;
 		} else if (pe == sh.me) {
@@ -398,12 +417,52 @@ sh_fence(struct sh_ctx *c)
 	return sh_tr_ofi_active() ? sh_tr_ofi_fence() : 0;
 }
 
+/* Peers may sleep on what the engine wrote. */
+static void
+wake_local_peers(void)
+{
+	for (int pe = 0; pe < sh.npes; pe++)
+		if (sh.peers[pe].local)
+			sh_wake(pe);
+}
+
+/* The quiet of a context with a list of its own: its event only. */
+static int
+ctx_engine_quiet(struct sh_ctx *c)
+{
+	ze_result_t r = ZE_RESULT_SUCCESS;
+	pthread_mutex_lock(&c->qlock);
+	if (__atomic_exchange_n(&c->async_pending, false, __ATOMIC_RELAXED)) {
+		pthread_mutex_lock(&engine_lock);
+		r = zeCommandListAppendSignalEvent(c->cl_async, c->ev);
+		pthread_mutex_unlock(&engine_lock);
+		if (!r)
+			r = zeEventHostSynchronize(c->ev, UINT64_MAX);
+		if (!r)
+			r = zeEventHostReset(c->ev);
+		if (!r)
+			wake_local_peers();
+	}
+	pthread_mutex_unlock(&c->qlock);
+	if (r) {
+		u_err("shmem", "quiet: 0x%x", r);
+		return -EIO;
+	}
+	return 0;
+}
+
 int
 sh_quiet(struct sh_ctx *c)
 {
 	if (SH_PROXY_HOOK())
 		return sh_proxy_quiet(c);
-	(void)c;
+	if (__builtin_expect(c && c->cl_async != NULL, 0)) {
+		int err = ctx_engine_quiet(c);
+		SH_FENCE(__ATOMIC_SEQ_CST);
+		if (err)
+			return err;
+		return sh_tr_ofi_active() ? sh_tr_ofi_quiet() : 0;
+	}
 	if (__builtin_expect(
 		    __atomic_load_n(&sh.async_pending, __ATOMIC_RELAXED), 0)) {
 		pthread_mutex_lock(&engine_lock);
@@ -422,10 +481,7 @@ sh_quiet(struct sh_ctx *c)
 			u_err("shmem", "quiet: 0x%x", r);
 			return -EIO;
 		}
-		/* Peers may sleep on what the engine wrote. */
-		for (int pe = 0; pe < sh.npes; pe++)
-			if (sh.peers[pe].local)
-				sh_wake(pe);
+		wake_local_peers();
 	}
 	SH_FENCE(__ATOMIC_SEQ_CST);
 	return sh_tr_ofi_active() ? sh_tr_ofi_quiet() : 0;

@@ -74,6 +74,23 @@ face_pe(const char *call, int pe)
 		face_bad_pe(call, pe);
 }
 
+/* The world PE of pe as ctx numbers it (a context of a team: the team's
+ * PE numbers); ends the PE when it is out of range. */
+static inline int
+face_cpe(const char *call, const struct sh_ctx *c, int pe)
+{
+	if (__builtin_expect(c->team != NULL, 0)) {
+		int w = sh_team_world_pe(c->team, pe);
+		if (w < 0)
+			sh_fatal(call, "pe %d out of range (the context's team "
+				 "has PEs 0..%d)", pe,
+				 sh_team_n_pes(c->team) - 1);
+		return w;
+	}
+	face_pe(call, pe);
+	return pe;
+}
+
 /* nelems * esize, or the end of the PE when it overflows. */
 static inline size_t
 face_bytes(const char *call, size_t nelems, size_t esize)

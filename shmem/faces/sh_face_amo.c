@@ -20,7 +20,7 @@ face_amo(const char *call, shmem_ctx_t ctx, enum sh_amo_op op,
 	 const void *cond, void *fetched, int pe)
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
-	face_pe(call, pe);
+	pe = face_cpe(call, c, pe);
 	const char *what = op == SH_AMO_FETCH ? "source" : "dest";
 	if (__builtin_expect(dest == NULL, 0))
 		sh_fatal(call, "%s is NULL", what);

@@ -1,48 +1,71 @@
 // SPDX-License-Identifier: MIT
 /*
- * sh_face_ctx.c: communication contexts. Part 1 of the runtime has the
- * default context only: shmem_ctx_create and shmem_team_create_ctx return
- * the specification's failure (nonzero, ctx = SHMEM_CTX_INVALID), which a
- * program must handle; shmem_ctx_get_team knows SHMEM_CTX_DEFAULT.
+ * sh_face_ctx.c: communication contexts (shmem_ctx_create,
+ * shmem_team_create_ctx, shmem_ctx_destroy, shmem_ctx_get_team) over
+ * sh_ctx.c. A context of a team takes PE numbers of that team in every
+ * RMA, AMO and signal routine (face_cpe, sh_face.h). Failures return the
+ * specification's nonzero result with ctx = SHMEM_CTX_INVALID; destroying
+ * SHMEM_CTX_DEFAULT or something that is not a context ends the PE.
  */
 #include "sh_face.h"
 
+#include <string.h>
+
 static int
-no_ctx(const char *call, shmem_ctx_t *ctx)
+make(const char *call, struct sh_team *team, long options, shmem_ctx_t *ctx)
 {
-	if (ctx)
-		*ctx = SHMEM_CTX_INVALID;
-	u_info("shmem", "%s: contexts other than SHMEM_CTX_DEFAULT are not "
-	       "supported yet", call);
-	return -1;
+	if (ctx == NULL) {
+		u_warn("shmem", "%s: ctx is NULL", call);
+		return -1;
+	}
+	*ctx = SHMEM_CTX_INVALID;
+	struct sh_ctx *c;
+	int rc = sh_ctx_create(team, options, &c);
+	if (rc < 0) {
+		u_warn("shmem", "%s: options %#lx: %s", call, options,
+		       rc == -EINVAL ? "unknown option bits" : strerror(-rc));
+		return -1;
+	}
+	*ctx = (shmem_ctx_t)c;
+	return 0;
 }
 
 int
 shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {
-	(void)options;
 	sh_check_init(__func__);
-	return no_ctx(__func__, ctx);
+	return make(__func__, NULL, options, ctx);
 }
 
 int
 shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 {
-	(void)team;
-	(void)options;
 	sh_check_init(__func__);
-	return no_ctx(__func__, ctx);
+	if (team == SHMEM_TEAM_INVALID) {
+		if (ctx)
+			*ctx = SHMEM_CTX_INVALID;
+		u_warn("shmem", "team is SHMEM_TEAM_INVALID");
+		return -1;
+	}
+	return make(__func__, face_team(team), options, ctx);
 }
 
 void
 shmem_ctx_destroy(shmem_ctx_t ctx)
 {
+	/* The specification: destroying SHMEM_CTX_INVALID does nothing. */
 	if (ctx == SHMEM_CTX_INVALID)
 		return;
+	sh_check_init(__func__);
 	if (ctx == SHMEM_CTX_DEFAULT)
 		sh_fatal(__func__, "SHMEM_CTX_DEFAULT cannot be destroyed");
-	sh_fatal(__func__, "ctx %p was not made by shmem_ctx_create",
-		 (void *)ctx);
+	struct sh_ctx *c = (struct sh_ctx *)ctx;
+	if (!sh_ctx_valid(c))
+		sh_fatal(__func__, "ctx %p was not made by shmem_ctx_create "
+			 "(or was destroyed already)", (void *)ctx);
+	int rc = sh_ctx_destroy(c);
+	if (rc < 0)
+		face_fail(__func__, rc, -1, "ctx", ctx);
 }
 
 int
@@ -50,8 +73,10 @@ shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team)
 {
 	if (team == NULL)
 		return -1;
-	if (ctx == SHMEM_CTX_DEFAULT && sh.initialized) {
-		*team = SHMEM_TEAM_WORLD;
+	struct sh_ctx *c = (struct sh_ctx *)ctx;
+	if (sh.initialized && ctx != SHMEM_CTX_INVALID &&
+	    (ctx == SHMEM_CTX_DEFAULT || sh_ctx_valid(c))) {
+		*team = c->team ? (shmem_team_t)c->team : SHMEM_TEAM_WORLD;
 		return 0;
 	}
 	*team = SHMEM_TEAM_INVALID;

@@ -17,7 +17,7 @@ face_put(const char *call, shmem_ctx_t ctx, void *dest, const void *src,
 	 size_t nelems, size_t esize, int pe, int nbi)
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
-	face_pe(call, pe);
+	pe = face_cpe(call, c, pe);
 	size_t n = face_bytes(call, nelems, esize);
 	if (n == 0)
 		return;
@@ -33,7 +33,7 @@ face_get(const char *call, shmem_ctx_t ctx, void *dest, const void *src,
 	 size_t nelems, size_t esize, int pe, int nbi)
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
-	face_pe(call, pe);
+	pe = face_cpe(call, c, pe);
 	size_t n = face_bytes(call, nelems, esize);
 	if (n == 0)
 		return;
@@ -49,7 +49,7 @@ face_iput(const char *call, shmem_ctx_t ctx, void *dest, const void *src,
 	  ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize, int pe)
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
-	face_pe(call, pe);
+	pe = face_cpe(call, c, pe);
 	if (nelems == 0)
 		return;
 	if (src == NULL)
@@ -64,7 +64,7 @@ face_iget(const char *call, shmem_ctx_t ctx, void *dest, const void *src,
 	  ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t esize, int pe)
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
-	face_pe(call, pe);
+	pe = face_cpe(call, c, pe);
 	if (nelems == 0)
 		return;
 	if (dest == NULL)
@@ -81,7 +81,7 @@ face_put_signal(const char *call, shmem_ctx_t ctx, void *dest,
 		int nbi)
 {
 	struct sh_ctx *c = face_ctx(call, ctx);
-	face_pe(call, pe);
+	pe = face_cpe(call, c, pe);
 	size_t n = face_bytes(call, nelems, esize);
 	if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
 		sh_fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor "

@@ -7,8 +7,7 @@ usage: check_shmem_exports.py LIBRARY API_DIR CC...
 Every exported name must be one shmem.h / shmemx.h declare (or one of the
 handles SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_CTX_DEFAULT,
 ROCSHMEM_TEAM_WORLD), and every
-routine they declare must be exported, but for the locks
-(part 3 of the runtime). Fails listing what differs.
+routine they declare must be exported. Fails listing what differs.
 """
 import re
 import subprocess
@@ -16,8 +15,6 @@ import sys
 
 HANDLES = {"SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEM_CTX_DEFAULT",
            "ROCSHMEM_TEAM_WORLD"}
-# Declared here, implemented by a later part of the runtime (the locks).
-LATER = re.compile(r"(_lock$)")
 NAME = re.compile(r"\b((?:shmemx?_\w+)|(?:rocshmem_\w+)|start_pes|_my_pe|"
                   r"_num_pes|shmalloc|shmemalign|shrealloc|shfree)\s*\)?\s*\(")
 
@@ -53,15 +50,11 @@ def main():
     for n in sorted(HANDLES - have):
         print("handle not exported:", n)
         bad += 1
-    want = {n for n in decl if not LATER.search(n)}
-    for n in sorted(want - have):
+    for n in sorted(decl - have):
         print("declared but not exported:", n)
         bad += 1
-    later = sorted(n for n in decl if LATER.search(n))
-    print("exported %d names; shmem.h/shmemx.h declare %d routines, %d of "
-          "them (the locks) for a later part, %d of those exported"
-          % (len(have), len(decl), len(later),
-             sum(1 for n in later if n in have)))
+    print("exported %d names; the headers declare %d routines"
+          % (len(have), len(decl)))
     return 1 if bad else 0
 
 

@@ -848,9 +848,11 @@ case_ptr(void)
 	shmem_query_thread(&prov);
 	CHECK(prov >= SHMEM_THREAD_SINGLE && prov <= SHMEM_THREAD_MULTIPLE,
 	      "query_thread %d", prov);
-	shmem_ctx_t ctx = (shmem_ctx_t)&ctx;
-	CHECK(shmem_ctx_create(0, &ctx) != 0 && ctx == SHMEM_CTX_INVALID,
-	      "ctx_create unsupported");
+	/* contexts: shmem_ctx_pe ctx has the cases */
+	shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+	CHECK(shmem_ctx_create(0, &ctx) == 0 && ctx != SHMEM_CTX_INVALID,
+	      "ctx_create");
+	shmem_ctx_destroy(ctx);
 	shmem_ctx_destroy(SHMEM_CTX_INVALID);
 	shmem_fence();
 	shmem_ctx_fence(SHMEM_CTX_DEFAULT);
