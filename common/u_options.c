@@ -165,8 +165,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 	[U_OPT_SH_OFI_MR] = { "ZESHMEM_OFI_MR", U_OPT_STRING, "auto", 0, 0,
 		"shmem: memory-registration modes offered to libfabric: auto "
 		"(FI_MR_VIRT_ADDR|PROV_KEY|ALLOCATED|LOCAL|ENDPOINT, the "
-		"provider picks) or scalable (mr_mode 0: offsets, requested "
-		"keys)" },
+		"provider picks), scalable (mr_mode 0: offsets, requested "
+		"keys), basic (VIRT_ADDR|PROV_KEY|ALLOCATED), or a list of "
+		"virt_addr, prov_key, allocated, local, endpoint (',' or '|'): "
+		"exactly those, required (local and endpoint applied even "
+		"where the provider does not ask; init fails unsupported when "
+		"it cannot)" },
 	[U_OPT_SH_OFI_AMO] = { "ZESHMEM_OFI_AMO", U_OPT_STRING, "auto", 0, 0,
 		"shmem: network atomics: auto (the provider's, emulated where "
 		"it lacks one) or cswap (every one but compare-swap emulated "

@@ -645,10 +645,14 @@ sh_tr_ofi_init(void)
 	}
 	ofi.thr_on = true;
 	sh_term_arm();
-	u_info("shmem", "network transport: %s, mr_mode 0x%llx, %s complete, "
-			"max_msg %zu, inject %zu",
-	       ofi.info->fabric_attr->prov_name,
-	       (unsigned long long)ofi.info->domain_attr->mr_mode,
+	uint64_t mm = ofi.info->domain_attr->mr_mode;
+	u_info("shmem", "network transport: %s, mr_mode 0x%llx%s%s, %s "
+			"complete, max_msg %zu, inject %zu",
+	       ofi.info->fabric_attr->prov_name, (unsigned long long)mm,
+	       ofi.mr_local && !(mm & FI_MR_LOCAL)
+		       ? " + FI_MR_LOCAL applied (ZESHMEM_OFI_MR)" : "",
+	       ofi.mr_ep && !(mm & FI_MR_ENDPOINT)
+		       ? " + FI_MR_ENDPOINT applied (ZESHMEM_OFI_MR)" : "",
 	       ofi.delivery ? "delivery" : "transmit", ofi.max_msg,
 	       ofi.inject);
 	if (!ofi.delivery)
