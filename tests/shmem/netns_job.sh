@@ -18,7 +18,8 @@
 # (oob, btl) is confined to zshn; nothing can leave the namespaces.
 #
 # Each CASE runs as one job of NODES * PPN PEs of SHMEM_PE (consecutive
-# ranks per node); every PE must print "PE <n>: CASE ok" (nodekill: the
+# ranks per node); every PE must print "PE <n>: CASE ok" (nodekill and
+# nodekill_wait: the
 # last node's PEs die mid-job; every other PE must print "zeshmem: PE
 # <s>: <call>: PE <n> ended|unreachable" naming one of them, mpirun must
 # end non-zero before the timeout and leave no process behind). The namespaces
@@ -134,7 +135,7 @@ for c in "$@"; do
 		-x SHMEM_PE_NODE_PES=$ppn -x ZEMEM_LOG_LEVEL=warn \
 		$xs $pe $c" >"$out" 2>&1
 	rc=$?
-	if [ "$c" = nodekill ]; then
+	if [ "$c" = nodekill ] || [ "$c" = nodekill_wait ]; then
 		# a node's PEs killed: mpirun must end non-zero (not by the
 		# timeout) and leave no process in any namespace
 		left=""
@@ -157,12 +158,12 @@ for c in "$@"; do
 		done
 		if [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$el" -ge 240 ] ||
 		   [ -n "$left" ] || [ -n "$quiet" ]; then
-			echo "FAIL: nodekill: rc $rc, left: $left," \
+			echo "FAIL: $c: rc $rc, left: $left," \
 			     "survivors without their line:$quiet"
 			cat "$out"
 			fail=1
 		else
-			echo "ok: nodekill on $nodes nodes x $ppn PEs (rc $rc, ${el} s)"
+			echo "ok: $c on $nodes nodes x $ppn PEs (rc $rc, ${el} s)"
 		fi
 		continue
 	fi

@@ -880,6 +880,22 @@ case_nodekill(void)
 	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
 }
 
+/* The last node's PEs die while the others already wait in a barrier
+ * for them (the wait, not an operation, must notice). */
+static void
+case_nodekill_wait(void)
+{
+	int np = node_pes(), first_dead = (npes - 1) / np * np;
+	CHECK(first_dead > 0, "a single node");
+	shmem_barrier_all();
+	if (me >= first_dead) {
+		sleep_ms(100);
+		raise(SIGKILL);
+	}
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
+}
+
 /* ---- init/finalize cycles: no fd or mapping left ----------------------- */
 
 static int
@@ -1140,6 +1156,8 @@ main(int argc, char **argv)
 		case_ptr();
 	else if (!strcmp(c, "nodekill"))
 		case_nodekill();
+	else if (!strcmp(c, "nodekill_wait"))
+		case_nodekill_wait();
 	else if (!strcmp(c, "global_exit"))
 		case_global_exit(arg);
 	else if (!strcmp(c, "bad") && argc > 2)
