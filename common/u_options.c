@@ -175,6 +175,11 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"shmem: network atomics: auto (the provider's, emulated where "
 		"it lacks one) or cswap (every one but compare-swap emulated "
 		"by a compare-swap loop: tests the emulation)" },
+	[U_OPT_SH_OFI_MAX_MSG] = { "ZESHMEM_OFI_MAX_MSG", U_OPT_SIZE, "0", 0,
+		1ull << 40,
+		"shmem: most bytes of one network transfer (0: the "
+		"provider's max_msg_size); larger put/get/put_signal payloads "
+		"go in pieces of it (the tests use it to exercise that)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

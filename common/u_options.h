@@ -62,6 +62,7 @@ enum u_opt_id {
 	U_OPT_SH_PROVIDER,
 	U_OPT_SH_OFI_MR,
 	U_OPT_SH_OFI_AMO,
+	U_OPT_SH_OFI_MAX_MSG,
 	U_OPT_COUNT,
 };
 

@@ -525,6 +525,9 @@ open_local(struct blob *mine)
 	ofi.flush = !ofi.delivery;
 	ofi.max_msg = fi->ep_attr->max_msg_size ? fi->ep_attr->max_msg_size
 						: (size_t)1 << 30;
+	uint64_t cap = u_option_u64(U_OPT_SH_OFI_MAX_MSG);
+	if (cap && cap < ofi.max_msg)
+		ofi.max_msg = (size_t)cap; /* ZESHMEM_OFI_MAX_MSG */
 	ofi.inject = fi->tx_attr->inject_size;
 	ofi.tmp_key = 1u << 20;
 	int rc;
@@ -1026,7 +1029,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	if (!nbytes)
 		return 0;
 	fi_addr_t fa = ofi.np[pe].addr;
-	if (nbytes <= BOUNCE_BYTES) {
+	if (nbytes <= BOUNCE_BYTES && nbytes <= ofi.max_msg) {
 		/* Small: copied to a registered slot, so the source is free at
 		 * once; the write stays in flight until quiet (delivery
 		 * complete, unlike fi_inject_write, whose completion is local

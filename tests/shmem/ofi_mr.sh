@@ -5,7 +5,8 @@
 # libfabric), with ZESHMEM_OFI_MR=MODE over PROVIDER, running CASEs of
 # shmem_pe; every PE must print "PE <n>: CASE ok". A mode the provider
 # does not accept (init logs "ZESHMEM_OFI_MR: ... unsupported here")
-# skips (77) with the reason.
+# skips (77) with the reason. OFI_EXPECT (optional): a pattern the
+# transport's info line must match (the fragment size, say).
 #   ofi_mr.sh ZESHRUN SHMEM_PE PROVIDER MODE CASE...
 set -u
 zeshrun=$1 pe=$2 prov=$3 mode=$4
@@ -41,6 +42,11 @@ for c in "$@"; do
 		echo "FAIL: $prov, ZESHMEM_OFI_MR=$mode: FI_MR_$B not in use"
 		exit 1
 	done
+	if [ -n "${OFI_EXPECT:-}" ] && ! echo "$line" | grep -q -- "$OFI_EXPECT"
+	then
+		echo "FAIL: $prov: the transport's line lacks '$OFI_EXPECT'"
+		exit 1
+	fi
 	echo "ok: $prov, ZESHMEM_OFI_MR=$mode, $c"
 done
 exit 0
