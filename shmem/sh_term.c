@@ -78,8 +78,13 @@ sh_term_disarm(void)
 {
 	if (!armed)
 		return;
-	sigaction(SIGTERM, &prev, NULL);
 	armed = false;
+	/* Only when still ours: the program may have set its own since. */
+	struct sigaction cur;
+	if (sigaction(SIGTERM, NULL, &cur) || (cur.sa_flags & SA_SIGINFO) ||
+	    cur.sa_handler != on_term)
+		return;
+	sigaction(SIGTERM, &prev, NULL);
 	if (__atomic_load_n(&term_at, __ATOMIC_ACQUIRE))
 		raise(SIGTERM); /* it came during the job: end as it asked */
 }
