@@ -165,8 +165,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 	[U_OPT_SH_OFI_MR] = { "ZESHMEM_OFI_MR", U_OPT_STRING, "auto", 0, 0,
 		"shmem: memory-registration modes offered to libfabric: auto "
 		"(FI_MR_VIRT_ADDR|PROV_KEY|ALLOCATED|LOCAL|ENDPOINT, the "
-		"provider picks) or scalable (mr_mode 0: offsets, requested "
-		"keys)" },
+		"provider picks), scalable (mr_mode 0: offsets, requested "
+		"keys), basic (VIRT_ADDR|PROV_KEY|ALLOCATED), or a list of "
+		"virt_addr, prov_key, allocated, local, endpoint (',' or '|'): "
+		"exactly those, required (local and endpoint applied even "
+		"where the provider does not ask; init fails unsupported when "
+		"it cannot)" },
 	[U_OPT_SH_OFI_AMO] = { "ZESHMEM_OFI_AMO", U_OPT_STRING, "auto", 0, 0,
 		"shmem: network atomics: auto (the provider's, emulated where "
 		"it lacks one) or cswap (every one but compare-swap emulated "
@@ -187,6 +191,11 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		U_OPT_UINT, "64", 1, 4096,
 		"shmem: most live rocshmem_buffer_register_symmetric "
 		"registrations per PE (one more returns NULL on every PE)" },
+	[U_OPT_SH_OFI_MAX_MSG] = { "ZESHMEM_OFI_MAX_MSG", U_OPT_SIZE, "0", 0,
+		1ull << 40,
+		"shmem: most bytes of one network transfer (0: the "
+		"provider's max_msg_size); larger put/get/put_signal payloads "
+		"go in pieces of it (the tests use it to exercise that)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

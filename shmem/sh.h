@@ -432,6 +432,26 @@ SH_HIDDEN const char *sh_tr_ofi_provider(void);
 SH_HIDDEN int sh_tr_ofi_reg_local(void *p, size_t len, void **mr,
 				  void **desc);
 SH_HIDDEN void sh_tr_ofi_unreg_local(void *mr);
+/* sh_tr_ofi_mode.c (libfabric builds only; uint64_t are FI_MR_* bits).
+ * parse: ZESHMEM_OFI_MR's value -> the mr_mode bits to offer, strict when
+ * a bit list (required); -EINVAL for a bad value. check: 0, or
+ * -EOPNOTSUPP (logged) when a required bit only the provider can choose
+ * is missing from got. delivery_usable: false for providers whose
+ * FI_DELIVERY_COMPLETE is broken (logged). */
+SH_HIDDEN int sh_ofi_mr_parse(const char *s, uint64_t *offer, bool *strict);
+SH_HIDDEN int sh_ofi_mr_check(const char *prov, uint64_t offer, uint64_t got);
+SH_HIDDEN bool sh_ofi_delivery_usable(const char *prov);
+/* sh_term.c: the launcher's SIGTERM while the network transport is up.
+ * arm/disarm: catch it (only when at SIG_DFL) / put the disposition back
+ * (and end by it, when it came). overdue: it came over 300 ms ago, so a
+ * network operation or wait still unanswered gives up: give_up marks pe
+ * (>= 0) dead, logs, returns -EHOSTUNREACH. poll (progress thread): 700
+ * ms after it, ends the process by SIGTERM. */
+SH_HIDDEN void sh_term_arm(void);
+SH_HIDDEN void sh_term_disarm(void);
+SH_HIDDEN bool sh_term_overdue(void);
+SH_HIDDEN void sh_term_poll(void);
+SH_HIDDEN int sh_term_give_up(int pe, const char *what);
 
 /* ---- RMA, AMO, signals, ordering (sh_rma.c, sh_atomic.c) --------------- */
 

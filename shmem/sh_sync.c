@@ -193,6 +193,10 @@ wait_polling(bool (*pred)(void *), void *arg, int watch_pe)
 		int err = check_peers(watch_pe);
 		if (err)
 			return err;
+		if (sh_term_overdue())
+			return sh_term_give_up(watch_pe >= 0 &&
+						       !sh.peers[watch_pe].local
+					       ? watch_pe : -1, "wait");
 		if (now > deadline) {
 			if (watch_pe >= 0)
 				u_err("shmem", "PE %d: wait on PE %d timed out "

@@ -15,8 +15,9 @@
  * init (and {key, base} of each chunk the heap grows by) and inserts the
  * addresses into its AV. mr_mode: the hints offer FI_MR_VIRT_ADDR |
  * FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT
- * (ZESHMEM_OFI_MR=scalable offers 0: offset addressing and requested
- * keys k + 1); the remote address is base + offset with FI_MR_VIRT_ADDR,
+ * (ZESHMEM_OFI_MR: scalable offers 0: offset addressing and requested
+ * keys k + 1; basic, or a list of bits required: sh_tr_ofi_mode.c);
+ * the remote address is base + offset with FI_MR_VIRT_ADDR,
  * the offset in the chunk without; with FI_MR_LOCAL, local buffers
  * outside the heap (the caller's source, an AMO's operands) are
  * registered for the one operation; with FI_MR_ENDPOINT every region is
@@ -28,8 +29,15 @@
  * included) and `posted` every one issued. Blocking calls and quiet wait
  * until counter + errors == posted (the call's own operation is among
  * them); FI_DELIVERY_COMPLETE is the default op flag when the provider
- * offers it (so a completed write is visible at the target), else
- * transmit complete (logged). fence = quiet on this transport (always
+ * offers it (so a completed write is visible at the target), else, and
+ * for shm 1.17 whose delivery completion loses atomics
+ * (sh_tr_ofi_mode.c), transmit complete, and quiet then flushes every PE
+ * written since the last quiet with a fetching atomic read, which the
+ * target answers after what was queued before it (logged at info); a
+ * completion error that reaches only the CQ fails the wait too.
+ * A SIGTERM from the launcher (mpirun ending the job after a PE died)
+ * makes unanswered operations and waits give up after 300 ms naming
+ * the PE (sh_term.c). fence = quiet on this transport (always
  * correct; the providers here promise no write-after-write order across
  * RMA and atomics). put/get are fragmented at max_msg_size; a put of at
  * most BOUNCE_BYTES is copied to a registered bounce slot and left in
@@ -214,9 +222,18 @@ static struct {
 	struct net_peer *np;
 	bool virt, prov_key, mr_local, mr_ep;
 	bool delivery;
+	uint64_t mr_offer;            /* ZESHMEM_OFI_MR (sh_tr_ofi_mode.c) */
+	bool mr_strict;               /* its bits are required */
+	/* No usable FI_DELIVERY_COMPLETE (shm): quiet reads 8 bytes back
+	 * from every PE written since the last one (dirty[pe], atomic)
+	 * into flush_buf (in the bounce region). */
+	bool flush;
+	uint8_t *dirty;
+	char *flush_buf;
 	size_t max_msg, inject;
 	uint64_t posted;              /* atomic */
 	uint64_t errs_seen;           /* atomic */
+	uint64_t cq_errs;             /* atomic: error entries read */
 	uint64_t tmp_key;             /* atomic: requested keys of temp MRs */
 	enum amo_how how[SH_AMO_XOR + 1][2];
 	bool nofetch[SH_AMO_XOR + 1][2]; /* fi_atomic valid (no result) */
@@ -244,18 +261,14 @@ sh_tr_ofi_active(void)
 /* ---- setup ------------------------------------------------------------ */
 
 static struct fi_info *
-make_hints(const char *prov, bool scalable, bool delivery)
+make_hints(const char *prov, uint64_t mr_offer, bool delivery)
 {
 	struct fi_info *h = fil.dupinfo(NULL); /* fi_allocinfo */
 	if (!h)
 		return NULL;
 	h->caps = FI_RMA | FI_ATOMIC;
 	h->ep_attr->type = FI_EP_RDM;
-	h->domain_attr->mr_mode = scalable ? 0
-					   : FI_MR_VIRT_ADDR | FI_MR_PROV_KEY |
-						     FI_MR_ALLOCATED |
-						     FI_MR_LOCAL |
-						     FI_MR_ENDPOINT;
+	h->domain_attr->mr_mode = (int)mr_offer;
 	h->domain_attr->threading = FI_THREAD_SAFE;
 	h->mode = 0; /* contexts are tags (CTX(pe)), never provider scratch */
 	if (delivery)
@@ -271,9 +284,10 @@ make_hints(const char *prov, bool scalable, bool delivery)
 }
 
 static int
-get_info(const char *prov, bool scalable, bool delivery, struct fi_info **out)
+get_info(const char *prov, uint64_t mr_offer, bool delivery,
+	 struct fi_info **out)
 {
-	struct fi_info *h = make_hints(prov, scalable, delivery);
+	struct fi_info *h = make_hints(prov, mr_offer, delivery);
 	if (!h)
 		return -ENOMEM;
 	struct sig_saved *s = malloc(sizeof(*s));
@@ -295,10 +309,12 @@ pick_provider(struct fi_info **out)
 {
 	const char *want = u_option_str(U_OPT_SH_PROVIDER);
 	const char *mr = u_option_str(U_OPT_SH_OFI_MR);
-	bool scalable = !strcmp(mr, "scalable");
-	if (strcmp(mr, "auto") && !scalable)
-		u_warn("shmem", "ZESHMEM_OFI_MR=%s: use auto or scalable; "
-				"using auto", mr);
+	if (sh_ofi_mr_parse(mr, &ofi.mr_offer, &ofi.mr_strict)) {
+		u_warn("shmem", "ZESHMEM_OFI_MR=%s: use auto, scalable, basic "
+				"or a list of virt_addr, prov_key, allocated, "
+				"local, endpoint; using auto", mr);
+		sh_ofi_mr_parse("auto", &ofi.mr_offer, &ofi.mr_strict);
+	}
 	const char *one[1] = { want };
 	const char *const *list = default_provs;
 	size_t n = sizeof(default_provs) / sizeof(default_provs[0]);
@@ -313,8 +329,13 @@ pick_provider(struct fi_info **out)
 	for (size_t i = 0; i < n; i++) {
 		for (int d = 1; d >= 0; d--) {
 			struct fi_info *fi = NULL;
-			if (get_info(list[i], scalable, d, &fi) || !fi)
+			if (get_info(list[i], ofi.mr_offer, d, &fi) || !fi)
 				continue;
+			if (d && !sh_ofi_delivery_usable(
+					 fi->fabric_attr->prov_name)) {
+				fi_freeinfo(fi);
+				continue;
+			}
 			ofi.delivery = d;
 			*out = fi;
 			return 0;
@@ -324,7 +345,7 @@ pick_provider(struct fi_info **out)
 		       "FI_RMA|FI_ATOMIC (%s%s%s)",
 	      *want ? "ZESHMEM_PROVIDER=" : getenv("FI_PROVIDER") ? "FI_PROVIDER=" : "tried verbs;ofi_rxm, tcp;ofi_rxm, sockets",
 	      *want ? want : getenv("FI_PROVIDER") ? getenv("FI_PROVIDER") : "",
-	      scalable ? ", mr_mode 0" : "");
+	      ofi.mr_strict ? ", with the ZESHMEM_OFI_MR modes" : "");
 	return -ENODEV;
 }
 
@@ -350,6 +371,15 @@ reg(void *p, size_t len, uint64_t access, uint64_t key, struct fid_mr **out)
 		if (rc) {
 			fi_close(&(*out)->fid);
 			*out = NULL;
+			if (rc == -FI_ENOSYS && ofi.mr_strict) {
+				u_err("shmem", "ZESHMEM_OFI_MR: provider %s "
+					       "cannot bind regions to an "
+					       "endpoint (fi_mr_bind: %s): "
+					       "endpoint unsupported here",
+				      ofi.info->fabric_attr->prov_name,
+				      fi_strerror(-rc));
+				return -EOPNOTSUPP;
+			}
 			return fi_fail("fi_mr_bind/enable", rc);
 		}
 	}
@@ -467,6 +497,7 @@ close_all(void)
 	if (ofi.info)
 		fi_freeinfo(ofi.info);
 	free(ofi.np);
+	free(ofi.dirty);
 	memset(&ofi, 0, sizeof(ofi));
 }
 
@@ -484,10 +515,19 @@ open_local(struct blob *mine)
 	uint64_t mm = fi->domain_attr->mr_mode;
 	ofi.virt = mm & (FI_MR_VIRT_ADDR | FI_MR_BASIC);
 	ofi.prov_key = mm & (FI_MR_PROV_KEY | FI_MR_BASIC);
-	ofi.mr_local = mm & FI_MR_LOCAL;
-	ofi.mr_ep = mm & FI_MR_ENDPOINT;
+	/* What ZESHMEM_OFI_MR requires is applied even when the provider
+	 * does not ask (local, endpoint), or refused (sh_ofi_mr_check). */
+	uint64_t need = ofi.mr_strict ? ofi.mr_offer : 0;
+	ofi.mr_local = (mm | need) & FI_MR_LOCAL;
+	ofi.mr_ep = (mm | need) & FI_MR_ENDPOINT;
+	if ((err = sh_ofi_mr_check(fi->fabric_attr->prov_name, need, mm)))
+		return err;
+	ofi.flush = !ofi.delivery;
 	ofi.max_msg = fi->ep_attr->max_msg_size ? fi->ep_attr->max_msg_size
 						: (size_t)1 << 30;
+	uint64_t cap = u_option_u64(U_OPT_SH_OFI_MAX_MSG);
+	if (cap && cap < ofi.max_msg)
+		ofi.max_msg = (size_t)cap; /* ZESHMEM_OFI_MAX_MSG */
 	ofi.inject = fi->tx_attr->inject_size;
 	ofi.tmp_key = 1u << 20;
 	int rc;
@@ -529,10 +569,12 @@ open_local(struct blob *mine)
 	if ((err = reg_chunk(0)))
 		return err;
 	pthread_mutex_init(&ofi.bounce_lock, NULL);
-	ofi.bounce = aligned_alloc(64, BOUNCE_SLOTS * BOUNCE_BYTES);
+	/* the bounce slots, then 64 bytes for quiet's flush reads */
+	ofi.bounce = aligned_alloc(64, BOUNCE_SLOTS * BOUNCE_BYTES + 64);
 	if (!ofi.bounce)
 		return -ENOMEM;
-	if ((err = reg(ofi.bounce, BOUNCE_SLOTS * BOUNCE_BYTES,
+	ofi.flush_buf = ofi.bounce + BOUNCE_SLOTS * BOUNCE_BYTES;
+	if ((err = reg(ofi.bounce, BOUNCE_SLOTS * BOUNCE_BYTES + 64,
 		       FI_READ | FI_WRITE, SH_MAX_CHUNKS + 1, &ofi.bounce_mr)))
 		return err;
 	ofi.bounce_desc = fi_mr_desc(ofi.bounce_mr);
@@ -565,7 +607,8 @@ sh_tr_ofi_init(void)
 	mine.status = open_local(&mine);
 	struct blob *all = calloc((size_t)n, sizeof(*all));
 	ofi.np = calloc((size_t)n, sizeof(*ofi.np));
-	int err = all && ofi.np ? 0 : -ENOMEM;
+	ofi.dirty = calloc((size_t)n, 1);
+	int err = all && ofi.np && ofi.dirty ? 0 : -ENOMEM;
 	int berr = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
 					   all ? (void *)all : (void *)&mine);
 	if (!err && berr)
@@ -604,16 +647,21 @@ sh_tr_ofi_init(void)
 		return -rc;
 	}
 	ofi.thr_on = true;
-	u_info("shmem", "network transport: %s, mr_mode 0x%llx, %s complete, "
-			"max_msg %zu, inject %zu",
-	       ofi.info->fabric_attr->prov_name,
-	       (unsigned long long)ofi.info->domain_attr->mr_mode,
+	sh_term_arm();
+	uint64_t mm = ofi.info->domain_attr->mr_mode;
+	u_info("shmem", "network transport: %s, mr_mode 0x%llx%s%s, %s "
+			"complete, max_msg %zu, inject %zu",
+	       ofi.info->fabric_attr->prov_name, (unsigned long long)mm,
+	       ofi.mr_local && !(mm & FI_MR_LOCAL)
+		       ? " + FI_MR_LOCAL applied (ZESHMEM_OFI_MR)" : "",
+	       ofi.mr_ep && !(mm & FI_MR_ENDPOINT)
+		       ? " + FI_MR_ENDPOINT applied (ZESHMEM_OFI_MR)" : "",
 	       ofi.delivery ? "delivery" : "transmit", ofi.max_msg,
 	       ofi.inject);
 	if (!ofi.delivery)
-		u_warn("shmem", "provider %s offers no FI_DELIVERY_COMPLETE: "
-				"quiet waits for transmit completion",
-		       ofi.info->fabric_attr->prov_name);
+		u_info("shmem", "provider %s: no FI_DELIVERY_COMPLETE: quiet "
+				"reads back from each PE written since the last "
+				"one", ofi.info->fabric_attr->prov_name);
 	return 0;
 }
 
@@ -627,6 +675,7 @@ sh_tr_ofi_fini(void)
 	for (int i = 0; sh.peers && i < sh.npes; i++)
 		sh.peers[i].net = false;
 	close_all();
+	sh_term_disarm();
 }
 
 int
@@ -678,6 +727,9 @@ sh_tr_ofi_progress(void)
 		struct fi_cq_err_entry ee = { 0 };
 		if (fi_cq_readerr(ofi.cq, &ee, 0) <= 0)
 			return;
+		/* Some errors reach only the CQ (shm's failed CMA writes:
+		 * no counter error): wait_all fails on them too. */
+		__atomic_add_fetch(&ofi.cq_errs, 1, __ATOMIC_RELEASE);
 		int pe = -1;
 		uintptr_t c = (uintptr_t)ee.op_context, b = (uintptr_t)ofi.np;
 		if (c >= b && c < b + (uintptr_t)sh.npes * sizeof(*ofi.np))
@@ -705,6 +757,7 @@ progress_main(void *arg)
 	 * errors has nothing to wake a sleeper with anyway. */
 	while (!__atomic_load_n(&ofi.stop, __ATOMIC_ACQUIRE)) {
 		sh_tr_ofi_progress();
+		sh_term_poll();
 		struct timespec ts = { 0, PROGRESS_NS };
 		nanosleep(&ts, NULL);
 	}
@@ -733,8 +786,11 @@ static int
 wait_all(void)
 {
 	uint64_t target = __atomic_load_n(&ofi.posted, __ATOMIC_ACQUIRE);
+	uint64_t cqe0 = __atomic_load_n(&ofi.cq_errs, __ATOMIC_ACQUIRE);
 	uint64_t t0 = 0, b0 = 0;
 	for (unsigned i = 0;; i++) {
+		if (__atomic_load_n(&ofi.cq_errs, __ATOMIC_ACQUIRE) != cqe0)
+			return -EIO; /* logged by sh_tr_ofi_progress */
 		uint64_t done = fi_cntr_read(ofi.cntr);
 		uint64_t errs = fi_cntr_readerr(ofi.cntr);
 		if (done + errs >= target) {
@@ -752,6 +808,8 @@ wait_all(void)
 		}
 		sh_tr_ofi_progress();
 		if (!(i & 255)) {
+			if (sh_term_overdue())
+				return sh_term_give_up(-1, "network operations");
 			uint64_t now = u_now_ns();
 			if (!t0)
 				t0 = now;
@@ -769,12 +827,17 @@ wait_all(void)
 	}
 }
 
+static int flush_dirty(void);
+
 int
 sh_tr_ofi_quiet(void)
 {
 	if (!ofi.active)
 		return 0;
-	return wait_all();
+	int err = wait_all();
+	if (!err && ofi.flush)
+		err = flush_dirty();
+	return err;
 }
 
 int
@@ -796,7 +859,8 @@ sh_tr_ofi_fence(void)
 		while ((rc_ = (call)) == -FI_EAGAIN) {                       \
 			sh_tr_ofi_progress();                                \
 			if (u_now_ns() - t_ >                                \
-			    (uint64_t)sh.timeout_s * 1000000000ull)          \
+				    (uint64_t)sh.timeout_s * 1000000000ull || \
+			    sh_term_overdue())                               \
 				break;                                       \
 			backoff(&b_);                                        \
 		}                                                            \
@@ -808,6 +872,8 @@ sh_tr_ofi_fence(void)
 static int
 post_fail(const char *what, ssize_t rc, int pe)
 {
+	if (rc == -FI_EAGAIN && sh_term_overdue())
+		return sh_term_give_up(pe, what);
 	u_err("shmem", "%s to PE %d: %s", what, pe, fi_strerror((int)-rc));
 	return rc == -FI_EAGAIN ? -ETIMEDOUT : -EIO;
 }
@@ -888,6 +954,73 @@ check(int pe)
 	return 0;
 }
 
+/* ---- remote completion without FI_DELIVERY_COMPLETE (ofi.flush) ------- */
+
+/* pe was written (put, non-fetching atomic): the next quiet flushes it. */
+static inline void
+mark(int pe)
+{
+	if (ofi.flush)
+		__atomic_store_n(&ofi.dirty[pe], 1, __ATOMIC_RELAXED);
+}
+
+/* Posts a fetching atomic read of 8 bytes of pe's heap (its control
+ * block's first word) into flush_buf: pe executes it, and answers, after
+ * every command queued before it (shm: writes go by CMA at once, or are
+ * queued; atomics are queued). A plain read would not do: shm performs
+ * it by CMA itself, without the target. Providers without a native
+ * 8-byte FI_ATOMIC_READ: a read. */
+static int
+flush_post(int pe)
+{
+	uint64_t ra, key;
+	int err = raddr(sh_heap.base, 8, pe, &ra, &key);
+	if (err)
+		return err;
+	ssize_t rc;
+	if (ofi.how[SH_AMO_FETCH][1] == AMO_NATIVE)
+		rc = POST(fi_fetch_atomic(ofi.ep, ofi.flush_buf + 8, 1,
+					  ofi.bounce_desc, ofi.flush_buf,
+					  ofi.bounce_desc, ofi.np[pe].addr, ra,
+					  key, FI_UINT64, FI_ATOMIC_READ,
+					  CTX(pe)));
+	else
+		rc = POST(fi_read(ofi.ep, ofi.flush_buf, 8, ofi.bounce_desc,
+				  ofi.np[pe].addr, ra, key, CTX(pe)));
+	return rc ? post_fail("flush", rc, pe) : 0;
+}
+
+/* Flushes pe when it was written since its last flush (all: pe < 0), and
+ * waits. The first error wins. */
+static int
+flush_pes(int only)
+{
+	int err = 0;
+	bool any = false;
+	for (int pe = only < 0 ? 0 : only;
+	     pe < (only < 0 ? sh.npes : only + 1); pe++) {
+		if (!__atomic_exchange_n(&ofi.dirty[pe], 0, __ATOMIC_RELAXED) ||
+		    sh.peers[pe].dead)
+			continue;
+		int e = flush_post(pe);
+		if (e && !err)
+			err = e;
+		any |= !e;
+	}
+	if (any) {
+		int e = wait_all();
+		if (!err)
+			err = e;
+	}
+	return err;
+}
+
+static int
+flush_dirty(void)
+{
+	return flush_pes(-1);
+}
+
 int
 sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 {
@@ -898,7 +1031,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	if (!nbytes)
 		return 0;
 	fi_addr_t fa = ofi.np[pe].addr;
-	if (nbytes <= BOUNCE_BYTES) {
+	if (nbytes <= BOUNCE_BYTES && nbytes <= ofi.max_msg) {
 		/* Small: copied to a registered slot, so the source is free at
 		 * once; the write stays in flight until quiet (delivery
 		 * complete, unlike fi_inject_write, whose completion is local
@@ -915,6 +1048,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 			memcpy(slot, src, nbytes);
 			rc = POST(fi_write(ofi.ep, slot, nbytes,
 					   ofi.bounce_desc, fa, ra, key, CTX(pe)));
+			mark(pe);
 		}
 		pthread_mutex_unlock(&ofi.bounce_lock);
 		return err ? err : rc ? post_fail("fi_write", rc, pe) : 0;
@@ -924,6 +1058,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	if ((err = ldesc(src, nbytes, &desc, &tmp)))
 		return err;
 	const char *s = src;
+	mark(pe);
 	for (size_t done = 0; done < nbytes;) {
 		size_t n = nbytes - done;
 		if (n > ofi.max_msg)
@@ -1073,6 +1208,10 @@ sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
 		[SH_AMO_OR] = FI_BOR, [SH_AMO_XOR] = FI_BXOR,
 	};
 	uint64_t old = 0;
+	/* A write to complete at quiet (the barrier's arrivals, raise32,
+	 * are not: their target waits for them itself). */
+	if (op != SH_AMO_FETCH)
+		mark(pe);
 	switch (ofi.how[op][s]) {
 	case AMO_NATIVE:
 		if (op == SH_AMO_CSWAP)
@@ -1146,6 +1285,7 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 		if ((err = ldesc(src, nbytes, &desc, &tmp)))
 			return err;
 		const char *s = src;
+		mark(pe);
 		for (size_t done = 0; !err && done < nbytes;) {
 			size_t n = nbytes - done;
 			if (n > ofi.max_msg)
@@ -1164,8 +1304,10 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 				err = post_fail("fi_writemsg", rc, pe);
 			done += n;
 		}
-		/* The payload is complete at pe before the signal goes. */
-		if ((err = finish(err, 1, tmp)))
+		/* The payload is complete at pe before the signal goes
+		 * (without delivery completion: once pe answered a read). */
+		if ((err = finish(err, 1, tmp)) ||
+		    (ofi.flush && (err = flush_pes(pe))))
 			return err;
 	}
 	enum sh_amo_op op = sig_op == SH_SIGNAL_SET ? SH_AMO_SET : SH_AMO_ADD;

@@ -67,6 +67,12 @@ face_fail(const char *call, int rc, int pe, const char *what, const void *p)
 		if (dead >= 0)
 			sh_fatal(call, "PE %d ended", dead);
 		sh_fatal(call, "a PE of the job ended");
+	case -EHOSTUNREACH:
+		dead = pe >= 0 ? pe : dead_pe();
+		if (dead >= 0)
+			sh_fatal(call, "PE %d unreachable (the job is ending)",
+				 dead);
+		sh_fatal(call, "a PE is unreachable (the job is ending)");
 	case -ETIMEDOUT:
 		sh_fatal(call, "no answer within ZESHMEM_TIMEOUT=%u s%s",
 			 sh.timeout_s, pe >= 0 ? " from the target PE" : "");

@@ -117,7 +117,7 @@ shmem_team_sync(shmem_team_t team)
 	if (team == SHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
 	int rc = sh_team_sync(face_team(team));
-	if (rc == -EHOSTDOWN || rc == -ETIMEDOUT)
+	if (rc == -EHOSTDOWN || rc == -ETIMEDOUT || rc == -EHOSTUNREACH)
 		face_fail(__func__, rc, -1, "team", team);
 	return rc < 0 ? -1 : 0;
 }

@@ -10,8 +10,11 @@
  *   zeshrun -n 2 -- env ZESHMEM_FORCE_NETWORK=1 zeshmem-ofi-bench [--quick]
  *   (or under mpirun with the PEs on two nodes)
  *
- * PE 0 measures; PE 1 only waits (its progress comes from its wait and
- * its progress thread, as a computing PE's would). Medians of trials.
+ * PE 0 measures against its partner, the first PE on another node (PE 1
+ * with ZESHMEM_FORCE_NETWORK=1), which only waits (its progress comes
+ * from its wait and its progress thread, as a computing PE's would);
+ * the other PEs of a larger job wait for the barrier, which all PEs then
+ * measure (barrier_all at 4 PEs: 2 nodes x 2 PEs). Medians of trials.
  */
 #include "sh.h"
 
@@ -69,10 +72,14 @@ main(int argc, char **argv)
 	quick = argc > 1 && !strcmp(argv[1], "--quick");
 	int got;
 	OK(sh_init(NULL, 0, 0, 0, &got));
-	if (sh.npes != 2 || !sh.peers[1 - sh.me].net) {
+	int pt = -1; /* the partner: the first PE on another node than 0 */
+	for (int i = 1; i < sh.npes && pt < 0; i++)
+		if (sh.node_of[i] != sh.node_of[0])
+			pt = i;
+	if (pt < 0 || !sh_tr_ofi_active()) { /* the same on every PE */
 		if (sh.me == 0)
-			fprintf(stderr, "zeshmem-ofi-bench: needs 2 PEs joined "
-					"by the network transport "
+			fprintf(stderr, "zeshmem-ofi-bench: needs PEs on 2 "
+					"nodes joined by the network transport "
 					"(ZESHMEM_FORCE_NETWORK=1 or two "
 					"nodes)\n");
 		sh_finalize();
@@ -90,7 +97,7 @@ main(int argc, char **argv)
 	*sig = 0;
 	OK(sh_barrier(sh_team_world));
 	uint64_t one = 1;
-	if (sh.me == 1) {
+	if (sh.me == pt) {
 		/* Answer signal pings until PE 0 says done (flag 1). */
 		for (uint64_t k = 1;; k++) {
 			uint64_t want = k;
@@ -100,19 +107,20 @@ main(int argc, char **argv)
 			OK(sh_put_signal(NULL, sym, loc, 8, sig, 1,
 					 SH_SIGNAL_ADD, 0, 0));
 		}
-	} else {
-		printf("provider %s, PE 1 only waiting\n", sh_tr_ofi_provider());
+	} else if (sh.me == 0) {
+		printf("provider %s, PE %d (other node) only waiting\n",
+		       sh_tr_ofi_provider(), pt);
 		const size_t sizes[] = { 8, 4096, 65536, 1u << 20 };
 		for (unsigned s = 0; s < 4; s++) {
 			size_t n = sizes[s];
 			int it = quick ? 5 : n >= (1u << 20) ? 50 : 500;
 			double a, b;
-			MEASURE(b, it, OK(sh_tr_ofi_raw(0, sym, loc, n, 1)));
-			MEASURE(a, it, OK(sh_put(NULL, sym, loc, n, 1, 0));
+			MEASURE(b, it, OK(sh_tr_ofi_raw(0, sym, loc, n, pt)));
+			MEASURE(a, it, OK(sh_put(NULL, sym, loc, n, pt, 0));
 				OK(sh_quiet(NULL)));
 			line("put+quiet", n, a, b);
-			MEASURE(b, it, OK(sh_tr_ofi_raw(1, sym, loc, n, 1)));
-			MEASURE(a, it, OK(sh_get(NULL, loc, sym, n, 1, 0)));
+			MEASURE(b, it, OK(sh_tr_ofi_raw(1, sym, loc, n, pt)));
+			MEASURE(a, it, OK(sh_get(NULL, loc, sym, n, pt, 0)));
 			line("get", n, a, b);
 		}
 		const size_t bws[] = { 1u << 20, 16u << 20 };
@@ -120,8 +128,8 @@ main(int argc, char **argv)
 			size_t n = bws[s];
 			int it = quick ? 2 : n > (1u << 20) ? 10 : 50;
 			double a, b;
-			MEASURE(b, it, OK(sh_tr_ofi_raw(0, sym, loc, n, 1)));
-			MEASURE(a, it, OK(sh_put(NULL, sym, loc, n, 1, 1));
+			MEASURE(b, it, OK(sh_tr_ofi_raw(0, sym, loc, n, pt)));
+			MEASURE(a, it, OK(sh_put(NULL, sym, loc, n, pt, 1));
 				OK(sh_quiet(NULL)));
 			printf("%-14s %9zu B  %9.1f MB/s  raw %9.1f MB/s  ratio "
 			       "%5.2f\n", "put bw", n, n / a, n / b, b / a);
@@ -129,27 +137,28 @@ main(int argc, char **argv)
 		struct { uint64_t val, cmp, res; } ab = { 1, 0, 0 };
 		int it = quick ? 5 : 500;
 		double a, b;
-		MEASURE(b, it, OK(sh_tr_ofi_raw(2, flag + 1, &ab, 8, 1)));
+		MEASURE(b, it, OK(sh_tr_ofi_raw(2, flag + 1, &ab, 8, pt)));
 		uint64_t old;
 		MEASURE(a, it, OK(sh_amo(NULL, SH_AMO_ADD, SH_T_UINT, 8,
-					  flag + 1, &one, NULL, &old, 1)));
+					  flag + 1, &one, NULL, &old, pt)));
 		line("fetch-add", 8, a, b);
-		/* put_signal + wait round trip: PE 1 answers each ping. */
+		/* put_signal + wait round trip: the partner answers each
+		 * ping. */
 		uint64_t k = 0;
 		MEASURE(a, it, {
 			k++;
 			OK(sh_put_signal(NULL, sym, loc, 8, sig, 1,
-					 SH_SIGNAL_ADD, 1, 0));
+					 SH_SIGNAL_ADD, pt, 0));
 			uint64_t want = k;
 			OK(sh_wait_until(sig, SH_T_UINT, 8, SH_CMP_GE, &want));
 		});
 		line("signal rtt", 8, a, 2 * b);
 		printf("(signal rtt's raw: two fetch-add round trips)\n");
-		/* done: flag, then one more ping so PE 1 wakes */
+		/* done: flag, then one more ping so the partner wakes */
 		uint64_t v = 1;
 		OK(sh_amo(NULL, SH_AMO_SET, SH_T_UINT, 8, flag, &v, NULL, NULL,
-			  1));
-		OK(sh_put_signal(NULL, sym, loc, 8, sig, 1, SH_SIGNAL_ADD, 1,
+			  pt));
+		OK(sh_put_signal(NULL, sym, loc, 8, sig, 1, SH_SIGNAL_ADD, pt,
 				 0));
 	}
 	OK(sh_barrier(sh_team_world));
@@ -157,8 +166,8 @@ main(int argc, char **argv)
 	int it = quick ? 5 : 500;
 	MEASURE(a, it, OK(sh_barrier(sh_team_world)));
 	if (sh.me == 0)
-		printf("%-14s %9s    %9.2f us   (2 PEs)\n", "barrier_all", "",
-		       a);
+		printf("%-14s %9s    %9.2f us   (%d PEs)\n", "barrier_all", "",
+		       a, sh.npes);
 	free(loc);
 	sh_free(sig, "bench");
 	sh_free(flag, "bench");

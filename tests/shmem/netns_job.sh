@@ -18,9 +18,11 @@
 # (oob, btl) is confined to zshn; nothing can leave the namespaces.
 #
 # Each CASE runs as one job of NODES * PPN PEs of SHMEM_PE (consecutive
-# ranks per node); every PE must print "PE <n>: CASE ok" (nodekill: the
-# last node's PEs die mid-job; mpirun must end non-zero before the
-# timeout and leave no process behind). The namespaces
+# ranks per node); every PE must print "PE <n>: CASE ok" (nodekill and
+# nodekill_wait: the
+# last node's PEs die mid-job; every other PE must print "zeshmem: PE
+# <s>: <call>: PE <n> ended|unreachable" naming one of them, mpirun must
+# end non-zero before the timeout and leave no process behind). The namespaces
 # and every process in them are removed at the end, also on failure or
 # interruption (trap). NETNS_JOB_SHOW=1: print each job's output and
 # check only its exit status (for zeshmem-ofi-bench). Exit 77 (skip) with the reason when not root, `ip`
@@ -133,7 +135,7 @@ for c in "$@"; do
 		-x SHMEM_PE_NODE_PES=$ppn -x ZEMEM_LOG_LEVEL=warn \
 		$xs $pe $c" >"$out" 2>&1
 	rc=$?
-	if [ "$c" = nodekill ]; then
+	if [ "$c" = nodekill ] || [ "$c" = nodekill_wait ]; then
 		# a node's PEs killed: mpirun must end non-zero (not by the
 		# timeout) and leave no process in any namespace
 		left=""
@@ -141,13 +143,27 @@ for c in "$@"; do
 			left="$left$(ip netns pids "$ns" 2>/dev/null)"
 		done
 		el=$(($(date +%s) - t0))
+		# every survivor said which PE it lost, before it was ended:
+		# "zeshmem: PE <s>: <call>: PE <n> ended|unreachable", n on
+		# the killed node
+		first_dead=$(((np - 1) / ppn * ppn))
+		quiet=""
+		s=0
+		while [ "$s" -lt "$first_dead" ]; do
+			grep -E "^zeshmem: PE $s: [a-z_0-9]+: PE [0-9]+ (ended|unreachable)" \
+				"$out" | sed -E 's/.*: PE ([0-9]+) (ended|unreachable).*/\1/' |
+				awk -v f="$first_dead" '$1 >= f { ok = 1 } END { exit !ok }' ||
+				quiet="$quiet $s"
+			s=$((s + 1))
+		done
 		if [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$el" -ge 240 ] ||
-		   [ -n "$left" ]; then
-			echo "FAIL: nodekill: rc $rc, left: $left"
+		   [ -n "$left" ] || [ -n "$quiet" ]; then
+			echo "FAIL: $c: rc $rc, left: $left," \
+			     "survivors without their line:$quiet"
 			cat "$out"
 			fail=1
 		else
-			echo "ok: nodekill on $nodes nodes x $ppn PEs (rc $rc, ${el} s)"
+			echo "ok: $c on $nodes nodes x $ppn PEs (rc $rc, ${el} s)"
 		fi
 		continue
 	fi

@@ -882,6 +882,68 @@ case_nodekill(void)
 	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
 }
 
+/* The last node's PEs die while the others already wait in a barrier
+ * for them (the wait, not an operation, must notice). */
+static void
+case_nodekill_wait(void)
+{
+	int np = node_pes(), first_dead = (npes - 1) / np * np;
+	CHECK(first_dead > 0, "a single node");
+	shmem_barrier_all();
+	if (me >= first_dead) {
+		sleep_ms(100);
+		raise(SIGKILL);
+	}
+	shmem_barrier_all();
+	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
+}
+
+/* ---- sigterm: the runtime's SIGTERM catch (sh_term.c) ------------------ */
+
+static void
+own_term(int sig)
+{
+	(void)sig;
+}
+
+static void (*term_handler(void))(int)
+{
+	struct sigaction cur;
+	if (sigaction(SIGTERM, NULL, &cur))
+		return SIG_ERR;
+	return cur.sa_handler;
+}
+
+/* With the network transport up (ZESHMEM_FORCE_NETWORK=1): SIGTERM at
+ * its default is caught during the job and given back at finalize; a
+ * handler of the program's, set before init or during the job, is left
+ * alone. */
+static void
+case_sigterm(void)
+{
+	shmem_init();
+	me = shmem_my_pe();
+	npes = shmem_n_pes();
+	CHECK(term_handler() != SIG_DFL && term_handler() != SIG_ERR,
+	      "SIGTERM caught while the network transport is up");
+	shmem_barrier_all();
+	shmem_finalize();
+	CHECK(term_handler() == SIG_DFL, "SIGTERM default after finalize");
+	signal(SIGTERM, own_term);
+	shmem_init();
+	CHECK(term_handler() == own_term, "the program's handler kept");
+	shmem_barrier_all();
+	shmem_finalize();
+	CHECK(term_handler() == own_term, "the program's handler after");
+	signal(SIGTERM, SIG_DFL);
+	shmem_init();
+	signal(SIGTERM, own_term); /* set during the job */
+	shmem_barrier_all();
+	shmem_finalize();
+	CHECK(term_handler() == own_term, "a handler set during the job");
+	signal(SIGTERM, SIG_DFL);
+}
+
 /* ---- init/finalize cycles: no fd or mapping left ----------------------- */
 
 static int
@@ -1100,6 +1162,11 @@ main(int argc, char **argv)
 		printf("PE %d: cycles ok\n", me);
 		return 0;
 	}
+	if (!strcmp(c, "sigterm")) {
+		case_sigterm();
+		printf("PE %d: sigterm ok\n", me);
+		return 0;
+	}
 	if (!strcmp(c, "uid")) {
 		case_uid(argv[0], arg ? arg : 3,
 			 argc > 3 && !strcmp(argv[3], "kill"));
@@ -1142,6 +1209,8 @@ main(int argc, char **argv)
 		case_ptr();
 	else if (!strcmp(c, "nodekill"))
 		case_nodekill();
+	else if (!strcmp(c, "nodekill_wait"))
+		case_nodekill_wait();
 	else if (!strcmp(c, "global_exit"))
 		case_global_exit(arg);
 	else if (!strcmp(c, "bad") && argc > 2)
