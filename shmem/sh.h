@@ -317,8 +317,9 @@ SH_HIDDEN void sh_alloc_stats(const struct sh_alloc *a,
 /* Where this PE reaches pe's copy of the local symmetric address p:
  * NULL when pe is out of range or not node-local, or when [p, p + len)
  * (len 0: p) is not wholly inside one chunk of the user heap (the control
- * block is the runtime's: no API call reaches it). pe == me: p itself.
- * Never a pointer outside pe's heap. */
+ * block is the runtime's: no API call reaches it) nor wholly inside the
+ * program's static data (sh_static_remote). pe == me: p itself.
+ * Never a pointer outside pe's heap or static data. */
 SH_HIDDEN void *sh_remote_ptr(const void *p, size_t len, int pe);
 
 struct sh_peer {
@@ -347,6 +348,44 @@ sh_remote_fast(const void *p, size_t len, int pe)
 		return b + SH_CTRL_SIZE + off;
 	return sh_remote_ptr(p, len, pe);
 }
+
+/* ---- static data (sh_static.c) ----------------------------------------- */
+
+/* The program's global and static variables (its writable PT_LOAD
+ * segment less RELRO) as symmetric memory. [data_lo, data_lo + data_len)
+ * is what API calls may address; [map_lo, map_lo + map_len) (page-
+ * rounded, data_lo's page first) is what is shared: on one node, a memfd
+ * mapped MAP_FIXED over the segment at init (sh_static_swap, before the
+ * driver: no ptrace rights needed), its peers' copies mapped from
+ * /proc/<pid>/fd/<n>; over libfabric, one more MR (sh_tr_ofi.c). on:
+ * symmetric on every PE (all or nothing, decided at init). Limits: the
+ * executable's data only (shared libraries' is not symmetric), PIE or
+ * not; the same program on every PE (else init fails naming the PE);
+ * threads started before shmem_init must not write static data during
+ * init. */
+struct sh_static {
+	uintptr_t map_lo, data_lo;
+	size_t map_len, data_len;
+	uint64_t link_lo;                 /* map_lo before relocation */
+	bool on, swapped;
+	int fd;                           /* the memfd until peers opened it */
+	char **view;                      /* [npes]: pe's map_lo as mapped here */
+	const char *why;                  /* not symmetric: why (or NULL) */
+};
+SH_HIDDEN extern struct sh_static sh_static;
+/* Wait offsets of static words (ctrl->wait_off): SH_WAIT_STATIC + the
+ * offset from map_lo; heap words use their heap offset. */
+#define SH_WAIT_STATIC (1ull << 62)
+SH_HIDDEN int sh_static_swap(void);
+SH_HIDDEN int sh_static_init(void);
+SH_HIDDEN void sh_static_fini(void);
+/* pe's copy of [p, p + len) of static data (p when pe == me), NULL when
+ * the range is not wholly static data or pe's is not mapped here. */
+SH_HIDDEN void *sh_static_remote(const void *p, size_t len, int pe);
+/* Offset of [p, p + len) from map_lo, or -EFAULT when not static data. */
+SH_HIDDEN ptrdiff_t sh_static_offset(const void *p, size_t len);
+/* SH_WAIT_STATIC + offset for a static word, else SH_WAIT_ANY. */
+SH_HIDDEN uint64_t sh_static_wait_off(const void *p);
 
 /* ---- network transport (sh_tr_ofi.c) ---------------------------------- */
 

@@ -12,6 +12,9 @@
  *   4. the node-local transport (sh_tr_ipc_init): one all-gather of
  *      {host identity, pid, heap handle, ...}; PEs of the same identity
  *      are one node; each opens its node peers' heaps;
+ *   4b. static data (sh_static.c): swapped onto a memfd right after the
+ *      bootstrap (before the driver and its threads); after step 4, each
+ *      PE maps its node peers' (sh_static_init);
  *   5. the network transport (sh_tr_ofi_init) when some PE is not
  *      node-local (or ZESHMEM_TRANSPORT=ofi makes every PE a node);
  *      the copy engine (sh_rma_init) when it may be used;
@@ -303,14 +306,19 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	int lr = sh.boot->local_rank;
 	if (lr < 0)
 		lr = (int)u_option_u64(U_OPT_SH_LOCAL_RANK);
+	/* Static data onto shared memory before anything else runs. */
+	if ((err = sh_static_swap()))
+		goto err_boot;
 	if ((err = open_driver(lr)))
 		goto err_boot;
 	if ((err = sh_heap_init()))
 		goto err_driver;
 	if ((err = sh_tr_ipc_init()))
 		goto err_heap;
-	if ((err = sh_tr_ofi_init()))
+	if ((err = sh_static_init()))
 		goto err_ipc;
+	if ((err = sh_tr_ofi_init()))
+		goto err_static;
 	if ((err = sh_rma_init()))
 		goto err_ofi;
 	if ((err = sh_team_init()))
@@ -332,6 +340,8 @@ err_rma:
 	sh_rma_fini();
 err_ofi:
 	sh_tr_ofi_fini();
+err_static:
+	sh_static_fini();
 err_ipc:
 	sh_tr_ipc_fini();
 err_heap:
@@ -360,6 +370,7 @@ sh_finalize(void)
 	sh_team_fini();
 	sh_rma_fini();
 	sh_tr_ofi_fini();
+	sh_static_fini();
 	sh_tr_ipc_fini();
 	sh_heap_fini();
 	close_driver();

@@ -315,7 +315,7 @@ sh_remote_ptr(const void *p, size_t len, int pe)
 		return NULL;
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
 	if (off >= sh_heap.size || off < SH_CTRL_SIZE)
-		return NULL;
+		return sh_static_remote(p, len, pe);
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
 		const struct sh_chunk *c = &sh_heap.chunk[k];
 		if (off < c->off || off - c->off >= c->size)

@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sh_static: the program's global and static variables as symmetric
+ * memory (OpenSHMEM "symmetric data objects").
+ *
+ * What is symmetric: the executable's one writable PT_LOAD segment
+ * (.data + .bss, and what the linker put beside them: .got.plt, ...),
+ * found with dl_iterate_phdr's first object (the program itself), minus
+ * its RELRO part (PT_GNU_RELRO: ld.so makes those pages read-only after
+ * relocation; the pages from the one holding RELRO's end to the page
+ * holding the end of .bss are what is shared). Every PE runs the same
+ * binary, so a variable lies at the same offset in every PE's segment
+ * (PIE or not: with ASLR the segment's address differs, the offsets do
+ * not). Shared libraries' data is not symmetric (as in the other
+ * implementations): an address there is refused like any other.
+ *
+ * Node-local peers (no ptrace rights needed, whatever Yama says):
+ *   swap (sh_init, before the driver and the heap): a memfd of the
+ *     segment's page-rounded size gets the segment's bytes (raw pwrite:
+ *     a sanitizer's interceptor would check the redzones between
+ *     globals), then ONE mmap(MAP_FIXED | MAP_SHARED) of the memfd
+ *     replaces the segment's pages in place, atomically; the bytes are
+ *     already there, so the program sees no change. Nothing between the
+ *     copy and the mmap writes the segment (locals only: this code may
+ *     itself be linked into the executable), but another thread of the
+ *     program writing it then would lose that write: threads the program
+ *     created before shmem_init must not write static data during init.
+ *   exchange (after sh_tr_ipc_init, which names the node peers and opens
+ *     their pidfds): one all-gather of {memfd number, segment size, link
+ *     address, ...}; each PE opens every node peer's memfd as
+ *     /proc/<pid>/fd/<n> (PTRACE_MODE_READ: the same user; Yama limits
+ *     only attach, which pidfd_getfd and process_vm_writev would need),
+ *     checks with the pidfd that the pid still names that PE, maps it
+ *     (MAP_SHARED) and closes it; a second all-gather of the results,
+ *     then each PE closes its memfd (its mapping keeps the memory).
+ *   remote(pe, p) = view[pe] + (p - map_lo); pe == me: p.
+ * Peers over libfabric: sh_tr_ofi.c registers [map_lo, map_lo + map_len)
+ * as one more MR and all-gathers its key and base.
+ *
+ * Errors and limits: a segment of another size or link address on some
+ * PE (PEs running different programs) fails init naming the PE
+ * (-EINVAL). A layout the swap cannot handle (several writable segments,
+ * one sharing a page with another segment), a failed memfd/mmap, or a
+ * peer's memfd that cannot be opened leaves static data not symmetric on
+ * every PE (a warning; the heap works). Finalize unmaps the peers' views;
+ * the own segment stays on its (now fd-less) memfd mapping, and the next
+ * init swaps it onto a new memfd.
+ */
+#include "sh.h"
+
+#include "u_log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+struct sh_static sh_static = { .fd = -1 };
+
+struct seg {
+	uintptr_t map_lo, map_hi, data_lo, data_hi;
+	uint64_t link_lo;          /* map_lo before relocation */
+	const char *why;           /* not usable: why */
+};
+
+static int
+find_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct seg *s = arg;
+	const ElfW(Phdr) *rw = NULL, *relro = NULL;
+	int nrw = 0;
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W)) {
+			rw = ph;
+			nrw++;
+		} else if (ph->p_type == PT_GNU_RELRO) {
+			relro = ph;
+		}
+	}
+	if (!rw) {
+		s->why = "the program has no writable segment";
+		return 1;
+	}
+	if (nrw > 1) {
+		s->why = "the program has more than one writable segment";
+		return 1;
+	}
+	uintptr_t lo = info->dlpi_addr + rw->p_vaddr;
+	uintptr_t hi = lo + rw->p_memsz;
+	s->data_lo = lo;
+	s->data_hi = hi;
+	s->map_lo = lo & ~(pg - 1);
+	s->map_hi = (hi + pg - 1) & ~(pg - 1);
+	if (relro) {
+		uintptr_t rhi = info->dlpi_addr + relro->p_vaddr +
+				relro->p_memsz;
+		/* ld.so protects RELRO up to its end rounded down */
+		if (rhi > s->data_lo && rhi <= hi)
+			s->data_lo = rhi;
+		if ((rhi & ~(pg - 1)) > s->map_lo && rhi <= hi)
+			s->map_lo = rhi & ~(pg - 1);
+	}
+	if (s->data_lo >= s->data_hi) {
+		s->why = "the program's writable segment is all RELRO";
+		return 1;
+	}
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || ph == rw)
+			continue;
+		uintptr_t a = (info->dlpi_addr + ph->p_vaddr) & ~(pg - 1);
+		uintptr_t b = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz +
+			       pg - 1) & ~(pg - 1);
+		if (a < s->map_hi && b > s->map_lo) {
+			s->why = "the program's writable segment shares a "
+				 "page with another segment";
+			return 1;
+		}
+	}
+	s->link_lo = s->map_lo - info->dlpi_addr;
+	return 1; /* the first object only: the program */
+}
+
+/* Is [lo, lo + len) still mapped? (mincore fails with ENOMEM on a hole.) */
+static bool
+still_mapped(uintptr_t lo, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	unsigned char v;
+	for (uintptr_t a = lo; a < lo + len; a += pg)
+		if (syscall(SYS_mincore, a, pg, &v) && errno == ENOMEM)
+			return false;
+	return true;
+}
+
+/* Puts the segment onto a memfd in place. Touches no global of the
+ * segment between the copy and the mmap (locals only). */
+static int
+swap(uintptr_t lo, size_t len, int *out)
+{
+	int fd = (int)syscall(SYS_memfd_create, "zeshmem-static",
+			      MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, (off_t)len)) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	size_t done = 0;
+	for (unsigned tries = 0; done < len && tries < 1000; tries++) {
+		long n = syscall(SYS_pwrite64, fd, lo + done, len - done,
+				 (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			int e = n < 0 ? -errno : -EIO;
+			close(fd);
+			return e;
+		}
+		done += (size_t)n;
+	}
+	if (done < len) {
+		close(fd);
+		return -EIO;
+	}
+	long m = syscall(SYS_mmap, lo, len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, 0);
+	if (m < 0 && m > -4096) {
+		int e = (int)m;
+		if (!still_mapped(lo, len)) {
+			/* the kernel dropped the old pages: nothing to go
+			 * back to */
+			static const char msg[] = "zeshmem: static data lost "
+						  "in a failed mmap\n";
+			if (write(2, msg, sizeof(msg) - 1) < 0)
+				_exit(1);
+			_exit(1);
+		}
+		close(fd);
+		return e;
+	}
+	*out = fd;
+	return 0;
+}
+
+int
+sh_static_swap(void)
+{
+	struct seg s = { 0 };
+	sh_static.on = false;
+	sh_static.swapped = false;
+	dl_iterate_phdr(find_cb, &s);
+	sh_static.why = s.why;
+	if (s.why) {
+		sh_static.map_len = 0;
+		return 0;
+	}
+	sh_static.map_lo = s.map_lo;
+	sh_static.map_len = s.map_hi - s.map_lo;
+	sh_static.data_lo = s.data_lo;
+	sh_static.data_len = s.data_hi - s.data_lo;
+	sh_static.link_lo = s.link_lo;
+	if (sh.npes <= 1) {
+		sh_static.on = true; /* only this PE: nothing to share */
+		return 0;
+	}
+	int fd = -1;
+	int err = swap(s.map_lo, s.map_hi - s.map_lo, &fd);
+	if (err) {
+		sh_static.why = "cannot put it on shared memory";
+		u_warn("shmem", "static data at %p (+%zu): memfd/mmap: %s",
+		       (void *)s.map_lo, (size_t)(s.map_hi - s.map_lo),
+		       strerror(-err));
+		return 0;
+	}
+	sh_static.fd = fd;
+	sh_static.swapped = true;
+	u_dbg("shmem", "static data %p..%p shared (memfd %d)",
+	      (void *)s.data_lo, (void *)s.data_hi, fd);
+	return 0;
+}
+
+struct sblob {
+	int32_t status;            /* 0: swapped; 1: not symmetric here */
+	int32_t fd;
+	uint64_t map_len, data_len, link_lo;
+};
+
+static void
+close_views(void)
+{
+	for (int i = 0; sh_static.view && i < sh.npes; i++)
+		if (sh_static.view[i] && i != sh.me)
+			munmap(sh_static.view[i], sh_static.map_len);
+	free(sh_static.view);
+	sh_static.view = NULL;
+}
+
+static void
+close_fd(void)
+{
+	if (sh_static.fd >= 0)
+		close(sh_static.fd);
+	sh_static.fd = -1;
+}
+
+/* Maps pe's memfd fd; 0 or -errno. */
+static int
+open_view(int pe, int fd, char **out)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)sh.pids[pe], fd);
+	int f = open(path, O_RDWR | O_CLOEXEC);
+	if (f < 0)
+		return -errno;
+	struct stat st;
+	int err = 0;
+	if (fstat(f, &st) || (uint64_t)st.st_size != sh_static.map_len)
+		err = -ESTALE;
+	/* the pid still names that PE (its pidfd not yet readable) */
+	int pfd = sh.peers[pe].pidfd;
+	struct pollfd p = { .fd = pfd, .events = POLLIN };
+	if (!err && pfd >= 0 && poll(&p, 1, 0) > 0)
+		err = -ESRCH;
+	void *m = MAP_FAILED;
+	if (!err) {
+		m = mmap(NULL, sh_static.map_len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, f, 0);
+		if (m == MAP_FAILED)
+			err = -errno;
+	}
+	close(f);
+	if (!err)
+		*out = m;
+	return err;
+}
+
+int
+sh_static_init(void)
+{
+	int n = sh.npes;
+	if (n <= 1)
+		return 0;
+	struct sblob mine = {
+		.status = sh_static.swapped ? 0 : 1,
+		.fd = sh_static.fd,
+		.map_len = sh_static.map_len,
+		.data_len = sh_static.data_len,
+		.link_lo = sh_static.link_lo,
+	};
+	struct sblob *all = calloc((size_t)n, sizeof(*all));
+	int32_t *st = calloc((size_t)n, sizeof(*st));
+	sh_static.view = calloc((size_t)n, sizeof(*sh_static.view));
+	int err = all && st && sh_static.view ? 0 : -ENOMEM;
+	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
+				    all ? (void *)all : (void *)&mine))
+		err = -EIO;
+	for (int i = 0; !err && i < n; i++) {
+		if (all[i].map_len == mine.map_len &&
+		    all[i].data_len == mine.data_len &&
+		    all[i].link_lo == mine.link_lo)
+			continue;
+		u_err("shmem", "PE %d's static data is %llu bytes at link "
+			       "address 0x%llx, this PE's %llu at 0x%llx: "
+			       "every PE must run the same program", i,
+		      (unsigned long long)all[i].data_len,
+		      (unsigned long long)all[i].link_lo,
+		      (unsigned long long)mine.data_len,
+		      (unsigned long long)mine.link_lo);
+		err = -EINVAL;
+	}
+	if (err)
+		goto out;
+	int bad = -1;
+	for (int i = 0; i < n && bad < 0; i++)
+		if (all[i].status)
+			bad = i;
+	int32_t e = 0;
+	int bad_peer = -1;
+	for (int i = 0; bad < 0 && i < n && !e; i++) {
+		if (i == sh.me || !sh.peers[i].local)
+			continue;
+		e = open_view(i, all[i].fd, &sh_static.view[i]);
+		if (e)
+			bad_peer = i;
+	}
+	if (e)
+		u_warn("shmem", "cannot map PE %d's static data "
+				"(/proc/%d/fd/%d): %s", bad_peer,
+		       (int)sh.pids[bad_peer], all[bad_peer].fd,
+		       strerror(-e));
+	/* All or nothing: everyone learns whether everyone mapped. */
+	if (sh.boot->ops->allgather(sh.boot, &e, sizeof(e), st)) {
+		err = -EIO;
+		goto out;
+	}
+	for (int i = 0; bad < 0 && i < n; i++)
+		if (st[i])
+			bad = i;
+	if (bad >= 0) {
+		if (sh.me == 0 || bad == sh.me)
+			u_warn("shmem", "static data is not symmetric: PE %d "
+					"could not share or map it%s%s", bad,
+			       bad == sh.me && sh_static.why ? ": " : "",
+			       bad == sh.me && sh_static.why ? sh_static.why
+							     : "");
+		close_views();
+		sh_static.on = false;
+	} else {
+		sh_static.view[sh.me] = (char *)sh_static.map_lo;
+		sh_static.on = true;
+	}
+out:
+	close_fd();
+	free(all);
+	free(st);
+	if (err)
+		sh_static_fini();
+	return err;
+}
+
+void
+sh_static_fini(void)
+{
+	close_views();
+	close_fd();
+	sh_static.on = false;
+}
+
+void *
+sh_static_remote(const void *p, size_t len, int pe)
+{
+	uintptr_t o = (uintptr_t)p - sh_static.data_lo;
+	if (!sh_static.on || o >= sh_static.data_len ||
+	    len > sh_static.data_len - o)
+		return NULL;
+	if (pe == sh.me)
+		return (void *)p;
+	char *v = sh_static.view ? sh_static.view[pe] : NULL;
+	return v ? v + ((uintptr_t)p - sh_static.map_lo) : NULL;
+}
+
+ptrdiff_t
+sh_static_offset(const void *p, size_t len)
+{
+	uintptr_t o = (uintptr_t)p - sh_static.data_lo;
+	if (!sh_static.on || o >= sh_static.data_len ||
+	    len > sh_static.data_len - o)
+		return -EFAULT;
+	return (ptrdiff_t)((uintptr_t)p - sh_static.map_lo);
+}
+
+uint64_t
+sh_static_wait_off(const void *p)
+{
+	ptrdiff_t o = sh_static_offset(p, 0);
+	return o < 0 ? SH_WAIT_ANY : SH_WAIT_STATIC + (uint64_t)o;
+}
