@@ -37,6 +37,13 @@
  * Peers over libfabric: sh_tr_ofi.c registers [map_lo, map_lo + map_len)
  * as one more MR and all-gathers its key and base.
  *
+ * fork: a child must get a private copy, not the parent's shared pages.
+ *   The shared segment is MADV_DONTFORK; a pthread_atfork prepare handler
+ *   copies it into a private anonymous mapping (the snapshot at fork),
+ *   which the child's handler moves onto the segment's address (one
+ *   mremap) and the parent's handler unmaps. No snapshot (mmap failed):
+ *   the segment is forked shared, as a last resort, with a warning.
+ *
  * Errors and limits: a segment of another size or link address on some
  * PE (PEs running different programs) fails init naming the PE
  * (-EINVAL). A layout the swap cannot handle (several writable segments,
@@ -54,6 +61,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +71,84 @@
 #include <unistd.h>
 
 struct sh_static sh_static = { .fd = -1 };
+
+/* The fork handlers' state (see above): the shared range once swapped,
+ * the prepare handler's snapshot. */
+static uintptr_t fork_lo;
+static size_t fork_len;
+static void *fork_snap;
+static bool fork_shared;       /* forking without DONTFORK this time */
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/* A copy the sanitizers do not check (redzones lie between globals) and
+ * the compiler does not turn into a memcpy call (intercepted). */
+__attribute__((no_sanitize_address)) static void
+raw_copy(void *dst, const void *src, size_t len)
+{
+	volatile uint64_t *d = dst;
+	const volatile uint64_t *s = src;
+	for (size_t i = 0; i < len / 8; i++)
+		d[i] = s[i];
+}
+
+static void
+fork_prepare(void)
+{
+	fork_snap = NULL;
+	fork_shared = false;
+	if (!fork_len)
+		return;
+	void *m = mmap(NULL, fork_len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		u_warn("shmem", "fork: no memory for a copy of the static "
+				"data: the child shares the parent's");
+		madvise((void *)fork_lo, fork_len, MADV_DOFORK);
+		fork_shared = true;
+		return;
+	}
+	raw_copy(m, (void *)fork_lo, fork_len);
+	fork_snap = m;
+}
+
+static void
+fork_parent(void)
+{
+	if (fork_snap)
+		munmap(fork_snap, fork_len);
+	if (fork_shared)
+		madvise((void *)fork_lo, fork_len, MADV_DONTFORK);
+	fork_snap = NULL;
+}
+
+static void
+fork_child(void)
+{
+	if (!fork_snap)
+		return;
+	/* the range is a hole here (DONTFORK): the snapshot goes there */
+	if (mremap(fork_snap, fork_len, fork_len,
+		   MREMAP_MAYMOVE | MREMAP_FIXED, (void *)fork_lo) ==
+	    MAP_FAILED) {
+		static const char msg[] = "zeshmem: fork: cannot give the "
+					  "child its static data\n";
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			_exit(1);
+		_exit(1);
+	}
+	fork_snap = NULL;
+	fork_len = 0; /* the child's segment is private again */
+	sh_static.swapped = false;
+}
+
+static void
+fork_register(void)
+{
+	int rc = pthread_atfork(fork_prepare, fork_parent, fork_child);
+	if (rc)
+		u_warn("shmem", "pthread_atfork: %s: a fork child would share "
+				"the static data", strerror(rc));
+}
 
 struct seg {
 	uintptr_t map_lo, map_hi, data_lo, data_hi;
@@ -226,6 +312,12 @@ sh_static_swap(void)
 	}
 	sh_static.fd = fd;
 	sh_static.swapped = true;
+	/* fork children get a private copy (fork_prepare & co.) */
+	pthread_once(&fork_once, fork_register);
+	if (!madvise((void *)s.map_lo, s.map_hi - s.map_lo, MADV_DONTFORK)) {
+		fork_lo = s.map_lo;
+		fork_len = s.map_hi - s.map_lo;
+	}
 	u_dbg("shmem", "static data %p..%p shared (memfd %d)",
 	      (void *)s.data_lo, (void *)s.data_hi, fd);
 	return 0;

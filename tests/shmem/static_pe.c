@@ -9,7 +9,8 @@
  *                             AMOs, put_signal, wait_until/test/
  *                             signal_wait_until woken by a peer, shmem_ptr,
  *                             addr_accessible; then a second init/finalize
- *                             cycle; checks the executable is PIE / not
+ *                             cycle; a fork child's static data is its
+ *                             own; checks the executable is PIE / not
  *   static_pe shlib           puts into a shared library's global: ends
  *                             with libzeshmem's one-line error (exit 1)
  * STATIC_PE_NET=1: no peer is node-local (ZESHMEM_TRANSPORT=ofi):
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -60,6 +62,7 @@ static double dd;
 static float ff;
 static uint64_t sig, sig_add;
 static long word, word2;
+static long forkv[2] = { 11, 12 };
 #ifdef STATIC_PE_BIG
 /* another program's layout (static_check.sh: a job of two programs) */
 long static_pe_big[4096];
@@ -309,6 +312,29 @@ case_ptr(int right)
 	shmem_barrier_all();
 }
 
+/* A fork child gets the static data as it was at fork, privately: its
+ * writes reach neither its parent nor the parent's peers. */
+static void
+case_fork(void)
+{
+	forkv[1] = 100 + me;
+	pid_t pid = fork();
+	CHECK(pid >= 0, "fork");
+	if (pid == 0) {
+		int ok = forkv[0] == 11 && forkv[1] == 100 + me;
+		forkv[0] = -1;
+		forkv[1] = -1;
+		_exit(ok ? 0 : 4);
+	}
+	int ws = 0;
+	CHECK(waitpid(pid, &ws, 0) == pid, "waitpid");
+	CHECK(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "child: 0x%x", ws);
+	CHECK(forkv[0] == 11 && forkv[1] == 100 + me,
+	      "the child's writes reached the parent: %ld %ld", forkv[0],
+	      forkv[1]);
+	shmem_barrier_all();
+}
+
 int
 main(int argc, char **argv)
 {
@@ -337,6 +363,7 @@ main(int argc, char **argv)
 	case_amo(right, left);
 	case_signal_wait(right, left);
 	case_ptr(right);
+	case_fork();
 	shmem_finalize();
 	/* the data stays the program's after finalize */
 	CHECK(gl[2] == left * 10 + 2, "gl after finalize: %ld", gl[2]);
