@@ -317,6 +317,15 @@ case_ptr(int right)
 static void
 case_fork(void)
 {
+#if defined(__SANITIZE_THREAD__)
+	/* zemem's driver's fork handler takes more locks at once than
+	 * ThreadSanitizer's deadlock detector can hold (64): any fork of a
+	 * process with the driver loaded aborts there. */
+	if (me == 0)
+		printf("PE 0: fork check skipped under ThreadSanitizer (the "
+		       "driver's fork handler holds > 64 locks)\n");
+	return;
+#endif
 	forkv[1] = 100 + me;
 	pid_t pid = fork();
 	CHECK(pid >= 0, "fork");
