@@ -13,8 +13,9 @@
  *                             own; checks the executable is PIE / not
  *   static_pe shlib           puts into a shared library's global: ends
  *                             with libzeshmem's one-line error (exit 1)
- * STATIC_PE_NET=1: no peer is node-local (ZESHMEM_TRANSPORT=ofi):
- * shmem_ptr of a peer's static data is NULL. Exits 0 with
+ * STATIC_PE_NET=1: no peer is node-local (ZESHMEM_TRANSPORT=ofi);
+ * SHMEM_PE_NODE_PES=k: k consecutive ranks per node (netns_job.sh):
+ * shmem_ptr of another node's PE's static data is NULL. Exits 0 with
  * "PE <me>: <case> ok", 3 with the failed check on stderr.
  */
 #include <shmem.h>
@@ -75,11 +76,19 @@ sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Is pe on this PE's node? STATIC_PE_NET=1: no peer is;
+ * SHMEM_PE_NODE_PES=k (netns_job.sh): k consecutive ranks per node. */
 static int
-net(void)
+same_node(int pe)
 {
 	const char *e = getenv("STATIC_PE_NET");
-	return e && *e == '1';
+	if (e && *e == '1')
+		return pe == me;
+	e = getenv("SHMEM_PE_NODE_PES");
+	int k = e ? atoi(e) : npes;
+	if (k < 1 || k > npes)
+		k = npes;
+	return pe / k == me / k;
 }
 
 /* The executable's ELF type (ET_DYN: PIE, ET_EXEC: not). */
@@ -292,7 +301,7 @@ case_ptr(int right)
 		CHECK(shmem_addr_accessible(&si[3], pe) == 1, "si %d", pe);
 		if (pe == me) {
 			CHECK(p == gl, "shmem_ptr self");
-		} else if (net()) {
+		} else if (!same_node(pe)) {
 			CHECK(p == NULL, "shmem_ptr of another node's PE");
 		} else {
 			CHECK(p && p != gl, "shmem_ptr of PE %d", pe);
