@@ -16,9 +16,10 @@
  *
  * Node-local peers (no ptrace rights needed, whatever Yama says):
  *   swap (sh_init, before the driver and the heap): a memfd of the
- *     segment's page-rounded size gets the segment's bytes (raw pwrite:
- *     a sanitizer's interceptor would check the redzones between
- *     globals), then ONE mmap(MAP_FIXED | MAP_SHARED) of the memfd
+ *     segment's page-rounded size gets the segment's nonzero pages (raw
+ *     pwrite: a sanitizer's interceptor would check the redzones between
+ *     globals; zero pages stay holes, so a big untouched .bss costs no
+ *     memory), then ONE mmap(MAP_FIXED | MAP_SHARED) of the memfd
  *     replaces the segment's pages in place, atomically; the bytes are
  *     already there, so the program sees no change. Nothing between the
  *     copy and the mmap writes the segment (locals only: this code may
@@ -152,6 +153,7 @@ fork_register(void)
 
 struct seg {
 	uintptr_t map_lo, map_hi, data_lo, data_hi;
+	uintptr_t anon_lo;         /* first page past the file's bytes */
 	uint64_t link_lo;          /* map_lo before relocation */
 	const char *why;           /* not usable: why */
 };
@@ -185,6 +187,7 @@ find_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	uintptr_t hi = lo + rw->p_memsz;
 	s->data_lo = lo;
 	s->data_hi = hi;
+	s->anon_lo = (lo + rw->p_filesz + pg - 1) & ~(pg - 1);
 	s->map_lo = lo & ~(pg - 1);
 	s->map_hi = (hi + pg - 1) & ~(pg - 1);
 	if (relro) {
@@ -229,37 +232,110 @@ still_mapped(uintptr_t lo, size_t len)
 	return true;
 }
 
+__attribute__((no_sanitize_address)) static bool
+page_is_zero(const void *p, size_t len)
+{
+	const uint64_t *w = p;
+	for (size_t i = 0; i < len / 8; i++)
+		if (w[i])
+			return false;
+	return true;
+}
+
+/* pwrite of [lo + a, lo + b) at offset a; raw: a sanitizer's interceptor
+ * would check the redzones between globals. */
+static int
+write_run(int fd, uintptr_t lo, size_t a, size_t b)
+{
+	for (unsigned tries = 0; a < b && tries < 1000; tries++) {
+		long n = syscall(SYS_pwrite64, fd, lo + a, b - a, (off_t)a);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		a += (size_t)n;
+	}
+	return a < b ? -EIO : 0;
+}
+
 /* Puts the segment onto a memfd in place. Touches no global of the
  * segment between the copy and the mmap (locals only). */
-static int
-swap(uintptr_t lo, size_t len, int *out)
+/* Pages of [lo, lo + len) never touched (/proc/self/pagemap: neither
+ * present nor swapped), one byte per page (1: untouched); NULL when
+ * pagemap cannot be read. Valid for private anonymous memory only (the
+ * .bss past the file's bytes before the first swap): there, such a page
+ * is zero. */
+static unsigned char *
+untouched_pages(uintptr_t lo, size_t len)
 {
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n = len / pg;
+	if (!n)
+		return NULL;
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	uint64_t *e = malloc(n * sizeof(*e));
+	unsigned char *u = malloc(n);
+	size_t bytes = n * sizeof(*e);
+	ssize_t r = e && u ? pread(fd, e, bytes, (off_t)(lo / pg * 8)) : -1;
+	close(fd);
+	if (r != (ssize_t)bytes) {
+		free(e);
+		free(u);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		u[i] = !(e[i] & (3ull << 62)); /* bit 63 present, 62 swapped */
+	free(e);
+	return u;
+}
+
+static int
+swap(uintptr_t lo, size_t len, uintptr_t anon_lo, int *out)
+{
+	/* Before the first swap, the .bss past the file's bytes is private
+	 * anonymous memory: its untouched pages are skipped unread (a large
+	 * .bss costs neither memory nor page faults). */
+	static bool swapped_once;
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t anon_off = anon_lo > lo ? anon_lo - lo : 0;
+	unsigned char *u = NULL;
+	if (!swapped_once && anon_off < len)
+		u = untouched_pages(lo + anon_off, len - anon_off);
 	int fd = (int)syscall(SYS_memfd_create, "zeshmem-static",
 			      MFD_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		free(u);
 		return -errno;
+	}
 	if (ftruncate(fd, (off_t)len)) {
 		int e = -errno;
 		close(fd);
+		free(u);
 		return e;
 	}
-	size_t done = 0;
-	for (unsigned tries = 0; done < len && tries < 1000; tries++) {
-		long n = syscall(SYS_pwrite64, fd, lo + done, len - done,
-				 (off_t)done);
-		if (n < 0 && errno == EINTR)
+	/* Runs of pages with a nonzero byte; zero pages stay holes of the
+	 * memfd (a large untouched .bss costs no memory). */
+#define SKIP(a) ((u && (a) >= anon_off && u[((a) - anon_off) / pg]) || \
+		 page_is_zero((const void *)(lo + (a)), pg))
+	for (size_t a = 0; a < len;) {
+		if (SKIP(a)) {
+			a += pg;
 			continue;
-		if (n <= 0) {
-			int e = n < 0 ? -errno : -EIO;
-			close(fd);
-			return e;
 		}
-		done += (size_t)n;
+		size_t b = a + pg;
+		while (b < len && !SKIP(b))
+			b += pg;
+		int err = write_run(fd, lo, a, b);
+		if (err) {
+			close(fd);
+			free(u);
+			return err;
+		}
+		a = b;
 	}
-	if (done < len) {
-		close(fd);
-		return -EIO;
-	}
+#undef SKIP
+	free(u);
 	long m = syscall(SYS_mmap, lo, len, PROT_READ | PROT_WRITE,
 			 MAP_SHARED | MAP_FIXED, fd, 0);
 	if (m < 0 && m > -4096) {
@@ -276,6 +352,7 @@ swap(uintptr_t lo, size_t len, int *out)
 		close(fd);
 		return e;
 	}
+	swapped_once = true;
 	*out = fd;
 	return 0;
 }
@@ -302,7 +379,7 @@ sh_static_swap(void)
 		return 0;
 	}
 	int fd = -1;
-	int err = swap(s.map_lo, s.map_hi - s.map_lo, &fd);
+	int err = swap(s.map_lo, s.map_hi - s.map_lo, s.anon_lo, &fd);
 	if (err) {
 		sh_static.why = "cannot put it on shared memory";
 		u_warn("shmem", "static data at %p (+%zu): memfd/mmap: %s",
