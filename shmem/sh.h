@@ -199,7 +199,8 @@ SH_HIDDEN int sh_pe_check_alive(int pe);
  * futex words are in shared memory (FUTEX_WAIT without _PRIVATE).
  *   sleepers/wait_off/doorbell  a data wait (wait_until, signal waits)
  *             of this PE that sleeps adds itself to sleepers, names the
- *             heap offset it waits on in wait_off (SH_WAIT_ANY when two
+ *             heap offset it waits on in wait_off (SH_WAIT_STATIC + its
+ *             offset for a static-data word; SH_WAIT_ANY when two
  *             waits sleep at once or the word is not in the heap), and
  *             sleeps on doorbell; a writer (put, AMO, signal) that sees
  *             sleepers != 0 after its store and a full fence, and a
@@ -393,7 +394,7 @@ SH_HIDDEN uint64_t sh_static_wait_off(const void *p);
  * libfabric when some PE is not node-local (the same decision on every
  * PE), all-gathers addresses and keys, marks the other peers net.
  * Operations take the local symmetric address, like sh_put & co., and
- * check it against the heap (-EFAULT). The ops are the node-local ones'
+ * check it against the heap and the static data's MR (-EFAULT). The ops are the node-local ones'
  * contracts; amo: esize 4/8, the bits of the value (float included). */
 SH_HIDDEN int sh_tr_ofi_init(void);
 SH_HIDDEN void sh_tr_ofi_fini(void);
@@ -486,8 +487,8 @@ SH_HIDDEN int sh_quiet(struct sh_ctx *c);
 
 /* cmp: SHMEM_CMP_*; t SH_T_INT (signed compare) or SH_T_UINT; esize 1, 2,
  * 4 or 8, ivar esize-aligned (else -EINVAL). Waits until *ivar cmp value
- * holds (ivar in the heap: only writes covering it wake the wait; else
- * any write into the heap does). Spins briefly, then sleeps (futex);
+ * holds (ivar in the heap or the static data: only writes covering it
+ * wake the wait; else any write into the heap does). Spins briefly, then sleeps (futex);
  * 0, -EHOSTDOWN when a PE of the node ended (seen within 50 ms),
  * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds when the job has PEs whose
  * end cannot be seen (other nodes). sh_test: 1 holds, 0 not, -EINVAL. */
