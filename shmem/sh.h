@@ -357,7 +357,7 @@ sh_remote_fast(const void *p, size_t len, int pe)
  * is what API calls may address; [map_lo, map_lo + map_len) (page-
  * rounded, data_lo's page first) is what is shared: on one node, a memfd
  * mapped MAP_FIXED over the segment at init (sh_static_swap, before the
- * driver: no ptrace rights needed), its peers' copies mapped from
+ * bootstrap and the driver: no ptrace rights needed), its peers' copies mapped from
  * /proc/<pid>/fd/<n>; over libfabric, one more MR (sh_tr_ofi.c). on:
  * symmetric on every PE (all or nothing, decided at init). Limits: the
  * executable's data only (shared libraries' is not symmetric), PIE or
@@ -377,7 +377,10 @@ SH_HIDDEN extern struct sh_static sh_static;
 /* Wait offsets of static words (ctrl->wait_off): SH_WAIT_STATIC + the
  * offset from map_lo; heap words use their heap offset. */
 #define SH_WAIT_STATIC (1ull << 62)
-SH_HIDDEN int sh_static_swap(void);
+/* First in sh_init: finds the segment and, when the job may have more
+ * than one PE (uid with nranks > 1, PMIX_RANK, ZESHMEM_NRANKS > 1), puts
+ * it on a memfd; failures only warn (sh_static_init decides). */
+SH_HIDDEN int sh_static_swap(const void *uid, int nranks);
 SH_HIDDEN int sh_static_init(void);
 SH_HIDDEN void sh_static_fini(void);
 /* pe's copy of [p, p + len) of static data (p when pe == me), NULL when

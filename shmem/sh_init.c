@@ -12,9 +12,10 @@
  *   4. the node-local transport (sh_tr_ipc_init): one all-gather of
  *      {host identity, pid, heap handle, ...}; PEs of the same identity
  *      are one node; each opens its node peers' heaps;
- *   4b. static data (sh_static.c): swapped onto a memfd right after the
- *      bootstrap (before the driver and its threads); after step 4, each
- *      PE maps its node peers' (sh_static_init);
+ *   4b. static data (sh_static.c): swapped onto a memfd first of all,
+ *      before the bootstrap and the driver (and their threads) when the
+ *      job may have more than one PE; after step 4, each PE maps its
+ *      node peers' (sh_static_init);
  *   5. the network transport (sh_tr_ofi_init) when some PE is not
  *      node-local (or ZESHMEM_TRANSPORT=ofi makes every PE a node);
  *      the copy engine (sh_rma_init) when it may be used;
@@ -297,8 +298,13 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	}
 	int err;
 	read_options();
-	if ((err = sh_boot_open(uid, rank, nranks, &sh.boot)))
+	/* Static data onto shared memory before anything else runs (the
+	 * bootstrap's threads included). */
+	sh_static_swap(uid, nranks);
+	if ((err = sh_boot_open(uid, rank, nranks, &sh.boot))) {
+		sh_static_fini();
 		return err;
+	}
 	sh.me = sh.boot->rank;
 	sh.npes = sh.boot->nranks;
 	if (sh.boot->timeout_s)
@@ -306,9 +312,6 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	int lr = sh.boot->local_rank;
 	if (lr < 0)
 		lr = (int)u_option_u64(U_OPT_SH_LOCAL_RANK);
-	/* Static data onto shared memory before anything else runs. */
-	if ((err = sh_static_swap()))
-		goto err_boot;
 	if ((err = open_driver(lr)))
 		goto err_boot;
 	if ((err = sh_heap_init()))
@@ -349,6 +352,7 @@ err_heap:
 err_driver:
 	close_driver();
 err_boot:
+	sh_static_fini();
 	sh_boot_close(sh.boot);
 	sh.boot = NULL;
 	sh.me = -1;

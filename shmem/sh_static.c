@@ -15,7 +15,8 @@
  * implementations): an address there is refused like any other.
  *
  * Node-local peers (no ptrace rights needed, whatever Yama says):
- *   swap (sh_init, before the driver and the heap): a memfd of the
+ *   swap (sh_init, first: before the bootstrap, the driver and their
+ *     threads; only when the job may have more than one PE): a memfd of the
  *     segment's page-rounded size gets the segment's nonzero pages (raw
  *     pwrite: a sanitizer's interceptor would check the redzones between
  *     globals; zero pages stay holes, so a big untouched .bss costs no
@@ -57,6 +58,7 @@
 #include "sh.h"
 
 #include "u_log.h"
+#include "u_options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -357,8 +359,37 @@ swap(uintptr_t lo, size_t len, uintptr_t anon_lo, int *out)
 	return 0;
 }
 
+static uintptr_t seg_anon_lo;
+
+/* The swap of the segment sh_static_swap found; failures only warn. */
+static void
+share(void)
+{
+	uintptr_t lo = sh_static.map_lo;
+	size_t len = sh_static.map_len;
+	int fd = -1;
+	int err = swap(lo, len, seg_anon_lo, &fd);
+	if (err) {
+		sh_static.why = "cannot put it on shared memory";
+		u_warn("shmem", "static data at %p (+%zu): memfd/mmap: %s",
+		       (void *)lo, len, strerror(-err));
+		return;
+	}
+	sh_static.fd = fd;
+	sh_static.swapped = true;
+	/* fork children get a private copy (fork_prepare & co.) */
+	pthread_once(&fork_once, fork_register);
+	if (!madvise((void *)lo, len, MADV_DONTFORK)) {
+		fork_lo = lo;
+		fork_len = len;
+	}
+	u_dbg("shmem", "static data %p..%p shared (memfd %d)",
+	      (void *)sh_static.data_lo,
+	      (void *)(sh_static.data_lo + sh_static.data_len), fd);
+}
+
 int
-sh_static_swap(void)
+sh_static_swap(const void *uid, int nranks)
 {
 	struct seg s = { 0 };
 	sh_static.on = false;
@@ -374,29 +405,14 @@ sh_static_swap(void)
 	sh_static.data_lo = s.data_lo;
 	sh_static.data_len = s.data_hi - s.data_lo;
 	sh_static.link_lo = s.link_lo;
-	if (sh.npes <= 1) {
-		sh_static.on = true; /* only this PE: nothing to share */
-		return 0;
-	}
-	int fd = -1;
-	int err = swap(s.map_lo, s.map_hi - s.map_lo, s.anon_lo, &fd);
-	if (err) {
-		sh_static.why = "cannot put it on shared memory";
-		u_warn("shmem", "static data at %p (+%zu): memfd/mmap: %s",
-		       (void *)s.map_lo, (size_t)(s.map_hi - s.map_lo),
-		       strerror(-err));
-		return 0;
-	}
-	sh_static.fd = fd;
-	sh_static.swapped = true;
-	/* fork children get a private copy (fork_prepare & co.) */
-	pthread_once(&fork_once, fork_register);
-	if (!madvise((void *)s.map_lo, s.map_hi - s.map_lo, MADV_DONTFORK)) {
-		fork_lo = s.map_lo;
-		fork_len = s.map_hi - s.map_lo;
-	}
-	u_dbg("shmem", "static data %p..%p shared (memfd %d)",
-	      (void *)s.data_lo, (void *)s.data_hi, fd);
+	/* Before the bootstrap: a job of one PE has nothing to share (a
+	 * unique id of one rank, or no launcher's variables). */
+	seg_anon_lo = s.anon_lo;
+	bool multi = uid ? nranks > 1
+			 : getenv("PMIX_RANK") ||
+				   u_option_u64(U_OPT_SH_NRANKS) > 1;
+	if (multi)
+		share();
 	return 0;
 }
 
@@ -459,8 +475,17 @@ int
 sh_static_init(void)
 {
 	int n = sh.npes;
-	if (n <= 1)
+	if (n <= 1) {
+		/* only this PE: nothing to share, its own data is its own */
+		close_fd();
+		sh_static.on = !sh_static.why && sh_static.map_len;
 		return 0;
+	}
+	/* A job of several PEs that sh_static_swap did not foresee (no
+	 * launcher variable it knows): shared now, later than it should be
+	 * (the bootstrap's and the driver's threads run). */
+	if (!sh_static.swapped && !sh_static.why)
+		share();
 	struct sblob mine = {
 		.status = sh_static.swapped ? 0 : 1,
 		.fd = sh_static.fd,
