@@ -496,9 +496,13 @@ sh_static_init(void)
 	struct sblob *all = calloc((size_t)n, sizeof(*all));
 	int32_t *st = calloc((size_t)n, sizeof(*st));
 	sh_static.view = calloc((size_t)n, sizeof(*sh_static.view));
-	int err = all && st && sh_static.view ? 0 : -ENOMEM;
-	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
-				    all ? (void *)all : (void *)&mine))
+	int err = 0;
+	if (!all || !st || !sh_static.view) {
+		/* no room to take part: the others' all-gather times out */
+		err = -ENOMEM;
+		goto out;
+	}
+	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
 		err = -EIO;
 	for (int i = 0; !err && i < n; i++) {
 		if (all[i].map_len == mine.map_len &&

@@ -577,9 +577,10 @@ static_exchange(void)
 		}
 	}
 	struct sblob *all = calloc((size_t)n, sizeof(*all));
-	int err = all ? 0 : -ENOMEM;
-	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
-				    all ? (void *)all : (void *)&mine))
+	if (!all)
+		return -ENOMEM; /* the others' all-gather times out */
+	int err = 0;
+	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
 		err = -EIO;
 	for (int i = 0; !err && i < n; i++)
 		if (all[i].status) {
