@@ -209,7 +209,8 @@ SH_HIDDEN int sh_pe_check_alive(int pe);
  * futex words are in shared memory (FUTEX_WAIT without _PRIVATE).
  *   sleepers/wait_off/doorbell  a data wait (wait_until, signal waits)
  *             of this PE that sleeps adds itself to sleepers, names the
- *             heap offset it waits on in wait_off (SH_WAIT_ANY when two
+ *             heap offset it waits on in wait_off (SH_WAIT_STATIC + its
+ *             offset for a static-data word; SH_WAIT_ANY when two
  *             waits sleep at once or the word is not in the heap), and
  *             sleeps on doorbell; a writer (put, AMO, signal) that sees
  *             sleepers != 0 after its store and a full fence, and a
@@ -327,8 +328,9 @@ SH_HIDDEN void sh_alloc_stats(const struct sh_alloc *a,
 /* Where this PE reaches pe's copy of the local symmetric address p:
  * NULL when pe is out of range or not node-local, or when [p, p + len)
  * (len 0: p) is not wholly inside one chunk of the user heap (the control
- * block is the runtime's: no API call reaches it). pe == me: p itself.
- * Never a pointer outside pe's heap. */
+ * block is the runtime's: no API call reaches it) nor wholly inside the
+ * program's static data (sh_static_remote). pe == me: p itself.
+ * Never a pointer outside pe's heap or static data. */
 SH_HIDDEN void *sh_remote_ptr(const void *p, size_t len, int pe);
 
 struct sh_peer {
@@ -397,13 +399,54 @@ SH_HIDDEN void *sh_symreg_ptr(const void *p, size_t len, int pe);
 /* Finalize: every registration released (before the transports). */
 SH_HIDDEN void sh_reg_fini(void);
 
+/* ---- static data (sh_static.c) ----------------------------------------- */
+
+/* The program's global and static variables (its writable PT_LOAD
+ * segment less RELRO) as symmetric memory. [data_lo, data_lo + data_len)
+ * is what API calls may address; [map_lo, map_lo + map_len) (page-
+ * rounded, data_lo's page first) is what is shared: on one node, a memfd
+ * mapped MAP_FIXED over the segment at init (sh_static_swap, before the
+ * bootstrap and the driver: no ptrace rights needed), its peers' copies mapped from
+ * /proc/<pid>/fd/<n>; over libfabric, one more MR (sh_tr_ofi.c). on:
+ * symmetric on every PE (all or nothing, decided at init). Limits: the
+ * executable's data only (shared libraries' is not symmetric), PIE or
+ * not; the same program on every PE (else init fails naming the PE);
+ * threads started before shmem_init must not write static data during
+ * init. */
+struct sh_static {
+	uintptr_t map_lo, data_lo;
+	size_t map_len, data_len;
+	uint64_t link_lo;                 /* map_lo before relocation */
+	bool on, swapped;
+	int fd;                           /* the memfd until peers opened it */
+	char **view;                      /* [npes]: pe's map_lo as mapped here */
+	const char *why;                  /* not symmetric: why (or NULL) */
+};
+SH_HIDDEN extern struct sh_static sh_static;
+/* Wait offsets of static words (ctrl->wait_off): SH_WAIT_STATIC + the
+ * offset from map_lo; heap words use their heap offset. */
+#define SH_WAIT_STATIC (1ull << 62)
+/* First in sh_init: finds the segment and, when the job may have more
+ * than one PE (uid with nranks > 1, PMIX_RANK, ZESHMEM_NRANKS > 1), puts
+ * it on a memfd; failures only warn (sh_static_init decides). */
+SH_HIDDEN int sh_static_swap(const void *uid, int nranks);
+SH_HIDDEN int sh_static_init(void);
+SH_HIDDEN void sh_static_fini(void);
+/* pe's copy of [p, p + len) of static data (p when pe == me), NULL when
+ * the range is not wholly static data or pe's is not mapped here. */
+SH_HIDDEN void *sh_static_remote(const void *p, size_t len, int pe);
+/* Offset of [p, p + len) from map_lo, or -EFAULT when not static data. */
+SH_HIDDEN ptrdiff_t sh_static_offset(const void *p, size_t len);
+/* SH_WAIT_STATIC + offset for a static word, else SH_WAIT_ANY. */
+SH_HIDDEN uint64_t sh_static_wait_off(const void *p);
+
 /* ---- network transport (sh_tr_ofi.c) ---------------------------------- */
 
 /* Init (after sh_tr_ipc_init, which names the node-local peers): opens
  * libfabric when some PE is not node-local (the same decision on every
  * PE), all-gathers addresses and keys, marks the other peers net.
  * Operations take the local symmetric address, like sh_put & co., and
- * check it against the heap (-EFAULT). The ops are the node-local ones'
+ * check it against the heap and the static data's MR (-EFAULT). The ops are the node-local ones'
  * contracts; amo: esize 4/8, the bits of the value (float included). */
 SH_HIDDEN int sh_tr_ofi_init(void);
 SH_HIDDEN void sh_tr_ofi_fini(void);
@@ -600,8 +643,8 @@ SH_HIDDEN uint64_t sh_proxy_executed(void);
 
 /* cmp: SHMEM_CMP_*; t SH_T_INT (signed compare) or SH_T_UINT; esize 1, 2,
  * 4 or 8, ivar esize-aligned (else -EINVAL). Waits until *ivar cmp value
- * holds (ivar in the heap: only writes covering it wake the wait; else
- * any write into the heap does). Spins briefly, then sleeps (futex);
+ * holds (ivar in the heap or the static data: only writes covering it
+ * wake the wait; else any write into the heap does). Spins briefly, then sleeps (futex);
  * 0, -EHOSTDOWN when a PE of the node ended (seen within 50 ms),
  * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds when the job has PEs whose
  * end cannot be seen (other nodes). sh_test: 1 holds, 0 not, -EINVAL. */

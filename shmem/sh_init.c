@@ -12,6 +12,10 @@
  *   4. the node-local transport (sh_tr_ipc_init): one all-gather of
  *      {host identity, pid, heap handle, ...}; PEs of the same identity
  *      are one node; each opens its node peers' heaps;
+ *   4b. static data (sh_static.c): swapped onto a memfd first of all,
+ *      before the bootstrap and the driver (and their threads) when the
+ *      job may have more than one PE; after step 4, each PE maps its
+ *      node peers' (sh_static_init);
  *   5. the network transport (sh_tr_ofi_init) when some PE is not
  *      node-local (or ZESHMEM_TRANSPORT=ofi makes every PE a node);
  *      the copy engine (sh_rma_init) when it may be used;
@@ -300,8 +304,13 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	read_options();
 	if ((err = sh_backend_select()))
 		return err;
-	if ((err = sh_boot_open(uid, rank, nranks, &sh.boot)))
+	/* Static data onto shared memory before anything else runs (the
+	 * bootstrap's threads included). */
+	sh_static_swap(uid, nranks);
+	if ((err = sh_boot_open(uid, rank, nranks, &sh.boot))) {
+		sh_static_fini();
 		return err;
+	}
 	sh.me = sh.boot->rank;
 	sh.npes = sh.boot->nranks;
 	if (sh.boot->timeout_s)
@@ -315,8 +324,10 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 		goto err_driver;
 	if ((err = sh_tr_ipc_init()))
 		goto err_heap;
-	if ((err = sh_tr_ofi_init()))
+	if ((err = sh_static_init()))
 		goto err_ipc;
+	if ((err = sh_tr_ofi_init()))
+		goto err_static;
 	if ((err = sh_rma_init()))
 		goto err_ofi;
 	if ((err = sh_team_init()))
@@ -342,6 +353,8 @@ err_rma:
 	sh_rma_fini();
 err_ofi:
 	sh_tr_ofi_fini();
+err_static:
+	sh_static_fini();
 err_ipc:
 	sh_tr_ipc_fini();
 err_heap:
@@ -349,6 +362,7 @@ err_heap:
 err_driver:
 	close_driver();
 err_boot:
+	sh_static_fini();
 	sh_boot_close(sh.boot);
 	sh.boot = NULL;
 	sh.me = -1;
@@ -373,6 +387,7 @@ sh_finalize(void)
 	sh_reg_fini();
 	sh_rma_fini();
 	sh_tr_ofi_fini();
+	sh_static_fini();
 	sh_tr_ipc_fini();
 	sh_heap_fini();
 	close_driver();

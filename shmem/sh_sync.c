@@ -97,6 +97,8 @@ sh_wake_range(int pe, const void *dest, size_t len)
 		return;
 	uint64_t w = __atomic_load_n(&c->wait_off, __ATOMIC_RELAXED);
 	uint64_t off = (uint64_t)((uintptr_t)dest - (uintptr_t)sh_heap.base);
+	if (off >= sh_heap.size)
+		off = sh_static_wait_off(dest); /* static data (or ANY) */
 	if (w == SH_WAIT_ANY || w - off < len)
 		ring(&c->doorbell);
 }
@@ -253,6 +255,8 @@ sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
 		uintptr_t o = (uintptr_t)word - (uintptr_t)sh_heap.base;
 		if (o < sh_heap.size)
 			off = o;
+		else
+			off = sh_static_wait_off((const void *)word);
 	}
 	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
 	/* The timeout is for PEs whose end this PE cannot see (other nodes):

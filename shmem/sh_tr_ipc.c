@@ -334,8 +334,10 @@ sh_remote_ptr(const void *p, size_t len, int pe)
 	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
 		return NULL;
 	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	if (off >= sh_heap.size)
-		return sh_symreg_ptr(p, len, pe);
+	if (off >= sh_heap.size) {
+		void *r = sh_static_remote(p, len, pe);
+		return r ? r : sh_symreg_ptr(p, len, pe);
+	}
 	if (off < SH_CTRL_SIZE)
 		return NULL;
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {

@@ -196,6 +196,7 @@ struct net_peer {
 	fi_addr_t addr;
 	uint64_t key[SH_MAX_CHUNKS];
 	uint64_t base[SH_MAX_CHUNKS];
+	uint64_t skey, sbase;         /* its static data's MR (sh_static) */
 };
 
 struct blob {
@@ -246,6 +247,9 @@ static struct {
 	struct fid_mr *bounce_mr;
 	void *bounce_desc;
 	unsigned bounce_next;
+	/* The program's static data as one more MR (sh_static.c). */
+	struct fid_mr *smr;
+	void *sdesc;
 } ofi;
 
 static const char *const default_provs[] = {
@@ -480,6 +484,10 @@ close_all(void)
 		fi_close(&ofi.ep->fid);
 	if (ofi.bounce_mr)
 		fi_close(&ofi.bounce_mr->fid);
+	if (ofi.smr)
+		fi_close(&ofi.smr->fid);
+	ofi.smr = NULL;
+	ofi.sdesc = NULL;
 	free(ofi.bounce);
 	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
 		if (ofi.mr[k])
@@ -588,6 +596,48 @@ open_local(struct blob *mine)
 	return 0;
 }
 
+/* Static data (sh_static.c): registered as one more MR (requested key
+ * SH_MAX_CHUNKS + 2), its key and base all-gathered; collective. A PE
+ * that cannot register fails init (as a heap chunk would). */
+static int
+static_exchange(void)
+{
+	struct sblob {
+		int32_t status;
+		uint64_t key, base;
+	} mine = { 0 };
+	int n = sh.npes;
+	if (sh_static.on) {
+		mine.status = reg((void *)sh_static.map_lo, sh_static.map_len,
+				  FI_READ | FI_WRITE | FI_REMOTE_READ |
+					  FI_REMOTE_WRITE,
+				  SH_MAX_CHUNKS + 2, &ofi.smr);
+		if (!mine.status) {
+			ofi.sdesc = fi_mr_desc(ofi.smr);
+			mine.key = fi_mr_key(ofi.smr);
+			mine.base = sh_static.map_lo;
+		}
+	}
+	struct sblob *all = calloc((size_t)n, sizeof(*all));
+	if (!all)
+		return -ENOMEM; /* the others' all-gather times out */
+	int err = 0;
+	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
+		err = -EIO;
+	for (int i = 0; !err && i < n; i++)
+		if (all[i].status) {
+			u_err("shmem", "PE %d could not register its static "
+				       "data with libfabric", i);
+			err = -EIO;
+		}
+	for (int i = 0; !err && i < n; i++) {
+		ofi.np[i].skey = all[i].key;
+		ofi.np[i].sbase = all[i].base;
+	}
+	free(all);
+	return err;
+}
+
 int
 sh_tr_ofi_init(void)
 {
@@ -632,6 +682,8 @@ sh_tr_ofi_init(void)
 		ofi.np[i].base[0] = all[i].base;
 	}
 	free(all);
+	if (!err)
+		err = static_exchange();
 	if (err) {
 		close_all();
 		return err;
@@ -883,8 +935,16 @@ static int
 raddr(const void *sym, size_t len, int pe, uint64_t *addr, uint64_t *key)
 {
 	uintptr_t off = (uintptr_t)sym - (uintptr_t)sh_heap.base;
-	if (off >= sh_heap.size)
-		return -EFAULT;
+	if (off >= sh_heap.size) {
+		/* the program's static data: one MR per PE */
+		ptrdiff_t so = sh_static_offset(sym, len);
+		if (so < 0 || !ofi.smr)
+			return -EFAULT;
+		*addr = ofi.virt ? ofi.np[pe].sbase + (uint64_t)so
+				 : (uint64_t)so;
+		*key = ofi.np[pe].skey;
+		return 0;
+	}
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
 		const struct sh_chunk *c = &sh_heap.chunk[k];
 		if (off < c->off || off - c->off >= c->size)
@@ -914,6 +974,10 @@ ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
 			*desc = ofi.desc[k];
 			return 0;
 		}
+	}
+	if (ofi.smr && sh_static_offset(p, len) >= 0) {
+		*desc = ofi.sdesc;
+		return 0;
 	}
 	if ((*desc = sh_lreg_desc(p, len ? len : 1)))
 		return 0;

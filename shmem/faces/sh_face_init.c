@@ -56,8 +56,9 @@ face_fail(const char *call, int rc, int pe, const char *what, const void *p)
 			sh_fatal(call, "%s %p is a buffer registered with "
 				 "rocshmem_buffer_register: a local buffer, "
 				 "never a remote target (pe %d)", what, p, pe);
-		sh_fatal(call, "%s %p is not a symmetric address (pe %d)",
-			 what, p, pe);
+		sh_fatal(call, "%s %p is not a symmetric address (pe %d): "
+			 "not in the symmetric heap or the program's static "
+			 "data", what, p, pe);
 	case -EINVAL:
 		sh_fatal(call, "invalid argument (%s %p, pe %d)", what, p, pe);
 	case -EOVERFLOW:
@@ -192,7 +193,12 @@ shmem_addr_accessible(const void *addr, int pe)
 	if (!shmem_pe_accessible(pe))
 		return 0;
 	/* the user heap: the control block before it is the runtime's */
-	return sh_heap_offset(addr, 1) >= SH_CTRL_SIZE;
+	if (sh_heap_offset(addr, 1) >= SH_CTRL_SIZE)
+		return 1;
+	/* the program's static data: mapped here, or over the network */
+	if (sh_static_offset(addr, 1) < 0)
+		return 0;
+	return sh_static_remote(addr, 1, pe) || sh.peers[pe].net;
 }
 
 void *
