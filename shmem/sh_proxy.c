@@ -258,7 +258,8 @@ check_range(const void *sym, size_t n, int pe)
 		return 0;
 	if (!sh.peers[pe].net)
 		return sh.peers[pe].local ? -EFAULT : -EOPNOTSUPP;
-	return sh_heap_offset(sym, n) < 0 ? -EFAULT : 0;
+	return sh_heap_offset(sym, n) >= 0 || sh_static_offset(sym, n) >= 0 ?
+		0 : -EFAULT;
 }
 
 int
