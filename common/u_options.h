@@ -62,6 +62,9 @@ enum u_opt_id {
 	U_OPT_SH_PROVIDER,
 	U_OPT_SH_OFI_MR,
 	U_OPT_SH_OFI_AMO,
+	/* WholeMemory (wholememory/) */
+	U_OPT_WM_IO_THREADS,
+	U_OPT_WM_O_DIRECT,
 	U_OPT_COUNT,
 };
 

@@ -24,6 +24,7 @@
  * order; errors are agreed as for load.
  */
 #include "wm.h"
+#include "u_options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -165,21 +166,6 @@ worker_main(void *arg)
 	return NULL;
 }
 
-static int
-env_int(const char *name, int def)
-{
-	const char *s = getenv(name);
-	if (!s || !*s)
-		return def;
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (*end || v < 0 || v > 1 << 20) {
-		u_warn(WM_TOPIC, "%s=%s: not a count, %d used", name, s, def);
-		return def;
-	}
-	return (int)v;
-}
-
 /* The segments of this rank; -EDOM when its partition cannot hold them. */
 static int
 plan(struct load *ld, uint64_t nrec, int rr)
@@ -278,7 +264,7 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 		for (int f = 0; ld.fd && f < file_count; f++)
 			ld.fd[f] = -1;
 	}
-	ld.odirect = env_int("ZEWM_O_DIRECT", 0) != 0;
+	ld.odirect = u_option_u64(U_OPT_WM_O_DIRECT) != 0;
 	for (int f = 0; !err && f < file_count; f++) {
 		if (!file_names[f]) {
 			err = -EINVAL;
@@ -335,8 +321,9 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 		for (size_t s = 0; s < ld.nsegs; s++)
 			total += ld.segs[s].n;
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		int nt = env_int("ZEWM_IO_THREADS",
-				 cpus > 8 ? 8 : (cpus < 1 ? 1 : (int)cpus));
+		int nt = (int)u_option_u64(U_OPT_WM_IO_THREADS);
+		if (nt == 0)
+			nt = cpus > 8 ? 8 : (cpus < 1 ? 1 : (int)cpus);
 		if (nt < 1)
 			nt = 1;
 		if (nt > IO_MAX_THREADS)

@@ -22,6 +22,15 @@
 
 #define EQ(a, b) ck_assert_int_eq((a), (b))
 #define OK(x) EQ((x), WHOLEMEMORY_SUCCESS)
+/* cond holds for every i in [0, n): one assertion (check's assertions
+ * are slow in hot loops without fork) */
+#define ALL(n, cond)                                                     \
+	do {                                                             \
+		size_t bad_ = 0;                                         \
+		for (size_t i = 0; i < (size_t)(n); i++)                 \
+			bad_ += !(cond);                                 \
+		ck_assert_uint_eq(bad_, 0);                              \
+	} while (0)
 
 static wholememory_comm_t world;
 static int me, np;
@@ -276,9 +285,8 @@ check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
 		OK(e);
 		EQ(rs, sizes[r]);
 		EQ(ro, offs[r]);
-		for (size_t i = 0; i < rs / 8; i++)
-			ck_assert_uint_eq(((uint64_t *)rp)[i],
-					  pat(ro / 8 + i, t * 10 + l));
+		ALL(rs / 8, ((uint64_t *)rp)[i] ==
+				    pat(ro / 8 + i, t * 10 + l));
 	}
 	void *gp = NULL;
 	int e = wholememory_get_global_pointer(&gp, h);
@@ -287,9 +295,7 @@ check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
 	if (t == WHOLEMEMORY_MT_CONTINUOUS ||
 	    (t == WHOLEMEMORY_MT_CHUNKED && l == WHOLEMEMORY_ML_HOST)) {
 		OK(e);
-		for (size_t i = 0; i < total / 8; i++)
-			ck_assert_uint_eq(((uint64_t *)gp)[i],
-					  pat(i, t * 10 + l));
+		ALL(total / 8, ((uint64_t *)gp)[i] == pat(i, t * 10 + l));
 	} else {
 		EQ(e, WHOLEMEMORY_INVALID_INPUT);
 	}
@@ -338,8 +344,7 @@ check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
 	for (size_t i = 0; i < nrow; i++)
 		idx[i] = (int64_t)(nrow - 1 - i);
 	OK(wholememory_gather(h, idx, nrow, out, 8));
-	for (size_t i = 0; i < nrow; i++)
-		ck_assert_uint_eq(out[i], pat(nrow - 1 - i, t * 10 + l));
+	ALL(nrow, out[i] == pat(nrow - 1 - i, t * 10 + l));
 	free(idx);
 	free(out);
 	OK(wholememory_communicator_barrier(world));
@@ -387,8 +392,7 @@ START_TEST(test_global_stores)
 			OK(wholememory_get_local_memory((void **)&lp, &ls, &lo,
 							h));
 			int from = (me + np - 1) % np;
-			for (size_t i = 0; i < ls; i++)
-				EQ(lp[i], 'a' + from);
+			ALL(ls, lp[i] == 'a' + from);
 			OK(wholememory_free(h));
 		}
 	}
@@ -525,10 +529,7 @@ START_TEST(test_gather_scatter)
 			idx[i] = i % 5 == 0 ? 3 : rand() % (int)rows;
 		memset(buf, 0, sizeof(buf));
 		OK(wholememory_gather(h, idx, 64, buf, eb));
-		for (int i = 0; i < 64; i++)
-			for (int k = 0; k < 3; k++)
-				ck_assert_uint_eq(buf[3 * i + k],
-						  idx[i] * 10 + k);
+		ALL(64 * 3, buf[i] == (uint64_t)idx[i / 3] * 10 + i % 3);
 		/* out of range: nothing copied */
 		int64_t bad[2] = { 1, (int64_t)rows };
 		buf[0] = 777;
@@ -741,8 +742,7 @@ START_TEST(test_files)
 					      0),
 		   WHOLEMEMORY_INVALID_INPUT);
 	}
-	for (size_t i = 0; i < ls; i++)
-		EQ(lp[i], 0x11);
+	ALL(ls, lp[i] == 0x11);
 	/* store into a directory that does not exist */
 	char nodir[300];
 	snprintf(nodir, sizeof(nodir), "%s/no/such/dir", tmpdir);
