@@ -806,6 +806,142 @@ wm_suite(void)
 	return s;
 }
 
+
+/* ---- several nodes: "wm_pe multinode" ---------------------------------
+ * A job of NODES x PPN ranks (consecutive ranks per node; PPN from
+ * SHMEM_PE_NODE_PES, 1 when unset), started by tests/shmem/netns_job.sh
+ * (network namespaces) or by zeshrun with ZESHMEM_FORCE_NETWORK=1 (every
+ * rank a node). Prints "PE <rank>: multinode ok" when every check held. */
+static int mn_fail;
+#define MN(cond)                                                         \
+	do {                                                             \
+		if (!(cond)) {                                           \
+			fprintf(stderr, "PE %d: %s:%d: %s\n", me, __FILE__, \
+				__LINE__, #cond);                        \
+			mn_fail++;                                       \
+		}                                                        \
+	} while (0)
+
+static void
+mn_type(wholememory_memory_type_t t, int ppn)
+{
+	size_t gran = 16, rows = 7 * (size_t)np + 3, total = gran * rows;
+	wholememory_handle_t h;
+	MN(wholememory_malloc(&h, total, world, t, WHOLEMEMORY_ML_HOST, gran,
+			      NULL) == WHOLEMEMORY_SUCCESS);
+	uint64_t *lp;
+	size_t ls, lo;
+	MN(wholememory_get_local_memory((void **)&lp, &ls, &lo, h) == 0);
+	for (size_t i = 0; i < ls / 8; i++)
+		lp[i] = pat(lo / 8 + i, t);
+	MN(wholememory_communicator_barrier(world) == 0);
+	/* every row by gather (RMA for other nodes) */
+	int64_t *idx = malloc(sizeof(int64_t) * rows);
+	uint64_t *out = malloc(total);
+	for (size_t i = 0; i < rows; i++)
+		idx[i] = (int64_t)((i * 5 + (size_t)me) % rows);
+	MN(wholememory_gather(h, idx, rows, out, gran) == 0);
+	size_t bad = 0;
+	for (size_t i = 0; i < rows; i++)
+		for (int k = 0; k < 2; k++)
+			bad += out[2 * i + k] != pat((size_t)idx[i] * 2 + k, t);
+	MN(bad == 0);
+	/* the last rank scatters the reverse of every row */
+	MN(wholememory_communicator_barrier(world) == 0);
+	if (me == np - 1) {
+		for (size_t i = 0; i < rows; i++) {
+			idx[i] = (int64_t)i;
+			out[2 * i] = ~pat(2 * i, t);
+			out[2 * i + 1] = ~pat(2 * i + 1, t);
+		}
+		MN(wholememory_scatter(h, idx, rows, out, gran) == 0);
+	}
+	MN(wholememory_communicator_barrier(world) == 0);
+	bad = 0;
+	for (size_t i = 0; i < ls / 8; i++)
+		bad += lp[i] != ~pat(lo / 8 + i, t);
+	MN(bad == 0);
+	/* rank memory: this node's ranks (HIERARCHY) or none */
+	int node = me / ppn;
+	for (int r = 0; r < np; r++) {
+		void *rp;
+		size_t rs, ro;
+		int e = wholememory_get_rank_memory(&rp, &rs, &ro, r, h);
+		bool reach = r == me || (t == WHOLEMEMORY_MT_HIERARCHY &&
+					 r / ppn == node);
+		MN(e == (reach ? WHOLEMEMORY_SUCCESS :
+				 WHOLEMEMORY_INVALID_INPUT));
+		if (!e)
+			MN(((uint64_t *)rp)[0] == ~pat(ro / 8, t));
+	}
+	if (t == WHOLEMEMORY_MT_HIERARCHY) {
+		wholememory_comm_t lc, xc;
+		int s = -1, r = -1;
+		MN(wholememory_get_local_communicator(&lc, h) == 0);
+		MN(wholememory_communicator_get_size(&s, lc) == 0 && s == ppn);
+		MN(wholememory_communicator_get_rank(&r, lc) == 0 &&
+		   r == me % ppn);
+		MN(wholememory_get_cross_communicator(&xc, h) == 0);
+		MN(wholememory_communicator_get_size(&s, xc) == 0 &&
+		   s == np / ppn);
+		MN(wholememory_communicator_get_rank(&r, xc) == 0 &&
+		   r == node);
+		MN(wholememory_communicator_barrier(xc) == 0);
+	}
+	free(idx);
+	free(out);
+	MN(wholememory_free(h) == 0);
+}
+
+static int
+multinode(void)
+{
+	const char *e = getenv("SHMEM_PE_NODE_PES");
+	int ppn = e ? atoi(e) : 1;
+	if (ppn < 1 || np % ppn)
+		ppn = 1;
+	int nodes = np / ppn;
+	int l = -1;
+	MN(wholememory_communicator_get_local_size(&l, world) == 0 &&
+	   l == ppn);
+	clique_info_t ci;
+	MN(wholememory_communicator_get_clique_info(&ci, world) == 0);
+	MN(ci.is_in_clique == 1 && ci.clique_first_rank == me / ppn * ppn &&
+	   ci.clique_rank == me % ppn && ci.clique_rank_num == ppn &&
+	   ci.clique_id == me / ppn && ci.clique_num == nodes);
+	MN(wholememory_is_intranode_communicator(world) == (nodes == 1));
+	int want = nodes == 1 ? WHOLEMEMORY_SUCCESS :
+				WHOLEMEMORY_NOT_SUPPORTED;
+	for (int t = 0; t < 2; t++)
+		for (int l2 = 0; l2 < 2; l2++) {
+			MN(wholememory_communicator_support_type_location(
+				   world, types[t], locs[l2]) == (wholememory_error_code_t)want);
+			wholememory_handle_t h = NULL;
+			int r = wholememory_malloc(&h, 1024, world, types[t],
+						   locs[l2], 8, NULL);
+			MN(r == want);
+			if (!r)
+				wholememory_free(h);
+		}
+	/* a node's own communicator maps again */
+	wholememory_comm_t nc = NULL;
+	MN(wholememory_split_communicator(&nc, world, me / ppn, me) == 0);
+	MN(wholememory_is_intranode_communicator(nc));
+	wholememory_handle_t h = NULL;
+	MN(wholememory_malloc(&h, 4096, nc, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 8, NULL) == 0);
+	if (h)
+		MN(wholememory_free(h) == 0);
+	MN(wholememory_destroy_communicator(nc) == 0);
+	mn_type(WHOLEMEMORY_MT_DISTRIBUTED, ppn);
+	mn_type(WHOLEMEMORY_MT_HIERARCHY, ppn);
+	MN(wholememory_communicator_barrier(world) == 0);
+	if (!mn_fail)
+		printf("PE %d: multinode ok\n", me);
+	fflush(stdout);
+	return mn_fail ? 1 : 0;
+}
+
 /* A job of one process through the unique id. */
 static int
 uid_job(void)
@@ -862,7 +998,8 @@ main(int argc, char **argv)
 	}
 	wholememory_communicator_get_rank(&me, world);
 	wholememory_communicator_get_size(&np, world);
-	int rc = check_run(wm_suite(), CK_NORMAL, false);
+	int rc = argc > 1 && !strcmp(argv[1], "multinode") ?
+			 multinode() : check_run(wm_suite(), CK_NORMAL, false);
 	if (wholememory_destroy_communicator(world) != WHOLEMEMORY_SUCCESS)
 		rc = 1;
 	if (wholememory_finalize() != WHOLEMEMORY_SUCCESS)
