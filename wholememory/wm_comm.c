@@ -708,11 +708,29 @@ wholememory_split_communicator(wholememory_comm_t *new_comm,
 				  (struct wholememory_comm_ **)new_comm));
 }
 
+/* Some live handle was allocated on c. */
+static bool
+comm_in_use(const struct wholememory_comm_ *c)
+{
+	bool used = false;
+	pthread_mutex_lock(&reg_lock);
+	for (size_t i = 0; i < reg_n && !used; i++)
+		used = *(uint32_t *)reg[i] == WM_HANDLE_MAGIC &&
+		       ((struct wholememory_handle_ *)reg[i])->comm == c;
+	pthread_mutex_unlock(&reg_lock);
+	return used;
+}
+
 WM_API wholememory_error_code_t
 wholememory_destroy_communicator(wholememory_comm_t comm)
 {
 	if (!wm_comm_live(comm) || comm->internal)
 		return WHOLEMEMORY_INVALID_INPUT;
+	if (comm_in_use(comm)) {
+		u_err(WM_TOPIC, "communicator %p still has WholeMemory "
+		      "handles: free them first", (void *)comm);
+		return WHOLEMEMORY_LOGIC_ERROR;
+	}
 	int err = wm_barrier(comm);
 	wm_comm_free(comm);
 	return wm_result(err);

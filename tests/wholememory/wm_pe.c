@@ -464,6 +464,11 @@ START_TEST(test_malloc_errors)
 		   WHOLEMEMORY_INVALID_INPUT);
 		ck_assert_ptr_null(h);
 	}
+	/* a communicator with live memory is not destroyed */
+	OK(wholememory_malloc(&h, 64, world, WHOLEMEMORY_MT_CHUNKED,
+			      WHOLEMEMORY_ML_HOST, 8, NULL));
+	EQ(wholememory_destroy_communicator(world), WHOLEMEMORY_LOGIC_ERROR);
+	OK(wholememory_free(h));
 	/* the library still works after all that */
 	OK(wholememory_communicator_barrier(world));
 }
