@@ -23,10 +23,17 @@
  */
 #include "wm.h"
 
+#include "u_options.h"
+
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #ifndef SYS_pidfd_open
@@ -62,6 +69,187 @@ take_fd(int pid, int num)
 		u_err(WM_TOPIC, "pidfd_getfd of pid %d fd %d: %s", pid, num,
 		      strerror(-err));
 	return err ? err : fd;
+}
+
+
+/* ---- the socket transport ---------------------------------------------- */
+
+#define SOCK_WAIT_MS 10000
+
+static socklen_t
+sock_name(struct sockaddr_un *a, int pid, uint64_t id, uint64_t seq)
+{
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	/* abstract: sun_path[0] = 0 */
+	int n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1,
+			 "zewm-%d-%llx-%llx", pid, (unsigned long long)id,
+			 (unsigned long long)seq);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+struct server {
+	pthread_t tid;
+	int lfd, fd, count, err;
+};
+
+static int
+poll_in(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+	do
+		r = poll(&p, 1, SOCK_WAIT_MS);
+	while (r < 0 && errno == EINTR);
+	return r > 0 ? 0 : (r == 0 ? -ETIMEDOUT : -errno);
+}
+
+static void *
+serve(void *arg)
+{
+	struct server *sv = arg;
+	int refused = 0;
+	for (int i = 0; i < sv->count && !sv->err; i++) {
+		int e = poll_in(sv->lfd);
+		int c = e ? -1 : accept4(sv->lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0) {
+			sv->err = e ? e : -errno;
+			break;
+		}
+		struct ucred cr;
+		socklen_t cl = sizeof(cr);
+		if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 ||
+		    cr.uid != geteuid()) {
+			u_warn(WM_TOPIC, "a peer of another user asked for a "
+			       "partition's fd: refused");
+			close(c);
+			if (++refused < 64)
+				i--;
+			continue;
+		}
+		char b = 0;
+		union {
+			char buf[CMSG_SPACE(sizeof(int))];
+			struct cmsghdr align;
+		} u;
+		memset(&u, 0, sizeof(u));
+		struct iovec io = { .iov_base = &b, .iov_len = 1 };
+		struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1,
+				    .msg_control = u.buf,
+				    .msg_controllen = sizeof(u.buf) };
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &sv->fd, sizeof(int));
+		ssize_t w;
+		do
+			w = sendmsg(c, &m, MSG_NOSIGNAL);
+		while (w < 0 && errno == EINTR);
+		if (w != 1)
+			sv->err = -EIO;
+		close(c);
+	}
+	return NULL;
+}
+
+static int
+sock_fetch(int pid, uint64_t id, uint64_t seq)
+{
+	struct sockaddr_un a;
+	socklen_t al = sock_name(&a, pid, id, seq);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	int err = connect(s, (struct sockaddr *)&a, al) ? -errno : 0;
+	if (!err)
+		err = poll_in(s);
+	int fd = -1;
+	if (!err) {
+		char b;
+		union {
+			char buf[CMSG_SPACE(sizeof(int))];
+			struct cmsghdr align;
+		} u;
+		struct iovec io = { .iov_base = &b, .iov_len = 1 };
+		struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1,
+				    .msg_control = u.buf,
+				    .msg_controllen = sizeof(u.buf) };
+		ssize_t r;
+		do
+			r = recvmsg(s, &m, MSG_CMSG_CLOEXEC);
+		while (r < 0 && errno == EINTR);
+		struct cmsghdr *cm = r == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+		if (cm && cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_RIGHTS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+		else
+			err = -EPROTO;
+	}
+	close(s);
+	if (err)
+		u_err(WM_TOPIC, "fd of pid %d over its socket: %s", pid,
+		      strerror(-err));
+	return err ? err : fd;
+}
+
+/* Collective: every rank gets the fds got[r] < 0 it lacks (r with
+ * pages), from their owners over sockets. 0 or -errno (agreed). */
+static int
+sock_exchange(struct wholememory_handle_ *h, int mine_fd, const bool *owns,
+	      int *got)
+{
+	struct wholememory_comm_ *c = h->comm;
+	int n = c->size, me = c->rank;
+	static uint64_t seq;
+	seq++;
+	uint8_t *need = calloc(n, 1), *all = calloc((size_t)n * n, 1);
+	struct server sv = { .lfd = -1, .fd = mine_fd };
+	int err = need && all ? 0 : -ENOMEM;
+	for (int r = 0; need && r < n; r++)
+		need[r] = r != me && owns[r] && got[r] < 0;
+	err = wm_agree(c, err);
+	if (!err)
+		err = wm_allgather(c, need, n, all);
+	for (int r = 0; !err && r < n; r++)
+		sv.count += all[(size_t)r * n + me];
+	if (!err && sv.count) {
+		struct sockaddr_un a;
+		socklen_t al = sock_name(&a, (int)getpid(), c->id, seq);
+		sv.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (sv.lfd < 0 || bind(sv.lfd, (struct sockaddr *)&a, al) ||
+		    listen(sv.lfd, n))
+			err = -errno;
+	}
+	/* every server listens before anyone connects */
+	err = wm_agree(c, err);
+	bool started = false;
+	if (!err && sv.count) {
+		err = -pthread_create(&sv.tid, NULL, serve, &sv);
+		started = !err;
+	}
+	for (int r = 0; !err && r < n; r++) {
+		if (!need[r])
+			continue;
+		int fd = sock_fetch(wm_pe_pid(c->pe[r]), c->id, seq);
+		if (fd < 0)
+			err = fd;
+		else
+			got[r] = fd;
+	}
+	if (started) {
+		if (err) /* wakes its accept: it ends */
+			shutdown(sv.lfd, SHUT_RDWR);
+		pthread_join(sv.tid, NULL);
+		if (!err)
+			err = sv.err;
+	}
+	if (sv.lfd >= 0)
+		close(sv.lfd);
+	free(need);
+	free(all);
+	return wm_agree(c, err);
 }
 
 struct page_run {
@@ -171,17 +359,44 @@ agree:
 	err = wm_agree(c, err);
 	if (!err)
 		err = wm_allgather(c, &mine_fd, sizeof(mine_fd), fds);
+	/* the owners' fds: pidfd_getfd, else (or by option) sockets */
+	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
+	bool use_pidfd = strcmp(mode, "broker") && strcmp(mode, "none");
+	bool use_sock = strcmp(mode, "pidfd") && strcmp(mode, "none");
+	int *got = calloc(n, sizeof(int));
+	bool *owns = calloc(n, sizeof(bool));
+	if (!err && (!got || !owns))
+		err = -ENOMEM;
+	for (int r = 0; got && owns && r < n; r++) {
+		got[r] = -1;
+		owns[r] = run_of(h, r, g).n > 0;
+	}
+	for (int r = 0; !err && r < n; r++) {
+		if (r == me || !owns[r] || !use_pidfd)
+			continue;
+		int fd = take_fd(wm_pe_pid(c->pe[r]), fds[r]);
+		if (fd >= 0)
+			got[r] = fd;
+		else if (!use_sock || (fd != -EPERM && fd != -ENOSYS &&
+				       fd != -EACCES))
+			err = fd;
+	}
+	bool peers = false;
+	for (int r = 0; owns && r < n; r++)
+		peers = peers || (r != me && owns[r]);
+	if (!err && peers && !use_pidfd && !use_sock) {
+		u_err(WM_TOPIC, "ZEMEM_IPC_TRANSPORT=none: no way to map "
+		      "the peers' partitions");
+		err = -EOPNOTSUPP;
+	}
+	err = wm_agree(c, err);
+	if (!err && use_sock)
+		err = sock_exchange(h, mine_fd, owns, got);
 	for (int r = 0; !err && r < n; r++) {
 		struct page_run pr = run_of(h, r, g);
 		if (r == me || !pr.n)
 			continue;
-		int fd = take_fd(wm_pe_pid(c->pe[r]), fds[r]);
-		if (fd < 0) {
-			err = fd == -EPERM ? -EOPNOTSUPP : fd;
-			break;
-		}
-		err = make_phys(h, pr.n * g, fd, &h->imp[r]);
-		close(fd);
+		err = make_phys(h, pr.n * g, got[r], &h->imp[r]);
 		if (!err)
 			err = ze_err(zeVirtualMemMap(wm_ze_ctx(),
 				h->base + pr.first * g, pr.n * g, h->imp[r], 0,
@@ -190,6 +405,11 @@ agree:
 		if (!err)
 			h->mapped[r] = true;
 	}
+	for (int r = 0; got && r < n; r++)
+		if (got[r] >= 0)
+			close(got[r]);
+	free(got);
+	free(owns);
 	free(fds);
 	err = wm_agree(c, err);
 	if (err) {

@@ -15,6 +15,7 @@
 #include "leakcheck.h"
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,27 @@
 
 static wholememory_comm_t world;
 static int me, np;
+
+/* A failed assertion leaves its test early on one rank only, and the
+ * other ranks' next collective would wait for it: the failing rank skips
+ * every later test (its setup fails), prints check's report and ends
+ * without finalizing, so zeshrun ends the job at once. */
+static bool test_done, broken;
+
+static void
+setup(void)
+{
+	if (broken)
+		ck_abort_msg("not run: an earlier test failed on this rank");
+	test_done = false;
+}
+
+static void
+teardown(void)
+{
+	if (!test_done)
+		broken = true;
+}
 
 static const wholememory_memory_type_t types[] = {
 	WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_MT_CHUNKED,
@@ -63,6 +85,7 @@ START_TEST(test_partition_plan)
 	EQ(p[0], 3); EQ(p[1], 3); EQ(p[2], 3); EQ(p[3], 0);
 	OK(wholememory_equal_entry_partition_plan(p, 2, 4));
 	EQ(p[0], 1); EQ(p[1], 1); EQ(p[2], 0); EQ(p[3], 0);
+	test_done = true;
 }
 END_TEST
 
@@ -111,6 +134,7 @@ START_TEST(test_comm_info)
 		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_NONE),
 	   WHOLEMEMORY_NOT_SUPPORTED);
 	ck_assert_int_ge(fork_get_device_count(), 1);
+	test_done = true;
 }
 END_TEST
 
@@ -183,6 +207,7 @@ START_TEST(test_bad_handles)
 	   WHOLEMEMORY_INVALID_INPUT);
 	EQ(wholememory_store_to_file(fh, 0, 8, 8, fn),
 	   WHOLEMEMORY_INVALID_INPUT);
+	test_done = true;
 }
 END_TEST
 
@@ -230,6 +255,7 @@ START_TEST(test_split)
 	EQ(wholememory_split_communicator(&c, world, me == 0 ? -5 : 1, 0),
 	   WHOLEMEMORY_INVALID_VALUE);
 	ck_assert_ptr_null(c);
+	test_done = true;
 }
 END_TEST
 
@@ -364,6 +390,7 @@ START_TEST(test_types)
 			for (int s = 0; s < 5; s++)
 				check_type(types[t], locs[l], shapes[s][0],
 					   shapes[s][1]);
+	test_done = true;
 }
 END_TEST
 
@@ -396,6 +423,7 @@ START_TEST(test_global_stores)
 			OK(wholememory_free(h));
 		}
 	}
+	test_done = true;
 }
 END_TEST
 
@@ -471,6 +499,7 @@ START_TEST(test_malloc_errors)
 	OK(wholememory_free(h));
 	/* the library still works after all that */
 	OK(wholememory_communicator_barrier(world));
+	test_done = true;
 }
 END_TEST
 
@@ -505,6 +534,7 @@ START_TEST(test_subcomm)
 				      WHOLEMEMORY_ML_HOST, 8, NULL),
 		   WHOLEMEMORY_NOT_SUPPORTED);
 	OK(wholememory_destroy_communicator(c));
+	test_done = true;
 }
 END_TEST
 
@@ -550,6 +580,7 @@ START_TEST(test_gather_scatter)
 		OK(wholememory_communicator_barrier(world));
 		OK(wholememory_free(h));
 	}
+	test_done = true;
 }
 END_TEST
 
@@ -762,6 +793,7 @@ START_TEST(test_files)
 		ck_assert_int_eq(rmdir(tmpdir), 0);
 	}
 	OK(wholememory_free(h));
+	test_done = true;
 }
 END_TEST
 
@@ -787,6 +819,7 @@ START_TEST(test_no_leaks)
 		if (round)
 			leakcheck_end(&lc);
 	}
+	test_done = true;
 }
 END_TEST
 
@@ -796,6 +829,7 @@ wm_suite(void)
 	Suite *s = suite_create("wholememory");
 	TCase *tc = tcase_create("job");
 	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_partition_plan);
 	tcase_add_test(tc, test_comm_info);
 	tcase_add_test(tc, test_bad_handles);
@@ -1005,6 +1039,10 @@ main(int argc, char **argv)
 	wholememory_communicator_get_size(&np, world);
 	int rc = argc > 1 && !strcmp(argv[1], "multinode") ?
 			 multinode() : check_run(wm_suite(), CK_NORMAL, false);
+	if (rc || broken) {
+		fflush(NULL);
+		_exit(1); /* no collective left to a broken job */
+	}
 	if (wholememory_destroy_communicator(world) != WHOLEMEMORY_SUCCESS)
 		rc = 1;
 	if (wholememory_finalize() != WHOLEMEMORY_SUCCESS)
