@@ -66,6 +66,9 @@ enum u_opt_id {
 	U_OPT_SH_HOST_ID,
 	U_OPT_SH_MAX_SYMMETRIC_REGS,
 	U_OPT_SH_OFI_MAX_MSG,
+	/* WholeMemory (wholememory/) */
+	U_OPT_WM_IO_THREADS,
+	U_OPT_WM_O_DIRECT,
 	U_OPT_COUNT,
 };
 

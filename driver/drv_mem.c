@@ -667,6 +667,17 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 					ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
 					"%p is imported memory: export the "
 					"original allocation", ptr);
+			/* A VMM mapping: the memfd of its physical object
+			 * (the whole object, driver-owned, valid until the
+			 * object is destroyed), as zePhysicalMemGetProperties
+			 * gives it; for loaders without that call (issue 19:
+			 * WholeMemory imports it into another process). */
+			ze_external_memory_export_fd_t *x = (void *)e;
+			if (hit.kind == AMAP_VMM_MAP && info->fd >= 0 &&
+			    x->flags == ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD) {
+				x->fd = info->fd;
+				continue;
+			}
 			ze_result_t r = ipc_mem_export_fd(c, info,
 							  (void *)e);
 			if (r)

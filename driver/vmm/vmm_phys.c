@@ -17,6 +17,14 @@
  *             forged, destroyed or foreign handle is an INVALID_ARGUMENT,
  *             never a crash.
  *
+ * Import (issue 19, WholeMemory's CONTINUOUS memory): a
+ * ze_external_memory_import_fd_t (OPAQUE_FD) chained to the descriptor
+ * makes an object of another process's physical memory: the fd (a memfd
+ * or any regular file or shared-memory object of at least desc->size
+ * bytes, received by the application through its own channel) is
+ * duplicated, the caller keeps and closes its own; the object maps like
+ * any other and counts against no budget (the exporter's does).
+ *
  * Destroying an object that is still mapped somewhere is refused with
  * ZE_RESULT_ERROR_HANDLE_OBJECT_IN_USE (the result the spec lists for
  * zePhysicalMemDestroy): unmap first. Context destroy releases everything
@@ -31,6 +39,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "u_os.h"
@@ -141,7 +150,7 @@ vmm_phys_lookup(ze_physical_mem_handle_t h)
 static void
 phys_free(phys_t *p)
 {
-	if (!p->on_host)
+	if (!p->on_host && !p->imported)
 		drv_budget_release(p->dev, p->size);
 	p->magic = 0;
 	close(p->fd);
@@ -150,14 +159,22 @@ phys_free(phys_t *p)
 
 static int
 phys_create(struct _ze_context_handle_t *ctx, struct _ze_device_handle_t *dev,
-	    bool on_host, size_t size, size_t page, phys_t **out)
+	    bool on_host, size_t size, size_t page, int import_fd,
+	    phys_t **out)
 {
 	int err;
 	phys_t *p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	p->fd = vmm_os_memfd(on_host ? "zemem:vmm:host" : "zemem:vmm:device",
-			     size);
+	p->imported = import_fd >= 0;
+	if (p->imported) {
+		p->fd = fcntl(import_fd, F_DUPFD_CLOEXEC, 3);
+		if (p->fd < 0)
+			p->fd = -errno;
+	} else {
+		p->fd = vmm_os_memfd(on_host ? "zemem:vmm:host" :
+					       "zemem:vmm:device", size);
+	}
 	if (p->fd < 0) {
 		err = p->fd;
 		goto err_free;
@@ -243,10 +260,41 @@ out:
 
 /* ---- entry points ------------------------------------------------------ */
 
+/* The fd of an import descriptor: a regular file or shared-memory object
+ * (memfd, /dev/shm) of at least size bytes. 0 or -errno. */
+static int
+check_import_fd(int fd, size_t size)
+{
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return -EBADF;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if ((uint64_t)st.st_size < size)
+		return -ERANGE;
+	return 0;
+}
+
 static ze_result_t
-check_export_chain(const void *pNext)
+check_export_chain(const void *pNext,
+		   const ze_external_memory_import_fd_t **import)
 {
 	for (const ze_base_desc_t *d = pNext; d; d = d->pNext) {
+		if (d->stype == ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD) {
+			const ze_external_memory_import_fd_t *im =
+				(const void *)d;
+			if (im->flags != ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD)
+				return DRV_FAIL(
+					ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
+					"import of external memory types "
+					"0x%x: only OPAQUE_FD (a memfd)",
+					im->flags);
+			if (*import)
+				return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+						"two import descriptors");
+			*import = im;
+			continue;
+		}
 		if (d->stype != ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_DESC)
 			return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION,
 					"unknown stype 0x%x in the physical "
@@ -296,11 +344,22 @@ drv_zePhysicalMemCreate(ze_context_handle_t hContext,
 				"hDevice is NULL (only host memory may "
 				"omit it)");
 	}
-	if ((r = check_export_chain(desc->pNext)))
+	const ze_external_memory_import_fd_t *import = NULL;
+	if ((r = check_export_chain(desc->pNext, &import)))
 		return r;
 	size_t size = desc->size;
 	if (size == 0)
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE, "size is 0");
+	int import_fd = -1;
+	if (import) {
+		int e = check_import_fd(import->fd, size);
+		if (e)
+			return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
+					"import fd %d: %s (a regular file or "
+					"memfd of %zu bytes or more)",
+					import->fd, strerror(-e), size);
+		import_fd = import->fd;
+	}
 	size_t page = on_host ? u_page_size() : vmm_page_size_for(size);
 	if (size % page)
 		return DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_SIZE,
@@ -310,16 +369,17 @@ drv_zePhysicalMemCreate(ze_context_handle_t hContext,
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 				"%zu bytes of host memory: more than the "
 				"machine has", size);
-	if (!on_host && !drv_budget_reserve(dev, size))
+	bool charge = !on_host && import_fd < 0;
+	if (charge && !drv_budget_reserve(dev, size))
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
 				"device %u: %zu bytes requested, %llu of %llu "
 				"in use", dev->ordinal, size,
 				(unsigned long long)atomic_load(&dev->used),
 				(unsigned long long)dev->budget);
 	phys_t *p;
-	int err = phys_create(ctx, dev, on_host, size, page, &p);
+	int err = phys_create(ctx, dev, on_host, size, page, import_fd, &p);
 	if (err) {
-		if (!on_host)
+		if (charge)
 			drv_budget_release(dev, size);
 		return DRV_FAIL(vmm_result(err), "%zu-byte memfd: %s", size,
 				strerror(-err));

@@ -47,6 +47,7 @@ struct _ze_physical_mem_handle_t {
 	size_t size;
 	size_t page;                      /* mapping granularity */
 	bool on_host;
+	bool imported;                    /* from an fd (charged to no budget) */
 	struct _ze_device_handle_t *dev;  /* NULL: host, no device */
 	struct _ze_context_handle_t *ctx;
 	uint64_t id;                      /* VMM_ID_BIT | serial */

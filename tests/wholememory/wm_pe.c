@@ -1,0 +1,1051 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wm_pe: one rank of a WholeMemory test job (zeshrun -n N -- wm_pe), or
+ * with argument "uid" a job of one process bootstrapped by a unique id.
+ * Every test is collective: all ranks run the same tests in the same
+ * order (check without forking, CK_FORK=no), and each checks exact
+ * results and error codes itself; the job fails when any rank does.
+ */
+
+#include <check.h>
+
+#include <wholememory/wholememory.h>
+
+#include "check_run.h"
+#include "leakcheck.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EQ(a, b) ck_assert_int_eq((a), (b))
+#define OK(x) EQ((x), WHOLEMEMORY_SUCCESS)
+/* cond holds for every i in [0, n): one assertion (check's assertions
+ * are slow in hot loops without fork) */
+#define ALL(n, cond)                                                     \
+	do {                                                             \
+		size_t bad_ = 0;                                         \
+		for (size_t i = 0; i < (size_t)(n); i++)                 \
+			bad_ += !(cond);                                 \
+		ck_assert_uint_eq(bad_, 0);                              \
+	} while (0)
+
+static wholememory_comm_t world;
+static int me, np;
+
+/* A failed assertion leaves its test early on one rank only, and the
+ * other ranks' next collective would wait for it: the failing rank skips
+ * every later test (its setup fails), prints check's report and ends
+ * without finalizing, so zeshrun ends the job at once. */
+static bool test_done, broken;
+
+static void
+setup(void)
+{
+	if (broken)
+		ck_abort_msg("not run: an earlier test failed on this rank");
+	test_done = false;
+}
+
+static void
+teardown(void)
+{
+	if (!test_done)
+		broken = true;
+}
+
+static const wholememory_memory_type_t types[] = {
+	WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_MT_CHUNKED,
+	WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_MT_HIERARCHY,
+};
+static const wholememory_memory_location_t locs[] = {
+	WHOLEMEMORY_ML_HOST, WHOLEMEMORY_ML_DEVICE,
+};
+
+/* The value of 8-byte word w of the table in the tests' pattern. */
+static uint64_t
+pat(uint64_t w, uint64_t salt)
+{
+	return (w + 1) * 0x9e3779b97f4a7c15ull ^ salt;
+}
+
+START_TEST(test_partition_plan)
+{
+	size_t p[4];
+	EQ(wholememory_equal_entry_partition_plan(NULL, 10, 4),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_equal_entry_partition_plan(p, 10, 0),
+	   WHOLEMEMORY_INVALID_VALUE);
+	OK(wholememory_equal_entry_partition_plan(p, 10, 4));
+	EQ(p[0], 3); EQ(p[1], 3); EQ(p[2], 3); EQ(p[3], 1);
+	OK(wholememory_equal_entry_partition_plan(p, 9, 4));
+	EQ(p[0], 3); EQ(p[1], 3); EQ(p[2], 3); EQ(p[3], 0);
+	OK(wholememory_equal_entry_partition_plan(p, 2, 4));
+	EQ(p[0], 1); EQ(p[1], 1); EQ(p[2], 0); EQ(p[3], 0);
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_comm_info)
+{
+	int r = -1, s = -1, l = -1;
+	OK(wholememory_communicator_get_rank(&r, world));
+	OK(wholememory_communicator_get_size(&s, world));
+	OK(wholememory_communicator_get_local_size(&l, world));
+	EQ(r, me);
+	EQ(s, np);
+	EQ(l, np);
+	clique_info_t ci;
+	memset(&ci, 0xff, sizeof(ci));
+	OK(wholememory_communicator_get_clique_info(&ci, world));
+	EQ(ci.is_in_clique, 1);
+	EQ(ci.clique_first_rank, 0);
+	EQ(ci.clique_rank, me);
+	EQ(ci.clique_rank_num, np);
+	EQ(ci.clique_id, 0);
+	EQ(ci.clique_num, 1);
+	ck_assert(wholememory_is_intranode_communicator(world));
+	ck_assert(!wholememory_is_intra_mnnvl_communicator(world));
+	ck_assert(!wholememory_is_build_with_nvshmem());
+	ck_assert(!wholememory_communicator_is_bind_to_nvshmem(world));
+	OK(wholememory_communicator_barrier(world));
+	EQ(wholememory_communicator_get_distributed_backend(world),
+	   WHOLEMEMORY_DB_NONE);
+	EQ(wholememory_communicator_set_distributed_backend(world,
+		WHOLEMEMORY_DB_NCCL), WHOLEMEMORY_NOT_SUPPORTED);
+	EQ(wholememory_communicator_set_distributed_backend(world,
+		WHOLEMEMORY_DB_NVSHMEM), WHOLEMEMORY_NOT_SUPPORTED);
+	EQ(wholememory_communicator_set_distributed_backend(world,
+		(wholememory_distributed_backend_t)7),
+	   WHOLEMEMORY_INVALID_VALUE);
+	OK(wholememory_communicator_set_distributed_backend(world,
+		WHOLEMEMORY_DB_NONE));
+	for (int t = 0; t < 4; t++)
+		for (int l2 = 0; l2 < 2; l2++)
+			OK(wholememory_communicator_support_type_location(
+				world, types[t], locs[l2]));
+	EQ(wholememory_communicator_support_type_location(world,
+		WHOLEMEMORY_MT_NONE, WHOLEMEMORY_ML_HOST),
+	   WHOLEMEMORY_NOT_SUPPORTED);
+	EQ(wholememory_communicator_support_type_location(world,
+		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_NONE),
+	   WHOLEMEMORY_NOT_SUPPORTED);
+	ck_assert_int_ge(fork_get_device_count(), 1);
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_bad_handles)
+{
+	int x;
+	size_t z;
+	void *p;
+	char junk[256];
+	memset(junk, 0x5a, sizeof(junk));
+	wholememory_comm_t fc = (wholememory_comm_t)(void *)junk;
+	wholememory_handle_t fh = (wholememory_handle_t)(void *)junk;
+	EQ(wholememory_communicator_get_rank(&x, NULL),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_communicator_get_rank(&x, fc),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_communicator_get_rank(NULL, world),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_communicator_get_size(&x, fc),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_communicator_barrier(fc), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_destroy_communicator(fc), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_split_communicator(NULL, world, 0, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_communicator_get_clique_info(NULL, world),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_communicator_support_type_location(fc,
+		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST),
+	   WHOLEMEMORY_INVALID_INPUT);
+	ck_assert(!wholememory_is_intranode_communicator(fc));
+	wholememory_handle_t h;
+	EQ(wholememory_malloc(&h, 64, fc, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 8, NULL),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_malloc(NULL, 64, world, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 8, NULL),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_free(fh), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_free(NULL), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_local_memory(&p, &z, &z, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_local_size(&z, NULL), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_local_offset(&z, fh), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_rank_memory(&p, &z, &z, 0, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_global_pointer(&p, fh), WHOLEMEMORY_INVALID_INPUT);
+	wholememory_gref_t g;
+	EQ(wholememory_get_global_reference(&g, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_rank_partition_sizes(&z, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_rank_partition_offsets(&z, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	wholememory_comm_t c;
+	EQ(wholememory_get_communicator(&c, fh), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_local_communicator(&c, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_cross_communicator(&c, fh),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_memory_type(fh), WHOLEMEMORY_MT_NONE);
+	EQ(wholememory_get_memory_location(fh), WHOLEMEMORY_ML_NONE);
+	EQ(wholememory_get_total_size(fh), 0);
+	EQ(wholememory_get_data_granularity(fh), 0);
+	int64_t i0 = 0;
+	uint64_t v;
+	EQ(wholememory_gather(fh, &i0, 1, &v, 8), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_scatter(fh, &i0, 1, &v, 8), WHOLEMEMORY_INVALID_INPUT);
+	const char *fn = "/nonexistent";
+	EQ(wholememory_load_from_file(fh, 0, 8, 8, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_store_to_file(fh, 0, 8, 8, fn),
+	   WHOLEMEMORY_INVALID_INPUT);
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_split)
+{
+	wholememory_comm_t c = NULL;
+	/* color rank % 2, key -rank: each group in reverse rank order */
+	OK(wholememory_split_communicator(&c, world, me % 2, -me));
+	ck_assert_ptr_nonnull(c);
+	int r, s;
+	OK(wholememory_communicator_get_rank(&r, c));
+	OK(wholememory_communicator_get_size(&s, c));
+	int mine = 0, above = 0;
+	for (int i = 0; i < np; i++)
+		if (i % 2 == me % 2) {
+			mine++;
+			above += i > me;
+		}
+	EQ(s, mine);
+	EQ(r, above);
+	OK(wholememory_communicator_barrier(c));
+	/* equal keys: the old rank decides */
+	wholememory_comm_t c2 = NULL;
+	OK(wholememory_split_communicator(&c2, c, 0, 5));
+	OK(wholememory_communicator_get_rank(&r, c2));
+	EQ(r, above);
+	OK(wholememory_destroy_communicator(c2));
+	OK(wholememory_destroy_communicator(c));
+	/* NOCOLOR: rank 0 gets NULL, the others one communicator */
+	c = (wholememory_comm_t)(void *)&c;
+	OK(wholememory_split_communicator(&c, world,
+		me == 0 ? WHOLEMEMORY_SPLIT_NOCOLOR : 3, me));
+	EQ(WHOLEMEMORY_SPILT_NO_COLOR, WHOLEMEMORY_SPLIT_NOCOLOR);
+	if (me == 0) {
+		ck_assert_ptr_null(c);
+	} else {
+		ck_assert_ptr_nonnull(c);
+		OK(wholememory_communicator_get_size(&s, c));
+		EQ(s, np - 1);
+		OK(wholememory_communicator_get_rank(&r, c));
+		EQ(r, me - 1);
+		OK(wholememory_destroy_communicator(c));
+	}
+	/* a negative color other than NOCOLOR: on every rank */
+	EQ(wholememory_split_communicator(&c, world, me == 0 ? -5 : 1, 0),
+	   WHOLEMEMORY_INVALID_VALUE);
+	ck_assert_ptr_null(c);
+	test_done = true;
+}
+END_TEST
+
+/* Allocates, fills the local partition, checks every view of it. */
+static void
+check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
+	   size_t entries, size_t gran)
+{
+	wholememory_handle_t h = NULL;
+	size_t total = entries * gran;
+	OK(wholememory_malloc(&h, total, world, t, l, gran, NULL));
+	EQ(wholememory_get_memory_type(h), t);
+	EQ(wholememory_get_memory_location(h), l);
+	EQ(wholememory_get_total_size(h), total);
+	EQ(wholememory_get_data_granularity(h), gran);
+	EQ(wholememory_get_distributed_backend(h), WHOLEMEMORY_DB_NONE);
+	wholememory_comm_t c;
+	OK(wholememory_get_communicator(&c, h));
+	ck_assert_ptr_eq(c, world);
+	size_t plan[8], sizes[8], offs[8];
+	OK(wholememory_equal_entry_partition_plan(plan, entries, np));
+	OK(wholememory_get_rank_partition_sizes(sizes, h));
+	OK(wholememory_get_rank_partition_offsets(offs, h));
+	size_t o = 0;
+	for (int r = 0; r < np; r++) {
+		EQ(sizes[r], plan[r] * gran);
+		EQ(offs[r], o);
+		o += sizes[r];
+	}
+	void *lp;
+	size_t ls, lo;
+	OK(wholememory_get_local_memory(&lp, &ls, &lo, h));
+	EQ(ls, sizes[me]);
+	EQ(lo, offs[me]);
+	size_t z;
+	OK(wholememory_get_local_size(&z, h));
+	EQ(z, ls);
+	OK(wholememory_get_local_offset(&z, h));
+	EQ(z, lo);
+	uint64_t *w = lp;
+	for (size_t i = 0; i < ls / 8; i++)
+		w[i] = pat(lo / 8 + i, t * 10 + l);
+	OK(wholememory_communicator_barrier(world));
+	/* every rank's memory, where this rank can reach it */
+	for (int r = 0; r < np; r++) {
+		void *rp;
+		size_t rs, ro;
+		int e = wholememory_get_rank_memory(&rp, &rs, &ro, r, h);
+		if (t == WHOLEMEMORY_MT_DISTRIBUTED && r != me) {
+			EQ(e, WHOLEMEMORY_INVALID_INPUT);
+			continue;
+		}
+		OK(e);
+		EQ(rs, sizes[r]);
+		EQ(ro, offs[r]);
+		ALL(rs / 8, ((uint64_t *)rp)[i] ==
+				    pat(ro / 8 + i, t * 10 + l));
+	}
+	void *gp = NULL;
+	int e = wholememory_get_global_pointer(&gp, h);
+	wholememory_gref_t g;
+	int eg = wholememory_get_global_reference(&g, h);
+	if (t == WHOLEMEMORY_MT_CONTINUOUS ||
+	    (t == WHOLEMEMORY_MT_CHUNKED && l == WHOLEMEMORY_ML_HOST)) {
+		OK(e);
+		ALL(total / 8, ((uint64_t *)gp)[i] == pat(i, t * 10 + l));
+	} else {
+		EQ(e, WHOLEMEMORY_INVALID_INPUT);
+	}
+	if (t == WHOLEMEMORY_MT_CONTINUOUS || t == WHOLEMEMORY_MT_CHUNKED) {
+		OK(eg);
+		EQ(g.world_size, np);
+		EQ(g.stride, gran);
+		for (int r = 0; r <= np; r++)
+			EQ(g.rank_memory_offsets[r], r < np ? offs[r] : total);
+		if (t == WHOLEMEMORY_MT_CHUNKED &&
+		    l == WHOLEMEMORY_ML_DEVICE) {
+			for (int r = 0; r < np; r++) {
+				void *rp;
+				size_t rs, ro;
+				OK(wholememory_get_rank_memory(&rp, &rs, &ro,
+							       r, h));
+				ck_assert_ptr_eq(((void **)g.pointer)[r], rp);
+			}
+		} else {
+			ck_assert_ptr_eq(g.pointer, gp);
+		}
+	} else {
+		EQ(eg, WHOLEMEMORY_INVALID_INPUT);
+	}
+	wholememory_comm_t lc, xc;
+	if (t == WHOLEMEMORY_MT_HIERARCHY) {
+		int s;
+		OK(wholememory_get_local_communicator(&lc, h));
+		OK(wholememory_get_cross_communicator(&xc, h));
+		OK(wholememory_communicator_get_size(&s, lc));
+		EQ(s, np);
+		OK(wholememory_communicator_get_size(&s, xc));
+		EQ(s, 1);
+		EQ(wholememory_destroy_communicator(lc),
+		   WHOLEMEMORY_INVALID_INPUT);
+	} else {
+		EQ(wholememory_get_local_communicator(&lc, h),
+		   WHOLEMEMORY_NOT_SUPPORTED);
+		EQ(wholememory_get_cross_communicator(&xc, h),
+		   WHOLEMEMORY_NOT_SUPPORTED);
+	}
+	/* every row through gather, in reverse */
+	size_t nrow = total / 8;
+	int64_t *idx = malloc(sizeof(int64_t) * nrow);
+	uint64_t *out = malloc(8 * nrow);
+	for (size_t i = 0; i < nrow; i++)
+		idx[i] = (int64_t)(nrow - 1 - i);
+	OK(wholememory_gather(h, idx, nrow, out, 8));
+	ALL(nrow, out[i] == pat(nrow - 1 - i, t * 10 + l));
+	free(idx);
+	free(out);
+	OK(wholememory_communicator_barrier(world));
+	OK(wholememory_free(h));
+	EQ(wholememory_free(h), WHOLEMEMORY_INVALID_INPUT);
+}
+
+START_TEST(test_types)
+{
+	/* partitions of odd entry counts (not page multiples) and of 4 KiB
+	 * multiples; a table smaller than the ranks */
+	static const size_t shapes[][2] = {
+		{ 10, 8 }, { 9, 24 }, { 2, 8 }, { 64, 4096 }, { 1000, 200 },
+	};
+	for (int t = 0; t < 4; t++)
+		for (int l = 0; l < 2; l++)
+			for (int s = 0; s < 5; s++)
+				check_type(types[t], locs[l], shapes[s][0],
+					   shapes[s][1]);
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_global_stores)
+{
+	/* each rank stores through the global pointer into the next rank's
+	 * partition; that rank finds it in its local memory */
+	for (int l = 0; l < 2; l++) {
+		for (int t = 0; t < 2; t++) {
+			if (t == 1 && locs[l] == WHOLEMEMORY_ML_DEVICE)
+				continue;
+			wholememory_handle_t h;
+			size_t gran = 64, entries = 4 * np + 1;
+			OK(wholememory_malloc(&h, gran * entries, world,
+					      types[t], locs[l], gran, NULL));
+			size_t offs[8], sizes[8];
+			OK(wholememory_get_rank_partition_offsets(offs, h));
+			OK(wholememory_get_rank_partition_sizes(sizes, h));
+			char *gp;
+			OK(wholememory_get_global_pointer((void **)&gp, h));
+			int to = (me + 1) % np;
+			memset(gp + offs[to], 'a' + me, sizes[to]);
+			OK(wholememory_communicator_barrier(world));
+			char *lp;
+			size_t ls, lo;
+			OK(wholememory_get_local_memory((void **)&lp, &ls, &lo,
+							h));
+			int from = (me + np - 1) % np;
+			ALL(ls, lp[i] == 'a' + from);
+			OK(wholememory_free(h));
+		}
+	}
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_malloc_errors)
+{
+	wholememory_handle_t h = (wholememory_handle_t)(void *)&h;
+	/* total not a multiple of the granularity */
+	EQ(wholememory_malloc(&h, 100, world, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 8, NULL),
+	   WHOLEMEMORY_INVALID_VALUE);
+	ck_assert_ptr_null(h);
+	EQ(wholememory_malloc(&h, 64, world, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 0, NULL),
+	   WHOLEMEMORY_INVALID_VALUE);
+	EQ(wholememory_malloc(&h, 64, world, WHOLEMEMORY_MT_NONE,
+			      WHOLEMEMORY_ML_HOST, 8, NULL),
+	   WHOLEMEMORY_INVALID_VALUE);
+	EQ(wholememory_malloc(&h, 64, world, WHOLEMEMORY_MT_CHUNKED,
+			      WHOLEMEMORY_ML_NONE, 8, NULL),
+	   WHOLEMEMORY_INVALID_VALUE);
+	/* user partitions: a zero entry, a wrong sum, then a good one */
+	size_t part[8];
+	size_t sum = 0;
+	for (int r = 0; r < np; r++) {
+		part[r] = (size_t)r + 1;
+		sum += part[r];
+	}
+	part[np - 1] = 0;
+	EQ(wholememory_malloc(&h, 8 * sum, world, WHOLEMEMORY_MT_CHUNKED,
+			      WHOLEMEMORY_ML_HOST, 8, part),
+	   WHOLEMEMORY_INVALID_VALUE);
+	part[np - 1] = np;
+	EQ(wholememory_malloc(&h, 8 * (sum + 1), world,
+			      WHOLEMEMORY_MT_CHUNKED, WHOLEMEMORY_ML_HOST, 8,
+			      part),
+	   WHOLEMEMORY_INVALID_VALUE);
+	for (int t = 0; t < 4; t++) {
+		OK(wholememory_malloc(&h, 8 * sum, world, types[t],
+				      WHOLEMEMORY_ML_HOST, 8, part));
+		size_t sizes[8], offs[8];
+		OK(wholememory_get_rank_partition_sizes(sizes, h));
+		OK(wholememory_get_rank_partition_offsets(offs, h));
+		size_t o = 0;
+		for (int r = 0; r < np; r++) {
+			EQ(sizes[r], 8 * part[r]);
+			EQ(offs[r], o);
+			o += sizes[r];
+		}
+		OK(wholememory_free(h));
+	}
+	/* mismatched arguments: INVALID_INPUT on every rank */
+	if (np > 1) {
+		EQ(wholememory_malloc(&h, me == 1 ? 128 : 64, world,
+				      WHOLEMEMORY_MT_CONTINUOUS,
+				      WHOLEMEMORY_ML_HOST, 8, NULL),
+		   WHOLEMEMORY_INVALID_INPUT);
+		EQ(wholememory_malloc(&h, 64, world,
+				      me == 1 ? WHOLEMEMORY_MT_CHUNKED :
+						WHOLEMEMORY_MT_CONTINUOUS,
+				      WHOLEMEMORY_ML_HOST, 8, NULL),
+		   WHOLEMEMORY_INVALID_INPUT);
+		EQ(wholememory_malloc(&h, 64, world,
+				      WHOLEMEMORY_MT_DISTRIBUTED,
+				      WHOLEMEMORY_ML_HOST, me == 1 ? 16 : 8,
+				      NULL),
+		   WHOLEMEMORY_INVALID_INPUT);
+		ck_assert_ptr_null(h);
+	}
+	/* a communicator with live memory is not destroyed */
+	OK(wholememory_malloc(&h, 64, world, WHOLEMEMORY_MT_CHUNKED,
+			      WHOLEMEMORY_ML_HOST, 8, NULL));
+	EQ(wholememory_destroy_communicator(world), WHOLEMEMORY_LOGIC_ERROR);
+	OK(wholememory_free(h));
+	/* the library still works after all that */
+	OK(wholememory_communicator_barrier(world));
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_subcomm)
+{
+	/* a communicator of part of the world: mapped types work there,
+	 * symmetric-heap types are NOT_SUPPORTED */
+	wholememory_comm_t c = NULL;
+	OK(wholememory_split_communicator(&c, world, me < (np + 1) / 2 ? 0 : 1,
+					  me));
+	int s;
+	OK(wholememory_communicator_get_size(&s, c));
+	wholememory_handle_t h;
+	OK(wholememory_malloc(&h, 8 * 16, c, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_DEVICE, 8, NULL));
+	uint64_t *gp;
+	OK(wholememory_get_global_pointer((void **)&gp, h));
+	int r;
+	OK(wholememory_communicator_get_rank(&r, c));
+	if (r == 0)
+		for (int i = 0; i < 16; i++)
+			gp[i] = 100 + i;
+	OK(wholememory_communicator_barrier(c));
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_eq(gp[i], 100 + i);
+	OK(wholememory_free(h));
+	int expect = s == np ? WHOLEMEMORY_SUCCESS : WHOLEMEMORY_NOT_SUPPORTED;
+	EQ(wholememory_communicator_support_type_location(c,
+		WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_ML_HOST), expect);
+	if (s != np)
+		EQ(wholememory_malloc(&h, 64, c, WHOLEMEMORY_MT_DISTRIBUTED,
+				      WHOLEMEMORY_ML_HOST, 8, NULL),
+		   WHOLEMEMORY_NOT_SUPPORTED);
+	OK(wholememory_destroy_communicator(c));
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_gather_scatter)
+{
+	srand(1234);
+	for (int t = 0; t < 4; t++) {
+		wholememory_handle_t h;
+		size_t eb = 24, rows = 37, total = eb * rows;
+		/* granularity 8: rows of 24 bytes straddle partitions */
+		OK(wholememory_malloc(&h, total, world, types[t],
+				      WHOLEMEMORY_ML_HOST, 8, NULL));
+		/* rank 0 scatters every row (its value = row number) */
+		int64_t idx[64];
+		uint64_t buf[64 * 3];
+		if (me == 0) {
+			for (size_t i = 0; i < rows; i++) {
+				idx[i] = (int64_t)(rows - 1 - i);
+				for (int k = 0; k < 3; k++)
+					buf[3 * i + k] = idx[i] * 10 + k;
+			}
+			OK(wholememory_scatter(h, idx, rows, buf, eb));
+		}
+		OK(wholememory_communicator_barrier(world));
+		/* every rank gathers random rows, with duplicates */
+		for (int i = 0; i < 64; i++)
+			idx[i] = i % 5 == 0 ? 3 : rand() % (int)rows;
+		memset(buf, 0, sizeof(buf));
+		OK(wholememory_gather(h, idx, 64, buf, eb));
+		ALL(64 * 3, buf[i] == (uint64_t)idx[i / 3] * 10 + i % 3);
+		/* out of range: nothing copied */
+		int64_t bad[2] = { 1, (int64_t)rows };
+		buf[0] = 777;
+		EQ(wholememory_gather(h, bad, 2, buf, eb),
+		   WHOLEMEMORY_INVALID_VALUE);
+		ck_assert_uint_eq(buf[0], 777);
+		bad[1] = -1;
+		EQ(wholememory_scatter(h, bad, 2, buf, eb),
+		   WHOLEMEMORY_INVALID_VALUE);
+		EQ(wholememory_gather(h, bad, 0, NULL, eb), WHOLEMEMORY_SUCCESS);
+		EQ(wholememory_gather(h, idx, 1, NULL, eb),
+		   WHOLEMEMORY_INVALID_INPUT);
+		OK(wholememory_communicator_barrier(world));
+		OK(wholememory_free(h));
+	}
+	test_done = true;
+}
+END_TEST
+
+static char tmpdir[] = "/tmp/wm_pe_XXXXXX";
+
+static void
+path(char *out, const char *name, int r)
+{
+	snprintf(out, 256, "%s/%s.%d", tmpdir, name, r);
+}
+
+static void
+write_file(const char *p, const void *buf, size_t len)
+{
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ck_assert_int_ge(fd, 0);
+	EQ(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+}
+
+/* Records of 16 bytes: two words (record number, ~record number). */
+static void
+rec_of(uint64_t i, uint64_t *w)
+{
+	w[0] = i;
+	w[1] = ~i;
+}
+
+static void
+check_load(wholememory_memory_type_t t, int rr, size_t nrec, int nfiles)
+{
+	/* table entries of 32 bytes, records of 16 at offset 8 */
+	size_t entries = 6 * np + 2, mes = 32, fes = 16, moff = 8;
+	wholememory_handle_t h;
+	OK(wholememory_malloc(&h, entries * mes, world, t,
+			      WHOLEMEMORY_ML_HOST, mes, NULL));
+	char names[4][256];
+	const char *fn[4];
+	if (me == 0) {
+		size_t per = nrec / nfiles, at = 0;
+		for (int f = 0; f < nfiles; f++) {
+			size_t n = f == nfiles - 1 ? nrec - at : per;
+			uint64_t *b = calloc(n ? n : 1, fes);
+			for (size_t i = 0; i < n; i++)
+				rec_of(at + i, b + 2 * i);
+			path(names[f], "in", f);
+			write_file(names[f], b, n * fes);
+			free(b);
+			at += n;
+		}
+	}
+	for (int f = 0; f < nfiles; f++) {
+		path(names[f], "in", f);
+		fn[f] = names[f];
+	}
+	OK(wholememory_communicator_barrier(world));
+	char *lp;
+	size_t ls, lo;
+	OK(wholememory_get_local_memory((void **)&lp, &ls, &lo, h));
+	memset(lp, 0xee, ls);
+	OK(wholememory_load_from_file(h, moff, mes, fes, fn, nfiles, rr));
+	size_t slots = ls / mes;
+	for (size_t s = 0; s < slots; s++) {
+		/* which record lands in this slot */
+		int64_t rec;
+		if (rr == 0) {
+			rec = (int64_t)(lo / mes + s);
+		} else {
+			size_t k = s / rr, j = s % rr;
+			rec = (int64_t)(((size_t)me + k * np) * rr + j);
+		}
+		uint64_t *w = (uint64_t *)(lp + s * mes);
+		ck_assert_uint_eq(w[0], 0xeeeeeeeeeeeeeeeeull);
+		ck_assert_uint_eq(w[3], 0xeeeeeeeeeeeeeeeeull);
+		if ((size_t)rec < nrec) {
+			ck_assert_uint_eq(w[1], (uint64_t)rec);
+			ck_assert_uint_eq(w[2], ~(uint64_t)rec);
+		} else {
+			ck_assert_uint_eq(w[1], 0xeeeeeeeeeeeeeeeeull);
+		}
+	}
+	/* store: each rank its partition; loading the files in rank order
+	 * gives the same table back (round_robin 0 layout) */
+	if (rr == 0) {
+		char out[256];
+		path(out, "out", me);
+		OK(wholememory_store_to_file(h, moff, mes, fes, out));
+		OK(wholememory_communicator_barrier(world));
+		char on[8][256];
+		const char *ofn[8];
+		for (int r = 0; r < np; r++) {
+			path(on[r], "out", r);
+			ofn[r] = on[r];
+		}
+		char *save = malloc(ls);
+		memcpy(save, lp, ls);
+		memset(lp, 0xee, ls);
+		OK(wholememory_load_from_file(h, moff, mes, fes, ofn, np, 0));
+		for (size_t s = 0; s < slots; s++)
+			EQ(memcmp(lp + s * mes + moff, save + s * mes + moff,
+				  fes), 0);
+		free(save);
+		OK(wholememory_communicator_barrier(world));
+		unlink(out);
+	}
+	OK(wholememory_communicator_barrier(world));
+	if (me == 0)
+		for (int f = 0; f < nfiles; f++)
+			unlink(names[f]);
+	OK(wholememory_free(h));
+}
+
+START_TEST(test_files)
+{
+	if (me == 0)
+		ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	/* every rank the same directory name: rank 0's, by a file */
+	wholememory_handle_t h;
+	OK(wholememory_malloc(&h, 64 * np, world, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 64, NULL));
+	char *gp;
+	OK(wholememory_get_global_pointer((void **)&gp, h));
+	if (me == 0)
+		memcpy(gp, tmpdir, sizeof(tmpdir));
+	OK(wholememory_communicator_barrier(world));
+	memcpy(tmpdir, gp, sizeof(tmpdir));
+	OK(wholememory_free(h));
+	size_t full = 6 * np + 2;
+	for (int t = 0; t < 4; t++) {
+		check_load(types[t], 0, full, 1);
+		check_load(types[t], 0, full - 3, 3);  /* fewer records */
+		/* 4 * np records: 4 per rank, the last rank holds 5 */
+		check_load(types[t], 1, 4 * (size_t)np, 2);
+		check_load(types[t], 2, 4 * (size_t)np - 1, 1);
+	}
+	/* errors, on every rank, memory unchanged */
+	size_t mes = 32;
+	OK(wholememory_malloc(&h, mes * 4 * np, world,
+			      WHOLEMEMORY_MT_CHUNKED, WHOLEMEMORY_ML_HOST, mes,
+			      NULL));
+	char *lp;
+	size_t ls, lo;
+	OK(wholememory_get_local_memory((void **)&lp, &ls, &lo, h));
+	memset(lp, 0x11, ls);
+	char miss[256], shortf[256], big[256];
+	path(miss, "missing", 0);
+	path(shortf, "short", 0);
+	path(big, "big", 0);
+	if (me == 0) {
+		char b[64 * 100] = { 0 };
+		write_file(shortf, b, 16 * 3 + 5);
+		write_file(big, b, 16 * (4 * np + 1));
+	}
+	OK(wholememory_communicator_barrier(world));
+	const char *fn = miss;
+	EQ(wholememory_load_from_file(h, 0, mes, 16, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	fn = shortf;
+	EQ(wholememory_load_from_file(h, 0, mes, 16, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	fn = big; /* more records than entries */
+	EQ(wholememory_load_from_file(h, 0, mes, 16, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	/* one rank misses the file */
+	fn = me == np - 1 ? miss : shortf;
+	EQ(wholememory_load_from_file(h, 0, mes, 16, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	fn = big;
+	EQ(wholememory_load_from_file(h, 24, mes, 16, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_VALUE); /* record past the entry */
+	EQ(wholememory_load_from_file(h, 0, 24, 16, &fn, 1, 0),
+	   WHOLEMEMORY_INVALID_VALUE); /* entry does not divide partitions */
+	EQ(wholememory_load_from_file(h, 0, mes, 16, &fn, 1, -1),
+	   WHOLEMEMORY_INVALID_VALUE);
+	EQ(wholememory_load_from_file(h, 0, mes, 16, NULL, 1, 0),
+	   WHOLEMEMORY_INVALID_INPUT);
+	if (np > 1) {
+		/* round robin 3 of 4*np+1 records: rank 0 needs 6 > 4 */
+		char rrf[256];
+		path(rrf, "rr", 0);
+		if (me == 0) {
+			char b[16 * 40] = { 0 };
+			write_file(rrf, b, 16 * 4 * np);
+		}
+		OK(wholememory_communicator_barrier(world));
+		fn = rrf;
+		EQ(wholememory_load_from_file(h, 0, mes, 16, &fn, 1, 3),
+		   WHOLEMEMORY_INVALID_VALUE);
+		OK(wholememory_communicator_barrier(world));
+		if (me == 0)
+			unlink(rrf);
+		/* mismatched arguments */
+		fn = big;
+		EQ(wholememory_load_from_file(h, 0, mes, me ? 16 : 8, &fn, 1,
+					      0),
+		   WHOLEMEMORY_INVALID_INPUT);
+	}
+	ALL(ls, lp[i] == 0x11);
+	/* store into a directory that does not exist */
+	char nodir[300];
+	snprintf(nodir, sizeof(nodir), "%s/no/such/dir", tmpdir);
+	EQ(wholememory_store_to_file(h, 0, mes, 16, nodir),
+	   WHOLEMEMORY_SYSTEM_ERROR);
+	EQ(wholememory_store_to_file(h, 0, mes, 40, nodir),
+	   WHOLEMEMORY_INVALID_VALUE);
+	OK(wholememory_communicator_barrier(world));
+	if (me == 0) {
+		unlink(shortf);
+		unlink(big);
+		ck_assert_int_eq(rmdir(tmpdir), 0);
+	}
+	OK(wholememory_free(h));
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_no_leaks)
+{
+	/* one round to warm the heap up, then nothing may stay behind */
+	for (int round = 0; round < 2; round++) {
+		struct leakcheck lc;
+		if (round)
+			leakcheck_begin(&lc);
+		for (int t = 0; t < 4; t++)
+			for (int l = 0; l < 2; l++) {
+				wholememory_handle_t h;
+				OK(wholememory_malloc(&h, 8 << 10, world,
+						      types[t], locs[l], 64,
+						      NULL));
+				OK(wholememory_free(h));
+			}
+		wholememory_comm_t c;
+		OK(wholememory_split_communicator(&c, world, 0, 0));
+		OK(wholememory_destroy_communicator(c));
+		OK(wholememory_communicator_barrier(world));
+		if (round)
+			leakcheck_end(&lc);
+	}
+	test_done = true;
+}
+END_TEST
+
+static Suite *
+wm_suite(void)
+{
+	Suite *s = suite_create("wholememory");
+	TCase *tc = tcase_create("job");
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_partition_plan);
+	tcase_add_test(tc, test_comm_info);
+	tcase_add_test(tc, test_bad_handles);
+	tcase_add_test(tc, test_split);
+	tcase_add_test(tc, test_types);
+	tcase_add_test(tc, test_global_stores);
+	tcase_add_test(tc, test_malloc_errors);
+	tcase_add_test(tc, test_subcomm);
+	tcase_add_test(tc, test_gather_scatter);
+	tcase_add_test(tc, test_files);
+	tcase_add_test(tc, test_no_leaks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+
+/* ---- several nodes: "wm_pe multinode" ---------------------------------
+ * A job of NODES x PPN ranks (consecutive ranks per node; PPN from
+ * SHMEM_PE_NODE_PES, 1 when unset), started by tests/shmem/netns_job.sh
+ * (network namespaces) or by zeshrun with ZESHMEM_FORCE_NETWORK=1 (every
+ * rank a node). Prints "PE <rank>: multinode ok" when every check held. */
+static int mn_fail;
+#define MN(cond)                                                         \
+	do {                                                             \
+		if (!(cond)) {                                           \
+			fprintf(stderr, "PE %d: %s:%d: %s\n", me, __FILE__, \
+				__LINE__, #cond);                        \
+			mn_fail++;                                       \
+		}                                                        \
+	} while (0)
+
+static void
+mn_type(wholememory_memory_type_t t, int ppn)
+{
+	size_t gran = 16, rows = 7 * (size_t)np + 3, total = gran * rows;
+	wholememory_handle_t h;
+	MN(wholememory_malloc(&h, total, world, t, WHOLEMEMORY_ML_HOST, gran,
+			      NULL) == WHOLEMEMORY_SUCCESS);
+	uint64_t *lp;
+	size_t ls, lo;
+	MN(wholememory_get_local_memory((void **)&lp, &ls, &lo, h) == 0);
+	for (size_t i = 0; i < ls / 8; i++)
+		lp[i] = pat(lo / 8 + i, t);
+	MN(wholememory_communicator_barrier(world) == 0);
+	/* every row by gather (RMA for other nodes) */
+	int64_t *idx = malloc(sizeof(int64_t) * rows);
+	uint64_t *out = malloc(total);
+	for (size_t i = 0; i < rows; i++)
+		idx[i] = (int64_t)((i * 5 + (size_t)me) % rows);
+	MN(wholememory_gather(h, idx, rows, out, gran) == 0);
+	size_t bad = 0;
+	for (size_t i = 0; i < rows; i++)
+		for (int k = 0; k < 2; k++)
+			bad += out[2 * i + k] != pat((size_t)idx[i] * 2 + k, t);
+	MN(bad == 0);
+	/* the last rank scatters the reverse of every row */
+	MN(wholememory_communicator_barrier(world) == 0);
+	if (me == np - 1) {
+		for (size_t i = 0; i < rows; i++) {
+			idx[i] = (int64_t)i;
+			out[2 * i] = ~pat(2 * i, t);
+			out[2 * i + 1] = ~pat(2 * i + 1, t);
+		}
+		MN(wholememory_scatter(h, idx, rows, out, gran) == 0);
+	}
+	MN(wholememory_communicator_barrier(world) == 0);
+	bad = 0;
+	for (size_t i = 0; i < ls / 8; i++)
+		bad += lp[i] != ~pat(lo / 8 + i, t);
+	MN(bad == 0);
+	/* rank memory: this node's ranks (HIERARCHY) or none */
+	int node = me / ppn;
+	for (int r = 0; r < np; r++) {
+		void *rp;
+		size_t rs, ro;
+		int e = wholememory_get_rank_memory(&rp, &rs, &ro, r, h);
+		bool reach = r == me || (t == WHOLEMEMORY_MT_HIERARCHY &&
+					 r / ppn == node);
+		MN(e == (reach ? WHOLEMEMORY_SUCCESS :
+				 WHOLEMEMORY_INVALID_INPUT));
+		if (!e)
+			MN(((uint64_t *)rp)[0] == ~pat(ro / 8, t));
+	}
+	if (t == WHOLEMEMORY_MT_HIERARCHY) {
+		wholememory_comm_t lc, xc;
+		int s = -1, r = -1;
+		MN(wholememory_get_local_communicator(&lc, h) == 0);
+		MN(wholememory_communicator_get_size(&s, lc) == 0 && s == ppn);
+		MN(wholememory_communicator_get_rank(&r, lc) == 0 &&
+		   r == me % ppn);
+		MN(wholememory_get_cross_communicator(&xc, h) == 0);
+		MN(wholememory_communicator_get_size(&s, xc) == 0 &&
+		   s == np / ppn);
+		MN(wholememory_communicator_get_rank(&r, xc) == 0 &&
+		   r == node);
+		MN(wholememory_communicator_barrier(xc) == 0);
+	}
+	free(idx);
+	free(out);
+	MN(wholememory_free(h) == 0);
+}
+
+static int
+multinode(void)
+{
+	const char *e = getenv("SHMEM_PE_NODE_PES");
+	int ppn = e ? atoi(e) : 1;
+	if (ppn < 1 || np % ppn)
+		ppn = 1;
+	int nodes = np / ppn;
+	int l = -1;
+	MN(wholememory_communicator_get_local_size(&l, world) == 0 &&
+	   l == ppn);
+	clique_info_t ci;
+	MN(wholememory_communicator_get_clique_info(&ci, world) == 0);
+	MN(ci.is_in_clique == 1 && ci.clique_first_rank == me / ppn * ppn &&
+	   ci.clique_rank == me % ppn && ci.clique_rank_num == ppn &&
+	   ci.clique_id == me / ppn && ci.clique_num == nodes);
+	MN(wholememory_is_intranode_communicator(world) == (nodes == 1));
+	int want = nodes == 1 ? WHOLEMEMORY_SUCCESS :
+				WHOLEMEMORY_NOT_SUPPORTED;
+	for (int t = 0; t < 2; t++)
+		for (int l2 = 0; l2 < 2; l2++) {
+			MN(wholememory_communicator_support_type_location(
+				   world, types[t], locs[l2]) == (wholememory_error_code_t)want);
+			wholememory_handle_t h = NULL;
+			int r = wholememory_malloc(&h, 1024, world, types[t],
+						   locs[l2], 8, NULL);
+			MN(r == want);
+			if (!r)
+				wholememory_free(h);
+		}
+	/* a node's own communicator maps again */
+	wholememory_comm_t nc = NULL;
+	MN(wholememory_split_communicator(&nc, world, me / ppn, me) == 0);
+	MN(wholememory_is_intranode_communicator(nc));
+	wholememory_handle_t h = NULL;
+	MN(wholememory_malloc(&h, 4096, nc, WHOLEMEMORY_MT_CONTINUOUS,
+			      WHOLEMEMORY_ML_HOST, 8, NULL) == 0);
+	if (h)
+		MN(wholememory_free(h) == 0);
+	MN(wholememory_destroy_communicator(nc) == 0);
+	mn_type(WHOLEMEMORY_MT_DISTRIBUTED, ppn);
+	mn_type(WHOLEMEMORY_MT_HIERARCHY, ppn);
+	MN(wholememory_communicator_barrier(world) == 0);
+	if (!mn_fail)
+		printf("PE %d: multinode ok\n", me);
+	fflush(stdout);
+	return mn_fail ? 1 : 0;
+}
+
+/* A job of one process through the unique id. */
+static int
+uid_job(void)
+{
+	wholememory_unique_id_t uid;
+	wholememory_comm_t c;
+	if (wholememory_create_unique_id(&uid) != WHOLEMEMORY_LOGIC_ERROR)
+		return 1; /* before init */
+	if (wholememory_init(1, LEVEL_INFO) != WHOLEMEMORY_INVALID_VALUE ||
+	    wholememory_init(0, LEVEL_INFO) != WHOLEMEMORY_SUCCESS ||
+	    wholememory_create_unique_id(NULL) != WHOLEMEMORY_INVALID_INPUT ||
+	    wholememory_create_unique_id(&uid) != WHOLEMEMORY_SUCCESS)
+		return 2;
+	if (wholememory_create_communicator(&c, uid, 1, 1) !=
+	    WHOLEMEMORY_INVALID_VALUE)
+		return 3;
+	if (wholememory_create_communicator(&c, uid, 0, 1) !=
+	    WHOLEMEMORY_SUCCESS)
+		return 4;
+	int r = -1, s = -1;
+	wholememory_communicator_get_rank(&r, c);
+	wholememory_communicator_get_size(&s, c);
+	if (r != 0 || s != 1)
+		return 5;
+	/* one job per process */
+	if (wholememory_create_unique_id(&uid) != WHOLEMEMORY_NOT_SUPPORTED)
+		return 6;
+	wholememory_handle_t h;
+	if (wholememory_malloc(&h, 4096, c, WHOLEMEMORY_MT_CONTINUOUS,
+			       WHOLEMEMORY_ML_DEVICE, 8, NULL) !=
+	    WHOLEMEMORY_SUCCESS)
+		return 7;
+	void *gp;
+	if (wholememory_get_global_pointer(&gp, h) != WHOLEMEMORY_SUCCESS)
+		return 8;
+	memset(gp, 1, 4096);
+	/* left for finalize to free, with the communicator */
+	if (wholememory_finalize() != WHOLEMEMORY_SUCCESS)
+		return 9;
+	printf("wm_pe uid: ok\n");
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "uid"))
+		return uid_job();
+	if (wholememory_init(0, LEVEL_INFO) != WHOLEMEMORY_SUCCESS ||
+	    wholememory_create_communicator_from_env(&world) !=
+		    WHOLEMEMORY_SUCCESS) {
+		fprintf(stderr, "wm_pe: no communicator\n");
+		return 1;
+	}
+	wholememory_communicator_get_rank(&me, world);
+	wholememory_communicator_get_size(&np, world);
+	int rc = argc > 1 && !strcmp(argv[1], "multinode") ?
+			 multinode() : check_run(wm_suite(), CK_NORMAL, false);
+	if (rc || broken) {
+		fflush(NULL);
+		_exit(1); /* no collective left to a broken job */
+	}
+	if (wholememory_destroy_communicator(world) != WHOLEMEMORY_SUCCESS)
+		rc = 1;
+	if (wholememory_finalize() != WHOLEMEMORY_SUCCESS)
+		rc = 1;
+	return rc;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * zewm-bench: WholeMemory's figures on zemem, each as a ratio to a
+ * baseline measured in the same run (medians of --trials runs).
+ *
+ *   gather  n random rows (--rows, default 1M) of 128 B from a table of
+ *           --table-mb MiB (default 2048) by wholememory_gather, for
+ *           CONTINUOUS, CHUNKED and DISTRIBUTED host memory, against a
+ *           memcpy gather of the same rows from a local array of the
+ *           table's size (target for the mapped types: >= 0.7x);
+ *   load    wholememory_load_from_file of a --file-mb MiB file (default
+ *           1024) into a CONTINUOUS table, against reading the same file
+ *           with read(2) into a 128 KiB buffer as `cat file > /dev/null`
+ *           does (page cache warm for both; target >= 0.8x); also
+ *           printed: read(2) of the whole file into one buffer of its
+ *           size (the copy into memory any load makes).
+ *
+ * Run it as a job: zeshrun -n 2 -- zewm-bench [options]. The symmetric
+ * heap is sized for the DISTRIBUTED table (shmemx_set_heap_size). The
+ * file lives in --dir (default /tmp) and is removed at the end.
+ */
+#include <wholememory/wholememory.h>
+#include <shmemx.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define ROW 128
+#define MAXT 32
+
+static wholememory_comm_t comm;
+static int me, np;
+
+static void
+die(const char *what, int e)
+{
+	fprintf(stderr, "zewm-bench: rank %d: %s: %d\n", me, what, e);
+	exit(1);
+}
+
+/* Median seconds of trials gathers from a table of type t, and in
+ * *base the median of the local memcpy gathers run alternately with them
+ * (so both see the same machine load). */
+static double
+bench_gather(wholememory_memory_type_t t, size_t table, const int64_t *idx,
+	     size_t n, char *out, const char *local, int trials,
+	     double *base)
+{
+	wholememory_handle_t h;
+	int e = wholememory_malloc(&h, table, comm, t, WHOLEMEMORY_ML_HOST,
+				   ROW, NULL);
+	if (e)
+		die("wholememory_malloc", e);
+	char *lp;
+	size_t ls, lo;
+	wholememory_get_local_memory((void **)&lp, &ls, &lo, h);
+	memset(lp, me + 1, ls);
+	double v[MAXT], b[MAXT];
+	for (int k = 0; k < trials; k++) {
+		wholememory_communicator_barrier(comm);
+		double t0 = now_s();
+		for (size_t i = 0; i < n; i++)
+			memcpy(out + i * ROW, local + (size_t)idx[i] * ROW,
+			       ROW);
+		b[k] = now_s() - t0;
+		wholememory_communicator_barrier(comm);
+		t0 = now_s();
+		if ((e = wholememory_gather(h, idx, n, out, ROW)))
+			die("wholememory_gather", e);
+		v[k] = now_s() - t0;
+	}
+	wholememory_communicator_barrier(comm);
+	wholememory_free(h);
+	*base = median(b, trials);
+	return median(v, trials);
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t table_mb = 2048, rows = 1 << 20, file_mb = 1024;
+	int trials = 5;
+	const char *dir = "/tmp";
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--table-mb"))
+			table_mb = strtoull(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--rows"))
+			rows = strtoull(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--file-mb"))
+			file_mb = strtoull(argv[i + 1], NULL, 0);
+		else if (!strcmp(argv[i], "--trials"))
+			trials = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--dir"))
+			dir = argv[i + 1];
+		else {
+			fprintf(stderr, "usage: zeshrun -n 2 -- zewm-bench "
+				"[--table-mb M] [--rows N] [--file-mb M] "
+				"[--trials T] [--dir D]\n");
+			return 2;
+		}
+	}
+	if (trials < 1 || trials > MAXT)
+		trials = 5;
+	size_t table = table_mb << 20;
+	const char *nr = getenv("ZESHMEM_NRANKS");
+	int n_guess = nr ? atoi(nr) : 1;
+	if (n_guess < 1)
+		n_guess = 1;
+	shmemx_set_heap_size(table / n_guess + (64u << 20));
+	int e;
+	if ((e = wholememory_init(0, LEVEL_INFO)) ||
+	    (e = wholememory_create_communicator_from_env(&comm)))
+		die("init", e);
+	wholememory_communicator_get_rank(&me, comm);
+	wholememory_communicator_get_size(&np, comm);
+
+	/* gather */
+	int64_t *idx = malloc(sizeof(int64_t) * rows);
+	char *out = malloc(rows * ROW);
+	char *local = malloc(table);
+	if (!idx || !out || !local)
+		die("malloc", -1);
+	memset(local, 3, table);
+	memset(out, 0, rows * ROW);
+	uint64_t x = 88172645463325252ull + (uint64_t)me;
+	size_t nrow = table / ROW;
+	for (size_t i = 0; i < rows; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		idx[i] = (int64_t)(x % nrow);
+	}
+	static const struct {
+		wholememory_memory_type_t t;
+		const char *name;
+	} ty[] = {
+		{ WHOLEMEMORY_MT_CONTINUOUS, "continuous" },
+		{ WHOLEMEMORY_MT_CHUNKED, "chunked" },
+		{ WHOLEMEMORY_MT_DISTRIBUTED, "distributed" },
+	};
+	double tt[3], base[3];
+	for (int i = 0; i < 3; i++)
+		tt[i] = bench_gather(ty[i].t, table, idx, rows, out, local,
+				     trials, &base[i]);
+	free(local);
+	if (me == 0) {
+		printf("gather: %zu rows of %d B from %zu MiB on %d ranks, "
+		       "median of %d\n", rows, ROW, table_mb, np, trials);
+		for (int i = 0; i < 3; i++)
+			printf("  %-12s %8.1f ms %6.2f GB/s   local memcpy "
+			       "gather %8.1f ms   %.2fx local\n", ty[i].name,
+			       tt[i] * 1e3, rows * ROW / tt[i] / 1e9,
+			       base[i] * 1e3, base[i] / tt[i]);
+	}
+	free(idx);
+	free(out);
+
+	/* load */
+	size_t fsz = file_mb << 20;
+	char path[512];
+	snprintf(path, sizeof(path), "%s/zewm-bench.%d.bin", dir,
+		 (int)getpid());
+	wholememory_handle_t h;
+	if ((e = wholememory_malloc(&h, fsz, comm, WHOLEMEMORY_MT_CONTINUOUS,
+				    WHOLEMEMORY_ML_HOST, ROW, NULL)))
+		die("wholememory_malloc", e);
+	char *gp;
+	wholememory_get_global_pointer((void **)&gp, h);
+	/* rank 0 names the file for everyone through the table */
+	if (me == 0) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0644);
+		char *buf = malloc(8 << 20);
+		if (fd < 0 || !buf)
+			die("file", -1);
+		memset(buf, 7, 8 << 20);
+		for (size_t at = 0; at < fsz; at += 8 << 20)
+			if (write(fd, buf, 8 << 20) != 8 << 20)
+				die("write", -1);
+		close(fd);
+		free(buf);
+		strcpy(gp, path);
+	}
+	wholememory_communicator_barrier(comm);
+	strcpy(path, gp);
+	const char *fn = path;
+	double lv[MAXT], cv[MAXT], bv[MAXT];
+	char *cbuf = malloc(128 << 10);
+	char *whole = me == 0 ? malloc(fsz) : NULL;
+	if (whole)
+		memset(whole, 0, fsz);
+	for (int k = 0; k < trials + 1; k++) {
+		/* cat: rank 0 alone, then the load on every rank */
+		if (me == 0) {
+			double t0 = now_s();
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			ssize_t r;
+			while ((r = read(fd, cbuf, 128 << 10)) > 0)
+				;
+			close(fd);
+			cv[k ? k - 1 : 0] = now_s() - t0;
+			t0 = now_s();
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			size_t got = 0;
+			while (got < fsz &&
+			       (r = read(fd, whole + got, fsz - got)) > 0)
+				got += (size_t)r;
+			close(fd);
+			bv[k ? k - 1 : 0] = now_s() - t0;
+		}
+		wholememory_communicator_barrier(comm);
+		double t0 = now_s();
+		if ((e = wholememory_load_from_file(h, 0, ROW, ROW, &fn, 1,
+						    0)))
+			die("wholememory_load_from_file", e);
+		lv[k ? k - 1 : 0] = now_s() - t0;
+		wholememory_communicator_barrier(comm);
+	}
+	free(cbuf);
+	free(whole);
+	if (me == 0) {
+		double c = median(cv, trials), l = median(lv, trials);
+		double w = median(bv, trials);
+		printf("load: %zu MiB file on %d ranks, median of %d\n",
+		       file_mb, np, trials);
+		printf("  read(2) like cat      %8.1f ms  %6.2f GB/s\n",
+		       c * 1e3, fsz / c / 1e9);
+		printf("  read(2) into one buffer of the file's size %8.1f ms  "
+		       "%6.2f GB/s\n", w * 1e3, fsz / w / 1e9);
+		printf("  load_from_file        %8.1f ms  %6.2f GB/s  %.2fx "
+		       "read like cat, %.2fx read into one buffer\n", l * 1e3,
+		       fsz / l / 1e9, c / l, w / l);
+		unlink(path);
+	}
+	wholememory_free(h);
+	wholememory_destroy_communicator(comm);
+	wholememory_finalize();
+	return 0;
+}

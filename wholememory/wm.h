@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wm.h: libzewholememory's one private header (WholeMemory on zemem).
+ *
+ * Vocabulary
+ *   world     the libzeshmem job (every PE): the first communicator made
+ *             (unique id or environment) starts libzeshmem; every other
+ *             communicator is a split of it. wm_comm.c
+ *   comm      an ordered subset of the world's PEs (rank -> PE); its
+ *             collectives (all-gather, barrier, argument checks) run over
+ *             a mailbox in the symmetric heap: one slot per sender in
+ *             every PE, a sequence word signalled with put-with-signal and
+ *             an acknowledgement word per receiver. wm_comm.c
+ *   node      the PEs that map each other's heaps (shmem_ptr != NULL):
+ *             node index = the smallest PE of the node.
+ *   handle    one wholememory_malloc: partitions (rank sizes / offsets),
+ *             and either mapped memory (CONTINUOUS, CHUNKED: wm_map.c,
+ *             one virtual range of every rank's physical memory) or
+ *             symmetric-heap memory (DISTRIBUTED, HIERARCHY: libzeshmem
+ *             RMA, node peers through shmem_ptr). wm_mem.c
+ *   io        load_from_file / store_to_file. wm_io.c
+ *   gather    gather / scatter by index. wm_gather.c
+ *
+ * Errors: 0 or -errno inside; wm_result() (wm_comm.c) is the one place
+ * an -errno becomes a wholememory_error_code_t:
+ *   -EINVAL, -ENOENT, -EBADF   WHOLEMEMORY_INVALID_INPUT
+ *   -EDOM                      WHOLEMEMORY_INVALID_VALUE
+ *   -ENOMEM                    WHOLEMEMORY_OUT_OF_MEMORY
+ *   -EOPNOTSUPP                WHOLEMEMORY_NOT_SUPPORTED
+ *   -EPROTO, -ETIMEDOUT, -EHOSTDOWN  WHOLEMEMORY_COMMUNICATION_ERROR
+ *   -ENOTRECOVERABLE           WHOLEMEMORY_LOGIC_ERROR
+ *   anything else (-EIO, ...)  WHOLEMEMORY_SYSTEM_ERROR
+ *
+ * Threads: like WholeMemory, calls on one communicator are serialised by
+ * the program; the registry of live objects has a lock of its own.
+ * Logging: u_log topic "wm" (ZEMEM_LOG_LEVEL=warn,wm:debug).
+ */
+#ifndef ZEMEM_WM_H
+#define ZEMEM_WM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <level_zero/ze_api.h>
+#include <wholememory/wholememory.h>
+
+#include "u_log.h"
+
+#define WM_TOPIC "wm"
+#define WM_API __attribute__((visibility("default")))
+#define WM_COMM_MAGIC 0x776d636du   /* "wmcm" */
+#define WM_HANDLE_MAGIC 0x776d686eu /* "wmhn" */
+
+struct wholememory_comm_ {
+	uint32_t magic;
+	uint64_t id;                      /* same on every member */
+	uint64_t nchild;                  /* splits made from it */
+	uint64_t ncoll;                   /* collectives run on it */
+	int rank, size;
+	int *pe;                          /* [size]: world PE of each rank */
+	int *node;                        /* [size]: node index of each rank */
+	int local_size, local_rank;       /* on this node */
+	int first_local;                  /* lowest rank of this node */
+	int node_idx, nnodes;             /* clique id / clique num */
+	bool world_sized;                 /* every PE of the world is in it */
+	wholememory_distributed_backend_t backend;
+	bool internal;                    /* a handle's local/cross comm */
+};
+
+struct wholememory_handle_ {
+	uint32_t magic;
+	struct wholememory_comm_ *comm;
+	wholememory_memory_type_t type;
+	wholememory_memory_location_t loc;
+	size_t total, gran;
+	size_t *sizes;                    /* [size] bytes per rank */
+	size_t *offs;                     /* [size + 1] */
+	char *local;                      /* this rank's partition */
+	/* mapped types (wm_map.c) */
+	char *base;                       /* the global range */
+	size_t range;                     /* its reservation's bytes */
+	ze_physical_mem_handle_t mine;    /* this rank's object */
+	ze_physical_mem_handle_t *imp;    /* [size]: imported objects */
+	bool *mapped;                     /* [size] */
+	void **rank_ptr;                  /* [size]: gref of CHUNKED DEVICE */
+	/* symmetric-heap types */
+	char *sym;                        /* shmem_malloc'ed partition */
+	struct wholememory_comm_ *lcomm, *xcomm;    /* HIERARCHY */
+};
+
+/* ---- wm_comm.c --------------------------------------------------------- */
+int wm_result(int err);
+/* Registry of live objects: a handle is looked up before it is used. */
+bool wm_comm_live(const struct wholememory_comm_ *c);
+bool wm_handle_live(const struct wholememory_handle_ *h);
+void wm_handle_register(struct wholememory_handle_ *h, bool add);
+/* Level Zero objects of the library (after the world exists). */
+ze_context_handle_t wm_ze_ctx(void);
+ze_device_handle_t wm_ze_dev(void);
+/* Collectives over c (every member calls them in the same order): every
+ * rank passes len bytes; all gets size * len bytes in rank order. */
+int wm_allgather(struct wholememory_comm_ *c, const void *mine, size_t len, void *all);
+int wm_barrier(struct wholememory_comm_ *c);
+/* 0 on every rank when every rank passed the same len bytes, -EINVAL on
+ * every rank otherwise (logged once). */
+int wm_check_same(struct wholememory_comm_ *c, const void *args, size_t len,
+		  const char *call);
+/* The first nonzero err of any rank (the same on every rank), or a
+ * communication error. */
+int wm_agree(struct wholememory_comm_ *c, int err);
+/* Split used by the API and by HIERARCHY handles. */
+int wm_split(struct wholememory_comm_ *c, int color, int key, bool internal,
+	     struct wholememory_comm_ **out);
+void wm_comm_free(struct wholememory_comm_ *c);
+/* pid of a world PE (for pidfd_getfd). */
+int wm_pe_pid(int pe);
+
+/* ---- wm_map.c ---------------------------------------------------------- */
+/* Collective over h->comm (all on one node): maps every rank's partition
+ * into one range (h->base), fills local / rank_ptr. 0 or -errno. */
+int wm_map_create(struct wholememory_handle_ *h);
+void wm_map_destroy(struct wholememory_handle_ *h);
+
+/* ---- wm_mem.c ---------------------------------------------------------- */
+/* The rank holding byte off of the table (offs is sorted). */
+int wm_owner(const struct wholememory_handle_ *h, size_t off);
+/* Where this rank reaches rank r's partition directly, NULL if it
+ * cannot (another node, DISTRIBUTED). */
+char *wm_rank_ptr(const struct wholememory_handle_ *h, int r);
+
+#endif

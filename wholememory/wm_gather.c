@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wm_gather: wholememory_gather / wholememory_scatter (beyond the seed):
+ * rows by global index. Not collective.
+ *
+ * Mapped memory (CONTINUOUS, CHUNKED): one memcpy per row from the global
+ * range. Symmetric-heap memory (DISTRIBUTED, HIERARCHY): a row of this
+ * rank, or (HIERARCHY) of a node peer, is copied through its pointer; the
+ * others are libzeshmem non-blocking gets / puts, completed by one
+ * shmem_quiet at the end. A row that straddles two partitions (an
+ * entry_bytes that is not a multiple of the granularity) is split.
+ * Every index is checked before anything is copied.
+ */
+#include "wm.h"
+
+#include <errno.h>
+#include <shmem.h>
+#include <string.h>
+
+static int
+check(struct wholememory_handle_ *h, const int64_t *idx, size_t n, const void *buf,
+      size_t eb)
+{
+	if (!wm_handle_live(h) || (n && (!idx || !buf)))
+		return -EINVAL;
+	if (eb == 0 || eb > h->total)
+		return -EDOM;
+	uint64_t rows = h->total / eb;
+	for (size_t i = 0; i < n; i++)
+		if (idx[i] < 0 || (uint64_t)idx[i] >= rows) {
+			u_err(WM_TOPIC, "index %lld at %zu: the table has "
+			      "%llu rows of %zu bytes", (long long)idx[i], i,
+			      (unsigned long long)rows, eb);
+			return -EDOM;
+		}
+	return 0;
+}
+
+/* One row piece [off, off + len) of the table <-> buf. */
+static void
+move(struct wholememory_handle_ *h, size_t off, size_t len, char *buf, bool put,
+     bool *rma)
+{
+	while (len) {
+		int r = wm_owner(h, off);
+		size_t in = off - h->offs[r];
+		size_t take = h->sizes[r] - in;
+		if (take > len)
+			take = len;
+		char *p = wm_rank_ptr(h, r);
+		if (p) {
+			if (put)
+				memcpy(p + in, buf, take);
+			else
+				memcpy(buf, p + in, take);
+		} else {
+			if (put)
+				shmem_putmem_nbi(h->sym + in, buf, take,
+						 h->comm->pe[r]);
+			else
+				shmem_getmem_nbi(buf, h->sym + in, take,
+						 h->comm->pe[r]);
+			*rma = true;
+		}
+		off += take;
+		buf += take;
+		len -= take;
+	}
+}
+
+static wholememory_error_code_t
+rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
+     size_t eb, bool put)
+{
+	int err = check(h, idx, n, buf, eb);
+	if (err)
+		return wm_result(err);
+	bool rma = false;
+	if (h->base) {
+		for (size_t i = 0; i < n; i++) {
+			char *p = h->base + (size_t)idx[i] * eb;
+			if (put)
+				memcpy(p, buf + i * eb, eb);
+			else
+				memcpy(buf + i * eb, p, eb);
+		}
+		return WHOLEMEMORY_SUCCESS;
+	}
+	for (size_t i = 0; i < n; i++)
+		move(h, (size_t)idx[i] * eb, eb, buf + i * eb, put, &rma);
+	if (rma)
+		shmem_quiet();
+	return WHOLEMEMORY_SUCCESS;
+}
+
+WM_API wholememory_error_code_t
+wholememory_gather(wholememory_handle_t wholememory_handle,
+		   const int64_t *indices, size_t n, void *out,
+		   size_t entry_bytes)
+{
+	return rows(wholememory_handle, indices, n, out, entry_bytes, false);
+}
+
+WM_API wholememory_error_code_t
+wholememory_scatter(wholememory_handle_t wholememory_handle,
+		    const int64_t *indices, size_t n, const void *in,
+		    size_t entry_bytes)
+{
+	return rows(wholememory_handle, indices, n, (char *)in, entry_bytes,
+		    true);
+}

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wm_map: the mapped memory types (CONTINUOUS, CHUNKED): one virtual
+ * range in every rank with every rank's physical memory at its offset.
+ *
+ * The range is cut into pages of G bytes (the OS page for HOST memory,
+ * zeVirtualMemQueryPageSize of the table for DEVICE memory). Page p
+ * belongs to the rank whose partition holds byte p * G: rank r owns pages
+ * [ceil(off_r / G), ceil(off_{r+1} / G)) and backs them with one physical
+ * object (zePhysicalMemCreate) of its own. When partitions are multiples
+ * of G (large tables) every byte lives in its rank's object; otherwise
+ * the bytes of a partition that share a page with the previous rank live
+ * in that rank's object, which every rank reaches through the same range,
+ * so loads and stores agree everywhere.
+ *
+ * Import: a rank exports its object's memfd (zeMemGetAllocProperties of
+ * its mapping with ze_external_memory_export_fd_t), the others take it with
+ * pidfd_getfd (every rank is on this node) and make a physical object of
+ * it with zePhysicalMemCreate + ze_external_memory_import_fd_t (zemem's
+ * driver extension for this: driver/vmm/vmm_phys.c), then zeVirtualMemMap
+ * it at the owner's offset. CHUNKED uses the same range: rank r's memory
+ * is at base + off_r (and rank_ptr[r] for the CHUNKED DEVICE gref).
+ */
+#include "wm.h"
+
+#include "u_options.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+static int
+ze_err(ze_result_t r, const char *what)
+{
+	if (r == ZE_RESULT_SUCCESS)
+		return 0;
+	u_err(WM_TOPIC, "%s: 0x%x", what, r);
+	if (r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY ||
+	    r == ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+		return -ENOMEM;
+	return -EIO;
+}
+
+/* A copy of fd number num of process pid (close-on-exec), or -errno. */
+static int
+take_fd(int pid, int num)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd < 0)
+		return -errno;
+	int fd = (int)syscall(SYS_pidfd_getfd, pfd, num, 0);
+	int err = fd < 0 ? -errno : 0;
+	close(pfd);
+	if (err)
+		u_err(WM_TOPIC, "pidfd_getfd of pid %d fd %d: %s", pid, num,
+		      strerror(-err));
+	return err ? err : fd;
+}
+
+
+/* ---- the socket transport ---------------------------------------------- */
+
+#define SOCK_WAIT_MS 10000
+
+static socklen_t
+sock_name(struct sockaddr_un *a, int pid, uint64_t id, uint64_t seq)
+{
+	memset(a, 0, sizeof(*a));
+	a->sun_family = AF_UNIX;
+	/* abstract: sun_path[0] = 0 */
+	int n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1,
+			 "zewm-%d-%llx-%llx", pid, (unsigned long long)id,
+			 (unsigned long long)seq);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
+}
+
+struct server {
+	pthread_t tid;
+	int lfd, fd, count, err;
+};
+
+static int
+poll_in(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+	do
+		r = poll(&p, 1, SOCK_WAIT_MS);
+	while (r < 0 && errno == EINTR);
+	return r > 0 ? 0 : (r == 0 ? -ETIMEDOUT : -errno);
+}
+
+static void *
+serve(void *arg)
+{
+	struct server *sv = arg;
+	int refused = 0;
+	for (int i = 0; i < sv->count && !sv->err; i++) {
+		int e = poll_in(sv->lfd);
+		int c = e ? -1 : accept4(sv->lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (c < 0) {
+			sv->err = e ? e : -errno;
+			break;
+		}
+		struct ucred cr;
+		socklen_t cl = sizeof(cr);
+		if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 ||
+		    cr.uid != geteuid()) {
+			u_warn(WM_TOPIC, "a peer of another user asked for a "
+			       "partition's fd: refused");
+			close(c);
+			if (++refused < 64)
+				i--;
+			continue;
+		}
+		char b = 0;
+		union {
+			char buf[CMSG_SPACE(sizeof(int))];
+			struct cmsghdr align;
+		} u;
+		memset(&u, 0, sizeof(u));
+		struct iovec io = { .iov_base = &b, .iov_len = 1 };
+		struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1,
+				    .msg_control = u.buf,
+				    .msg_controllen = sizeof(u.buf) };
+		struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &sv->fd, sizeof(int));
+		ssize_t w;
+		do
+			w = sendmsg(c, &m, MSG_NOSIGNAL);
+		while (w < 0 && errno == EINTR);
+		if (w != 1)
+			sv->err = -EIO;
+		close(c);
+	}
+	return NULL;
+}
+
+static int
+sock_fetch(int pid, uint64_t id, uint64_t seq)
+{
+	struct sockaddr_un a;
+	socklen_t al = sock_name(&a, pid, id, seq);
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	int err = connect(s, (struct sockaddr *)&a, al) ? -errno : 0;
+	if (!err)
+		err = poll_in(s);
+	int fd = -1;
+	if (!err) {
+		char b;
+		union {
+			char buf[CMSG_SPACE(sizeof(int))];
+			struct cmsghdr align;
+		} u;
+		struct iovec io = { .iov_base = &b, .iov_len = 1 };
+		struct msghdr m = { .msg_iov = &io, .msg_iovlen = 1,
+				    .msg_control = u.buf,
+				    .msg_controllen = sizeof(u.buf) };
+		ssize_t r;
+		do
+			r = recvmsg(s, &m, MSG_CMSG_CLOEXEC);
+		while (r < 0 && errno == EINTR);
+		struct cmsghdr *cm = r == 1 ? CMSG_FIRSTHDR(&m) : NULL;
+		if (cm && cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_RIGHTS &&
+		    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+		else
+			err = -EPROTO;
+	}
+	close(s);
+	if (err)
+		u_err(WM_TOPIC, "fd of pid %d over its socket: %s", pid,
+		      strerror(-err));
+	return err ? err : fd;
+}
+
+/* Collective: every rank gets the fds got[r] < 0 it lacks (r with
+ * pages), from their owners over sockets. 0 or -errno (agreed). */
+static int
+sock_exchange(struct wholememory_handle_ *h, int mine_fd, const bool *owns,
+	      int *got)
+{
+	struct wholememory_comm_ *c = h->comm;
+	int n = c->size, me = c->rank;
+	static uint64_t seq;
+	seq++;
+	uint8_t *need = calloc(n, 1), *all = calloc((size_t)n * n, 1);
+	struct server sv = { .lfd = -1, .fd = mine_fd };
+	int err = need && all ? 0 : -ENOMEM;
+	for (int r = 0; need && r < n; r++)
+		need[r] = r != me && owns[r] && got[r] < 0;
+	err = wm_agree(c, err);
+	if (!err)
+		err = wm_allgather(c, need, n, all);
+	for (int r = 0; !err && r < n; r++)
+		sv.count += all[(size_t)r * n + me];
+	if (!err && sv.count) {
+		struct sockaddr_un a;
+		socklen_t al = sock_name(&a, (int)getpid(), c->id, seq);
+		sv.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (sv.lfd < 0 || bind(sv.lfd, (struct sockaddr *)&a, al) ||
+		    listen(sv.lfd, n))
+			err = -errno;
+	}
+	/* every server listens before anyone connects */
+	err = wm_agree(c, err);
+	bool started = false;
+	if (!err && sv.count) {
+		err = -pthread_create(&sv.tid, NULL, serve, &sv);
+		started = !err;
+	}
+	for (int r = 0; !err && r < n; r++) {
+		if (!need[r])
+			continue;
+		int fd = sock_fetch(wm_pe_pid(c->pe[r]), c->id, seq);
+		if (fd < 0)
+			err = fd;
+		else
+			got[r] = fd;
+	}
+	if (started) {
+		if (err) /* wakes its accept: it ends */
+			shutdown(sv.lfd, SHUT_RDWR);
+		pthread_join(sv.tid, NULL);
+		if (!err)
+			err = sv.err;
+	}
+	if (sv.lfd >= 0)
+		close(sv.lfd);
+	free(need);
+	free(all);
+	return wm_agree(c, err);
+}
+
+struct page_run {
+	size_t first, n;                  /* in pages */
+};
+
+static struct page_run
+run_of(const struct wholememory_handle_ *h, int r, size_t g)
+{
+	struct page_run pr;
+	pr.first = (h->offs[r] + g - 1) / g;
+	size_t end = (h->offs[r + 1] + g - 1) / g;
+	pr.n = end > pr.first ? end - pr.first : 0;
+	return pr;
+}
+
+static int
+make_phys(const struct wholememory_handle_ *h, size_t size, int import_fd,
+	  ze_physical_mem_handle_t *out)
+{
+	ze_external_memory_import_fd_t im = {
+		.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMPORT_FD,
+		.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD,
+		.fd = import_fd,
+	};
+	ze_physical_mem_desc_t d = {
+		.stype = ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+		.pNext = import_fd >= 0 ? &im : NULL,
+		.flags = h->loc == WHOLEMEMORY_ML_HOST ?
+				 ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST :
+				 ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_DEVICE,
+		.size = size,
+	};
+	return ze_err(zePhysicalMemCreate(wm_ze_ctx(), wm_ze_dev(), &d, out),
+		      "zePhysicalMemCreate");
+}
+
+static size_t
+page_of(const struct wholememory_handle_ *h)
+{
+	if (h->loc == WHOLEMEMORY_ML_HOST)
+		return (size_t)sysconf(_SC_PAGESIZE);
+	size_t g = 0;
+	if (zeVirtualMemQueryPageSize(wm_ze_ctx(), wm_ze_dev(), h->total,
+				      &g) != ZE_RESULT_SUCCESS || !g)
+		g = 2u << 20;
+	return g;
+}
+
+int
+wm_map_create(struct wholememory_handle_ *h)
+{
+	struct wholememory_comm_ *c = h->comm;
+	int n = c->size, me = c->rank;
+	size_t g = page_of(h);
+	size_t t = (h->total + g - 1) / g * g;
+	size_t rp = 0;
+	int err = 0;
+	int32_t mine_fd = -1;
+	int32_t *fds = calloc(n, sizeof(int32_t));
+	h->imp = calloc(n, sizeof(*h->imp));
+	h->mapped = calloc(n, sizeof(bool));
+	h->rank_ptr = calloc(n, sizeof(void *));
+	if (!fds || !h->imp || !h->mapped || !h->rank_ptr) {
+		err = -ENOMEM;
+		goto agree;
+	}
+	if (zeVirtualMemQueryPageSize(wm_ze_ctx(), wm_ze_dev(), t, &rp) !=
+	    ZE_RESULT_SUCCESS || !rp)
+		rp = g;
+	h->range = (t + rp - 1) / rp * rp;
+	void *base = NULL;
+	err = ze_err(zeVirtualMemReserve(wm_ze_ctx(), NULL, h->range, &base),
+		     "zeVirtualMemReserve");
+	if (err)
+		goto agree;
+	h->base = base;
+	struct page_run my = run_of(h, me, g);
+	if (my.n) {
+		err = make_phys(h, my.n * g, -1, &h->mine);
+		if (err)
+			goto agree;
+		err = ze_err(zeVirtualMemMap(wm_ze_ctx(),
+			h->base + my.first * g, my.n * g, h->mine, 0,
+			ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+			"zeVirtualMemMap");
+		/* the object's memfd (driver-owned), through the mapping:
+		 * zePhysicalMemGetProperties is not in every loader */
+		ze_external_memory_export_fd_t xf = {
+			.stype = ZE_STRUCTURE_TYPE_EXTERNAL_MEMORY_EXPORT_FD,
+			.flags = ZE_EXTERNAL_MEMORY_TYPE_FLAG_OPAQUE_FD,
+			.fd = -1,
+		};
+		ze_memory_allocation_properties_t ap = {
+			.stype = ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES,
+			.pNext = &xf,
+		};
+		if (!err)
+			err = ze_err(zeMemGetAllocProperties(wm_ze_ctx(),
+				h->base + my.first * g, &ap, NULL),
+				"zeMemGetAllocProperties (export fd)");
+		mine_fd = err ? -1 : xf.fd;
+		if (!err)
+			h->mapped[me] = true;
+	}
+agree:
+	err = wm_agree(c, err);
+	if (!err)
+		err = wm_allgather(c, &mine_fd, sizeof(mine_fd), fds);
+	/* the owners' fds: pidfd_getfd, else (or by option) sockets */
+	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
+	bool use_pidfd = strcmp(mode, "broker") && strcmp(mode, "none");
+	bool use_sock = strcmp(mode, "pidfd") && strcmp(mode, "none");
+	int *got = calloc(n, sizeof(int));
+	bool *owns = calloc(n, sizeof(bool));
+	if (!err && (!got || !owns))
+		err = -ENOMEM;
+	for (int r = 0; got && owns && r < n; r++) {
+		got[r] = -1;
+		owns[r] = run_of(h, r, g).n > 0;
+	}
+	for (int r = 0; !err && r < n; r++) {
+		if (r == me || !owns[r] || !use_pidfd)
+			continue;
+		int fd = take_fd(wm_pe_pid(c->pe[r]), fds[r]);
+		if (fd >= 0)
+			got[r] = fd;
+		else if (!use_sock || (fd != -EPERM && fd != -ENOSYS &&
+				       fd != -EACCES))
+			err = fd;
+	}
+	bool peers = false;
+	for (int r = 0; owns && r < n; r++)
+		peers = peers || (r != me && owns[r]);
+	if (!err && peers && !use_pidfd && !use_sock) {
+		u_err(WM_TOPIC, "ZEMEM_IPC_TRANSPORT=none: no way to map "
+		      "the peers' partitions");
+		err = -EOPNOTSUPP;
+	}
+	err = wm_agree(c, err);
+	if (!err && use_sock)
+		err = sock_exchange(h, mine_fd, owns, got);
+	for (int r = 0; !err && r < n; r++) {
+		struct page_run pr = run_of(h, r, g);
+		if (r == me || !pr.n)
+			continue;
+		err = make_phys(h, pr.n * g, got[r], &h->imp[r]);
+		if (!err)
+			err = ze_err(zeVirtualMemMap(wm_ze_ctx(),
+				h->base + pr.first * g, pr.n * g, h->imp[r], 0,
+				ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+				"zeVirtualMemMap");
+		if (!err)
+			h->mapped[r] = true;
+	}
+	for (int r = 0; got && r < n; r++)
+		if (got[r] >= 0)
+			close(got[r]);
+	free(got);
+	free(owns);
+	free(fds);
+	err = wm_agree(c, err);
+	if (err) {
+		wm_map_destroy(h);
+		return err;
+	}
+	h->local = h->base + h->offs[me];
+	for (int r = 0; r < n; r++)
+		h->rank_ptr[r] = h->base + h->offs[r];
+	return 0;
+}
+
+void
+wm_map_destroy(struct wholememory_handle_ *h)
+{
+	if (h->base) {
+		size_t g = page_of(h);
+		for (int r = 0; h->mapped && r < h->comm->size; r++) {
+			if (!h->mapped[r])
+				continue;
+			struct page_run pr = run_of(h, r, g);
+			zeVirtualMemUnmap(wm_ze_ctx(), h->base + pr.first * g,
+					  pr.n * g);
+		}
+		zeVirtualMemFree(wm_ze_ctx(), h->base, h->range);
+	}
+	for (int r = 0; h->imp && r < h->comm->size; r++)
+		if (h->imp[r])
+			zePhysicalMemDestroy(wm_ze_ctx(), h->imp[r]);
+	if (h->mine)
+		zePhysicalMemDestroy(wm_ze_ctx(), h->mine);
+	free(h->imp);
+	free(h->mapped);
+	free(h->rank_ptr);
+	h->imp = NULL;
+	h->mapped = NULL;
+	h->rank_ptr = NULL;
+	h->mine = NULL;
+	h->base = NULL;
+	h->local = NULL;
+}
