@@ -24,16 +24,7 @@
 
 static int me, npes;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", \
-				me, __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			exit(3); \
-		} \
-	} while (0)
+#include "pe_check.h"
 
 #define BUF_BYTES (256 * 1024)
 static char *sbuf, *dbuf, *wbuf;

@@ -23,16 +23,7 @@
 static int me, npes, peer, left;
 static shmem_ctx_t ctx;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", \
-				me, __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			exit(3); \
-		} \
-	} while (0)
+#include "pe_check.h"
 
 /* The specification's type tables (OpenSHMEM 1.5, tables 5 to 8). */
 #define RMA_LIST(X) \

@@ -31,16 +31,7 @@
 
 static int me, npes;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", \
-				me, __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			exit(3); \
-		} \
-	} while (0)
+#include "pe_check.h"
 
 /* PEs per node as the job was started: SHMEM_PE_NODE_PES (consecutive
  * ranks per node; 1 with ZESHMEM_FORCE_NETWORK=1, where every PE is a

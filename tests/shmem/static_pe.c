@@ -37,16 +37,7 @@ int *static_shlib_ptr(void);
 
 static int me, npes;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", \
-				me, __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			exit(3); \
-		} \
-	} while (0)
+#include "pe_check.h"
 
 /* .data (initialised) */
 static long sl[NE] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,

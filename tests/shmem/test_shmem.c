@@ -14,6 +14,7 @@
 
 #include "shm_entries.h"
 #include "check_run.h"
+#include "job_capture.h"
 #include "leakcheck.h"
 #include "mpirun_crash.h"
 
@@ -39,74 +40,25 @@ static pid_t last_pid;   /* of the last run */
 static const int sizes[] = { 2, 3, 8 };
 static const char *const copies[] = { "direct", "engine" };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Runs argv with copy as ZESHMEM_COPY (NULL: the default); its stdout and
  * stderr together land in out. Returns the exit status (128+signal), or
  * -1 when it ran past JOB_TIMEOUT_S (then killed). */
 static int
 run(char *const argv[], const char *copy)
 {
-	int p[2];
-	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	last_pid = pid;
-	if (pid == 0) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		setpgid(0, 0);
-		if (copy)
-			setenv("ZESHMEM_COPY", copy, 1);
-		setenv("ZESHMEM_CHECK_SYMMETRY", "1", 1);
-		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
-		setenv("ZESHMEM_TIMEOUT", "30", 1);
-		setenv("OMPI_MCA_osc", "^rdma", 1);
-		execv(argv[0], argv);
-		_exit(127);
+	static char copy_env[64];
+	const char *env[] = { "ZESHMEM_CHECK_SYMMETRY=1",
+			      "ZESHMEM_SYMMETRIC_SIZE=8M",
+			      "ZESHMEM_TIMEOUT=30", "OMPI_MCA_osc=^rdma",
+			      NULL, NULL };
+	if (copy) {
+		snprintf(copy_env, sizeof(copy_env), "ZESHMEM_COPY=%s", copy);
+		env[4] = copy_env;
 	}
-	close(p[1]);
-	size_t len = 0;
-	double end = now_s() + JOB_TIMEOUT_S;
-	int timed_out = 0;
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		int left = (int)((end - now_s()) * 1000);
-		if (left <= 0) {
-			timed_out = 1;
-			kill(-pid, SIGKILL);
-			kill(pid, SIGKILL);
-			break;
-		}
-		int r = poll(&pfd, 1, left);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			continue;
-		char buf[4096];
-		ssize_t n = read(p[0], buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		size_t take = (size_t)n < OUT_MAX - 1 - len ?
-			      (size_t)n : OUT_MAX - 1 - len;
-		memcpy(out + len, buf, take);
-		len += take;
-	}
-	out[len] = 0;
-	close(p[0]);
-	int ws;
-	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
-	if (timed_out) {
-		fprintf(stderr, "job ran past %d s:\n%s\n", JOB_TIMEOUT_S, out);
-		return -1;
-	}
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	int st = job_capture(argv, env, JOB_TIMEOUT_S, out, sizeof(out),
+			     &last_pid);
+	ck_assert_int_ne(st, -2);
+	return st;
 }
 
 /* zeshrun -n n shmem_pe args... (or mpirun -np n when mpirun is set). */

@@ -11,6 +11,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "job_capture.h"
 #include "leakcheck.h"
 #include "shm_entries.h"
 
@@ -35,14 +36,6 @@ static const char *copy;  /* ZESHMEM_COPY for the next job, NULL: auto */
 static const int sizes[] = { 1, 2, 3, 5, 8 };
 static const int ofi_sizes[] = { 2, 3 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* zeshrun -n n coll_pe c; stdout and stderr land in out. The exit
  * status (128 + signal), or -1 when it ran past JOB_TIMEOUT_S. */
 static int
@@ -52,62 +45,25 @@ job(int n, const char *c)
 	snprintf(nb, sizeof(nb), "%d", n);
 	char *argv[] = { (char *)ZESHRUN, "-n", nb, "--", (char *)COLL_PE,
 			 (char *)c, NULL };
+	static char copy_env[64];
+	const char *env[8] = { "ZESHMEM_CHECK_SYMMETRY=1",
+			       "ZESHMEM_SYMMETRIC_SIZE=8M",
+			       "ZESHMEM_TIMEOUT=60" };
+	int k = 3;
+	if (copy) {
+		snprintf(copy_env, sizeof(copy_env), "ZESHMEM_COPY=%s", copy);
+		env[k++] = copy_env;
+	}
+	if (ofi) {
+		env[k++] = "ZESHMEM_FORCE_NETWORK=1";
+		env[k++] = "ZESHMEM_PROVIDER=tcp;ofi_rxm";
+	}
 	int shm = shm_entries_ours();
-	int p[2];
-	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		setpgid(0, 0);
-		setenv("ZESHMEM_CHECK_SYMMETRY", "1", 1);
-		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
-		setenv("ZESHMEM_TIMEOUT", "60", 1);
-		if (copy)
-			setenv("ZESHMEM_COPY", copy, 1);
-		if (ofi) {
-			setenv("ZESHMEM_FORCE_NETWORK", "1", 1);
-			setenv("ZESHMEM_PROVIDER", "tcp;ofi_rxm", 1);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	size_t len = 0;
-	double end = now_s() + JOB_TIMEOUT_S;
-	int timed_out = 0;
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		int left = (int)((end - now_s()) * 1000);
-		if (left <= 0) {
-			timed_out = 1;
-			kill(-pid, SIGKILL);
-			break;
-		}
-		int r = poll(&pfd, 1, left);
-		if (r <= 0)
-			continue;
-		char buf[4096];
-		ssize_t k = read(p[0], buf, sizeof(buf));
-		if (k <= 0)
-			break;
-		size_t take = (size_t)k < OUT_MAX - 1 - len ?
-			      (size_t)k : OUT_MAX - 1 - len;
-		memcpy(out + len, buf, take);
-		len += take;
-	}
-	out[len] = 0;
-	close(p[0]);
-	int ws;
-	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	int st = job_capture(argv, env, JOB_TIMEOUT_S, out, sizeof(out), NULL);
+	ck_assert_int_ne(st, -2);
 	ck_assert_msg(shm_entries_ours() == shm, "/dev/shm: %d entries, %d "
 		      "before", shm_entries_ours(), shm);
-	if (timed_out) {
-		fprintf(stderr, "job ran past %d s:\n%s\n", JOB_TIMEOUT_S, out);
-		return -1;
-	}
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return st;
 }
 
 static void
