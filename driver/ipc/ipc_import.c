@@ -69,6 +69,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 struct cent {
@@ -116,10 +117,41 @@ static struct cent *cache[CACHE_BUCKETS];
  * the fetch, under the lock, still finds another thread's entry). */
 static _Atomic size_t n_cached;
 static _Atomic uint64_t next_import_id;
+/* One record kept for the next open (cold opens and closes one at a
+ * time make and free one each): taken and given back by one atomic
+ * exchange, where malloc and free cost ~130 instructions. */
+static _Atomic(struct import *) spare;
 /* How this thread got its last fd (for the debug log). */
 static _Thread_local const char *last_transport = "none";
 
 /* ---- the cache ---------------------------------------------------------- */
+
+static struct import *
+record_new(void)
+{
+	struct import *im = atomic_exchange_explicit(&spare, NULL,
+						     memory_order_acquire);
+	return im ? im : malloc(sizeof(*im));
+}
+
+static void
+record_free(struct import *im)
+{
+	struct import *none = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&spare, &none, im,
+						     memory_order_release,
+						     memory_order_relaxed))
+		free(im);
+}
+
+/* close(2) without glibc's cancellation point around it (~80
+ * instructions in a threaded process): a file of ours, nothing to wait
+ * for. */
+static void
+fd_close(int fd)
+{
+	syscall(SYS_close, fd);
+}
 
 /* (pid, ino) in one word is one-to-one (both 32 bits): two rounds. */
 static uint64_t
@@ -187,8 +219,8 @@ cent_put(struct cent *e)
 		cent_unlink(e);
 	pthread_mutex_unlock(&import_lock);
 	if (last) {
-		close(e->fd);
-		free(e->mem);
+		fd_close(e->fd);
+		record_free(e->mem);
 	}
 }
 
@@ -361,15 +393,16 @@ void
 ipc_transports(bool *pidfd, bool *broker)
 {
 	static _Atomic bool warned;
-	/* This thread's last answer, for the option's string it read (a
-	 * new parse of the options gives a new string): every cold open
-	 * asks, the mode is read once. */
-	static _Thread_local const char *seen;
-	static _Thread_local bool seen_pidfd, seen_broker;
+	/* The last answer with the option's string it read (a new parse of
+	 * the options gives a new string), in one word: the string's
+	 * address shifted by 2, pidfd and broker in the low bits. Every
+	 * cold open asks; the mode is read once. */
+	static _Atomic uint64_t seen;
 	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
-	if (mode == seen) {
-		*pidfd = seen_pidfd;
-		*broker = seen_broker;
+	uint64_t was = atomic_load_explicit(&seen, memory_order_relaxed);
+	if (was >> 2 == (uintptr_t)mode) {
+		*pidfd = was & 1;
+		*broker = was & 2;
 		return;
 	}
 	bool any = !strcmp(mode, "auto");
@@ -382,9 +415,11 @@ ipc_transports(bool *pidfd, bool *broker)
 			       mode);
 		*pidfd = *broker = true;
 	}
-	seen = mode;
-	seen_pidfd = *pidfd;
-	seen_broker = *broker;
+	if ((uintptr_t)mode <= UINT64_MAX >> 2)
+		atomic_store_explicit(&seen, (uint64_t)(uintptr_t)mode << 2 |
+					     (uint64_t)*pidfd |
+					     (uint64_t)*broker << 1,
+				      memory_order_relaxed);
 }
 
 /* Gets a checked fd of the file of d; 0 or -errno. */
@@ -519,7 +554,7 @@ import_release(struct import *im)
 	bool own = im->ce == &im->own;
 	cent_put(im->ce);
 	if (!own)
-		free(im);
+		record_free(im);
 }
 
 static void
@@ -596,7 +631,7 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	uint64_t key = cent_key(kpid, knonce, ktag, d.ino);
 	/* Every field of the record is set before it is indexed (its entry
 	 * when it makes one, map_import the rest). */
-	struct import *im = malloc(sizeof(*im));
+	struct import *im = record_new();
 	if (!im)
 		return -ENOMEM;
 	struct cent *ce = NULL;
@@ -635,7 +670,7 @@ ipc_import_open(struct _ze_context_handle_t *c,
 
 	int fd;
 	if ((err = fetch(&d, local, &fd, &fi))) {
-		free(im);
+		record_free(im);
 		return err;
 	}
 	struct cent *n = &im->own;
@@ -651,7 +686,7 @@ ipc_import_open(struct _ze_context_handle_t *c,
 			ce->fsize = fi.size;
 		fsize = ce->fsize;
 		pthread_mutex_unlock(&import_lock);
-		close(fd);
+		fd_close(fd);
 		goto map;
 	}
 	cent_link(n);
@@ -747,12 +782,12 @@ ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 		return -EBADF;
 	if (size > fi.size)
 		return -ERANGE;
-	struct import *im = malloc(sizeof(*im)); /* set as in open */
+	struct import *im = record_new(); /* set as in open */
 	if (!im)
 		return -ENOMEM;
 	int dup = ipc_fd_dup(fd);
 	if (dup < 0) {
-		free(im);
+		record_free(im);
 		return dup;
 	}
 	im->own = (struct cent){ .dmabuf = fi.dmabuf, .fd = dup,
