@@ -153,7 +153,8 @@ amap_add(enum amap_kind kind, const struct usm_info *info, void *owner,
 		l->v = v;
 		l->cap = cap;
 	}
-	memmove(&l->v[i + 1], &l->v[i], (l->n - i) * sizeof(*l->v));
+	if (i < l->n) /* not the last: a call less for one that is */
+		memmove(&l->v[i + 1], &l->v[i], (l->n - i) * sizeof(*l->v));
 	l->v[i] = (struct ent){
 		.base = a, .size = info->size, .kind = kind,
 		.external = external, .owner = owner, .info = *info,
@@ -176,7 +177,9 @@ remove_at(struct layer *l, size_t i)
 {
 	counts[l->v[i].kind]--;
 	entries_add((size_t)-1);
-	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
+	if (i + 1 < l->n)
+		memmove(&l->v[i], &l->v[i + 1],
+			(l->n - i - 1) * sizeof(*l->v));
 	/* Emptied: the first array (32 entries) stays for the next add (a
 	 * process that opens and closes one import at a time would realloc
 	 * and free it each time); a bigger one goes. */
