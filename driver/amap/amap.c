@@ -41,8 +41,20 @@ static struct layer layers[LAYER_COUNT];    /* amap_lock */
 static size_t counts[AMAP_KIND_COUNT];      /* amap_lock */
 /* Entries in both layers (written under amap_lock): a lookup of a pointer
  * outside USM skips the lock while the map holds nothing else. */
+/* Written under amap_lock as writer only (a load and a store, no locked
+ * read-modify-write); read without it as a hint that the map is empty. */
 static _Atomic size_t n_entries;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* n_entries += d (wraps for a decrement). Under amap_lock as writer. */
+static void
+entries_add(size_t d)
+{
+	atomic_store_explicit(&n_entries,
+			      atomic_load_explicit(&n_entries,
+						   memory_order_relaxed) + d,
+			      memory_order_release);
+}
 
 static void
 fork_prepare(void)
@@ -141,14 +153,15 @@ amap_add(enum amap_kind kind, const struct usm_info *info, void *owner,
 		l->v = v;
 		l->cap = cap;
 	}
-	memmove(&l->v[i + 1], &l->v[i], (l->n - i) * sizeof(*l->v));
+	if (i < l->n) /* not the last: a call less for one that is */
+		memmove(&l->v[i + 1], &l->v[i], (l->n - i) * sizeof(*l->v));
 	l->v[i] = (struct ent){
 		.base = a, .size = info->size, .kind = kind,
 		.external = external, .owner = owner, .info = *info,
 	};
 	l->n++;
 	counts[kind]++;
-	atomic_fetch_add(&n_entries, 1);
+	entries_add(1);
 out:
 	pthread_rwlock_unlock(&amap_lock);
 	if (err)
@@ -163,8 +176,10 @@ static void
 remove_at(struct layer *l, size_t i)
 {
 	counts[l->v[i].kind]--;
-	atomic_fetch_sub(&n_entries, 1);
-	memmove(&l->v[i], &l->v[i + 1], (l->n - i - 1) * sizeof(*l->v));
+	entries_add((size_t)-1);
+	if (i + 1 < l->n)
+		memmove(&l->v[i], &l->v[i + 1],
+			(l->n - i - 1) * sizeof(*l->v));
 	/* Emptied: the first array (32 entries) stays for the next add (a
 	 * process that opens and closes one import at a time would realloc
 	 * and free it each time); a bigger one goes. */
@@ -262,7 +277,7 @@ amap_take_ctx(enum amap_kind kind, struct _ze_context_handle_t *ctx,
 	}
 	l->n = keep;
 	counts[kind] -= taken;
-	atomic_fetch_sub(&n_entries, taken);
+	entries_add(-taken);
 	if (!taken) {
 		free(v);
 		v = NULL;

@@ -80,14 +80,6 @@
 #include "drv_core.h"
 #include "ipc_api.h"
 
-/* ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC (1.15): api/ze_api.h
- * leaves it out (its value is unconfirmed there); this is the value of
- * Intel's 1.15 headers as far as we know. Remove when the header has it. */
-#ifndef ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC
-#define ZE_STRUCTURE_TYPE_IPC_MEM_HANDLE_TYPE_EXT_DESC                      \
-	((ze_structure_type_t)0x0002003D)
-#endif
-
 /* ---- ipc_handle.c ----------------------------------------------------- */
 
 #define IPC_MAGIC 0x5a4du /* bytes 4..5: "MZ" */

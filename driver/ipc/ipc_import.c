@@ -69,10 +69,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 struct cent {
-	struct cent *hnext;
+	struct cent *hnext; /* the next of its bucket */
 	uint64_t key;
 	int32_t pid;
 	uint64_t nonce, tag;
@@ -83,8 +84,13 @@ struct cent {
 	uint64_t fsize;
 	size_t granule;
 	uint32_t refs;
+	void *mem;       /* the allocation it lives in: an import's record */
 };
 
+/* An import's record carries room for a cache entry: the import that
+ * makes an entry (the first of its file) makes it there, so a cold open
+ * allocates once. The record then lives as long as the entry (its other
+ * imports hold it): cent_put frees ce->mem, import_release the rest. */
 struct import {
 	void *ptr;       /* what open returned: base of the import */
 	size_t size;
@@ -97,58 +103,113 @@ struct import {
 	struct _ze_device_handle_t *dev;
 	uint64_t id;
 	struct cent *ce;
+	struct cent own; /* the entry, when this import made it */
 };
 
 static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_rwlock_t index_lock = PTHREAD_RWLOCK_INITIALIZER;
-static struct ipc_map cache;
+/* The cache: chains of entries by key, linked through the entries
+ * themselves (an insert or unlink is a few stores, nothing allocated). */
+#define CACHE_BUCKETS 1024 /* a power of two */
+static struct cent *cache[CACHE_BUCKETS];
 /* Entries in cache (written under import_lock): an open skips its first
  * look at the cache while it is empty (a miss for sure; the look after
  * the fetch, under the lock, still finds another thread's entry). */
 static _Atomic size_t n_cached;
 static _Atomic uint64_t next_import_id;
+/* One record kept for the next open (cold opens and closes one at a
+ * time make and free one each): taken and given back by one atomic
+ * exchange, where malloc and free cost ~130 instructions. */
+static _Atomic(struct import *) spare;
 /* How this thread got its last fd (for the debug log). */
 static _Thread_local const char *last_transport = "none";
 
 /* ---- the cache ---------------------------------------------------------- */
 
+static struct import *
+record_new(void)
+{
+	struct import *im = atomic_exchange_explicit(&spare, NULL,
+						     memory_order_acquire);
+	return im ? im : malloc(sizeof(*im));
+}
+
+static void
+record_free(struct import *im)
+{
+	struct import *none = NULL;
+	if (!atomic_compare_exchange_strong_explicit(&spare, &none, im,
+						     memory_order_release,
+						     memory_order_relaxed))
+		free(im);
+}
+
+/* close(2) without glibc's cancellation point around it (~80
+ * instructions in a threaded process): a file of ours, nothing to wait
+ * for. */
+static void
+fd_close(int fd)
+{
+	syscall(SYS_close, fd);
+}
+
+/* (pid, ino) in one word is one-to-one (both 32 bits): two rounds. */
 static uint64_t
 cent_key(int32_t pid, uint64_t nonce, uint64_t tag, uint32_t ino)
 {
-	uint64_t k = ipc_hash64((uint64_t)(uint32_t)pid ^
-				ipc_hash64(nonce ^ ipc_hash64(tag ^ ino)));
-	return k ? k : 1;
+	return ipc_hash64(nonce ^ ipc_hash64(tag ^ ((uint64_t)(uint32_t)pid
+						     << 32 | ino)));
+}
+
+/* n_cached += d (wraps for a decrement): under import_lock, so a load and
+ * a store. */
+static void
+cached_add(size_t d)
+{
+	atomic_store_explicit(&n_cached,
+			      atomic_load_explicit(&n_cached,
+						   memory_order_relaxed) + d,
+			      memory_order_relaxed);
+}
+
+static struct cent **
+bucket(uint64_t key)
+{
+	return &cache[key & (CACHE_BUCKETS - 1)];
 }
 
 static struct cent *
 cent_find(uint64_t key, int32_t pid, uint64_t nonce, uint64_t tag,
 	  uint32_t ino)
 {
-	for (struct cent *e = ipc_map_get(&cache, key); e; e = e->hnext)
-		if (e->pid == pid && e->nonce == nonce && e->tag == tag &&
-		    e->ino == ino)
+	for (struct cent *e = *bucket(key); e; e = e->hnext)
+		if (e->key == key && e->pid == pid && e->nonce == nonce &&
+		    e->tag == tag && e->ino == ino)
 			return e;
 	return NULL;
 }
 
 static void
+cent_link(struct cent *e)
+{
+	struct cent **head = bucket(e->key);
+	e->hnext = *head;
+	*head = e;
+	cached_add(1);
+}
+
+static void
 cent_unlink(struct cent *e)
 {
-	atomic_fetch_sub_explicit(&n_cached, 1, memory_order_relaxed);
-	struct cent *head = ipc_map_get(&cache, e->key);
-	if (head == e) {
-		if (e->hnext)
-			ipc_map_put(&cache, e->key, e->hnext);
-		else
-			ipc_map_del(&cache, e->key);
-		return;
-	}
-	struct cent **pp = &head->hnext;
+	cached_add((size_t)-1);
+	struct cent **pp = bucket(e->key);
 	while (*pp != e)
 		pp = &(*pp)->hnext;
 	*pp = e->hnext;
 }
 
+/* Drops a reference; the last closes the file and frees the entry's
+ * allocation (the record it lives in). */
 static void
 cent_put(struct cent *e)
 {
@@ -158,8 +219,8 @@ cent_put(struct cent *e)
 		cent_unlink(e);
 	pthread_mutex_unlock(&import_lock);
 	if (last) {
-		close(e->fd);
-		free(e);
+		fd_close(e->fd);
+		record_free(e->mem);
 	}
 }
 
@@ -252,8 +313,13 @@ ipc_pidfd_take(int32_t pid, int num)
 	for (int i = 0; i < PIDFD_SLOTS; i++)
 		if (pidfds[i].fd > 0 && pidfds[i].pid == pid) {
 			found = true;
-			atomic_store_explicit(&pidfds[i].used,
-					      atomic_fetch_add(&pidfd_clock, 1),
+			/* Roughly least recently used is enough: no locked
+			 * increment of the clock on every take. */
+			uint64_t now = atomic_load_explicit(
+				&pidfd_clock, memory_order_relaxed);
+			atomic_store_explicit(&pidfd_clock, now + 1,
+					      memory_order_relaxed);
+			atomic_store_explicit(&pidfds[i].used, now,
 					      memory_order_relaxed);
 			r = ipc_pidfd_getfd(pidfds[i].fd, num);
 			break;
@@ -327,16 +393,33 @@ void
 ipc_transports(bool *pidfd, bool *broker)
 {
 	static _Atomic bool warned;
+	/* The last answer with the option's string it read (a new parse of
+	 * the options gives a new string), in one word: the string's
+	 * address shifted by 2, pidfd and broker in the low bits. Every
+	 * cold open asks; the mode is read once. */
+	static _Atomic uint64_t seen;
 	const char *mode = u_option_str(U_OPT_IPC_TRANSPORT);
+	uint64_t was = atomic_load_explicit(&seen, memory_order_relaxed);
+	if (was >> 2 == (uintptr_t)mode) {
+		*pidfd = was & 1;
+		*broker = was & 2;
+		return;
+	}
 	bool any = !strcmp(mode, "auto");
 	*pidfd = any || !strcmp(mode, "pidfd");
 	*broker = any || !strcmp(mode, "broker");
-	if (*pidfd || *broker || !strcmp(mode, "none"))
-		return;
-	if (!atomic_exchange(&warned, true))
-		u_warn("ipc", "ZEMEM_IPC_TRANSPORT=\"%s\" is not auto, pidfd, "
-			      "broker or none; using auto", mode);
-	*pidfd = *broker = true;
+	if (!*pidfd && !*broker && strcmp(mode, "none")) {
+		if (!atomic_exchange(&warned, true))
+			u_warn("ipc", "ZEMEM_IPC_TRANSPORT=\"%s\" is not auto, "
+				      "pidfd, broker or none; using auto",
+			       mode);
+		*pidfd = *broker = true;
+	}
+	if ((uintptr_t)mode <= UINT64_MAX >> 2)
+		atomic_store_explicit(&seen, (uint64_t)(uintptr_t)mode << 2 |
+					     (uint64_t)*pidfd |
+					     (uint64_t)*broker << 1,
+				      memory_order_relaxed);
 }
 
 /* Gets a checked fd of the file of d; 0 or -errno. */
@@ -462,47 +545,56 @@ owned_by(const struct import *im, const struct _ze_context_handle_t *c)
 
 /* ---- open, close, external imports ------------------------------------- */
 
+/* Drops im's reference on its entry, and im: when im holds its own
+ * entry, the entry's last reference frees the record (now, or at the
+ * close of the last import of that file). */
+static void
+import_release(struct import *im)
+{
+	bool own = im->ce == &im->own;
+	cent_put(im->ce);
+	if (!own)
+		record_free(im);
+}
+
 static void
 import_destroy(struct import *im)
 {
 	munmap(im->map, im->map_len);
-	cent_put(im->ce);
-	free(im);
+	import_release(im);
 }
 
-/* Maps [offset, offset + size) of ce's file (fsize bytes long, as seen
- * under import_lock) and indexes it. */
+/* Maps [offset, offset + size) of the file of im->ce (fsize bytes long, as
+ * seen under import_lock) into im and indexes it. On failure im and its
+ * reference are the caller's still. */
 static int
-map_import(struct _ze_context_handle_t *c, struct _ze_device_handle_t *dev,
-	   struct cent *ce, uint64_t fsize, uint64_t offset, uint64_t size,
-	   uint8_t kind, bool external, void **out)
+map_import(struct import *im, struct _ze_context_handle_t *c,
+	   struct _ze_device_handle_t *dev, uint64_t fsize, uint64_t offset,
+	   uint64_t size, uint8_t kind, bool external, void **out)
 {
+	struct cent *ce = im->ce;
 	size_t g = ce->granule;
 	uint64_t page_off = offset / g * g, delta = offset - page_off;
 	if (offset + size > fsize || size > IPC_MAX_BYTES)
 		return -ERANGE;
 	size_t len = (size_t)((delta + size + g - 1) / g * g);
-	struct import *im = malloc(sizeof(*im)); /* every field set below */
-	if (!im)
-		return -ENOMEM;
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ce->fd,
 		       (off_t)page_off);
-	if (p == MAP_FAILED) {
-		int err = errno == EACCES ? -EBADF : -errno; /* read-only */
-		free(im);
-		return err;
-	}
-	*im = (struct import){
-		.ptr = (char *)p + delta, .size = (size_t)size, .map = p,
-		.map_len = len, .kind = kind, .external = external, .ctx = c,
-		.ctx_serial = c->serial, .dev = dev,
-		.id = (1ull << 63) | atomic_fetch_add(&next_import_id, 1),
-		.ce = ce,
-	};
+	if (p == MAP_FAILED)
+		return errno == EACCES ? -EBADF : -errno; /* read-only */
+	im->ptr = (char *)p + delta;
+	im->size = (size_t)size;
+	im->map = p;
+	im->map_len = len;
+	im->kind = kind;
+	im->external = external;
+	im->ctx = c;
+	im->ctx_serial = c->serial;
+	im->dev = dev;
+	im->id = (1ull << 63) | atomic_fetch_add(&next_import_id, 1);
 	int err = idx_insert(im);
 	if (err) {
 		munmap(p, len);
-		free(im);
 		return err;
 	}
 	*out = im->ptr;
@@ -537,6 +629,11 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	uint64_t knonce = d.type == IPC_TYPE_FD ? 0 : d.nonce;
 	uint64_t ktag = (d.flags & IPC_FLAG_TAGGED) ? d.tag : 0;
 	uint64_t key = cent_key(kpid, knonce, ktag, d.ino);
+	/* Every field of the record is set before it is indexed (its entry
+	 * when it makes one, map_import the rest). */
+	struct import *im = record_new();
+	if (!im)
+		return -ENOMEM;
 	struct cent *ce = NULL;
 	if (atomic_load_explicit(&n_cached, memory_order_relaxed)) {
 		pthread_mutex_lock(&import_lock);
@@ -572,17 +669,15 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	}
 
 	int fd;
-	if ((err = fetch(&d, local, &fd, &fi)))
+	if ((err = fetch(&d, local, &fd, &fi))) {
+		record_free(im);
 		return err;
-	struct cent *n = malloc(sizeof(*n)); /* every field set below */
-	if (!n) {
-		close(fd);
-		return -ENOMEM;
 	}
+	struct cent *n = &im->own;
 	*n = (struct cent){ .key = key, .pid = kpid, .nonce = knonce,
 			    .tag = ktag, .ino = d.ino, .hashed = true,
 			    .dmabuf = fi.dmabuf, .fd = fd, .fsize = fi.size,
-			    .granule = fi.granule, .refs = 1 };
+			    .granule = fi.granule, .refs = 1, .mem = im };
 	pthread_mutex_lock(&import_lock);
 	ce = cent_find(key, kpid, knonce, ktag, d.ino);
 	if (ce) { /* another thread won the race */
@@ -591,27 +686,20 @@ ipc_import_open(struct _ze_context_handle_t *c,
 			ce->fsize = fi.size;
 		fsize = ce->fsize;
 		pthread_mutex_unlock(&import_lock);
-		close(fd);
-		free(n);
+		fd_close(fd);
 		goto map;
 	}
-	n->hnext = ipc_map_get(&cache, key);
-	if ((err = ipc_map_put(&cache, key, n))) {
-		pthread_mutex_unlock(&import_lock);
-		close(fd);
-		free(n);
-		return err;
-	}
-	atomic_fetch_add_explicit(&n_cached, 1, memory_order_relaxed);
+	cent_link(n);
 	ce = n;
 	fsize = n->fsize;
 	pthread_mutex_unlock(&import_lock);
 	u_dbg("ipc", "imported pid %d export %u (ino %u) via %s", (int)d.pid,
 	      d.export_id, d.ino, last_transport);
 map:
-	if ((err = map_import(c, dev, ce, fsize, d.offset, d.size, d.kind,
+	im->ce = ce;
+	if ((err = map_import(im, c, dev, fsize, d.offset, d.size, d.kind,
 			      false, out)))
-		cent_put(ce);
+		import_release(im);
 	return err;
 }
 
@@ -694,22 +782,21 @@ ipc_import_external(struct _ze_context_handle_t *c, enum usm_kind kind,
 		return -EBADF;
 	if (size > fi.size)
 		return -ERANGE;
-	struct cent *ce = calloc(1, sizeof(*ce));
-	if (!ce)
+	struct import *im = record_new(); /* set as in open */
+	if (!im)
 		return -ENOMEM;
-	ce->fd = ipc_fd_dup(fd);
-	if (ce->fd < 0) {
-		err = ce->fd;
-		free(ce);
-		return err;
+	int dup = ipc_fd_dup(fd);
+	if (dup < 0) {
+		record_free(im);
+		return dup;
 	}
-	ce->dmabuf = fi.dmabuf;
-	ce->fsize = fi.size;
-	ce->granule = fi.granule;
-	ce->refs = 1;
-	if ((err = map_import(c, dev, ce, fi.size, 0, size, (uint8_t)kind,
+	im->own = (struct cent){ .dmabuf = fi.dmabuf, .fd = dup,
+				 .fsize = fi.size, .granule = fi.granule,
+				 .refs = 1, .mem = im };
+	im->ce = &im->own;
+	if ((err = map_import(im, c, dev, fi.size, 0, size, (uint8_t)kind,
 			      true, out)))
-		cent_put(ce);
+		import_release(im);
 	return err;
 }
 

@@ -75,14 +75,29 @@ memfd_dev_probe(void)
 	close(fd);
 }
 
+/* fstat by the fstat system call: glibc's fstat is newfstatat(fd, "",
+ * AT_EMPTY_PATH), which makes the kernel look at an empty path first
+ * (about 50 ns more, measured, in a cold import's six system calls).
+ * Only where the kernel's struct stat is glibc's (x86-64, not x32). */
+static int
+fd_stat(int fd, struct stat *st)
+{
+#if defined(SYS_fstat) && defined(__x86_64__) && defined(__LP64__)
+	return syscall(SYS_fstat, fd, st) < 0 ? -errno : 0;
+#else
+	return fstat(fd, st) < 0 ? -errno : 0;
+#endif
+}
+
 static int
 inspect(int fd, struct ipc_fdinfo *out, bool mode)
 {
 	struct stat st;
 	struct statfs sf;
 	memset(out, 0, sizeof(*out));
-	if (fstat(fd, &st) < 0)
-		return -errno;
+	int err = fd_stat(fd, &st);
+	if (err)
+		return err;
 	pthread_once(&memfd_dev_once, memfd_dev_probe);
 	if (memfd_dev && st.st_dev == memfd_dev) {
 		memset(&sf, 0, sizeof(sf));

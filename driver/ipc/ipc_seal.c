@@ -49,10 +49,13 @@ ident(const struct stat *st)
 	pthread_once(&key_once, key_make);
 	if (!key)
 		return 0;
+	/* ctime in nanoseconds is one-to-one until the year 2554: three
+	 * rounds for the three words. */
+	uint64_t ctime_ns = (uint64_t)st->st_ctim.tv_sec * 1000000000u +
+			    (uint64_t)st->st_ctim.tv_nsec;
 	uint64_t h = ipc_hash64(key ^ (uint64_t)st->st_dev);
 	h = ipc_hash64(h ^ (uint64_t)st->st_ino);
-	h = ipc_hash64(h ^ (uint64_t)st->st_ctim.tv_sec);
-	h = ipc_hash64(h ^ (uint64_t)st->st_ctim.tv_nsec ^ key);
+	h = ipc_hash64(h ^ ctime_ns ^ key);
 	return h ? h : 1;
 }
 

@@ -1175,6 +1175,53 @@ START_TEST(test_open_after_exporter_free_keeps_data)
 }
 END_TEST
 
+/* The first import of a file makes the cache entry inside its own record
+ * (ipc_import.c): closing it first must leave the entry (and its fd) to
+ * the later imports, a later open must still find it, and the last close
+ * frees the record and closes the fd. Under ASan a record freed too early
+ * is a use after free here. */
+START_TEST(test_open_entry_outlives_its_first_import)
+{
+	unsigned char *p = alloc_dev(2 * MiB), *a, *b, *c, *x;
+	unsigned char *p2 = alloc_dev(4096);
+	memset(p, 0x11, 2 * MiB);
+	p2[7] = 0x33;
+	ze_ipc_mem_handle_t h = get(p), h2 = get(p2);
+	int fds = leakcheck_count_fds();
+	ck_assert_int_eq(open_h(h, (void **)&a), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds + 1);
+	ck_assert_int_eq(open_h(h, (void **)&b), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds + 1); /* one entry */
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, a), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds + 1); /* b holds it */
+	/* A cold open of another file meanwhile makes its entry in a
+	 * record of its own (never over the one b holds). */
+	ck_assert_int_eq(open_h(h2, (void **)&x), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds + 2);
+	ck_assert_int_eq(x[7], 0x33);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, x), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds + 1);
+	b[4095] = 0x22;
+	ck_assert_int_eq(p[4095], 0x22);
+	ck_assert_int_eq(open_h(h, (void **)&c), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds + 1); /* found again */
+	ck_assert_int_eq(c[4095], 0x22);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, b), R_OK_);
+	ck_assert_int_eq(c[2 * MiB - 1], 0x11);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, c), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
+	/* And once more from nothing: a new entry, then none. */
+	ck_assert_int_eq(open_h(h, (void **)&a), R_OK_);
+	ck_assert_int_eq(a[0], 0x11);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, a), R_OK_);
+	ck_assert_int_eq(leakcheck_count_fds(), fds);
+	put(h);
+	put(h2);
+	mem_free(p);
+	mem_free(p2);
+}
+END_TEST
+
 Suite *
 ipc_suite(void);
 void ipc_suite_external(TCase *tc);
@@ -1210,6 +1257,7 @@ ipc_suite(void)
 	tcase_add_test(tc, test_get_4000_handles_under_rlimit_1024);
 	tcase_add_test(tc, test_cycles_10k_no_growth);
 	tcase_add_test(tc, test_open_after_exporter_free_keeps_data);
+	tcase_add_test(tc, test_open_entry_outlives_its_first_import);
 	tcase_add_test(tc, test_threads_get_open_close_put);
 	tcase_add_test(tc, test_get_put_refcounted);
 	tcase_add_test(tc, test_get_failed_does_not_mark_exported);
