@@ -3,7 +3,17 @@
  * sh_tr_ofi: the network transport: peers on other nodes (or every peer,
  * with ZESHMEM_TRANSPORT=ofi / ZESHMEM_FORCE_NETWORK=1) through libfabric.
  *
- * One FI_EP_RDM endpoint per PE with FI_RMA | FI_ATOMIC. Provider:
+ * One FI_EP_RDM endpoint per PE with FI_RMA | FI_ATOMIC (e0: the default
+ * context's, and every internal operation's: barriers, collectives, the
+ * benchmark's raw baseline), plus one per created context
+ * (sh_tr_ofi_ctx_open from sh_ctx_create), each with its own CQ,
+ * counter, bounce slots, flush state and error counts, bound to the
+ * same AV: a context's quiet and fence wait for its own operations only.
+ * Targets are always addressed at their e0 (an RDM endpoint takes
+ * operations from any initiator), so a context's endpoint needs no
+ * address exchange. With FI_MR_ENDPOINT (the heap's regions are bound
+ * to e0) contexts share e0: correct, not independent (logged).
+ * sh_ctx_destroy quiets the context, then closes its endpoint. Provider:
  * ZESHMEM_PROVIDER (e.g. "tcp;ofi_rxm"), else FI_PROVIDER (libfabric
  * filters by it itself: the first match is taken), else the first of
  * verbs;ofi_rxm, tcp;ofi_rxm, sockets that offers RDM + RMA + ATOMIC.
@@ -23,7 +33,7 @@
  * registered for the one operation; with FI_MR_ENDPOINT every region is
  * bound to the endpoint and enabled.
  *
- * Completion: the endpoint's CQ is bound with FI_SELECTIVE_COMPLETION
+ * Completion (per endpoint): its CQ is bound with FI_SELECTIVE_COMPLETION
  * and no operation asks for an entry, so it only carries errors; one
  * counter (FI_WRITE | FI_READ) counts every completed operation (inject
  * included) and `posted` every one issued. Blocking calls and quiet wait
@@ -58,10 +68,13 @@
  * the signal as a 64-bit atomic (SET -> FI_ATOMIC_WRITE, ADD -> FI_SUM).
  *
  * Progress: the providers here progress manually. A thread per PE
- * polls the CQ every 200 us (fi_cq_read, then a sleep), and every
- * blocking call and
- * wait (sh_sync.c) calls sh_tr_ofi_progress, so a PE that computes or
- * waits still lets the others write into it.
+ * polls every endpoint's CQ every 200 us (fi_cq_read, then a sleep);
+ * every blocking call and wait (sh_sync.c) calls sh_tr_ofi_progress
+ * (e0), so a PE that computes or waits still lets the others write into
+ * it, and an endpoint's own posts and waits progress it (and e0).
+ * ZESHMEM_OFI_TEST_HOLD=1 (a test hook, not an option) keeps the thread
+ * off the contexts' endpoints, so that their operations move only in
+ * their own calls (tests/shmem/shmem_ctxq_pe.c).
  *
  * Errors: -EINVAL bad pe, -EFAULT not in the heap, -EIO an operation
  * failed (logged with the provider's text), -ETIMEDOUT a completion did
