@@ -453,15 +453,24 @@ SH_HIDDEN void sh_tr_ofi_fini(void);
 SH_HIDDEN bool sh_tr_ofi_active(void);
 SH_HIDDEN int sh_tr_ofi_add_chunk(unsigned k);
 SH_HIDDEN void sh_tr_ofi_progress(void);
-SH_HIDDEN int sh_tr_ofi_quiet(void);
-SH_HIDDEN int sh_tr_ofi_fence(void);
-SH_HIDDEN int sh_tr_ofi_put(void *dest, const void *src, size_t nbytes,
-			    int pe, int nbi);
-SH_HIDDEN int sh_tr_ofi_get(void *dest, const void *src, size_t nbytes,
-			    int pe, int nbi);
-SH_HIDDEN int sh_tr_ofi_put_signal(void *dest, const void *src,
-				   size_t nbytes, uint64_t *sig_addr,
-				   uint64_t signal, int sig_op, int pe);
+/* c: the context (NULL: the default one); a created context's
+ * operations go on its own endpoint (sh_tr_ofi_ctx_open), completed by
+ * its own quiet. */
+SH_HIDDEN int sh_tr_ofi_quiet(struct sh_ctx *c);
+SH_HIDDEN int sh_tr_ofi_fence(struct sh_ctx *c);
+SH_HIDDEN int sh_tr_ofi_put(struct sh_ctx *c, void *dest, const void *src,
+			    size_t nbytes, int pe, int nbi);
+SH_HIDDEN int sh_tr_ofi_get(struct sh_ctx *c, void *dest, const void *src,
+			    size_t nbytes, int pe, int nbi);
+SH_HIDDEN int sh_tr_ofi_put_signal(struct sh_ctx *c, void *dest,
+				   const void *src, size_t nbytes,
+				   uint64_t *sig_addr, uint64_t signal,
+				   int sig_op, int pe);
+/* A created context's endpoint, counter and bounce slots (c->net; NULL
+ * when the network is not active or contexts share the PE's endpoint):
+ * 0 or -errno. close: after its quiet. */
+SH_HIDDEN int sh_tr_ofi_ctx_open(struct sh_ctx *c);
+SH_HIDDEN void sh_tr_ofi_ctx_close(struct sh_ctx *c);
 /* Atomic max (wrap-safe where emulated) of pe's 32-bit word: barriers. */
 SH_HIDDEN int sh_tr_ofi_raise32(void *word, uint32_t e, int pe);
 /* The benchmark's baseline: one raw fi_write (0) / fi_read (1) /
@@ -514,6 +523,7 @@ struct sh_ctx {
 	bool async_pending;
 	pthread_mutex_t qlock;            /* quiet's event handshake */
 	struct sh_ctx *next;              /* the list of created contexts */
+	void *net;                        /* its network endpoint, or NULL */
 };
 #define SH_CTX_MAGIC 0x7a637478u /* "zctx" */
 #define SH_CTX_OPTIONS_ALL 7L    /* SERIALIZED | PRIVATE | NOSTORE */
@@ -571,7 +581,8 @@ enum sh_type {
  * only). value/cond point to esize bytes; fetched (may be NULL for the
  * non-fetching forms) receives the old value. dest must be esize-aligned
  * (-EINVAL otherwise). */
-SH_HIDDEN int sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
+SH_HIDDEN int sh_tr_ofi_amo(struct sh_ctx *c, enum sh_amo_op op,
+			    size_t esize, void *dest,
 			    const void *value, const void *cond,
 			    void *fetched, int pe);
 SH_HIDDEN int sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t,

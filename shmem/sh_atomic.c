@@ -80,7 +80,8 @@ sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t, size_t esize,
 		return -EINVAL;
 	void *r = sh_remote_fast(dest, esize, pe);
 	if (__builtin_expect(!r, 0) && sh.peers[pe].net)
-		return sh_tr_ofi_amo(op, esize, dest, value, cond, fetched, pe);
+		return sh_tr_ofi_amo(c, op, esize, dest, value, cond, fetched,
+				     pe);
 	if (__builtin_expect(!r, 0))
 		return sh.peers[pe].local ? -EFAULT : -EOPNOTSUPP;
 	if (__builtin_expect(sh.peers[pe].dead, 0))

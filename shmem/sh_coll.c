@@ -201,7 +201,8 @@ mb_send(const struct grp *g, int k, uint64_t v, int to_idx)
 	if (p->dead)
 		return -EHOSTDOWN;
 	if (p->net)
-		return sh_tr_ofi_amo(SH_AMO_SET, 8, w, &v, NULL, NULL, pe);
+		return sh_tr_ofi_amo(NULL, SH_AMO_SET, 8, w, &v, NULL, NULL,
+				     pe);
 	if (!p->ctrl)
 		return -EOPNOTSUPP;
 	uint64_t *r = (uint64_t *)((char *)p->ctrl +

@@ -10,8 +10,10 @@
  * own: its nbi copies go to that list (sh_rma.c engine_copy) and its quiet
  * signals and waits for that event only, never for another context's
  * copies. Blocking copies keep using the shared synchronous list.
- * Over libfabric a context's quiet is still the transport's quiet (all
- * outstanding network operations of the PE): correct, not independent.
+ * Over libfabric every context gets an endpoint of its own (its counter,
+ * CQ, bounce slots and flush state: sh_tr_ofi_ctx_open), so its quiet
+ * waits for its own network operations only; destroy closes it after
+ * the quiet. (With FI_MR_ENDPOINT contexts share the PE's endpoint.)
  *
  * The options (SERIALIZED, PRIVATE, NOSTORE) are promises of the program
  * that allow optimisations; all three are accepted and none changes what
@@ -102,6 +104,13 @@ sh_ctx_create(struct sh_team *team, long options, struct sh_ctx **out)
 			return err;
 		}
 	}
+	int err = sh_tr_ofi_ctx_open(c);
+	if (err) {
+		engine_free(c);
+		pthread_mutex_destroy(&c->qlock);
+		free(c);
+		return err;
+	}
 	c->magic = SH_CTX_MAGIC;
 	pthread_mutex_lock(&ctx_lock);
 	c->next = ctx_list;
@@ -147,6 +156,7 @@ sh_ctx_destroy(struct sh_ctx *c)
 	/* The specification: destroy completes the context's operations. */
 	int err = sh_quiet(c);
 	c->magic = 0;
+	sh_tr_ofi_ctx_close(c);
 	engine_free(c);
 	pthread_mutex_destroy(&c->qlock);
 	free(c);
@@ -160,7 +170,7 @@ sh_ctx_quiet_all(void)
 	 * (destroy takes ctx_lock to unlink it first). */
 	pthread_mutex_lock(&ctx_lock);
 	for (struct sh_ctx *c = ctx_list; c; c = c->next)
-		if (c->cl_async)
+		if (c->cl_async || c->net)
 			sh_quiet(c);
 	pthread_mutex_unlock(&ctx_lock);
 }

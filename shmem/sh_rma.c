@@ -172,8 +172,8 @@ sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 		return -EINVAL;
 	char *r = sh_remote_fast(dest, nbytes, pe);
 	if (__builtin_expect(!r, 0))
-		return sh.peers[pe].net ? sh_tr_ofi_put(dest, src, nbytes, pe,
-							 nbi)
+		return sh.peers[pe].net ? sh_tr_ofi_put(c, dest, src, nbytes,
+							 pe, nbi)
 					: fault(dest, nbytes, pe);
 	if (__builtin_expect(sh.peers[pe].dead, 0))
 		return -EHOSTDOWN;
@@ -203,8 +203,8 @@ sh_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
 		return -EINVAL;
 	const char *r = sh_remote_fast(src, nbytes, pe);
 	if (__builtin_expect(!r, 0))
-		return sh.peers[pe].net ? sh_tr_ofi_get(dest, src, nbytes, pe,
-							 nbi)
+		return sh.peers[pe].net ? sh_tr_ofi_get(c, dest, src, nbytes,
+							 pe, nbi)
 					: fault(src, nbytes, pe);
 	if (__builtin_expect(sh.peers[pe].dead, 0))
 		return -EHOSTDOWN;
@@ -258,7 +258,7 @@ copy_elem(char *d, const char *s, size_t esize)
 /* A peer over the network: one operation per element, not waited for
  * one by one (nbi), then completed together: the call is blocking. */
 static int
-strided_net(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+strided_net(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 	    size_t nelems, size_t esize, int pe, bool put, const char *lo,
 	    size_t len)
 {
@@ -273,17 +273,17 @@ strided_net(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 	char *d = dest;
 	const char *s = src;
 	for (size_t i = 0; !err && i < nelems; i++) {
-		err = put ? sh_tr_ofi_put(d, s, esize, pe, 1)
-			  : sh_tr_ofi_get(d, s, esize, pe, 1);
+		err = put ? sh_tr_ofi_put(c, d, s, esize, pe, 1)
+			  : sh_tr_ofi_get(c, d, s, esize, pe, 1);
 		d += dst * (ptrdiff_t)esize;
 		s += sst * (ptrdiff_t)esize;
 	}
-	int e2 = sh_tr_ofi_quiet();
+	int e2 = sh_tr_ofi_quiet(c);
 	return err ? err : e2;
 }
 
 static int
-strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+strided(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 	size_t nelems, size_t esize, int pe, bool put)
 {
 	if ((unsigned)pe >= (unsigned)sh.npes || !esize)
@@ -300,7 +300,7 @@ strided(void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
 		return err;
 	const char *rlo = sh_remote_fast(lo, len, pe);
 	if (!rlo && sh.peers[pe].net)
-		return strided_net(dest, src, dst, sst, nelems, esize, pe, put,
+		return strided_net(c, dest, src, dst, sst, nelems, esize, pe, put,
 				   lo, len);
 	if (!rlo)
 		return fault(lo, len, pe);
@@ -341,8 +341,7 @@ sh_iput(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst,
 	if (SH_PROXY_HOOK())
 		return sh_proxy_strided(c, dest, src, dst, sst, nelems, esize,
 					pe, true);
-	(void)c;
-	return strided(dest, src, dst, sst, nelems, esize, pe, true);
+	return strided(c, dest, src, dst, sst, nelems, esize, pe, true);
 }
 
 int
@@ -352,8 +351,7 @@ sh_iget(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst,
 	if (SH_PROXY_HOOK())
 		return sh_proxy_strided(c, dest, src, dst, sst, nelems, esize,
 					pe, false);
-	(void)c;
-	return strided(dest, src, dst, sst, nelems, esize, pe, false);
+	return strided(c, dest, src, dst, sst, nelems, esize, pe, false);
 }
 
 int
@@ -372,8 +370,8 @@ sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 	char *r = sh_remote_fast(dest, nbytes, pe);
 	uint64_t *rs = sh_remote_fast(sig_addr, sizeof(uint64_t), pe);
 	if ((!r || !rs) && sh.peers[pe].net)
-		return sh_tr_ofi_put_signal(dest, src, nbytes, sig_addr, signal,
-					    sig_op, pe);
+		return sh_tr_ofi_put_signal(c, dest, src, nbytes, sig_addr,
+					    signal, sig_op, pe);
 	if (!r || !rs)
 		return fault(r ? (const void *)sig_addr : dest, nbytes, pe);
 	if (sh.peers[pe].dead)
@@ -414,7 +412,7 @@ sh_fence(struct sh_ctx *c)
 	 * one in-order list, so they are ordered already. The network:
 	 * sh_tr_ofi_fence (completes what is outstanding). */
 	SH_FENCE(__ATOMIC_RELEASE);
-	return sh_tr_ofi_active() ? sh_tr_ofi_fence() : 0;
+	return sh_tr_ofi_active() ? sh_tr_ofi_fence(c) : 0;
 }
 
 /* Peers may sleep on what the engine wrote. */
@@ -461,7 +459,7 @@ sh_quiet(struct sh_ctx *c)
 		SH_FENCE(__ATOMIC_SEQ_CST);
 		if (err)
 			return err;
-		return sh_tr_ofi_active() ? sh_tr_ofi_quiet() : 0;
+		return sh_tr_ofi_active() ? sh_tr_ofi_quiet(c) : 0;
 	}
 	if (__builtin_expect(
 		    __atomic_load_n(&sh.async_pending, __ATOMIC_RELAXED), 0)) {
@@ -484,5 +482,5 @@ sh_quiet(struct sh_ctx *c)
 		wake_local_peers();
 	}
 	SH_FENCE(__ATOMIC_SEQ_CST);
-	return sh_tr_ofi_active() ? sh_tr_ofi_quiet() : 0;
+	return sh_tr_ofi_active() ? sh_tr_ofi_quiet(c) : 0;
 }

@@ -3,7 +3,17 @@
  * sh_tr_ofi: the network transport: peers on other nodes (or every peer,
  * with ZESHMEM_TRANSPORT=ofi / ZESHMEM_FORCE_NETWORK=1) through libfabric.
  *
- * One FI_EP_RDM endpoint per PE with FI_RMA | FI_ATOMIC. Provider:
+ * One FI_EP_RDM endpoint per PE with FI_RMA | FI_ATOMIC (e0: the default
+ * context's, and every internal operation's: barriers, collectives, the
+ * benchmark's raw baseline), plus one per created context
+ * (sh_tr_ofi_ctx_open from sh_ctx_create), each with its own CQ,
+ * counter, bounce slots, flush state and error counts, bound to the
+ * same AV: a context's quiet and fence wait for its own operations only.
+ * Targets are always addressed at their e0 (an RDM endpoint takes
+ * operations from any initiator), so a context's endpoint needs no
+ * address exchange. With FI_MR_ENDPOINT (the heap's regions are bound
+ * to e0) contexts share e0: correct, not independent (logged).
+ * sh_ctx_destroy quiets the context, then closes its endpoint. Provider:
  * ZESHMEM_PROVIDER (e.g. "tcp;ofi_rxm"), else FI_PROVIDER (libfabric
  * filters by it itself: the first match is taken), else the first of
  * verbs;ofi_rxm, tcp;ofi_rxm, sockets that offers RDM + RMA + ATOMIC.
@@ -23,7 +33,7 @@
  * registered for the one operation; with FI_MR_ENDPOINT every region is
  * bound to the endpoint and enabled.
  *
- * Completion: the endpoint's CQ is bound with FI_SELECTIVE_COMPLETION
+ * Completion (per endpoint): its CQ is bound with FI_SELECTIVE_COMPLETION
  * and no operation asks for an entry, so it only carries errors; one
  * counter (FI_WRITE | FI_READ) counts every completed operation (inject
  * included) and `posted` every one issued. Blocking calls and quiet wait
@@ -58,10 +68,13 @@
  * the signal as a 64-bit atomic (SET -> FI_ATOMIC_WRITE, ADD -> FI_SUM).
  *
  * Progress: the providers here progress manually. A thread per PE
- * polls the CQ every 200 us (fi_cq_read, then a sleep), and every
- * blocking call and
- * wait (sh_sync.c) calls sh_tr_ofi_progress, so a PE that computes or
- * waits still lets the others write into it.
+ * polls every endpoint's CQ every 200 us (fi_cq_read, then a sleep);
+ * every blocking call and wait (sh_sync.c) calls sh_tr_ofi_progress
+ * (e0), so a PE that computes or waits still lets the others write into
+ * it, and an endpoint's own posts and waits progress it (and e0).
+ * ZESHMEM_OFI_TEST_HOLD=1 (a test hook, not an option) keeps the thread
+ * off the contexts' endpoints, so that their operations move only in
+ * their own calls (tests/shmem/shmem_ctxq_pe.c).
  *
  * Errors: -EINVAL bad pe, -EFAULT not in the heap, -EIO an operation
  * failed (logged with the provider's text), -ETIMEDOUT a completion did
@@ -74,6 +87,7 @@
 #include "u_os.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,15 +223,46 @@ struct blob {
 /* Which emulation an AMO needs (per op, per size 4/8). */
 enum amo_how { AMO_NATIVE, AMO_VIA_CSWAP, AMO_VIA_SWAP, AMO_NONE };
 
+/* One endpoint and what completes on it: the PE's own (ofi.e0: the
+ * default context and every internal operation) and one per created
+ * context (sh_tr_ofi_ctx_open), bound to the same AV. Targets are always
+ * addressed at their e0 (an RDM endpoint accepts from any initiator), so
+ * only the initiating side has per-context endpoints. */
+struct net_ep {
+	struct fid_ep *ep;
+	struct fid_cq *cq;
+	struct fid_cntr *cntr;
+	uint64_t posted;              /* atomic */
+	uint64_t errs_seen;           /* atomic */
+	uint64_t cq_errs;             /* atomic: error entries read */
+	/* No usable FI_DELIVERY_COMPLETE (shm): quiet reads 8 bytes back
+	 * from every PE written on this endpoint since its last quiet
+	 * (dirty[pe], atomic) into flush_buf (in the bounce region). */
+	uint8_t *dirty;
+	char *flush_buf;
+	/* Bounce slots for small puts (see sh_tr_ofi_put). */
+	pthread_mutex_t bounce_lock;
+	bool lock_init;
+	char *bounce;
+	struct fid_mr *bounce_mr;
+	void *bounce_desc;
+	unsigned bounce_next;
+	struct sh_ctx *owner;         /* NULL for e0 */
+	struct net_ep *next;          /* ofi.eps, under ofi.eps_lock */
+};
+
 static struct {
 	bool active;
 	struct fi_info *info;
 	struct fid_fabric *fab;
 	struct fid_domain *dom;
 	struct fid_av *av;
-	struct fid_ep *ep;
-	struct fid_cq *cq;
-	struct fid_cntr *cntr;
+	struct net_ep e0;
+	/* The created contexts' endpoints (progress thread, finalize). */
+	pthread_mutex_t eps_lock;
+	struct net_ep *eps;
+	unsigned neps;                /* atomic */
+	bool test_hold;               /* ZESHMEM_OFI_TEST_HOLD=1 */
 	struct fid_mr *mr[SH_MAX_CHUNKS];
 	void *desc[SH_MAX_CHUNKS];
 	struct net_peer *np;
@@ -225,32 +270,18 @@ static struct {
 	bool delivery;
 	uint64_t mr_offer;            /* ZESHMEM_OFI_MR (sh_tr_ofi_mode.c) */
 	bool mr_strict;               /* its bits are required */
-	/* No usable FI_DELIVERY_COMPLETE (shm): quiet reads 8 bytes back
-	 * from every PE written since the last one (dirty[pe], atomic)
-	 * into flush_buf (in the bounce region). */
-	bool flush;
-	uint8_t *dirty;
-	char *flush_buf;
+	bool flush;                   /* no usable FI_DELIVERY_COMPLETE */
 	size_t max_msg, inject;
-	uint64_t posted;              /* atomic */
-	uint64_t errs_seen;           /* atomic */
-	uint64_t cq_errs;             /* atomic: error entries read */
 	uint64_t tmp_key;             /* atomic: requested keys of temp MRs */
 	enum amo_how how[SH_AMO_XOR + 1][2];
 	bool nofetch[SH_AMO_XOR + 1][2]; /* fi_atomic valid (no result) */
 	bool have_max32;
 	pthread_t thr;
 	bool thr_on, stop;
-	/* Bounce slots for small blocking puts (see sh_tr_ofi_put). */
-	pthread_mutex_t bounce_lock;
-	char *bounce;
-	struct fid_mr *bounce_mr;
-	void *bounce_desc;
-	unsigned bounce_next;
 	/* The program's static data as one more MR (sh_static.c). */
 	struct fid_mr *smr;
 	void *sdesc;
-} ofi;
+} ofi = { .eps_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const char *const default_provs[] = {
 	"verbs;ofi_rxm", "tcp;ofi_rxm", "sockets",
@@ -369,7 +400,7 @@ reg(void *p, size_t len, uint64_t access, uint64_t key, struct fid_mr **out)
 	if (rc)
 		return fi_fail("fi_mr_reg", rc);
 	if (ofi.mr_ep) {
-		rc = fi_mr_bind(*out, &ofi.ep->fid, 0);
+		rc = fi_mr_bind(*out, &ofi.e0.ep->fid, 0);
 		if (!rc)
 			rc = fi_mr_enable(*out);
 		if (rc) {
@@ -430,7 +461,7 @@ amo_caps(void)
 	for (int s = 0; s < 2; s++) {
 		enum fi_datatype dt = s ? FI_UINT64 : FI_UINT32;
 		size_t cnt = 0;
-		bool cas = !fi_compare_atomicvalid(ofi.ep, dt, FI_CSWAP, &cnt) &&
+		bool cas = !fi_compare_atomicvalid(ofi.e0.ep, dt, FI_CSWAP, &cnt) &&
 			   cnt;
 		for (int op = 0; op <= SH_AMO_XOR; op++) {
 			cnt = 0;
@@ -438,10 +469,10 @@ amo_caps(void)
 			if (op == SH_AMO_CSWAP)
 				ok = cas;
 			else if (op == SH_AMO_SET)
-				ok = !fi_atomicvalid(ofi.ep, dt, fop[op], &cnt) &&
+				ok = !fi_atomicvalid(ofi.e0.ep, dt, fop[op], &cnt) &&
 				     cnt;
 			else
-				ok = !fi_fetch_atomicvalid(ofi.ep, dt, fop[op],
+				ok = !fi_fetch_atomicvalid(ofi.e0.ep, dt, fop[op],
 							   &cnt) && cnt;
 			if (force_cas && op != SH_AMO_CSWAP)
 				ok = false; /* ZESHMEM_OFI_AMO=cswap */
@@ -454,7 +485,7 @@ amo_caps(void)
 			cnt = 0;
 			ofi.nofetch[op][s] =
 				op >= SH_AMO_ADD && ok &&
-				!fi_atomicvalid(ofi.ep, dt, fop[op], &cnt) && cnt;
+				!fi_atomicvalid(ofi.e0.ep, dt, fop[op], &cnt) && cnt;
 			if (!ok && !force_cas)
 				u_info("shmem", "provider %s: no %d-byte atomic "
 						"op %d: %s",
@@ -466,11 +497,87 @@ amo_caps(void)
 	}
 	size_t cnt = 0;
 	ofi.have_max32 = !force_cas &&
-			 !fi_atomicvalid(ofi.ep, FI_UINT32, FI_MAX, &cnt) &&
+			 !fi_atomicvalid(ofi.e0.ep, FI_UINT32, FI_MAX, &cnt) &&
 			 cnt;
 }
 
 static void *progress_main(void *arg);
+
+/* Closes what ep_open opened (any part of it). */
+static void
+ep_close(struct net_ep *e)
+{
+	if (e->ep)
+		fi_close(&e->ep->fid);
+	if (e->bounce_mr)
+		fi_close(&e->bounce_mr->fid);
+	if (e->cq)
+		fi_close(&e->cq->fid);
+	if (e->cntr)
+		fi_close(&e->cntr->fid);
+	free(e->bounce);
+	free(e->dirty);
+	if (e->lock_init)
+		pthread_mutex_destroy(&e->bounce_lock);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Opens an endpoint on the AV with its own CQ (errors only), counter,
+ * bounce slots (registered as bounce_key) and flush state. */
+static int
+ep_open(struct net_ep *e, uint64_t bounce_key)
+{
+	struct fi_info *fi = ofi.info;
+	int rc;
+	pthread_mutex_init(&e->bounce_lock, NULL);
+	e->lock_init = true;
+	e->dirty = calloc((size_t)sh.npes, 1);
+	/* the bounce slots, then 64 bytes for quiet's flush reads */
+	e->bounce = aligned_alloc(64, BOUNCE_SLOTS * BOUNCE_BYTES + 64);
+	if (!e->dirty || !e->bounce)
+		return -ENOMEM;
+	e->flush_buf = e->bounce + BOUNCE_SLOTS * BOUNCE_BYTES;
+	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_CONTEXT,
+				  .wait_obj = FI_WAIT_NONE, .size = 64 };
+	if ((rc = fi_cq_open(ofi.dom, &cqa, &e->cq, NULL)))
+		return fi_fail("fi_cq_open", rc);
+	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
+				   .wait_obj = FI_WAIT_NONE };
+	if ((rc = fi_cntr_open(ofi.dom, &ca, &e->cntr, NULL)))
+		return fi_fail("fi_cntr_open", rc);
+	if ((rc = fi_endpoint(ofi.dom, fi, &e->ep, NULL)))
+		return fi_fail("fi_endpoint", rc);
+	if ((rc = fi_ep_bind(e->ep, &ofi.av->fid, 0)) ||
+	    (rc = fi_ep_bind(e->ep, &e->cq->fid,
+			     FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
+	    (rc = fi_ep_bind(e->ep, &e->cntr->fid, FI_WRITE | FI_READ)))
+		return fi_fail("fi_ep_bind", rc);
+	if (!strncmp(fi->fabric_attr->prov_name, "shm", 3)) {
+		/* shm names its region <pid>:0:0 in /dev/shm; one left by a
+		 * killed process of the same pid makes fi_enable fail with
+		 * EBUSY: a name of this process, endpoint and moment. */
+		char nm[64];
+		snprintf(nm, sizeof(nm), "zeshmem_%d_%llx_%llx", (int)getpid(),
+			 (unsigned long long)u_now_ns(),
+			 (unsigned long long)bounce_key);
+		if ((rc = fi_setname(&e->ep->fid, nm, strlen(nm) + 1)))
+			return fi_fail("fi_setname", rc);
+	}
+	if ((rc = fi_enable(e->ep)))
+		return fi_fail("fi_enable", rc);
+	if (e == &ofi.e0) {
+		/* FI_MR_ENDPOINT binds the heap to e0 before the bounce. */
+		int err = reg_chunk(0);
+		if (err)
+			return err;
+	}
+	int err = reg(e->bounce, BOUNCE_SLOTS * BOUNCE_BYTES + 64,
+		      FI_READ | FI_WRITE, bounce_key, &e->bounce_mr);
+	if (err)
+		return err;
+	e->bounce_desc = fi_mr_desc(e->bounce_mr);
+	return 0;
+}
 
 static void
 close_all(void)
@@ -480,24 +587,35 @@ close_all(void)
 		pthread_join(ofi.thr, NULL);
 		ofi.thr_on = false;
 	}
-	if (ofi.ep)
-		fi_close(&ofi.ep->fid);
-	if (ofi.bounce_mr)
-		fi_close(&ofi.bounce_mr->fid);
+	/* Contexts still open (sh_ctx_fini_all destroys them first, so
+	 * only after a failed init): their owners lose the endpoint. */
+	pthread_mutex_lock(&ofi.eps_lock);
+	while (ofi.eps) {
+		struct net_ep *e = ofi.eps;
+		ofi.eps = e->next;
+		if (e->owner)
+			e->owner->net = NULL;
+		ep_close(e);
+		free(e);
+	}
+	ofi.neps = 0;
+	pthread_mutex_unlock(&ofi.eps_lock);
+	if (ofi.e0.ep)
+		fi_close(&ofi.e0.ep->fid);
+	ofi.e0.ep = NULL;
+	if (ofi.e0.bounce_mr)
+		fi_close(&ofi.e0.bounce_mr->fid);
+	ofi.e0.bounce_mr = NULL;
 	if (ofi.smr)
 		fi_close(&ofi.smr->fid);
 	ofi.smr = NULL;
 	ofi.sdesc = NULL;
-	free(ofi.bounce);
 	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
 		if (ofi.mr[k])
 			fi_close(&ofi.mr[k]->fid);
 	if (ofi.av)
 		fi_close(&ofi.av->fid);
-	if (ofi.cq)
-		fi_close(&ofi.cq->fid);
-	if (ofi.cntr)
-		fi_close(&ofi.cntr->fid);
+	ep_close(&ofi.e0); /* its CQ and counter, after the AV as before */
 	if (ofi.dom)
 		fi_close(&ofi.dom->fid);
 	if (ofi.fab)
@@ -505,8 +623,10 @@ close_all(void)
 	if (ofi.info)
 		fi_freeinfo(ofi.info);
 	free(ofi.np);
-	free(ofi.dirty);
-	memset(&ofi, 0, sizeof(ofi));
+	/* Everything but the (static) list lock. */
+	size_t skip = offsetof(__typeof__(ofi), eps_lock) + sizeof(ofi.eps_lock);
+	memset(&ofi, 0, offsetof(__typeof__(ofi), eps_lock));
+	memset((char *)&ofi + skip, 0, sizeof(ofi) - skip);
 }
 
 /* Opens fabric .. endpoint and registers chunk 0; fills mine. */
@@ -538,56 +658,24 @@ open_local(struct blob *mine)
 		ofi.max_msg = (size_t)cap; /* ZESHMEM_OFI_MAX_MSG */
 	ofi.inject = fi->tx_attr->inject_size;
 	ofi.tmp_key = 1u << 20;
+	/* A test hook, not an option (tests/shmem/shmem_ctx_pe.c ctxquiet):
+	 * the progress thread leaves the created contexts' endpoints alone,
+	 * so their operations move only in their own calls. */
+	const char *hold = getenv("ZESHMEM_OFI_TEST_HOLD");
+	ofi.test_hold = hold && !strcmp(hold, "1");
 	int rc;
 	if ((rc = fi_fabric(fi->fabric_attr, &ofi.fab, NULL)))
 		return fi_fail("fi_fabric", rc);
 	if ((rc = fi_domain(ofi.fab, fi, &ofi.dom, NULL)))
 		return fi_fail("fi_domain", rc);
-	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_CONTEXT,
-				  .wait_obj = FI_WAIT_NONE, .size = 64 };
-	if ((rc = fi_cq_open(ofi.dom, &cqa, &ofi.cq, NULL)))
-		return fi_fail("fi_cq_open", rc);
-	struct fi_cntr_attr ca = { .events = FI_CNTR_EVENTS_COMP,
-				   .wait_obj = FI_WAIT_NONE };
-	if ((rc = fi_cntr_open(ofi.dom, &ca, &ofi.cntr, NULL)))
-		return fi_fail("fi_cntr_open", rc);
 	struct fi_av_attr ava = { .type = FI_AV_TABLE,
 				  .count = (size_t)sh.npes };
 	if ((rc = fi_av_open(ofi.dom, &ava, &ofi.av, NULL)))
 		return fi_fail("fi_av_open", rc);
-	if ((rc = fi_endpoint(ofi.dom, fi, &ofi.ep, NULL)))
-		return fi_fail("fi_endpoint", rc);
-	if ((rc = fi_ep_bind(ofi.ep, &ofi.av->fid, 0)) ||
-	    (rc = fi_ep_bind(ofi.ep, &ofi.cq->fid,
-			     FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
-	    (rc = fi_ep_bind(ofi.ep, &ofi.cntr->fid, FI_WRITE | FI_READ)))
-		return fi_fail("fi_ep_bind", rc);
-	if (!strncmp(fi->fabric_attr->prov_name, "shm", 3)) {
-		/* shm names its region <pid>:0:0 in /dev/shm; one left by a
-		 * killed process of the same pid makes fi_enable fail with
-		 * EBUSY: a name of this process and this moment instead. */
-		char nm[64];
-		snprintf(nm, sizeof(nm), "zeshmem_%d_%llx", (int)getpid(),
-			 (unsigned long long)u_now_ns());
-		if ((rc = fi_setname(&ofi.ep->fid, nm, strlen(nm) + 1)))
-			return fi_fail("fi_setname", rc);
-	}
-	if ((rc = fi_enable(ofi.ep)))
-		return fi_fail("fi_enable", rc);
-	if ((err = reg_chunk(0)))
+	if ((err = ep_open(&ofi.e0, SH_MAX_CHUNKS + 1)))
 		return err;
-	pthread_mutex_init(&ofi.bounce_lock, NULL);
-	/* the bounce slots, then 64 bytes for quiet's flush reads */
-	ofi.bounce = aligned_alloc(64, BOUNCE_SLOTS * BOUNCE_BYTES + 64);
-	if (!ofi.bounce)
-		return -ENOMEM;
-	ofi.flush_buf = ofi.bounce + BOUNCE_SLOTS * BOUNCE_BYTES;
-	if ((err = reg(ofi.bounce, BOUNCE_SLOTS * BOUNCE_BYTES + 64,
-		       FI_READ | FI_WRITE, SH_MAX_CHUNKS + 1, &ofi.bounce_mr)))
-		return err;
-	ofi.bounce_desc = fi_mr_desc(ofi.bounce_mr);
 	size_t nl = sizeof(mine->name);
-	if ((rc = fi_getname(&ofi.ep->fid, mine->name, &nl)))
+	if ((rc = fi_getname(&ofi.e0.ep->fid, mine->name, &nl)))
 		return fi_fail("fi_getname", rc);
 	mine->namelen = (uint32_t)nl;
 	mine->key = fi_mr_key(ofi.mr[0]);
@@ -657,8 +745,7 @@ sh_tr_ofi_init(void)
 	mine.status = open_local(&mine);
 	struct blob *all = calloc((size_t)n, sizeof(*all));
 	ofi.np = calloc((size_t)n, sizeof(*ofi.np));
-	ofi.dirty = calloc((size_t)n, 1);
-	int err = all && ofi.np && ofi.dirty ? 0 : -ENOMEM;
+	int err = all && ofi.np ? 0 : -ENOMEM;
 	int berr = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
 					   all ? (void *)all : (void *)&mine);
 	if (!err && berr)
@@ -723,11 +810,71 @@ sh_tr_ofi_fini(void)
 	if (!ofi.active && !ofi.info)
 		return;
 	if (ofi.active)
-		sh_tr_ofi_quiet();
+		sh_tr_ofi_quiet(NULL);
 	for (int i = 0; sh.peers && i < sh.npes; i++)
 		sh.peers[i].net = false;
 	close_all();
 	sh_term_disarm();
+}
+
+/* A created context's endpoint (sh_ctx_create). With FI_MR_ENDPOINT the
+ * heap's regions are bound to e0 alone, so contexts share e0 there
+ * (correct, not independent; logged once). */
+int
+sh_tr_ofi_ctx_open(struct sh_ctx *c)
+{
+	c->net = NULL;
+	if (!ofi.active)
+		return 0;
+	if (ofi.mr_ep) {
+		static bool said;
+		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+			u_info("shmem", "FI_MR_ENDPOINT: contexts share the "
+					"PE's endpoint (the heap is bound to "
+					"it): a context's quiet completes "
+					"every network operation");
+		return 0;
+	}
+	struct net_ep *e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	uint64_t key = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
+	int err = ep_open(e, key);
+	if (err) {
+		ep_close(e);
+		free(e);
+		return err;
+	}
+	e->owner = c;
+	c->net = e;
+	pthread_mutex_lock(&ofi.eps_lock);
+	e->next = ofi.eps;
+	ofi.eps = e;
+	__atomic_add_fetch(&ofi.neps, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&ofi.eps_lock);
+	return 0;
+}
+
+/* After the context's quiet (sh_ctx_destroy): unlinks and closes its
+ * endpoint. */
+void
+sh_tr_ofi_ctx_close(struct sh_ctx *c)
+{
+	struct net_ep *e = c->net;
+	if (!e)
+		return;
+	pthread_mutex_lock(&ofi.eps_lock);
+	for (struct net_ep **pp = &ofi.eps; *pp; pp = &(*pp)->next) {
+		if (*pp == e) {
+			*pp = e->next;
+			__atomic_sub_fetch(&ofi.neps, 1, __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	c->net = NULL;
+	pthread_mutex_unlock(&ofi.eps_lock);
+	ep_close(e);
+	free(e);
 }
 
 int
@@ -766,29 +913,27 @@ sh_tr_ofi_add_chunk(unsigned k)
 
 /* ---- progress and completion ------------------------------------------ */
 
-/* Drains the CQ (errors only: nothing asks for success entries); drives
- * the provider's progress. */
-void
-sh_tr_ofi_progress(void)
+/* Drains e's CQ (errors only: nothing asks for success entries); drives
+ * the provider's progress on e. */
+static void
+ep_progress(struct net_ep *e)
 {
-	if (!ofi.active)
-		return;
-	struct fi_cq_entry e[4];
-	ssize_t rc = fi_cq_read(ofi.cq, e, 4);
+	struct fi_cq_entry ent[4];
+	ssize_t rc = fi_cq_read(e->cq, ent, 4);
 	if (rc == -FI_EAVAIL) {
 		struct fi_cq_err_entry ee = { 0 };
-		if (fi_cq_readerr(ofi.cq, &ee, 0) <= 0)
+		if (fi_cq_readerr(e->cq, &ee, 0) <= 0)
 			return;
 		/* Some errors reach only the CQ (shm's failed CMA writes:
 		 * no counter error): wait_all fails on them too. */
-		__atomic_add_fetch(&ofi.cq_errs, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&e->cq_errs, 1, __ATOMIC_RELEASE);
 		int pe = -1;
 		uintptr_t c = (uintptr_t)ee.op_context, b = (uintptr_t)ofi.np;
 		if (c >= b && c < b + (uintptr_t)sh.npes * sizeof(*ofi.np))
 			pe = (int)((c - b) / sizeof(*ofi.np));
 		u_err("shmem", "network operation to PE %d failed: %s (%s)%s",
 		      pe, fi_strerror(ee.err),
-		      fi_cq_strerror(ofi.cq, ee.prov_errno, ee.err_data, NULL,
+		      fi_cq_strerror(e->cq, ee.prov_errno, ee.err_data, NULL,
 				     0),
 		      pe >= 0 ? ": the PE is taken as ended" : "");
 		/* An RDM endpoint's errors are the peer's loss (the provider
@@ -800,15 +945,41 @@ sh_tr_ofi_progress(void)
 	}
 }
 
+/* The PE's own endpoint: what others' operations into this PE need. */
+void
+sh_tr_ofi_progress(void)
+{
+	if (!ofi.active)
+		return;
+	ep_progress(&ofi.e0);
+}
+
+/* e, and e0 for the PE's targets when e is a context's. */
+static inline void
+progress_ep(struct net_ep *e)
+{
+	ep_progress(e);
+	if (e != &ofi.e0)
+		ep_progress(&ofi.e0);
+}
+
 static void *
 progress_main(void *arg)
 {
 	(void)arg;
 	/* A short poll rather than fi_cq_sread: shm's sread spins on
 	 * sched_yield past its timeout, and a CQ that only ever carries
-	 * errors has nothing to wake a sleeper with anyway. */
+	 * errors has nothing to wake a sleeper with anyway. Every
+	 * endpoint: e0 and the contexts' (not with the test hook). */
 	while (!__atomic_load_n(&ofi.stop, __ATOMIC_ACQUIRE)) {
 		sh_tr_ofi_progress();
+		if (__atomic_load_n(&ofi.neps, __ATOMIC_RELAXED) &&
+		    !ofi.test_hold) {
+			pthread_mutex_lock(&ofi.eps_lock);
+			for (struct net_ep *e = ofi.eps; e; e = e->next)
+				ep_progress(e);
+			pthread_mutex_unlock(&ofi.eps_lock);
+		}
 		sh_term_poll();
 		struct timespec ts = { 0, PROGRESS_NS };
 		nanosleep(&ts, NULL);
@@ -833,32 +1004,32 @@ backoff(uint64_t *t0)
 	nanosleep(&ts, NULL);
 }
 
-/* Waits until every operation posted so far completed. */
+/* Waits until every operation posted on e so far completed. */
 static int
-wait_all(void)
+wait_all(struct net_ep *e)
 {
-	uint64_t target = __atomic_load_n(&ofi.posted, __ATOMIC_ACQUIRE);
-	uint64_t cqe0 = __atomic_load_n(&ofi.cq_errs, __ATOMIC_ACQUIRE);
+	uint64_t target = __atomic_load_n(&e->posted, __ATOMIC_ACQUIRE);
+	uint64_t cqe0 = __atomic_load_n(&e->cq_errs, __ATOMIC_ACQUIRE);
 	uint64_t t0 = 0, b0 = 0;
 	for (unsigned i = 0;; i++) {
-		if (__atomic_load_n(&ofi.cq_errs, __ATOMIC_ACQUIRE) != cqe0)
-			return -EIO; /* logged by sh_tr_ofi_progress */
-		uint64_t done = fi_cntr_read(ofi.cntr);
-		uint64_t errs = fi_cntr_readerr(ofi.cntr);
+		if (__atomic_load_n(&e->cq_errs, __ATOMIC_ACQUIRE) != cqe0)
+			return -EIO; /* logged by ep_progress */
+		uint64_t done = fi_cntr_read(e->cntr);
+		uint64_t errs = fi_cntr_readerr(e->cntr);
 		if (done + errs >= target) {
-			uint64_t seen = __atomic_load_n(&ofi.errs_seen,
+			uint64_t seen = __atomic_load_n(&e->errs_seen,
 							__ATOMIC_RELAXED);
 			if (errs > seen &&
-			    __atomic_compare_exchange_n(&ofi.errs_seen, &seen,
+			    __atomic_compare_exchange_n(&e->errs_seen, &seen,
 							errs, false,
 							__ATOMIC_RELAXED,
 							__ATOMIC_RELAXED)) {
-				sh_tr_ofi_progress(); /* logs the error */
+				progress_ep(e); /* logs the error */
 				return -EIO;
 			}
 			return 0;
 		}
-		sh_tr_ofi_progress();
+		progress_ep(e);
 		if (!(i & 255)) {
 			if (sh_term_overdue())
 				return sh_term_give_up(-1, "network operations");
@@ -879,37 +1050,46 @@ wait_all(void)
 	}
 }
 
-static int flush_dirty(void);
+static int flush_pes(struct net_ep *e, int only);
+
+/* The endpoint of context c (NULL: the default one, e0). */
+static inline struct net_ep *
+ep_of(const struct sh_ctx *c)
+{
+	struct net_ep *e = c ? (struct net_ep *)c->net : NULL;
+	return e ? e : &ofi.e0;
+}
 
 int
-sh_tr_ofi_quiet(void)
+sh_tr_ofi_quiet(struct sh_ctx *c)
 {
 	if (!ofi.active)
 		return 0;
-	int err = wait_all();
+	struct net_ep *e = ep_of(c);
+	int err = wait_all(e);
 	if (!err && ofi.flush)
-		err = flush_dirty();
+		err = flush_pes(e, -1);
 	return err;
 }
 
 int
-sh_tr_ofi_fence(void)
+sh_tr_ofi_fence(struct sh_ctx *c)
 {
-	return sh_tr_ofi_quiet();
+	return sh_tr_ofi_quiet(c);
 }
 
 /* Every operation's context names its target PE (an error entry then
  * says which PE failed); the provider never writes into it (mode 0). */
 #define CTX(pe) ((void *)&ofi.np[pe])
 
-/* Posts with retries while the provider's queue is full. */
-#define POST(call)                                                           \
+/* Posts on endpoint e with retries while the provider's queue is full. */
+#define POST(e, call)                                                        \
 	({                                                                   \
 		ssize_t rc_;                                                 \
 		uint64_t b_ = 0;                                             \
 		uint64_t t_ = u_now_ns();                                    \
 		while ((rc_ = (call)) == -FI_EAGAIN) {                       \
-			sh_tr_ofi_progress();                                \
+			progress_ep(e);                                      \
 			if (u_now_ns() - t_ >                                \
 				    (uint64_t)sh.timeout_s * 1000000000ull || \
 			    sh_term_overdue())                               \
@@ -917,7 +1097,7 @@ sh_tr_ofi_fence(void)
 			backoff(&b_);                                        \
 		}                                                            \
 		if (!rc_)                                                    \
-			__atomic_add_fetch(&ofi.posted, 1, __ATOMIC_RELEASE); \
+			__atomic_add_fetch(&(e)->posted, 1, __ATOMIC_RELEASE); \
 		rc_;                                                         \
 	})
 
@@ -996,10 +1176,10 @@ ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
  * any), which had to outlive the operation. Returns err, else the wait's
  * error. Inline: it is on the put/get/atomic paths. */
 static inline int
-finish(int err, int wait, struct fid_mr *tmp)
+finish(struct net_ep *e, int err, int wait, struct fid_mr *tmp)
 {
 	if (wait) {
-		int e2 = wait_all();
+		int e2 = wait_all(e);
 		if (!err)
 			err = e2;
 	}
@@ -1020,12 +1200,13 @@ check(int pe)
 
 /* ---- remote completion without FI_DELIVERY_COMPLETE (ofi.flush) ------- */
 
-/* pe was written (put, non-fetching atomic): the next quiet flushes it. */
+/* pe was written (put, non-fetching atomic) on e: e's next quiet
+ * flushes it. */
 static inline void
-mark(int pe)
+mark(struct net_ep *e, int pe)
 {
 	if (ofi.flush)
-		__atomic_store_n(&ofi.dirty[pe], 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->dirty[pe], 1, __ATOMIC_RELAXED);
 }
 
 /* Posts a fetching atomic read of 8 bytes of pe's heap (its control
@@ -1035,7 +1216,7 @@ mark(int pe)
  * it by CMA itself, without the target. Providers without a native
  * 8-byte FI_ATOMIC_READ: a read. */
 static int
-flush_post(int pe)
+flush_post(struct net_ep *e, int pe)
 {
 	uint64_t ra, key;
 	int err = raddr(sh_heap.base, 8, pe, &ra, &key);
@@ -1043,50 +1224,45 @@ flush_post(int pe)
 		return err;
 	ssize_t rc;
 	if (ofi.how[SH_AMO_FETCH][1] == AMO_NATIVE)
-		rc = POST(fi_fetch_atomic(ofi.ep, ofi.flush_buf + 8, 1,
-					  ofi.bounce_desc, ofi.flush_buf,
-					  ofi.bounce_desc, ofi.np[pe].addr, ra,
+		rc = POST(e, fi_fetch_atomic(e->ep, e->flush_buf + 8, 1,
+					  e->bounce_desc, e->flush_buf,
+					  e->bounce_desc, ofi.np[pe].addr, ra,
 					  key, FI_UINT64, FI_ATOMIC_READ,
 					  CTX(pe)));
 	else
-		rc = POST(fi_read(ofi.ep, ofi.flush_buf, 8, ofi.bounce_desc,
+		rc = POST(e, fi_read(e->ep, e->flush_buf, 8, e->bounce_desc,
 				  ofi.np[pe].addr, ra, key, CTX(pe)));
 	return rc ? post_fail("flush", rc, pe) : 0;
 }
 
-/* Flushes pe when it was written since its last flush (all: pe < 0), and
- * waits. The first error wins. */
+/* Flushes pe when it was written on e since its last flush (all: pe < 0),
+ * and waits. The first error wins. */
 static int
-flush_pes(int only)
+flush_pes(struct net_ep *e, int only)
 {
 	int err = 0;
 	bool any = false;
 	for (int pe = only < 0 ? 0 : only;
 	     pe < (only < 0 ? sh.npes : only + 1); pe++) {
-		if (!__atomic_exchange_n(&ofi.dirty[pe], 0, __ATOMIC_RELAXED) ||
+		if (!__atomic_exchange_n(&e->dirty[pe], 0, __ATOMIC_RELAXED) ||
 		    sh.peers[pe].dead)
 			continue;
-		int e = flush_post(pe);
-		if (e && !err)
-			err = e;
-		any |= !e;
+		int e1 = flush_post(e, pe);
+		if (e1 && !err)
+			err = e1;
+		any |= !e1;
 	}
 	if (any) {
-		int e = wait_all();
+		int e1 = wait_all(e);
 		if (!err)
-			err = e;
+			err = e1;
 	}
 	return err;
 }
 
-static int
-flush_dirty(void)
-{
-	return flush_pes(-1);
-}
-
 int
-sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+sh_tr_ofi_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
+	      int pe, int nbi)
 {
 	int err = check(pe);
 	uint64_t ra, key;
@@ -1094,6 +1270,7 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 		return err;
 	if (!nbytes)
 		return 0;
+	struct net_ep *e = ep_of(c);
 	fi_addr_t fa = ofi.np[pe].addr;
 	if (nbytes <= BOUNCE_BYTES && nbytes <= ofi.max_msg) {
 		/* Small: copied to a registered slot, so the source is free at
@@ -1101,20 +1278,21 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 		 * complete, unlike fi_inject_write, whose completion is local
 		 * only). A slot is reused after everything before it
 		 * completed: one wait_all per BOUNCE_SLOTS small puts. */
-		pthread_mutex_lock(&ofi.bounce_lock);
-		if (ofi.bounce_next == BOUNCE_SLOTS) {
-			err = wait_all();
-			ofi.bounce_next = 0;
+		pthread_mutex_lock(&e->bounce_lock);
+		if (e->bounce_next == BOUNCE_SLOTS) {
+			err = wait_all(e);
+			e->bounce_next = 0;
 		}
-		char *slot = ofi.bounce + ofi.bounce_next++ * BOUNCE_BYTES;
+		char *slot = e->bounce + e->bounce_next++ * BOUNCE_BYTES;
 		ssize_t rc = 0;
 		if (!err) {
 			memcpy(slot, src, nbytes);
-			rc = POST(fi_write(ofi.ep, slot, nbytes,
-					   ofi.bounce_desc, fa, ra, key, CTX(pe)));
-			mark(pe);
+			rc = POST(e, fi_write(e->ep, slot, nbytes,
+					      e->bounce_desc, fa, ra, key,
+					      CTX(pe)));
+			mark(e, pe);
 		}
-		pthread_mutex_unlock(&ofi.bounce_lock);
+		pthread_mutex_unlock(&e->bounce_lock);
 		return err ? err : rc ? post_fail("fi_write", rc, pe) : 0;
 	}
 	void *desc;
@@ -1122,13 +1300,13 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	if ((err = ldesc(src, nbytes, &desc, &tmp)))
 		return err;
 	const char *s = src;
-	mark(pe);
+	mark(e, pe);
 	for (size_t done = 0; done < nbytes;) {
 		size_t n = nbytes - done;
 		if (n > ofi.max_msg)
 			n = ofi.max_msg;
-		ssize_t rc = POST(fi_write(ofi.ep, s + done, n, desc, fa,
-					   ra + done, key, CTX(pe)));
+		ssize_t rc = POST(e, fi_write(e->ep, s + done, n, desc, fa,
+					      ra + done, key, CTX(pe)));
 		if (rc) {
 			err = post_fail("fi_write", rc, pe);
 			break;
@@ -1137,11 +1315,12 @@ sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	}
 	/* Blocking: the source is reusable on return; a temporary
 	 * registration must outlive the operation. */
-	return finish(err, !nbi || tmp, tmp);
+	return finish(e, err, !nbi || tmp, tmp);
 }
 
 int
-sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+sh_tr_ofi_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
+	      int pe, int nbi)
 {
 	int err = check(pe);
 	uint64_t ra, key;
@@ -1153,12 +1332,13 @@ sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 	struct fid_mr *tmp;
 	if ((err = ldesc(dest, nbytes, &desc, &tmp)))
 		return err;
+	struct net_ep *e = ep_of(c);
 	char *d = dest;
 	for (size_t done = 0; done < nbytes;) {
 		size_t n = nbytes - done;
 		if (n > ofi.max_msg)
 			n = ofi.max_msg;
-		ssize_t rc = POST(fi_read(ofi.ep, d + done, n, desc,
+		ssize_t rc = POST(e, fi_read(e->ep, d + done, n, desc,
 					  ofi.np[pe].addr, ra + done, key,
 					  CTX(pe)));
 		if (rc) {
@@ -1167,7 +1347,7 @@ sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
 		}
 		done += n;
 	}
-	return finish(err, !nbi || tmp, tmp);
+	return finish(e, err, !nbi || tmp, tmp);
 }
 
 /* ---- atomics ---------------------------------------------------------- */
@@ -1179,7 +1359,7 @@ struct amo_buf {
 };
 
 static int
-amo_native(enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
+amo_native(struct net_ep *e, enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
 	   enum fi_datatype dt, struct amo_buf *b, uint64_t ra, uint64_t key,
 	   int pe)
 {
@@ -1191,17 +1371,18 @@ amo_native(enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
 	fi_addr_t fa = ofi.np[pe].addr;
 	ssize_t rc;
 	if (kind == 0)
-		rc = POST(fi_atomic(ofi.ep, &b->val, 1, desc, fa, ra, key, dt,
-				    fop, CTX(pe)));
+		rc = POST(e, fi_atomic(e->ep, &b->val, 1, desc, fa, ra, key,
+				       dt, fop, CTX(pe)));
 	else if (kind == 1)
-		rc = POST(fi_fetch_atomic(ofi.ep, &b->val, 1, desc, &b->res,
-					  desc, fa, ra, key, dt, fop, CTX(pe)));
+		rc = POST(e, fi_fetch_atomic(e->ep, &b->val, 1, desc, &b->res,
+					     desc, fa, ra, key, dt, fop,
+					     CTX(pe)));
 	else
-		rc = POST(fi_compare_atomic(ofi.ep, &b->val, 1, desc, &b->cmp,
-					    desc, &b->res, desc, fa, ra, key,
-					    dt, fop, CTX(pe)));
+		rc = POST(e, fi_compare_atomic(e->ep, &b->val, 1, desc,
+					       &b->cmp, desc, &b->res, desc,
+					       fa, ra, key, dt, fop, CTX(pe)));
 	err = rc ? post_fail("atomic", rc, pe) : 0;
-	return finish(err, 1, tmp);
+	return finish(e, err, 1, tmp);
 }
 
 static uint64_t
@@ -1220,12 +1401,12 @@ compute(enum sh_amo_op op, uint64_t old, uint64_t v, size_t esize)
 
 /* The compare-swap loop: read, compute, swap in if unchanged. */
 static int
-amo_cas_loop(enum sh_amo_op op, enum fi_datatype dt, size_t esize,
+amo_cas_loop(struct net_ep *e, enum sh_amo_op op, enum fi_datatype dt, size_t esize,
 	     uint64_t v, uint64_t *old, uint64_t ra, uint64_t key, int pe)
 {
 	struct amo_buf b = { 0 };
 	/* The first guess: a compare-swap of 0 with 0 returns the value. */
-	int err = amo_native(FI_CSWAP, 2, dt, &b, ra, key, pe);
+	int err = amo_native(e, FI_CSWAP, 2, dt, &b, ra, key, pe);
 	uint64_t t0 = u_now_ns();
 	while (!err) {
 		uint64_t cur = b.res;
@@ -1235,7 +1416,7 @@ amo_cas_loop(enum sh_amo_op op, enum fi_datatype dt, size_t esize,
 		}
 		b.cmp = cur;
 		b.val = compute(op, cur, v, esize);
-		if ((err = amo_native(FI_CSWAP, 2, dt, &b, ra, key, pe)))
+		if ((err = amo_native(e, FI_CSWAP, 2, dt, &b, ra, key, pe)))
 			break;
 		if (b.res == cur) {
 			*old = cur;
@@ -1251,9 +1432,10 @@ amo_cas_loop(enum sh_amo_op op, enum fi_datatype dt, size_t esize,
 }
 
 int
-sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
+sh_tr_ofi_amo(struct sh_ctx *c, enum sh_amo_op op, size_t esize, void *dest,
 	      const void *value, const void *cond, void *fetched, int pe)
 {
+	struct net_ep *e = ep_of(c);
 	int err = check(pe);
 	uint64_t ra, key;
 	if (err || (err = raddr(dest, esize, pe, &ra, &key)))
@@ -1275,24 +1457,26 @@ sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
 	/* A write to complete at quiet (the barrier's arrivals, raise32,
 	 * are not: their target waits for them itself). */
 	if (op != SH_AMO_FETCH)
-		mark(pe);
+		mark(e, pe);
 	switch (ofi.how[op][s]) {
 	case AMO_NATIVE:
 		if (op == SH_AMO_CSWAP)
-			err = amo_native(FI_CSWAP, 2, dt, &b, ra, key, pe);
+			err = amo_native(e, FI_CSWAP, 2, dt, &b, ra, key, pe);
 		else if (op == SH_AMO_SET)
-			err = amo_native(FI_ATOMIC_WRITE, 0, dt, &b, ra, key, pe);
+			err = amo_native(e, FI_ATOMIC_WRITE, 0, dt, &b, ra, key,
+					 pe);
 		else if (!fetched && ofi.nofetch[op][s])
-			err = amo_native(fop[op], 0, dt, &b, ra, key, pe);
+			err = amo_native(e, fop[op], 0, dt, &b, ra, key, pe);
 		else
-			err = amo_native(fop[op], 1, dt, &b, ra, key, pe);
+			err = amo_native(e, fop[op], 1, dt, &b, ra, key, pe);
 		old = b.res;
 		break;
 	case AMO_VIA_SWAP:
-		err = amo_native(FI_ATOMIC_WRITE, 1, dt, &b, ra, key, pe);
+		err = amo_native(e, FI_ATOMIC_WRITE, 1, dt, &b, ra, key, pe);
 		break;
 	case AMO_VIA_CSWAP:
-		err = amo_cas_loop(op, dt, esize, b.val, &old, ra, key, pe);
+		err = amo_cas_loop(e, op, dt, esize, b.val, &old, ra, key,
+				   pe);
 		break;
 	case AMO_NONE:
 		u_err("shmem", "provider %s has no %zu-byte compare-swap: "
@@ -1314,20 +1498,23 @@ sh_tr_ofi_raise32(void *word, uint32_t e, int pe)
 		return err;
 	if (ofi.have_max32) {
 		struct amo_buf b = { .val = e };
-		return amo_native(FI_MAX, 0, FI_UINT32, &b, ra, key, pe);
+		return amo_native(&ofi.e0, FI_MAX, 0, FI_UINT32, &b, ra, key,
+				  pe);
 	}
 	if (ofi.how[SH_AMO_CSWAP][0] != AMO_NATIVE)
 		return -EOPNOTSUPP;
 	/* Wrap-safe max: compare-swap while the word is below e. */
 	struct amo_buf b = { 0 };
-	err = amo_native(FI_CSWAP, 2, FI_UINT32, &b, ra, key, pe);
+	err = amo_native(&ofi.e0, FI_CSWAP, 2, FI_UINT32, &b, ra, key,
+			 pe);
 	for (int i = 0; !err && i < 1000000; i++) {
 		uint32_t cur = (uint32_t)b.res;
 		if ((int32_t)(e - cur) <= 0)
 			return 0;
 		b.cmp = cur;
 		b.val = e;
-		err = amo_native(FI_CSWAP, 2, FI_UINT32, &b, ra, key, pe);
+		err = amo_native(&ofi.e0, FI_CSWAP, 2, FI_UINT32, &b, ra, key,
+			 pe);
 		if (!err && (uint32_t)b.res == cur)
 			return 0;
 	}
@@ -1335,9 +1522,11 @@ sh_tr_ofi_raise32(void *word, uint32_t e, int pe)
 }
 
 int
-sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
-		     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+sh_tr_ofi_put_signal(struct sh_ctx *c, void *dest, const void *src,
+		     size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+		     int sig_op, int pe)
 {
+	struct net_ep *e = ep_of(c);
 	int err = check(pe);
 	uint64_t ra, key, sra, skey;
 	if (err || (err = raddr(dest, nbytes, pe, &ra, &key)) ||
@@ -1349,7 +1538,7 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 		if ((err = ldesc(src, nbytes, &desc, &tmp)))
 			return err;
 		const char *s = src;
-		mark(pe);
+		mark(e, pe);
 		for (size_t done = 0; !err && done < nbytes;) {
 			size_t n = nbytes - done;
 			if (n > ofi.max_msg)
@@ -1361,8 +1550,8 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 				.addr = ofi.np[pe].addr, .rma_iov = &rio,
 				.rma_iov_count = 1, .context = CTX(pe),
 			};
-			ssize_t rc = POST(fi_writemsg(
-				ofi.ep, &m,
+			ssize_t rc = POST(e, fi_writemsg(
+				e->ep, &m,
 				ofi.delivery ? FI_DELIVERY_COMPLETE : 0));
 			if (rc)
 				err = post_fail("fi_writemsg", rc, pe);
@@ -1370,12 +1559,12 @@ sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
 		}
 		/* The payload is complete at pe before the signal goes
 		 * (without delivery completion: once pe answered a read). */
-		if ((err = finish(err, 1, tmp)) ||
-		    (ofi.flush && (err = flush_pes(pe))))
+		if ((err = finish(e, err, 1, tmp)) ||
+		    (ofi.flush && (err = flush_pes(e, pe))))
 			return err;
 	}
 	enum sh_amo_op op = sig_op == SH_SIGNAL_SET ? SH_AMO_SET : SH_AMO_ADD;
-	return sh_tr_ofi_amo(op, 8, sig_addr, &signal, NULL, NULL, pe);
+	return sh_tr_ofi_amo(c, op, 8, sig_addr, &signal, NULL, NULL, pe);
 }
 
 /* ---- raw baseline for the benchmark ------------------------------------ */
@@ -1395,16 +1584,16 @@ sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n, int pe)
 	ssize_t rc;
 	struct amo_buf *b = local;
 	if (kind == 0)
-		rc = POST(fi_write(ofi.ep, local, n, desc, fa, ra, key,
-				   CTX(pe)));
+		rc = POST(&ofi.e0, fi_write(ofi.e0.ep, local, n, desc, fa, ra,
+					    key, CTX(pe)));
 	else if (kind == 1)
-		rc = POST(fi_read(ofi.ep, local, n, desc, fa, ra, key,
-				  CTX(pe)));
+		rc = POST(&ofi.e0, fi_read(ofi.e0.ep, local, n, desc, fa, ra,
+					   key, CTX(pe)));
 	else
-		rc = POST(fi_fetch_atomic(ofi.ep, &b->val, 1, desc, &b->res,
-					  desc, fa, ra, key, FI_UINT64, FI_SUM,
-					  CTX(pe)));
-	err = rc ? post_fail("raw", rc, pe) : wait_all();
+		rc = POST(&ofi.e0, fi_fetch_atomic(ofi.e0.ep, &b->val, 1, desc,
+						   &b->res, desc, fa, ra, key,
+						   FI_UINT64, FI_SUM, CTX(pe)));
+	err = rc ? post_fail("raw", rc, pe) : wait_all(&ofi.e0);
 	if (tmp)
 		fi_close(&tmp->fid);
 	return err;
@@ -1480,36 +1669,53 @@ sh_tr_ofi_progress(void)
 }
 
 int
-sh_tr_ofi_quiet(void)
+sh_tr_ofi_ctx_open(struct sh_ctx *c)
 {
+	c->net = NULL;
+	return 0;
+}
+
+void
+sh_tr_ofi_ctx_close(struct sh_ctx *c)
+{
+	(void)c;
+}
+
+int
+sh_tr_ofi_quiet(struct sh_ctx *c)
+{
+	(void)c;
 	return 0;
 }
 
 int
-sh_tr_ofi_fence(void)
+sh_tr_ofi_fence(struct sh_ctx *c)
 {
+	(void)c;
 	return 0;
 }
 
 int
-sh_tr_ofi_put(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+sh_tr_ofi_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
+	      int pe, int nbi)
 {
-	(void)dest, (void)src, (void)nbytes, (void)pe, (void)nbi;
+	(void)c, (void)dest, (void)src, (void)nbytes, (void)pe, (void)nbi;
 	return -EOPNOTSUPP;
 }
 
 int
-sh_tr_ofi_get(void *dest, const void *src, size_t nbytes, int pe, int nbi)
+sh_tr_ofi_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
+	      int pe, int nbi)
 {
-	(void)dest, (void)src, (void)nbytes, (void)pe, (void)nbi;
+	(void)c, (void)dest, (void)src, (void)nbytes, (void)pe, (void)nbi;
 	return -EOPNOTSUPP;
 }
 
 int
-sh_tr_ofi_amo(enum sh_amo_op op, size_t esize, void *dest,
+sh_tr_ofi_amo(struct sh_ctx *c, enum sh_amo_op op, size_t esize, void *dest,
 	      const void *value, const void *cond, void *fetched, int pe)
 {
-	(void)op, (void)esize, (void)dest, (void)value, (void)cond;
+	(void)c, (void)op, (void)esize, (void)dest, (void)value, (void)cond;
 	(void)fetched, (void)pe;
 	return -EOPNOTSUPP;
 }
@@ -1522,10 +1728,11 @@ sh_tr_ofi_raise32(void *word, uint32_t e, int pe)
 }
 
 int
-sh_tr_ofi_put_signal(void *dest, const void *src, size_t nbytes,
-		     uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+sh_tr_ofi_put_signal(struct sh_ctx *c, void *dest, const void *src,
+		     size_t nbytes, uint64_t *sig_addr, uint64_t signal,
+		     int sig_op, int pe)
 {
-	(void)dest, (void)src, (void)nbytes, (void)sig_addr, (void)signal;
+	(void)c, (void)dest, (void)src, (void)nbytes, (void)sig_addr, (void)signal;
 	(void)sig_op, (void)pe;
 	return -EOPNOTSUPP;
 }
