@@ -12,7 +12,8 @@
  * size, no more records than the table holds) and that its partition
  * holds its records; the checks' results are agreed, so every rank
  * returns the same error and memory is unchanged. The reads run in
- * parallel threads (ZEWM_IO_THREADS, default min(8, CPUs)): straight into
+ * parallel threads (ZEWM_IO_THREADS, default min(8, CPUs / ranks of this
+ * node), at least 1): straight into
  * the table with pread when records fill whole entries, else through an
  * 8 MiB buffer per thread; ZEWM_O_DIRECT=1 opens the files O_DIRECT
  * (page-aligned buffer and file offsets; falls back to cached reads with
@@ -320,10 +321,13 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 		uint64_t total = 0;
 		for (size_t s = 0; s < ld.nsegs; s++)
 			total += ld.segs[s].n;
+		/* the node's ranks load at once: together one thread per
+		 * CPU (more only contend for the cores and memory) */
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		long per = cpus / (c->local_size > 0 ? c->local_size : 1);
 		int nt = (int)u_option_u64(U_OPT_WM_IO_THREADS);
 		if (nt == 0)
-			nt = cpus > 8 ? 8 : (cpus < 1 ? 1 : (int)cpus);
+			nt = per > 8 ? 8 : (per < 1 ? 1 : (int)per);
 		if (nt < 1)
 			nt = 1;
 		if (nt > IO_MAX_THREADS)
