@@ -1119,15 +1119,22 @@ mn_type(wholememory_memory_type_t t, int ppn)
 		for (int k = 0; k < 2; k++)
 			bad += out[2 * i + k] != pat((size_t)idx[i] * 2 + k, t);
 	MN(bad == 0);
-	/* the last rank scatters the reverse of every row */
+	/* the last rank scatters the reverse of every row, after a first
+	 * value of every row in the same call (the last index wins) */
 	MN(wholememory_communicator_barrier(world) == 0);
 	if (me == np - 1) {
-		for (size_t i = 0; i < rows; i++) {
-			idx[i] = (int64_t)i;
-			out[2 * i] = ~pat(2 * i, t);
-			out[2 * i + 1] = ~pat(2 * i + 1, t);
+		int64_t *i2 = malloc(sizeof(int64_t) * 2 * rows);
+		uint64_t *o2 = malloc(2 * total);
+		for (size_t i = 0; i < 2 * rows; i++) {
+			size_t j = i % rows;
+			bool last = i >= rows;
+			i2[i] = (int64_t)j;
+			o2[2 * i] = last ? ~pat(2 * j, t) : 5;
+			o2[2 * i + 1] = last ? ~pat(2 * j + 1, t) : 6;
 		}
-		MN(wholememory_scatter(h, idx, rows, out, gran) == 0);
+		MN(wholememory_scatter(h, i2, 2 * rows, o2, gran) == 0);
+		free(i2);
+		free(o2);
 	}
 	MN(wholememory_communicator_barrier(world) == 0);
 	bad = 0;
@@ -1206,6 +1213,29 @@ multinode(void)
 	if (h)
 		MN(wholememory_free(h) == 0);
 	MN(wholememory_destroy_communicator(nc) == 0);
+	/* part of the job: one node maps (DISTRIBUTED / HIERARCHY too),
+	 * several nodes are NOT_SUPPORTED (no RMA on memory that only
+	 * some PEs allocated) */
+	int first = np - 1;
+	MN(wholememory_split_communicator(&nc, world,
+		me < first ? 0 : WHOLEMEMORY_SPLIT_NOCOLOR, me) == 0);
+	if (me < first) {
+		int w2 = (first - 1) / ppn == 0 ? WHOLEMEMORY_SUCCESS :
+						   WHOLEMEMORY_NOT_SUPPORTED;
+		for (int t = 2; t < 4; t++) {
+			MN(wholememory_communicator_support_type_location(
+				   nc, types[t], WHOLEMEMORY_ML_HOST) ==
+			   (wholememory_error_code_t)w2);
+			h = NULL;
+			int r = wholememory_malloc(&h, 1024, nc, types[t],
+						   WHOLEMEMORY_ML_HOST, 8,
+						   NULL);
+			MN(r == w2);
+			if (!r)
+				MN(wholememory_free(h) == 0);
+		}
+		MN(wholememory_destroy_communicator(nc) == 0);
+	}
 	mn_type(WHOLEMEMORY_MT_DISTRIBUTED, ppn);
 	mn_type(WHOLEMEMORY_MT_HIERARCHY, ppn);
 	MN(wholememory_communicator_barrier(world) == 0);
