@@ -288,6 +288,8 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 			break;
 		}
 		ld.fd[f] = fd;
+		/* read in order: a larger readahead where it is not cached */
+		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		if ((uint64_t)st.st_size % file_entry_size) {
 			u_err(WM_TOPIC, "%s: %lld bytes, not a multiple of the "
 			      "record size %zu", file_names[f],
