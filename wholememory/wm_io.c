@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define IO_BUF (8u << 20)
@@ -60,6 +61,14 @@ struct worker {
 	uint64_t from, to;                /* this thread's share of records */
 	int err;
 };
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 
 static int
 pread_full(int fd, void *buf, size_t len, uint64_t off, bool eof_ok,
@@ -244,6 +253,7 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 	struct wholememory_comm_ *c = h->comm;
 	struct load ld = { .h = h, .moff = memory_offset,
 			   .mes = memory_entry_size, .fes = file_entry_size };
+	double t0 = now_ms(), t1 = t0, ta = t0, t2 = t0;
 	int err = 0;
 	if (!file_names || file_count <= 0) {
 		err = -EINVAL;
@@ -312,11 +322,13 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 	if (!err)
 		err = plan(&ld, a.nrec, round_robin_size);
 	/* every rank: same arguments, same files, every check passed */
+	t1 = now_ms();
 	int e1 = wm_agree(c, err);
 	if (!e1)
 		e1 = wm_check_same(c, &a, sizeof(a),
 				   "wholememory_load_from_file");
 	err = e1;
+	ta = now_ms();
 	if (!err) {
 		ld.direct = memory_entry_size == file_entry_size &&
 			    memory_offset == 0 && !ld.odirect;
@@ -363,7 +375,12 @@ wholememory_load_from_file(wholememory_handle_t wholememory_handle,
 			u_err(WM_TOPIC, "reading the files: %s", strerror(-err));
 		if (err && err != -ENOMEM)
 			err = -EIO;
+		t2 = now_ms();
 		err = wm_agree(c, err);
+		u_dbg(WM_TOPIC, "load: %llu bytes in %d threads: checks %.1f "
+		      "ms, agreeing %.1f ms, reads %.1f ms, agreeing %.1f ms",
+		      (unsigned long long)(total * file_entry_size), nt,
+		      t1 - t0, ta - t1, t2 - ta, now_ms() - t2);
 	}
 	for (int f = 0; ld.fd && f < file_count; f++)
 		if (ld.fd[f] >= 0)
