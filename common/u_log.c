@@ -118,10 +118,12 @@ int
 u_log_level(const char *topic)
 {
 	u_log_init();
-	for (int i = 0; i < topic_count; i++)
+	int n = __atomic_load_n(&topic_count, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < n; i++)
 		if (topic && !strcmp(topics[i].name, topic))
-			return topics[i].level;
-	return global_level;
+			return __atomic_load_n(&topics[i].level,
+					       __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&global_level, __ATOMIC_ACQUIRE);
 }
 
 int
@@ -137,10 +139,58 @@ u_log_set_level(int level)
 }
 
 int
+u_log_set_topic_level(const char *topic, int level)
+{
+	if (!topic || level < U_LOG_NONE || level > U_LOG_TRACE)
+		return -1;
+	u_log_init();
+	int n = __atomic_load_n(&topic_count, __ATOMIC_ACQUIRE);
+	int i = 0;
+	while (i < n && strcmp(topics[i].name, topic))
+		i++;
+	if (i == n) {
+		if (n == MAX_TOPICS)
+			return -1;
+		snprintf(topics[n].name, sizeof(topics[n].name), "%s", topic);
+		topics[n].level = level;
+		__atomic_store_n(&topic_count, n + 1, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&topics[i].level, level, __ATOMIC_RELEASE);
+	}
+	int max = __atomic_load_n(&global_level, __ATOMIC_ACQUIRE);
+	n = __atomic_load_n(&topic_count, __ATOMIC_ACQUIRE);
+	for (int k = 0; k < n; k++)
+		if (topics[k].level > max)
+			max = topics[k].level;
+	__atomic_store_n(&u_log_max_level, max, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+u_log_topic_named(const char *topic)
+{
+	const char *spec = getenv(u_option_desc(U_OPT_LOG_LEVEL)->name);
+	if (!spec || !topic || !*topic)
+		return 0;
+	size_t tl = strlen(topic);
+	for (const char *p = spec; *p;) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len > tl && !strncmp(p, topic, tl) && p[tl] == ':')
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+int
 u_log_topic_enabled(int level, const char *topic)
 {
-	if (!topic_count)
-		return level <= global_level;
+	if (!__atomic_load_n(&topic_count, __ATOMIC_ACQUIRE))
+		return level <= __atomic_load_n(&global_level,
+						__ATOMIC_ACQUIRE);
 	return level <= u_log_level(topic);
 }
 

@@ -43,6 +43,12 @@ void u_log_write(int level, const char *topic, const char *func,
  * replacing ZEMEM_LOG_LEVEL's (per-topic overrides dropped); -1 when level
  * is out of range. For a program that changes it at run time. */
 int u_log_set_level(int level);
+/* Sets the threshold of one topic (added, or replacing its override),
+ * leaving the others as they are; -1 when level is out of range or the
+ * table of topics is full. For a library whose API takes a log level. */
+int u_log_set_topic_level(const char *topic, int level);
+/* 1 when ZEMEM_LOG_LEVEL names topic itself (e.g. "warn,wm:debug"). */
+int u_log_topic_named(const char *topic);
 /* Name of a level ("error", ...); "?" when out of range. */
 const char *u_log_level_name(int level);
 /* Parse a level name; returns -1 when unknown. */

@@ -198,7 +198,7 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"go in pieces of it (the tests use it to exercise that)" },
 	[U_OPT_WM_IO_THREADS] = { "ZEWM_IO_THREADS", U_OPT_UINT, "0", 0, 64,
 		"wholememory: reader threads of load_from_file per rank (0: "
-		"one per CPU, at most 8)" },
+		"the CPUs shared by the node's ranks, at most 8)" },
 	[U_OPT_WM_O_DIRECT] = { "ZEWM_O_DIRECT", U_OPT_BOOL, "0", 0, 1,
 		"wholememory: load_from_file opens the files O_DIRECT (falls "
 		"back to cached reads where the file system refuses it)" },

@@ -17,7 +17,9 @@
  *             and either mapped memory (CONTINUOUS, CHUNKED: wm_map.c,
  *             one virtual range of every rank's physical memory) or
  *             symmetric-heap memory (DISTRIBUTED, HIERARCHY: libzeshmem
- *             RMA, node peers through shmem_ptr). wm_mem.c
+ *             RMA, node peers through shmem_ptr; mapped as CONTINUOUS
+ *             on a communicator of part of the world within one node).
+ *             wm_mem.c
  *   io        load_from_file / store_to_file. wm_io.c
  *   gather    gather / scatter by index. wm_gather.c
  *

@@ -523,6 +523,18 @@ wholememory_init(unsigned int flags, LogLevel log_level)
 	}
 	if ((int)log_level < LEVEL_FATAL || log_level > LEVEL_TRACE)
 		return WHOLEMEMORY_INVALID_VALUE;
+	/* WholeMemory's threshold for the library's lines (topic wm), on
+	 * u_log's levels (LEVEL_FATAL: u_log has no fatal lines, nothing
+	 * shows); ZEMEM_LOG_LEVEL naming wm itself (warn,wm:debug) wins */
+	static const int level_of[] = {
+		[LEVEL_FATAL] = U_LOG_NONE, [LEVEL_ERROR] = U_LOG_ERROR,
+		[LEVEL_WARN] = U_LOG_WARN, [LEVEL_INFO] = U_LOG_INFO,
+		[LEVEL_DEBUG] = U_LOG_DEBUG, [LEVEL_TRACE] = U_LOG_TRACE,
+	};
+	if (!u_log_topic_named(WM_TOPIC))
+		u_log_set_topic_level(WM_TOPIC, level_of[log_level]);
+	u_dbg(WM_TOPIC, "wholememory_init: log level %d (u_log %s)",
+	      (int)log_level, u_log_level_name(u_log_level(WM_TOPIC)));
 	wm.inited = true;
 	return WHOLEMEMORY_SUCCESS;
 }
@@ -753,9 +765,12 @@ wholememory_communicator_support_type_location(
 					   WHOLEMEMORY_NOT_SUPPORTED;
 	case WHOLEMEMORY_MT_DISTRIBUTED:
 	case WHOLEMEMORY_MT_HIERARCHY:
-		/* symmetric-heap memory: every PE of the world allocates */
-		return comm->world_sized ? WHOLEMEMORY_SUCCESS :
-					   WHOLEMEMORY_NOT_SUPPORTED;
+		/* symmetric-heap memory (every PE of the world allocates),
+		 * or on part of the world within one node the mapped
+		 * memory of CONTINUOUS (wm_mem.c) */
+		return comm->world_sized || comm->nnodes == 1 ?
+			       WHOLEMEMORY_SUCCESS :
+			       WHOLEMEMORY_NOT_SUPPORTED;
 	default:
 		return WHOLEMEMORY_NOT_SUPPORTED;
 	}

@@ -10,11 +10,19 @@
  * shmem_quiet at the end. A row that straddles two partitions (an
  * entry_bytes that is not a multiple of the granularity) is split.
  * Every index is checked before anything is copied.
+ *
+ * Duplicate indices in a scatter: the last one wins, as in a sequential
+ * scatter. On mapped memory the rows are copied in order; through RMA
+ * the puts to one address are not ordered among themselves (OpenSHMEM
+ * orders them only across a fence), so a row named several times is put
+ * once, from its last index (an open-addressing table of the indices
+ * finds the earlier ones).
  */
 #include "wm.h"
 
 #include <errno.h>
 #include <shmem.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int
@@ -68,6 +76,40 @@ move(struct wholememory_handle_ *h, size_t off, size_t len, char *buf, bool put,
 	}
 }
 
+/* keep[i] = 1 when no later j has idx[j] == idx[i]. 0 or -ENOMEM. */
+static int
+last_of_each(const int64_t *idx, size_t n, uint8_t **keep_out)
+{
+	unsigned bits = 4;
+	while (bits < 62 && ((size_t)1 << bits) < 2 * n)
+		bits++;
+	size_t cap = (size_t)1 << bits;
+	uint64_t *key = calloc(cap, sizeof(*key)); /* index + 1; 0: empty */
+	size_t *pos = malloc(cap * sizeof(*pos));
+	uint8_t *keep = malloc(n ? n : 1);
+	if (!key || !pos || !keep) {
+		free(key);
+		free(pos);
+		free(keep);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = (uint64_t)idx[i] + 1;
+		size_t s = (size_t)((k * 0x9e3779b97f4a7c15ull) >> (64 - bits));
+		while (key[s] && key[s] != k)
+			s = (s + 1) & (cap - 1);
+		if (key[s])
+			keep[pos[s]] = 0;
+		key[s] = k;
+		pos[s] = i;
+		keep[i] = 1;
+	}
+	free(key);
+	free(pos);
+	*keep_out = keep;
+	return 0;
+}
+
 static wholememory_error_code_t
 rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
      size_t eb, bool put)
@@ -86,8 +128,17 @@ rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
 		}
 		return WHOLEMEMORY_SUCCESS;
 	}
+	uint8_t *keep = NULL;
+	if (put && n > 1 && (err = last_of_each(idx, n, &keep))) {
+		u_err(WM_TOPIC, "scatter of %zu rows: no memory for the "
+		      "duplicate check", n);
+		return wm_result(err);
+	}
 	for (size_t i = 0; i < n; i++)
-		move(h, (size_t)idx[i] * eb, eb, buf + i * eb, put, &rma);
+		if (!keep || keep[i])
+			move(h, (size_t)idx[i] * eb, eb, buf + i * eb, put,
+			     &rma);
+	free(keep);
 	if (rma)
 		shmem_quiet();
 	return WHOLEMEMORY_SUCCESS;

@@ -20,6 +20,10 @@
  * driver extension for this: driver/vmm/vmm_phys.c), then zeVirtualMemMap
  * it at the owner's offset. CHUNKED uses the same range: rank r's memory
  * is at base + off_r (and rank_ptr[r] for the CHUNKED DEVICE gref).
+ * DISTRIBUTED and HIERARCHY on a communicator of part of the world (one
+ * node) are mapped the same way (wm_mem.c says what they may reach).
+ * A rank populates its own pages at malloc (MADV_POPULATE_WRITE): the
+ * memory is really there when malloc returns, as WholeMemory's is.
  */
 #include "wm.h"
 
@@ -31,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -202,8 +207,10 @@ sock_exchange(struct wholememory_handle_ *h, int mine_fd, const bool *owns,
 {
 	struct wholememory_comm_ *c = h->comm;
 	int n = c->size, me = c->rank;
-	static uint64_t seq;
-	seq++;
+	/* the same on every member (their collectives run in one order);
+	 * a counter of this process would differ after collectives of
+	 * communicators that some members are not in */
+	uint64_t seq = c->ncoll;
 	uint8_t *need = calloc(n, 1), *all = calloc((size_t)n * n, 1);
 	struct server sv = { .lfd = -1, .fd = mine_fd };
 	int err = need && all ? 0 : -ENOMEM;
@@ -250,6 +257,24 @@ sock_exchange(struct wholememory_handle_ *h, int mine_fd, const bool *owns,
 	free(need);
 	free(all);
 	return wm_agree(c, err);
+}
+
+/* Faults this rank's fresh pages in now (and zero-fills them), as a
+ * real device allocation is made at malloc: a first load_from_file or
+ * scatter would otherwise take one fault per 4 KiB page. Where the
+ * kernel cannot (MADV_POPULATE_WRITE is Linux 5.14) the pages fault in
+ * on first touch, as before. */
+static void
+populate(void *p, size_t len)
+{
+#ifdef MADV_POPULATE_WRITE
+	if (madvise(p, len, MADV_POPULATE_WRITE) != 0)
+		u_dbg(WM_TOPIC, "MADV_POPULATE_WRITE of %zu bytes: %s; the "
+		      "pages fault in on first touch", len, strerror(errno));
+#else
+	(void)p;
+	(void)len;
+#endif
 }
 
 struct page_run {
@@ -354,6 +379,8 @@ wm_map_create(struct wholememory_handle_ *h)
 		mine_fd = err ? -1 : xf.fd;
 		if (!err)
 			h->mapped[me] = true;
+		if (!err)
+			populate(h->base + my.first * g, my.n * g);
 	}
 agree:
 	err = wm_agree(c, err);

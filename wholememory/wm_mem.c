@@ -16,9 +16,15 @@
  *                        partition), reached by libzeshmem RMA only
  *   HIERARCHY            the symmetric heap; node peers' partitions
  *                        through shmem_ptr, other nodes by RMA
- * The symmetric-heap types need a communicator of the whole world (an
- * allocation of libzeshmem is collective over every PE): NOT_SUPPORTED on
- * smaller ones. Their location is the heap's (zemem: host-accessible).
+ * The symmetric heap needs a communicator of the whole world (an
+ * allocation of libzeshmem is collective over every PE). On part of the
+ * world DISTRIBUTED and HIERARCHY are mapped as CONTINUOUS is (wm_map.c)
+ * when the communicator's ranks are on one node, keeping their rules
+ * (no pointer to another rank's partition for DISTRIBUTED, no global
+ * pointer or reference; gather / scatter copy through the mapping);
+ * across nodes NOT_SUPPORTED: libzeshmem has no RMA on memory that only
+ * some PEs allocated. The heap's location is the heap's (zemem:
+ * host-accessible).
  */
 #include "wm.h"
 
@@ -68,7 +74,10 @@ char *
 wm_rank_ptr(const struct wholememory_handle_ *h, int r)
 {
 	if (h->base)
-		return h->base + h->offs[r];
+		return h->type == WHOLEMEMORY_MT_DISTRIBUTED &&
+				       r != h->comm->rank ?
+			       NULL :
+			       h->base + h->offs[r];
 	if (r == h->comm->rank)
 		return h->local;
 	if (h->type == WHOLEMEMORY_MT_HIERARCHY && h->sym)
@@ -212,28 +221,30 @@ wholememory_malloc(wholememory_handle_t *wholememory_handle_ptr,
 		if (h->sizes[r] > maxp)
 			maxp = h->sizes[r];
 	}
-	switch (memory_type) {
-	case WHOLEMEMORY_MT_CONTINUOUS:
-	case WHOLEMEMORY_MT_CHUNKED:
+	if (memory_type == WHOLEMEMORY_MT_CONTINUOUS ||
+	    memory_type == WHOLEMEMORY_MT_CHUNKED || !c->world_sized) {
+		/* mapped (DISTRIBUTED / HIERARCHY on part of the world: on
+		 * one node, check_local made sure) */
 		err = wm_map_create(h);
-		break;
-	default:
+	} else {
 		/* collective over the world (every PE is in c) */
 		h->sym = shmem_calloc(1, maxp ? maxp : 8);
 		err = h->sym ? 0 : -ENOMEM;
 		err = wm_agree(c, err);
 		h->local = h->sym;
-		if (!err && memory_type == WHOLEMEMORY_MT_HIERARCHY) {
-			err = wm_split(c, c->node_idx, c->rank, true,
-				       &h->lcomm);
-			if (!err)
-				err = wm_split(c, c->local_rank, c->rank,
-					       true, &h->xcomm);
-		}
-		break;
+	}
+	if (!err && memory_type == WHOLEMEMORY_MT_HIERARCHY) {
+		err = wm_split(c, c->node_idx, c->rank, true, &h->lcomm);
+		if (!err)
+			err = wm_split(c, c->local_rank, c->rank, true,
+				       &h->xcomm);
 	}
 	if (err)
 		goto fail;
+	u_dbg(WM_TOPIC, "malloc: %zu bytes, type %d, location %d, %s; rank "
+	      "%d holds %zu bytes at %zu", total_size, memory_type,
+	      memory_location, h->base ? "mapped" : "symmetric heap", c->rank,
+	      h->sizes[c->rank], h->offs[c->rank]);
 	wm_handle_register(h, true);
 	*wholememory_handle_ptr = h;
 	return WHOLEMEMORY_SUCCESS;

@@ -87,6 +87,36 @@ START_TEST(test_u_log_levels)
 }
 END_TEST
 
+START_TEST(test_u_log_topic_level)
+{
+	setenv("ZEMEM_LOG_LEVEL", "error,ipc:trace", 1);
+	ck_assert_int_eq(u_log_topic_named("ipc"), 1);
+	ck_assert_int_eq(u_log_topic_named("ip"), 0);
+	ck_assert_int_eq(u_log_topic_named("wm"), 0);
+	/* one topic set, the others as they were */
+	ck_assert_int_eq(u_log_set_topic_level("wm", U_LOG_DEBUG), 0);
+	ck_assert_int_eq(u_log_level("wm"), U_LOG_DEBUG);
+	ck_assert(u_log_enabled(U_LOG_DEBUG, "wm"));
+	ck_assert_int_eq(u_log_level("ipc"), U_LOG_TRACE);
+	ck_assert_int_eq(u_log_level("usm"), U_LOG_ERROR);
+	/* replaced, not added again */
+	ck_assert_int_eq(u_log_set_topic_level("wm", U_LOG_NONE), 0);
+	ck_assert(!u_log_enabled(U_LOG_ERROR, "wm"));
+	ck_assert(u_log_enabled(U_LOG_ERROR, "usm"));
+	ck_assert_int_eq(u_log_set_topic_level("wm", U_LOG_TRACE + 1), -1);
+	ck_assert_int_eq(u_log_set_topic_level(NULL, U_LOG_INFO), -1);
+	/* the table holds 16 topics: ipc, wm and 14 more */
+	char name[8];
+	for (int i = 0; i < 14; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		ck_assert_int_eq(u_log_set_topic_level(name, U_LOG_INFO), 0);
+	}
+	ck_assert_int_eq(u_log_set_topic_level("full", U_LOG_INFO), -1);
+	ck_assert_int_eq(u_log_set_topic_level("t3", U_LOG_WARN), 0);
+	ck_assert_int_eq(u_log_level("t3"), U_LOG_WARN);
+}
+END_TEST
+
 static Suite *
 common_suite(void)
 {
@@ -97,6 +127,7 @@ common_suite(void)
 	tcase_add_test(tc, test_u_option_bad_value_keeps_default);
 	tcase_add_test(tc, test_u_option_values);
 	tcase_add_test(tc, test_u_log_levels);
+	tcase_add_test(tc, test_u_log_topic_level);
 	suite_add_tcase(s, tc);
 	return s;
 }

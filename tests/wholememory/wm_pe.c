@@ -505,8 +505,7 @@ END_TEST
 
 START_TEST(test_subcomm)
 {
-	/* a communicator of part of the world: mapped types work there,
-	 * symmetric-heap types are NOT_SUPPORTED */
+	/* a communicator of part of the world: mapped types work there */
 	wholememory_comm_t c = NULL;
 	OK(wholememory_split_communicator(&c, world, me < (np + 1) / 2 ? 0 : 1,
 					  me));
@@ -526,14 +525,246 @@ START_TEST(test_subcomm)
 	for (int i = 0; i < 16; i++)
 		ck_assert_uint_eq(gp[i], 100 + i);
 	OK(wholememory_free(h));
-	int expect = s == np ? WHOLEMEMORY_SUCCESS : WHOLEMEMORY_NOT_SUPPORTED;
-	EQ(wholememory_communicator_support_type_location(c,
-		WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_ML_HOST), expect);
-	if (s != np)
-		EQ(wholememory_malloc(&h, 64, c, WHOLEMEMORY_MT_DISTRIBUTED,
-				      WHOLEMEMORY_ML_HOST, 8, NULL),
-		   WHOLEMEMORY_NOT_SUPPORTED);
+	/* one node: the symmetric-heap types too (test_subcomm_types) */
+	OK(wholememory_communicator_support_type_location(c,
+		WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_ML_HOST));
+	OK(wholememory_communicator_support_type_location(c,
+		WHOLEMEMORY_MT_HIERARCHY, WHOLEMEMORY_ML_DEVICE));
 	OK(wholememory_destroy_communicator(c));
+	test_done = true;
+}
+END_TEST
+
+/* DISTRIBUTED or HIERARCHY (t) in l on communicator c (maybe part of the
+ * world, all on this node): every view, gather, scatter with duplicate
+ * indices (the last wins), loads and stores exact. */
+static void
+sub_type(wholememory_comm_t c, wholememory_memory_type_t t,
+	 wholememory_memory_location_t l)
+{
+	int r = -1, s = -1;
+	OK(wholememory_communicator_get_rank(&r, c));
+	OK(wholememory_communicator_get_size(&s, c));
+	OK(wholememory_communicator_support_type_location(c, t, l));
+	/* rows of 24 bytes on a granularity of 8: rows straddle partitions */
+	size_t eb = 24, nrow = 5 * (size_t)s + 2, total = eb * nrow;
+	uint64_t salt = 1000 + t * 10 + l;
+	wholememory_handle_t h;
+	OK(wholememory_malloc(&h, total, c, t, l, 8, NULL));
+	wholememory_comm_t hc;
+	OK(wholememory_get_communicator(&hc, h));
+	ck_assert_ptr_eq(hc, c);
+	size_t plan[8], sizes[8], offs[8];
+	OK(wholememory_equal_entry_partition_plan(plan, total / 8, s));
+	OK(wholememory_get_rank_partition_sizes(sizes, h));
+	OK(wholememory_get_rank_partition_offsets(offs, h));
+	for (int k = 0, o = 0; k < s; o += (int)sizes[k], k++) {
+		EQ(sizes[k], plan[k] * 8);
+		EQ(offs[k], o);
+	}
+	uint64_t *lp;
+	size_t ls, lo;
+	OK(wholememory_get_local_memory((void **)&lp, &ls, &lo, h));
+	EQ(ls, sizes[r]);
+	EQ(lo, offs[r]);
+	for (size_t i = 0; i < ls / 8; i++)
+		lp[i] = pat(lo / 8 + i, salt);
+	OK(wholememory_communicator_barrier(c));
+	for (int k = 0; k < s; k++) {
+		void *rp;
+		size_t rs, ro;
+		int e = wholememory_get_rank_memory(&rp, &rs, &ro, k, h);
+		if (t == WHOLEMEMORY_MT_DISTRIBUTED && k != r) {
+			EQ(e, WHOLEMEMORY_INVALID_INPUT);
+			continue;
+		}
+		OK(e);
+		EQ(rs, sizes[k]);
+		EQ(ro, offs[k]);
+		ALL(rs / 8, ((uint64_t *)rp)[i] == pat(ro / 8 + i, salt));
+	}
+	void *gp;
+	wholememory_gref_t g;
+	EQ(wholememory_get_global_pointer(&gp, h), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememory_get_global_reference(&g, h), WHOLEMEMORY_INVALID_INPUT);
+	wholememory_comm_t lc, xc;
+	if (t == WHOLEMEMORY_MT_HIERARCHY) {
+		int z;
+		OK(wholememory_get_local_communicator(&lc, h));
+		OK(wholememory_get_cross_communicator(&xc, h));
+		OK(wholememory_communicator_get_size(&z, lc));
+		EQ(z, s);
+		OK(wholememory_communicator_get_size(&z, xc));
+		EQ(z, 1);
+	} else {
+		EQ(wholememory_get_local_communicator(&lc, h),
+		   WHOLEMEMORY_NOT_SUPPORTED);
+	}
+	/* every row by gather, in reverse */
+	int64_t idx[128];
+	uint64_t buf[128 * 3];
+	for (size_t i = 0; i < nrow; i++)
+		idx[i] = (int64_t)(nrow - 1 - i);
+	OK(wholememory_gather(h, idx, nrow, buf, eb));
+	ALL(nrow * 3, buf[i] == pat((uint64_t)idx[i / 3] * 3 + i % 3, salt));
+	OK(wholememory_communicator_barrier(c));
+	/* the last rank scatters every row three times in one call: the
+	 * last copy of each index (~pat) must win */
+	if (r == s - 1) {
+		for (size_t i = 0; i < 3 * nrow; i++) {
+			idx[i] = (int64_t)(i % nrow);
+			for (int k = 0; k < 3; k++) {
+				uint64_t v = pat((uint64_t)idx[i] * 3 + k,
+						 salt);
+				buf[3 * i + k] = i / nrow == 2 ? ~v :
+					v + 1 + i / nrow;
+			}
+		}
+		OK(wholememory_scatter(h, idx, 3 * nrow, buf, eb));
+	}
+	OK(wholememory_communicator_barrier(c));
+	/* stores: this rank's partition holds the last values */
+	ALL(ls / 8, lp[i] == ~pat(lo / 8 + i, salt));
+	/* loads: random rows with duplicates */
+	for (int i = 0; i < 64; i++)
+		idx[i] = i % 7 == 0 ? 1 : rand() % (int)nrow;
+	memset(buf, 0, sizeof(buf));
+	OK(wholememory_gather(h, idx, 64, buf, eb));
+	ALL(64 * 3, buf[i] == ~pat((uint64_t)idx[i / 3] * 3 + i % 3, salt));
+	OK(wholememory_communicator_barrier(c));
+	OK(wholememory_free(h));
+}
+
+START_TEST(test_subcomm_types)
+{
+	/* DISTRIBUTED and HIERARCHY on communicators of part of the world:
+	 * split by parity, and the first np - 1 ranks (3 of 4) */
+	srand(99 + me);
+	wholememory_comm_t c[2] = { NULL, NULL };
+	OK(wholememory_split_communicator(&c[0], world, me % 2, me));
+	int first = np > 1 ? np - 1 : 1;
+	OK(wholememory_split_communicator(&c[1], world,
+		me < first ? 0 : WHOLEMEMORY_SPLIT_NOCOLOR, me));
+	if (me >= first)
+		ck_assert_ptr_null(c[1]);
+	for (int k = 0; k < 2; k++) {
+		if (!c[k])
+			continue;
+		for (int l = 0; l < 2; l++) {
+			sub_type(c[k], WHOLEMEMORY_MT_DISTRIBUTED, locs[l]);
+			sub_type(c[k], WHOLEMEMORY_MT_HIERARCHY, locs[l]);
+		}
+		OK(wholememory_destroy_communicator(c[k]));
+	}
+	OK(wholememory_communicator_barrier(world));
+	test_done = true;
+}
+END_TEST
+
+START_TEST(test_scatter_dups)
+{
+	/* every rank scatters to every row, each index several times, in
+	 * turn: the last index of each row wins, on every type */
+	for (int t = 0; t < 4; t++) {
+		wholememory_handle_t h;
+		size_t eb = 16, nrow = 8 * (size_t)np + 3;
+		OK(wholememory_malloc(&h, eb * nrow, world, types[t],
+				      WHOLEMEMORY_ML_HOST, 16, NULL));
+		for (int who = 0; who < np; who++) {
+			if (who == me) {
+				int64_t idx[4 * 64];
+				uint64_t buf[4 * 64 * 2];
+				size_t n = 4 * nrow;
+				for (size_t i = 0; i < n; i++) {
+					idx[i] = (int64_t)((i * 2) % nrow);
+					buf[2 * i] = i;
+					buf[2 * i + 1] = (uint64_t)me;
+				}
+				OK(wholememory_scatter(h, idx, n, buf, eb));
+			}
+			OK(wholememory_communicator_barrier(world));
+		}
+		/* row j's last index: the largest i < 4 * nrow with 2i = j
+		 * (mod nrow, odd: every row 4 times) */
+		int64_t all[64];
+		uint64_t out[64 * 2];
+		for (size_t j = 0; j < nrow; j++)
+			all[j] = (int64_t)j;
+		OK(wholememory_gather(h, all, nrow, out, eb));
+		size_t bad = 0;
+		for (size_t j = 0; j < nrow; j++) {
+			size_t last = 0;
+			for (size_t i = 0; i < 4 * nrow; i++)
+				if ((i * 2) % nrow == j)
+					last = i;
+			bad += out[2 * j] != last ||
+			       out[2 * j + 1] != (uint64_t)(np - 1);
+		}
+		ck_assert_uint_eq(bad, 0);
+		OK(wholememory_communicator_barrier(world));
+		OK(wholememory_free(h));
+	}
+	test_done = true;
+}
+END_TEST
+
+/* The lines of the library written to stderr while fn runs. */
+static void
+stderr_of(void (*fn)(void), char *out, size_t cap)
+{
+	char p[64];
+	snprintf(p, sizeof(p), "/tmp/wm_pe_log.%d", (int)getpid());
+	int fd = open(p, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	unlink(p);
+	fflush(stderr);
+	int saved = fcntl(2, F_DUPFD_CLOEXEC, 3);
+	ck_assert_int_ge(saved, 0);
+	EQ(dup2(fd, 2), 2);
+	fn();
+	fflush(stderr);
+	EQ(dup2(saved, 2), 2);
+	close(saved);
+	ssize_t n = pread(fd, out, cap - 1, 0);
+	out[n > 0 ? n : 0] = 0;
+	close(fd);
+}
+
+static void
+log_round(int level)
+{
+	OK(wholememory_init(0, (LogLevel)level));
+	wholememory_handle_t h;
+	OK(wholememory_malloc(&h, 64, world, WHOLEMEMORY_MT_CHUNKED,
+			      WHOLEMEMORY_ML_HOST, 8, NULL));
+	/* an error of this rank alone (no collective): an error line */
+	int64_t bad = -1;
+	char b[8];
+	EQ(wholememory_gather(h, &bad, 1, b, 8), WHOLEMEMORY_INVALID_VALUE);
+	OK(wholememory_free(h));
+}
+
+static void log_debug(void) { log_round(LEVEL_DEBUG); }
+static void log_error(void) { log_round(LEVEL_ERROR); }
+static void log_fatal(void) { log_round(LEVEL_FATAL); }
+
+START_TEST(test_log_level)
+{
+	/* wholememory_init's level is the threshold of the library's lines
+	 * (ZEMEM_LOG_LEVEL=error here, naming no topic) */
+	static char text[16384];
+	stderr_of(log_debug, text, sizeof(text));
+	ck_assert_ptr_nonnull(strstr(text, " debug wm: wholememory_init: "));
+	ck_assert_ptr_nonnull(strstr(text, " debug wm: wholememory_malloc: "));
+	stderr_of(log_error, text, sizeof(text));
+	ck_assert_ptr_null(strstr(text, " debug wm:"));
+	ck_assert_ptr_null(strstr(text, " info wm:"));
+	ck_assert_ptr_nonnull(strstr(text, " error wm: check: index -1"));
+	stderr_of(log_fatal, text, sizeof(text));
+	ck_assert_ptr_null(strstr(text, " wm: "));
+	EQ(wholememory_init(0, (LogLevel)(LEVEL_TRACE + 1)),
+	   WHOLEMEMORY_INVALID_VALUE);
+	OK(wholememory_init(0, LEVEL_INFO));
 	test_done = true;
 }
 END_TEST
@@ -839,6 +1070,9 @@ wm_suite(void)
 	tcase_add_test(tc, test_malloc_errors);
 	tcase_add_test(tc, test_subcomm);
 	tcase_add_test(tc, test_gather_scatter);
+	tcase_add_test(tc, test_subcomm_types);
+	tcase_add_test(tc, test_scatter_dups);
+	tcase_add_test(tc, test_log_level);
 	tcase_add_test(tc, test_files);
 	tcase_add_test(tc, test_no_leaks);
 	suite_add_tcase(s, tc);
@@ -885,15 +1119,22 @@ mn_type(wholememory_memory_type_t t, int ppn)
 		for (int k = 0; k < 2; k++)
 			bad += out[2 * i + k] != pat((size_t)idx[i] * 2 + k, t);
 	MN(bad == 0);
-	/* the last rank scatters the reverse of every row */
+	/* the last rank scatters the reverse of every row, after a first
+	 * value of every row in the same call (the last index wins) */
 	MN(wholememory_communicator_barrier(world) == 0);
 	if (me == np - 1) {
-		for (size_t i = 0; i < rows; i++) {
-			idx[i] = (int64_t)i;
-			out[2 * i] = ~pat(2 * i, t);
-			out[2 * i + 1] = ~pat(2 * i + 1, t);
+		int64_t *i2 = malloc(sizeof(int64_t) * 2 * rows);
+		uint64_t *o2 = malloc(2 * total);
+		for (size_t i = 0; i < 2 * rows; i++) {
+			size_t j = i % rows;
+			bool last = i >= rows;
+			i2[i] = (int64_t)j;
+			o2[2 * i] = last ? ~pat(2 * j, t) : 5;
+			o2[2 * i + 1] = last ? ~pat(2 * j + 1, t) : 6;
 		}
-		MN(wholememory_scatter(h, idx, rows, out, gran) == 0);
+		MN(wholememory_scatter(h, i2, 2 * rows, o2, gran) == 0);
+		free(i2);
+		free(o2);
 	}
 	MN(wholememory_communicator_barrier(world) == 0);
 	bad = 0;
@@ -972,6 +1213,29 @@ multinode(void)
 	if (h)
 		MN(wholememory_free(h) == 0);
 	MN(wholememory_destroy_communicator(nc) == 0);
+	/* part of the job: one node maps (DISTRIBUTED / HIERARCHY too),
+	 * several nodes are NOT_SUPPORTED (no RMA on memory that only
+	 * some PEs allocated) */
+	int first = np - 1;
+	MN(wholememory_split_communicator(&nc, world,
+		me < first ? 0 : WHOLEMEMORY_SPLIT_NOCOLOR, me) == 0);
+	if (me < first) {
+		int w2 = (first - 1) / ppn == 0 ? WHOLEMEMORY_SUCCESS :
+						   WHOLEMEMORY_NOT_SUPPORTED;
+		for (int t = 2; t < 4; t++) {
+			MN(wholememory_communicator_support_type_location(
+				   nc, types[t], WHOLEMEMORY_ML_HOST) ==
+			   (wholememory_error_code_t)w2);
+			h = NULL;
+			int r = wholememory_malloc(&h, 1024, nc, types[t],
+						   WHOLEMEMORY_ML_HOST, 8,
+						   NULL);
+			MN(r == w2);
+			if (!r)
+				MN(wholememory_free(h) == 0);
+		}
+		MN(wholememory_destroy_communicator(nc) == 0);
+	}
 	mn_type(WHOLEMEMORY_MT_DISTRIBUTED, ppn);
 	mn_type(WHOLEMEMORY_MT_HIERARCHY, ppn);
 	MN(wholememory_communicator_barrier(world) == 0);

@@ -13,7 +13,10 @@
  *           with read(2) into a 128 KiB buffer as `cat file > /dev/null`
  *           does (page cache warm for both; target >= 0.8x); also
  *           printed: read(2) of the whole file into one buffer of its
- *           size (the copy into memory any load makes).
+ *           size (the copy into memory any load makes), and the first
+ *           load after wholememory_malloc alone (cold: whatever the
+ *           table's fresh memory still costs on first touch).
+ *           --gather 0 skips the gathers.
  *
  * Run it as a job: zeshrun -n 2 -- zewm-bench [options]. The symmetric
  * heap is sized for the DISTRIBUTED table (shmemx_set_heap_size). The
@@ -105,7 +108,7 @@ int
 main(int argc, char **argv)
 {
 	size_t table_mb = 2048, rows = 1 << 20, file_mb = 1024;
-	int trials = 5;
+	int trials = 5, do_gather = 1;
 	const char *dir = "/tmp";
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--table-mb"))
@@ -116,12 +119,14 @@ main(int argc, char **argv)
 			file_mb = strtoull(argv[i + 1], NULL, 0);
 		else if (!strcmp(argv[i], "--trials"))
 			trials = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--gather"))
+			do_gather = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--dir"))
 			dir = argv[i + 1];
 		else {
 			fprintf(stderr, "usage: zeshrun -n 2 -- zewm-bench "
 				"[--table-mb M] [--rows N] [--file-mb M] "
-				"[--trials T] [--dir D]\n");
+				"[--trials T] [--dir D] [--gather 0|1]\n");
 			return 2;
 		}
 	}
@@ -141,6 +146,8 @@ main(int argc, char **argv)
 	wholememory_communicator_get_size(&np, comm);
 
 	/* gather */
+	if (!do_gather)
+		goto load;
 	int64_t *idx = malloc(sizeof(int64_t) * rows);
 	char *out = malloc(rows * ROW);
 	char *local = malloc(table);
@@ -181,15 +188,19 @@ main(int argc, char **argv)
 	free(idx);
 	free(out);
 
+load:;
 	/* load */
 	size_t fsz = file_mb << 20;
 	char path[512];
 	snprintf(path, sizeof(path), "%s/zewm-bench.%d.bin", dir,
 		 (int)getpid());
 	wholememory_handle_t h;
+	wholememory_communicator_barrier(comm);
+	double tm = now_s();
 	if ((e = wholememory_malloc(&h, fsz, comm, WHOLEMEMORY_MT_CONTINUOUS,
 				    WHOLEMEMORY_ML_HOST, ROW, NULL)))
 		die("wholememory_malloc", e);
+	tm = now_s() - tm;
 	char *gp;
 	wholememory_get_global_pointer((void **)&gp, h);
 	/* rank 0 names the file for everyone through the table */
@@ -210,7 +221,7 @@ main(int argc, char **argv)
 	wholememory_communicator_barrier(comm);
 	strcpy(path, gp);
 	const char *fn = path;
-	double lv[MAXT], cv[MAXT], bv[MAXT];
+	double lv[MAXT], cv[MAXT], bv[MAXT], cold = 0;
 	char *cbuf = malloc(128 << 10);
 	char *whole = me == 0 ? malloc(fsz) : NULL;
 	if (whole)
@@ -240,6 +251,8 @@ main(int argc, char **argv)
 						    0)))
 			die("wholememory_load_from_file", e);
 		lv[k ? k - 1 : 0] = now_s() - t0;
+		if (k == 0)
+			cold = lv[0];
 		wholememory_communicator_barrier(comm);
 	}
 	free(cbuf);
@@ -256,6 +269,11 @@ main(int argc, char **argv)
 		printf("  load_from_file        %8.1f ms  %6.2f GB/s  %.2fx "
 		       "read like cat, %.2fx read into one buffer\n", l * 1e3,
 		       fsz / l / 1e9, c / l, w / l);
+		printf("  first load after malloc %6.1f ms  %6.2f GB/s  %.2fx "
+		       "read like cat\n", cold * 1e3, fsz / cold / 1e9,
+		       c / cold);
+		printf("  wholememory_malloc of the table %6.1f ms\n",
+		       tm * 1e3);
 		unlink(path);
 	}
 	wholememory_free(h);
