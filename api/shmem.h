@@ -557,7 +557,7 @@ SHMEM_OLD_EXTAMO_TYPES(SHMEM_DECL_OLD_EXTAMO_, )
     void shmem_##N##_add(T *dest, T value, int pe);
 SHMEM_OLD_AMO_TYPES(SHMEM_DECL_OLD_AMO_, )
 
-/* ---- collectives ------------------------------------------------------ */
+/* ---- collectives ------------------------------------------------------- */
 
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
@@ -686,7 +686,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_quiet(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
 
-/* ---- distributed locking ---------------------------------------------- */
+/* ---- distributed locking ----------------------------------------------- */
 
 void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
