@@ -9,8 +9,9 @@
  *             and sockets 1.17 keep none: offsets and requested keys; shm
  *             keeps FI_MR_VIRT_ADDR).
  *   scalable  offer 0: offset addressing, requested keys.
- *   basic     offer FI_MR_VIRT_ADDR | PROV_KEY | ALLOCATED (the old
- *             FI_MR_BASIC).
+ *   basic     offer the old FI_MR_BASIC (= VIRT_ADDR | PROV_KEY |
+ *             ALLOCATED; sockets implements it, tcp and shm answer 0 or
+ *             their own bits).
  *   a list    of virt_addr, prov_key, allocated, local, endpoint joined by
  *             ',' or '|': offer exactly those and require them. The two
  *             the runtime can apply by itself are applied even when the
@@ -68,7 +69,11 @@ sh_ofi_mr_parse(const char *s, uint64_t *offer, bool *strict)
 		return 0;
 	}
 	if (!strcmp(s, "basic")) {
-		*offer = FI_MR_VIRT_ADDR | FI_MR_PROV_KEY | FI_MR_ALLOCATED;
+		/* The legacy value itself: providers that still implement it
+		 * (sockets) answer FI_MR_BASIC, i.e. provider keys, virtual
+		 * addresses, allocated memory; the same bits spelled out get
+		 * mr_mode 0 from them. */
+		*offer = FI_MR_BASIC;
 		return 0;
 	}
 	uint64_t m = 0;
