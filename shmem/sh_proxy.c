@@ -258,7 +258,11 @@ check_range(const void *sym, size_t n, int pe)
 		return 0;
 	if (!sh.peers[pe].net)
 		return sh.peers[pe].local ? -EFAULT : -EOPNOTSUPP;
-	return sh_heap_offset(sym, n) < 0 ? -EFAULT : 0;
+	uint64_t off, key, base; /* a symmetric registration's alias */
+	return sh_heap_offset(sym, n) >= 0 ||
+			       !sh_symreg_net(sym, n, pe, &off, &key, &base)
+		       ? 0
+		       : -EFAULT;
 }
 
 int
