@@ -369,6 +369,18 @@ START_TEST(test_rocshmem_network_register_symmetric_refused_everywhere)
 }
 END_TEST
 
+/* ro over the network: the proxy's nbi checks take an alias for a
+ * network peer (3 PEs, zeshrun and unique id). */
+START_TEST(test_rocshmem_network_ro_register_symmetric)
+{
+	static const char *const ro_env[] = { "ZESHMEM_FORCE_NETWORK=1",
+					      "ZESHMEM_PROVIDER=tcp;ofi_rxm",
+					      "ZESHMEM_BACKEND=ro", NULL };
+	ok_case(_i, "symreg_net", ro_env);
+	ck_assert_msg(!strstr(out, "zeshmem: PE"), "a warning:\n%s", tail());
+}
+END_TEST
+
 /* 3 PEs on two "nodes" (2 + 1): node peers through IPC, the other over
  * libfabric, in the same registration (_i 2 and 3: zeshrun, unique id). */
 START_TEST(test_rocshmem_mixed_register_symmetric)
@@ -379,6 +391,47 @@ START_TEST(test_rocshmem_mixed_register_symmetric)
 }
 END_TEST
 #endif
+
+/* ---- once per backend (test_rocshmem be; ZESHMEM_BACKEND set by meson) --
+ * The cases whose path depends on how an operation reaches its target,
+ * on 2 and 3 PEs started by zeshrun (the start is the same for every
+ * backend: the default run covers the unique id). gda adds symreg_net
+ * (its symmetric registrations are libfabric regions). */
+static const char *const be_cap[] = { "ZESHMEM_MAX_SYMMETRIC_REGS=2", NULL };
+
+static const struct be_case {
+	const char *name;
+	bool gda_only;
+} be_cases[] = {
+	{ "reg", false }, { "symreg", false }, { "symreg_refuse", false },
+	{ "rma", false }, { "amo", false }, { "wait", false },
+	{ "teams", false }, { "symreg_net", true },
+};
+#define BE_CASES (int)(sizeof(be_cases) / sizeof(be_cases[0]))
+
+START_TEST(test_rocshmem_backend_case)
+{
+	const struct be_case *c = &be_cases[_i / 2];
+	int i = (_i % 2) * 2; /* zeshrun, 2 or 3 PEs */
+	if (c->gda_only && strcmp(backend(), "gda"))
+		return;
+	if (!strcmp(c->name, "symreg_refuse"))
+		refused_everywhere(i, be_cap);
+	else
+		ok_case(i, c->name, NULL);
+}
+END_TEST
+
+static Suite *
+roc_be_suite(void)
+{
+	Suite *s = suite_create("rocshmem-backend");
+	TCase *tc = tcase_create("backend");
+	tcase_set_timeout(tc, JOB_TIMEOUT_S + 30);
+	tcase_add_loop_test(tc, test_rocshmem_backend_case, 0, 2 * BE_CASES);
+	suite_add_tcase(s, tc);
+	return s;
+}
 
 static Suite *
 roc_suite(void)
@@ -428,6 +481,8 @@ roc_net_suite(void)
 	tcase_add_loop_test(tc,
 			    test_rocshmem_network_register_symmetric_virt_addr,
 			    0, 2);
+	tcase_add_loop_test(tc, test_rocshmem_network_ro_register_symmetric, 2,
+			    4);
 	tcase_add_loop_test(tc, test_rocshmem_mixed_register_symmetric, 2, 4);
 #endif
 	suite_add_tcase(s, tc);
@@ -444,6 +499,16 @@ main(int argc, char **argv)
 		return 77;
 #endif
 		return check_run(roc_net_suite(), CK_NORMAL, false);
+	}
+	if (argc > 1 && !strcmp(argv[1], "be")) {
+#ifndef HAVE_OFI
+		if (!strcmp(backend(), "gda")) {
+			printf("libzeshmem built without libfabric "
+			       "(libfabric-dev): no gda backend\n");
+			return 77;
+		}
+#endif
+		return check_run(roc_be_suite(), CK_NORMAL, false);
 	}
 	return check_run(roc_suite(), CK_NORMAL, false);
 }
