@@ -187,6 +187,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		U_OPT_UINT, "64", 1, 4096,
 		"shmem: most live rocshmem_buffer_register_symmetric "
 		"registrations per PE (one more returns NULL on every PE)" },
+	[U_OPT_SH_PROXY_SPIN] = { "ZESHMEM_PROXY_SPIN", U_OPT_STRING, "auto",
+		0, 0,
+		"shmem: ZESHMEM_BACKEND=ro: whether the proxy (idle) and a "
+		"blocking caller (waiting for its entry) spin a few "
+		"microseconds before they sleep: auto (when the machine has "
+		"more online CPUs than the node has PEs), on, off" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

@@ -552,6 +552,9 @@ SH_HIDDEN int sh_proxy_quiet(struct sh_ctx *c);
 SH_HIDDEN void sh_proxy_hold(int hold);
 SH_HIDDEN unsigned sh_proxy_pending(void);
 SH_HIDDEN uint64_t sh_proxy_executed(void);
+/* Tests: spins begun by the idle proxy and by blocking callers since
+ * init (ZESHMEM_PROXY_SPIN; both stay 0 where it does not spin). */
+SH_HIDDEN void sh_proxy_spins(uint64_t *idle, uint64_t *wait);
 #define SH_PROXY_RING 256   /* queue entries; a producer blocks when full */
 
 /* ---- point synchronisation (sh_sync.c) --------------------------------- */
