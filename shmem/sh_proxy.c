@@ -151,6 +151,7 @@ static struct {
 	bool sleeping, stop, hold, running;
 	bool spin;                        /* ZESHMEM_PROXY_SPIN, at init */
 	uint64_t idle_spins, wait_spins;  /* spins begun (test hook) */
+	uint64_t idle_hits, wait_hits;    /* ... that ended with the news */
 	unsigned space_waiters;
 	int err;                          /* first nbi error, not yet told */
 	pthread_t thr;
@@ -226,8 +227,9 @@ proxy_main(void *arg)
 			uint64_t h = px.head;
 			px.idle_spins++;
 			pthread_mutex_unlock(&px.lock);
-			px_spin_until(&px.tail, h);
+			bool hit = px_spin_until(&px.tail, h);
 			pthread_mutex_lock(&px.lock);
+			px.idle_hits += hit;
 		}
 		while (!px.stop && (px.head == px.tail || px.hold)) {
 			px.sleeping = true;
@@ -283,8 +285,9 @@ submit(struct px_ent *e)
 		if (px.spin && px.head <= seq) {
 			px.wait_spins++;
 			pthread_mutex_unlock(&px.lock);
-			px_spin_until(&px.head, seq);
+			bool hit = px_spin_until(&px.head, seq);
 			pthread_mutex_lock(&px.lock);
+			px.wait_hits += hit;
 		}
 		while (px.head <= seq)
 			pthread_cond_wait(&px.done, &px.lock);
@@ -425,7 +428,7 @@ sh_proxy_init(void)
 	px.stop = px.hold = px.sleeping = false;
 	px.err = 0;
 	px.spin = spin;
-	px.idle_spins = px.wait_spins = 0;
+	px.idle_spins = px.wait_spins = px.idle_hits = px.wait_hits = 0;
 	pthread_mutex_unlock(&px.lock);
 	/* The proxy takes no signal: they stay the program's threads'. */
 	sigset_t all, old;
@@ -459,6 +462,13 @@ sh_proxy_fini(void)
 	pthread_join(px.thr, NULL);
 	px.running = false;
 	__atomic_store_n(&sh_proxy_on, false, __ATOMIC_RELEASE);
+	if (px.spin)
+		u_dbg("shmem", "proxy: %llu idle spins (%llu saw an entry "
+			       "come), %llu caller spins (%llu saw theirs done)",
+		      (unsigned long long)px.idle_spins,
+		      (unsigned long long)px.idle_hits,
+		      (unsigned long long)px.wait_spins,
+		      (unsigned long long)px.wait_hits);
 	/* What the last entries left in flight (engine, network). */
 	int err = sh_quiet(NULL);
 	if (!err)
