@@ -202,6 +202,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 	[U_OPT_WM_O_DIRECT] = { "ZEWM_O_DIRECT", U_OPT_BOOL, "0", 0, 1,
 		"wholememory: load_from_file opens the files O_DIRECT (falls "
 		"back to cached reads where the file system refuses it)" },
+	[U_OPT_SH_PROXY_SPIN] = { "ZESHMEM_PROXY_SPIN", U_OPT_STRING, "auto",
+		0, 0,
+		"shmem: ZESHMEM_BACKEND=ro: whether the proxy (idle) and a "
+		"blocking caller (waiting for its entry) spin a few "
+		"microseconds before they sleep: auto (when the machine has "
+		"more online CPUs than the node has PEs), on, off" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

@@ -69,6 +69,7 @@ enum u_opt_id {
 	/* WholeMemory (wholememory/) */
 	U_OPT_WM_IO_THREADS,
 	U_OPT_WM_O_DIRECT,
+	U_OPT_SH_PROXY_SPIN,
 	U_OPT_COUNT,
 };
 

@@ -398,6 +398,14 @@ SH_HIDDEN int sh_symreg_del(void *alias, const char *who);
 SH_HIDDEN void *sh_symreg_ptr(const void *p, size_t len, int pe);
 /* Finalize: every registration released (before the transports). */
 SH_HIDDEN void sh_reg_fini(void);
+/* The network side of a symmetric registration (sh_tr_ofi.c's raddr and
+ * ldesc): for [p, p + len) inside an alias, pe's key and MR base (its
+ * alias as a number) and the offset of p in the alias: 0, or -EFAULT
+ * when p is in no alias or pe is not reached over the network. desc:
+ * this PE's MR descriptor of the alias holding [p, p + len), or NULL. */
+SH_HIDDEN int sh_symreg_net(const void *p, size_t len, int pe, uint64_t *off,
+			    uint64_t *key, uint64_t *base);
+SH_HIDDEN void *sh_symreg_desc(const void *p, size_t len);
 
 /* ---- static data (sh_static.c) ----------------------------------------- */
 
@@ -504,6 +512,13 @@ SH_HIDDEN void sh_term_disarm(void);
 SH_HIDDEN bool sh_term_overdue(void);
 SH_HIDDEN void sh_term_poll(void);
 SH_HIDDEN int sh_term_give_up(int pe, const char *what);
+/* A symmetric registration's NIC side (sh_reg.c): fi_mr_reg of the alias
+ * [p, p + len) for remote read/write/atomics; *key and *base are what
+ * the peers need (exchanged by sh_reg.c), *mr is closed with
+ * sh_tr_ofi_unreg_local. -EOPNOTSUPP when libfabric is not active or the
+ * device's memory is not host-accessible. */
+SH_HIDDEN int sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
+				uint64_t *key, uint64_t *base);
 
 /* ---- RMA, AMO, signals, ordering (sh_rma.c, sh_atomic.c) --------------- */
 
@@ -648,6 +663,9 @@ SH_HIDDEN int sh_proxy_quiet(struct sh_ctx *c);
 SH_HIDDEN void sh_proxy_hold(int hold);
 SH_HIDDEN unsigned sh_proxy_pending(void);
 SH_HIDDEN uint64_t sh_proxy_executed(void);
+/* Tests: spins begun by the idle proxy and by blocking callers since
+ * init (ZESHMEM_PROXY_SPIN; both stay 0 where it does not spin). */
+SH_HIDDEN void sh_proxy_spins(uint64_t *idle, uint64_t *wait);
 #define SH_PROXY_RING 256   /* queue entries; a producer blocks when full */
 
 /* ---- point synchronisation (sh_sync.c) --------------------------------- */

@@ -16,17 +16,23 @@
  *           alias, what the caller gets back) and by every node peer.
  *           peer[pe] is where this PE maps pe's buffer; the alias is the
  *           symmetric address: remote(pe, alias + d) = peer[pe] + d.
+ *           With libfabric active the alias is also one memory region
+ *           (sh_tr_ofi_reg_sym) and net[pe] is pe's {key, base} for the
+ *           PEs reached over the network: sh_tr_ofi.c's raddr sends
+ *           alias + d to pe's base + d (FI_MR_VIRT_ADDR) or to offset d.
  *
  * Agreement: register_symmetric all-gathers every PE's local verdict and
  * length over the bootstrap and every PE decides from the same bytes, so
  * all return the alias or all NULL; a second all-gather after the peers'
  * handles were opened makes the opens all-or-nothing too (as heap growth
- * does, sh_tr_ipc_add_chunk). Unregister agrees the same way.
+ * does, sh_tr_ipc_add_chunk). The network keys and bases travel in the
+ * first all-gather with the verdicts. Unregister: quiet (nothing of this
+ * PE in flight to a peer's buffer), agree (every PE quieted), then the
+ * region is closed and the mappings go.
  *
- * Not supported: symmetric registration when libfabric is active (a PE
- * on another node, or ZESHMEM_FORCE_NETWORK): NULL on every PE with a
- * warning (-EOPNOTSUPP); the network side of it (fi_mr_reg of the alias
- * and a key exchange) is not written yet.
+ * Not supported: with libfabric active, a device whose memory the host
+ * cannot reach (no FI_HMEM_ZE in libfabric here: -EOPNOTSUPP, as the
+ * heap).
  *
  * Locking: reg_lock (a rwlock, a leaf) guards both tables; lookups
  * (sh_symreg_ptr from RMA on any thread, sh_lreg_desc) take it shared.
@@ -56,6 +62,10 @@ struct symreg {
 	size_t len;
 	ze_ipc_mem_handle_t handle;       /* the export (put at unregister) */
 	char **peer;                      /* [npes]: NULL for other nodes */
+	void *mr, *desc;                  /* the alias's region (libfabric) */
+	struct sym_net {
+		uint64_t key, base;
+	} *net;                           /* [npes]: NULL without libfabric */
 	struct symreg *next;
 };
 
@@ -188,6 +198,7 @@ struct sym_blob {
 	uint32_t pad;
 	uint64_t len;
 	ze_ipc_mem_handle_t handle;
+	uint64_t key, base;               /* the alias's region (libfabric) */
 };
 
 /* Why this PE cannot register [addr, addr + len): 0 or -errno, said on
@@ -200,9 +211,9 @@ sym_check(void *addr, size_t len, const char *who)
 			     "length cannot be registered", addr, len);
 		return -EINVAL;
 	}
-	if (sh_tr_ofi_active()) {
-		sh_warn(who, "not supported with the network transport (a PE "
-			     "on another node, or ZESHMEM_FORCE_NETWORK)");
+	if (sh_tr_ofi_active() && !sh.heap_host_accessible) {
+		sh_warn(who, "the network transport needs memory the host can "
+			     "reach (libfabric has no FI_HMEM_ZE here)");
 		return -EOPNOTSUPP;
 	}
 	unsigned cap = (unsigned)u_option_u64(U_OPT_SH_MAX_SYMMETRIC_REGS);
@@ -253,6 +264,7 @@ sym_check(void *addr, size_t len, const char *who)
 static void
 symreg_close(struct symreg *s, bool put)
 {
+	sh_tr_ofi_unreg_local(s->mr); /* before the alias it covers goes */
 	for (int i = 0; s->peer && i < sh.npes; i++)
 		if (s->peer[i] && s->peer[i] != s->alias)
 			zeMemCloseIpcHandle(sh.zctx, s->peer[i]);
@@ -261,6 +273,7 @@ symreg_close(struct symreg *s, bool put)
 	if (put)
 		sh_tr_ipc_put(s->handle);
 	free(s->peer);
+	free(s->net);
 	free(s);
 }
 
@@ -292,10 +305,14 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	struct sym_blob mine = { .len = len };
 	struct symreg *s = calloc(1, sizeof(*s));
 	struct sym_blob *all = calloc((size_t)n, sizeof(*all));
+	bool net = sh_tr_ofi_active();
 	if (s)
 		s->peer = calloc((size_t)n, sizeof(*s->peer));
-	mine.status = s && all && s->peer ? sym_check(addr, len, who)
-					   : -ENOMEM;
+	if (s && net)
+		s->net = calloc((size_t)n, sizeof(*s->net));
+	mine.status = s && all && s->peer && (!net || s->net)
+			      ? sym_check(addr, len, who)
+			      : -ENOMEM;
 	bool exported = false, checked = !mine.status;
 	if (!mine.status) {
 		mine.status = sh_tr_ipc_export(addr, len, &mine.handle);
@@ -314,6 +331,17 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 			     "failed: %s", addr, len,
 			exported ? "the local open" : "the export",
 			strerror(-mine.status));
+	if (!mine.status && net) {
+		mine.status = sh_tr_ofi_reg_sym(s->alias, len, &s->mr,
+						&s->desc, &mine.key,
+						&mine.base);
+		if (mine.status) {
+			sh_warn(who, "addr %p, length %zu: the network "
+				     "registration of its alias failed: %s",
+				addr, len, strerror(-mine.status));
+			said = true;
+		}
+	}
 
 	/* 1: every PE's verdict and length (this PE said its own). */
 	int err = -EIO;
@@ -334,6 +362,10 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	}
 	/* 2: open the node peers' buffers, all or nothing. */
 	for (int i = 0; !err && i < n; i++) {
+		if (s->net) {
+			s->net[i].key = all[i].key;
+			s->net[i].base = all[i].base;
+		}
 		if (i == sh.me) {
 			s->peer[i] = s->alias;
 		} else if (sh.peers[i].local) {
@@ -421,6 +453,45 @@ sh_symreg_ptr(const void *p, size_t len, int pe)
 	}
 	pthread_rwlock_unlock(&reg_lock);
 	return r;
+}
+
+int
+sh_symreg_net(const void *p, size_t len, int pe, uint64_t *off,
+	      uint64_t *key, uint64_t *base)
+{
+	int err = -EFAULT;
+	pthread_rwlock_rdlock(&reg_lock);
+	for (struct symreg *s = symregs; s; s = s->next) {
+		uintptr_t o = (uintptr_t)p - (uintptr_t)s->alias;
+		if (o < s->len && len <= s->len - o) {
+			if (s->net && (unsigned)pe < (unsigned)sh.npes &&
+			    (pe == sh.me || sh.peers[pe].net)) {
+				*off = o;
+				*key = s->net[pe].key;
+				*base = s->net[pe].base;
+				err = 0;
+			}
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&reg_lock);
+	return err;
+}
+
+void *
+sh_symreg_desc(const void *p, size_t len)
+{
+	void *d = NULL;
+	pthread_rwlock_rdlock(&reg_lock);
+	for (struct symreg *s = symregs; s; s = s->next) {
+		uintptr_t o = (uintptr_t)p - (uintptr_t)s->alias;
+		if (o < s->len && len <= s->len - o) {
+			d = s->desc;
+			break;
+		}
+	}
+	pthread_rwlock_unlock(&reg_lock);
+	return d;
 }
 
 void

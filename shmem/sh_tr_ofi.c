@@ -31,7 +31,11 @@
  * the offset in the chunk without; with FI_MR_LOCAL, local buffers
  * outside the heap (the caller's source, an AMO's operands) are
  * registered for the one operation; with FI_MR_ENDPOINT every region is
- * bound to the endpoint and enabled.
+ * bound to the endpoint and enabled. A symmetric registration's alias
+ * (rocshmem_buffer_register_symmetric, sh_reg.c) is one more region
+ * (sh_tr_ofi_reg_sym); its key and base travel in sh_reg.c's agreement,
+ * and raddr translates an address outside the heap through
+ * sh_symreg_net (base + offset in the alias, or the offset alone).
  *
  * Completion (per endpoint): its CQ is bound with FI_SELECTIVE_COMPLETION
  * and no operation asks for an entry, so it only carries errors; one
@@ -1118,11 +1122,18 @@ raddr(const void *sym, size_t len, int pe, uint64_t *addr, uint64_t *key)
 	if (off >= sh_heap.size) {
 		/* the program's static data: one MR per PE */
 		ptrdiff_t so = sh_static_offset(sym, len);
-		if (so < 0 || !ofi.smr)
-			return -EFAULT;
-		*addr = ofi.virt ? ofi.np[pe].sbase + (uint64_t)so
-				 : (uint64_t)so;
-		*key = ofi.np[pe].skey;
+		if (so >= 0 && ofi.smr) {
+			*addr = ofi.virt ? ofi.np[pe].sbase + (uint64_t)so
+					 : (uint64_t)so;
+			*key = ofi.np[pe].skey;
+			return 0;
+		}
+		/* a symmetric registration's alias (sh_reg.c) */
+		uint64_t rel, base;
+		int err = sh_symreg_net(sym, len, pe, &rel, key, &base);
+		if (err)
+			return err;
+		*addr = ofi.virt ? base + rel : rel;
 		return 0;
 	}
 	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
@@ -1160,6 +1171,8 @@ ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
 		return 0;
 	}
 	if ((*desc = sh_lreg_desc(p, len ? len : 1)))
+		return 0;
+	if ((*desc = sh_symreg_desc(p, len ? len : 1)))
 		return 0;
 	if (!ofi.mr_local)
 		return 0;
@@ -1630,6 +1643,31 @@ sh_tr_ofi_unreg_local(void *mr)
 		fi_close(&((struct fid_mr *)mr)->fid);
 }
 
+/* rocshmem_buffer_register_symmetric (sh_reg.c): the alias registered
+ * for the peers' RMA and atomics, as a heap chunk is. */
+int
+sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
+		  uint64_t *key, uint64_t *base)
+{
+	*mr = *desc = NULL;
+	if (!ofi.active)
+		return -EOPNOTSUPP;
+	if (!sh.heap_host_accessible)
+		return -EOPNOTSUPP; /* as reg_chunk: no FI_HMEM_ZE here */
+	struct fid_mr *m;
+	uint64_t k = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
+	int err = reg(p, len,
+		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, k,
+		      &m);
+	if (err)
+		return err;
+	*mr = m;
+	*desc = fi_mr_desc(m);
+	*key = fi_mr_key(m);
+	*base = (uint64_t)(uintptr_t)p;
+	return 0;
+}
+
 #else /* !ZESHMEM_HAVE_OFI */
 
 bool
@@ -1763,6 +1801,16 @@ void
 sh_tr_ofi_unreg_local(void *mr)
 {
 	(void)mr;
+}
+
+int
+sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
+		  uint64_t *key, uint64_t *base)
+{
+	(void)p, (void)len;
+	*mr = *desc = NULL;
+	*key = *base = 0;
+	return -EOPNOTSUPP;
 }
 
 #endif

@@ -418,16 +418,102 @@ case_global_exit(void)
 	CHECK(0, "barrier passed after global_exit");
 }
 
-/* With the network transport (ZESHMEM_FORCE_NETWORK=1) symmetric
- * registration is not supported yet: NULL on every PE, warned. */
+/* Symmetric registration where peers are reached over libfabric (run
+ * with ZESHMEM_FORCE_NETWORK=1, gda, or ROC_PE_NODE_PES): puts of the
+ * bounce size and above from the alias itself (its own region), from
+ * the user's buffer and from malloc'ed memory, an nbi get, fetching and
+ * compare-swap atomics, a put with its signal in the alias, two
+ * registrations at once (each its own region), and registration cycles
+ * (each unregister closes its region: the leak check sees no fd left). */
 static void
 case_symreg_net(void)
 {
-	struct vmm v;
+	struct vmm v, w;
 	vmm_make(&v, 64 * 1024);
-	CHECK(rocshmem_buffer_register_symmetric(v.p, v.size) == NULL,
-	      "registered over the network");
+	vmm_make(&w, 64 * 1024);
+	size_t len = v.size;
+	int peer = (me + 1) % npes, from = (me + npes - 1) % npes;
+	char *heap_src = malloc(len);
+	CHECK(heap_src, "malloc");
+	for (int round = 0; round < 3; round++) {
+		memset(v.p, 0, len);
+		memset(w.p, 0, w.size);
+		char *a = rocshmem_buffer_register_symmetric(v.p, len);
+		char *b = rocshmem_buffer_register_symmetric(w.p, w.size);
+		CHECK(a && b && a != v.p && b != w.p, "round %d: %p %p",
+		      round, (void *)a, (void *)b);
+		/* [0, 8): 8 bytes from the stack (a bounce slot); [64, 64+4K)
+		 * from the alias's own first page-half; [8K, 16K) from
+		 * malloc'ed memory; each PE writes its successor */
+		long small = me * 100 + round;
+		rocshmem_putmem(a, &small, sizeof(small), peer);
+		for (int i = 0; i < 4096; i++)
+			a[len / 2 + i] = (char)(me + i + round);
+		rocshmem_putmem(a + 64, a + len / 2, 4096, peer);
+		for (size_t i = 0; i < 8192; i++)
+			heap_src[i] = (char)(me * 3 + (int)i);
+		rocshmem_putmem_nbi(a + 8192, heap_src, 8192, peer);
+		rocshmem_quiet();
+		/* b: a counter everyone adds to on every PE */
+		long long *ctr = (long long *)(b + 256);
+		for (int pe = 0; pe < npes; pe++)
+			rocshmem_longlong_atomic_add(ctr, me + 1, pe);
+		rocshmem_barrier_all();
+		long got;
+		memcpy(&got, v.p, sizeof(got));
+		CHECK(got == from * 100 + round, "small: %ld", got);
+		for (int i = 0; i < 4096; i++)
+			CHECK(v.p[64 + i] == (char)(from + i + round),
+			      "4K byte %d: %d", i, v.p[64 + i]);
+		for (size_t i = 0; i < 8192; i++)
+			CHECK(v.p[8192 + i] == (char)(from * 3 + (int)i),
+			      "8K byte %zu: %d", i, v.p[8192 + i]);
+		CHECK(*(long long *)(w.p + 256) == (long long)npes * (npes + 1) / 2,
+		      "counter %lld", *(long long *)(w.p + 256));
+		rocshmem_barrier_all(); /* every PE read its counter */
+		/* get (nbi) back what this PE wrote into its successor */
+		char back[4096];
+		rocshmem_getmem_nbi(back, a + 64, sizeof(back), peer);
+		rocshmem_quiet();
+		for (int i = 0; i < 4096; i++)
+			CHECK(back[i] == (char)(me + i + round), "get %d", i);
+		/* each counter gets one fetch_add, after every add */
+		CHECK(rocshmem_longlong_atomic_fetch_add(ctr, 1, peer) ==
+			      (long long)npes * (npes + 1) / 2, "fetch_add");
+		rocshmem_barrier_all();
+		long long want = (long long)npes * (npes + 1) / 2 + 1;
+		CHECK(*(long long *)(w.p + 256) == want, "after fetch_add: %lld",
+		      *(long long *)(w.p + 256));
+		rocshmem_barrier_all();
+		long long *cs = (long long *)(b + 512);
+		CHECK(rocshmem_longlong_atomic_compare_swap(cs, 0, me + 1,
+							     peer) == 0,
+		      "cswap old");
+		CHECK(rocshmem_longlong_atomic_compare_swap(cs, 0, 99, peer) ==
+			      me + 1, "cswap refused");
+		/* a put with its signal in the alias too */
+		uint64_t *sig = (uint64_t *)(b + 1024);
+		long payload[16];
+		for (int i = 0; i < 16; i++)
+			payload[i] = me * 1000 + i + round;
+		rocshmem_putmem_signal(b + 2048, payload, sizeof(payload), sig,
+				       1, ROCSHMEM_SIGNAL_ADD, peer);
+		rocshmem_uint64_wait_until(sig, ROCSHMEM_CMP_GE, 1);
+		CHECK(((long *)(w.p + 2048))[15] == from * 1000 + 15 + round,
+		      "signal payload");
+		rocshmem_barrier_all();
+		CHECK(*(long long *)(w.p + 512) == from + 1, "cswap value");
+		CHECK(rocshmem_buffer_unregister_symmetric(b) == ROCSHMEM_SUCCESS,
+		      "unregister b");
+		CHECK(rocshmem_buffer_unregister_symmetric(a) == ROCSHMEM_SUCCESS,
+		      "unregister a");
+		/* the buffer stays */
+		memcpy(&got, v.p, sizeof(got));
+		CHECK(got == from * 100 + round, "after unregister: %ld", got);
+	}
 	rocshmem_barrier_all();
+	free(heap_src);
+	vmm_free(&w);
 	vmm_free(&v);
 }
 
@@ -660,9 +746,24 @@ uid_of(const char *hex, rocshmem_uniqueid_t *u)
 	return 0;
 }
 
+/* ROC_PE_NODE_PES=k: this PE is on "node" rank / k (ZESHMEM_HOST_ID),
+ * so one machine holds a job of several nodes (a mixed job: IPC inside
+ * each, libfabric between them). Before init. */
+static void
+node_of_rank(int rank)
+{
+	const char *k = getenv("ROC_PE_NODE_PES");
+	if (!k || atoi(k) <= 0)
+		return;
+	char id[64];
+	snprintf(id, sizeof(id), "roc-node-%d", rank / atoi(k));
+	setenv("ZESHMEM_HOST_ID", id, 1);
+}
+
 static int
 uid_rank(int rank, int n, rocshmem_uniqueid_t *uid, const char *name)
 {
+	node_of_rank(rank);
 	rocshmem_init_attr_t attr;
 	memset(&attr, 0, sizeof(attr));
 	if (rocshmem_set_attr_uniqueid_args(rank, n, uid, &attr) !=
@@ -728,6 +829,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: roc_pe CASE | uid N CASE\n");
 		return 2;
 	}
+	const char *r = getenv("ZESHMEM_RANK");
+	node_of_rank(r ? atoi(r) : 0);
 	if (rocshmem_init() != ROCSHMEM_SUCCESS)
 		return 2;
 	int rc = run_case(argv[1]);

@@ -27,11 +27,20 @@
  *            (ZESHMEM_HOST_ID): init fails with -EOPNOTSUPP
  *   badenv   ZESHMEM_BACKEND=fast: -EINVAL; (arg gda) =gda with
  *            ZESHMEM_TRANSPORT=ipc: -EINVAL
+ *   spin     (arg on | off | auto: ZESHMEM_PROXY_SPIN) 100 blocking puts
+ *            and 100 blocking gets to the right neighbour, exact data;
+ *            on: each blocking call began one spin (the caller holds the
+ *            lock until it looks, so the proxy cannot finish first) and
+ *            the idle proxy one after each (it finds the ring empty:
+ *            the caller waits); off: no spin at all; auto: on where the
+ *            machine has more online CPUs than the node has PEs
  *   nofabric ZESHMEM_BACKEND=gda where libfabric.so.1 cannot be loaded
  *            (the test points LD_LIBRARY_PATH at a file that is not a
  *            library): init fails with -EOPNOTSUPP
  */
 #include "sh.h"
+
+#include "u_os.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -425,6 +434,48 @@ case_badenv(const char *arg)
 }
 
 static void
+case_spin(const char *arg)
+{
+	const char *mode = arg ? arg : "auto";
+	setenv("ZESHMEM_PROXY_SPIN", mode, 1);
+	init_ro();
+	bool want = !strcmp(mode, "on") ||
+		    (!strcmp(mode, "auto") &&
+		     u_cpu_count() > (unsigned)sh.node_npes);
+	long *a = sh_malloc(100 * sizeof(long), 128, "test");
+	EXPECT(a);
+	int right = (sh.me + 1) % sh.npes, left = (sh.me + sh.npes - 1) % sh.npes;
+	uint64_t i0, w0, i1, w1;
+	sh_proxy_spins(&i0, &w0);
+	for (long i = 0; i < 100; i++) {
+		long v = sh.me * 1000 + i;
+		EXPECT_EQ(sh_put(NULL, &a[i], &v, sizeof(v), right, 0), 0);
+	}
+	sh_proxy_spins(&i1, &w1);
+	EXPECT_EQ(w1 - w0, want ? 100 : 0);
+	if (want)
+		EXPECT(i1 - i0 >= 99);
+	else
+		EXPECT_EQ(i1, 0);
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	for (long i = 0; i < 100; i++)
+		EXPECT_EQ(a[i], left * 1000 + i);
+	sh_proxy_spins(&i0, &w0);
+	for (long i = 0; i < 100; i++) {
+		long v = -1;
+		EXPECT_EQ(sh_get(NULL, &v, &a[i], sizeof(v), right, 0), 0);
+		EXPECT_EQ(v, sh.me * 1000 + i);
+	}
+	sh_proxy_spins(&i1, &w1);
+	EXPECT_EQ(w1 - w0, want ? 100 : 0);
+	if (!want)
+		EXPECT_EQ(i1 + w1, 0);
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	sh_free(a, "test");
+	fini();
+}
+
+static void
 case_nofabric(void)
 {
 	setenv("ZESHMEM_BACKEND", "gda", 1);
@@ -458,6 +509,8 @@ main(int argc, char **argv)
 		case_badenv(arg);
 	else if (!strcmp(cname, "nofabric"))
 		case_nofabric();
+	else if (!strcmp(cname, "spin"))
+		case_spin(arg);
 	else {
 		fprintf(stderr, "sh_proxy_pe: unknown case '%s'\n", cname);
 		return 2;

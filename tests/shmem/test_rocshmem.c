@@ -243,10 +243,9 @@ END_TEST
 /* malloc'ed, USM, heap, NULL, misaligned, unmapped, unequal lengths, one
  * PE refused, overlaps, the cap, bad unregisters: NULL / ERROR on every
  * PE, each PE's reason on stderr. */
-START_TEST(test_rocshmem_register_symmetric_refused_everywhere)
+static void
+refused_everywhere(int _i, const char *const *cap)
 {
-	static const char *const cap[] = { "ZESHMEM_MAX_SYMMETRIC_REGS=2",
-					   NULL };
 	ok_case(_i, "symreg_refuse", cap);
 	const char *call = "rocshmem_buffer_register_symmetric";
 	int n = npes_of(_i);
@@ -272,6 +271,13 @@ START_TEST(test_rocshmem_register_symmetric_refused_everywhere)
 	char who[96];
 	snprintf(who, sizeof(who), "PE %d refused the registration", n - 1);
 	ck_assert_msg(strstr(out, who), "no '%s' in:\n%s", who, tail());
+}
+
+START_TEST(test_rocshmem_register_symmetric_refused_everywhere)
+{
+	static const char *const cap[] = { "ZESHMEM_MAX_SYMMETRIC_REGS=2",
+					   NULL };
+	refused_everywhere(_i, cap);
 }
 END_TEST
 
@@ -310,9 +316,13 @@ END_TEST
 #ifdef HAVE_OFI
 /* Every PE a node of its own (all traffic over libfabric, tcp): local
  * registrations are registered with the NIC and used as the local side;
- * symmetric registration is not supported there yet (NULL everywhere). */
+ * symmetric registrations are memory regions of their own, their keys
+ * exchanged at registration. */
 static const char *const net_env[] = { "ZESHMEM_FORCE_NETWORK=1",
 				       "ZESHMEM_PROVIDER=tcp;ofi_rxm", NULL };
+/* A mixed job: PEs 0 and 1 one node (IPC), PE 2 another (libfabric). */
+static const char *const mixed_env[] = { "ROC_PE_NODE_PES=2",
+					 "ZESHMEM_PROVIDER=tcp;ofi_rxm", NULL };
 
 START_TEST(test_rocshmem_network_buffer_register_local_side)
 {
@@ -320,15 +330,123 @@ START_TEST(test_rocshmem_network_buffer_register_local_side)
 }
 END_TEST
 
-START_TEST(test_rocshmem_network_register_symmetric_unsupported)
+/* The network cases on 2 and 3 PEs started by zeshrun (_i 0, 1 -> 0, 2:
+ * the unique-id start is the same over either transport; the mixed and
+ * ro cases below take it), for CI time. */
+#define ZESHRUN_2_3(i) ((i) * 2)
+
+/* RMA, atomics, get and wait through the alias over the network. */
+START_TEST(test_rocshmem_network_register_symmetric_rma)
 {
-	ok_case(_i, "symreg_net", net_env);
-	for (int pe = 0; pe < npes_of(_i); pe++)
-		expect_warning(pe, "rocshmem_buffer_register_symmetric",
-			       "not supported with the network transport");
+	ok_case(ZESHRUN_2_3(_i), "symreg", net_env);
+}
+END_TEST
+
+/* bounce-sized and larger puts from the alias, the buffer and malloc'ed
+ * memory, nbi get, fetch/compare-swap, put_signal into the alias, two
+ * registrations at once, three register/unregister rounds. */
+START_TEST(test_rocshmem_network_register_symmetric_regions)
+{
+	ok_case(ZESHRUN_2_3(_i), "symreg_net", net_env);
+	ck_assert_msg(!strstr(out, "zeshmem: PE"), "a warning:\n%s", tail());
+}
+END_TEST
+
+/* The same over shm, whose regions are addressed by virtual address
+ * (FI_MR_VIRT_ADDR; tcp's by offset): 2 PEs (3-PE shm jobs are not
+ * reliable with Debian's libfabric 1.17, see meson.build). */
+START_TEST(test_rocshmem_network_register_symmetric_virt_addr)
+{
+	static const char *const shm_env[] = { "ZESHMEM_FORCE_NETWORK=1",
+					       "ZESHMEM_PROVIDER=shm", NULL };
+	ok_case(_i, "symreg_net", shm_env);
+	ck_assert_msg(!strstr(out, "zeshmem: PE"), "a warning:\n%s", tail());
+}
+END_TEST
+
+START_TEST(test_rocshmem_network_register_symmetric_refused_everywhere)
+{
+	static const char *const cap[] = { "ZESHMEM_FORCE_NETWORK=1",
+					   "ZESHMEM_PROVIDER=tcp;ofi_rxm",
+					   "ZESHMEM_MAX_SYMMETRIC_REGS=2",
+					   NULL };
+	refused_everywhere(ZESHRUN_2_3(_i), cap);
+}
+END_TEST
+
+/* ro over the network: the proxy's nbi checks take an alias for a
+ * network peer (3 PEs, the unique-id start). */
+START_TEST(test_rocshmem_network_ro_register_symmetric)
+{
+	static const char *const ro_env[] = { "ZESHMEM_FORCE_NETWORK=1",
+					      "ZESHMEM_PROVIDER=tcp;ofi_rxm",
+					      "ZESHMEM_BACKEND=ro", NULL };
+	ok_case(_i, "symreg_net", ro_env);
+	ck_assert_msg(!strstr(out, "zeshmem: PE"), "a warning:\n%s", tail());
+}
+END_TEST
+
+/* 3 PEs on two "nodes" (2 + 1): node peers through IPC, the other over
+ * libfabric, in the same registration (_i 2: symreg by zeshrun, 3:
+ * symreg_net by the unique-id start). */
+START_TEST(test_rocshmem_mixed_register_symmetric)
+{
+	ok_case(_i, _i == 2 ? "symreg" : "symreg_net", mixed_env);
+	if (_i == 3)
+		ck_assert_msg(!strstr(out, "zeshmem: PE"), "a warning:\n%s",
+			      tail());
 }
 END_TEST
 #endif
+
+/* ---- once per backend (test_rocshmem be; ZESHMEM_BACKEND set by meson) --
+ * The cases whose path depends on how an operation reaches its target,
+ * on 2 and 3 PEs started by zeshrun (the start is the same for every
+ * backend: the default run covers the unique id). gda (its symmetric
+ * registrations are libfabric regions) leaves out reg, symreg_refuse
+ * and teams: its transport is the network suite's
+ * (ZESHMEM_FORCE_NETWORK), which runs them and symreg_net, and each of
+ * its jobs costs about a second (CI time). */
+static const char *const be_cap[] = { "ZESHMEM_MAX_SYMMETRIC_REGS=2", NULL };
+
+static const struct be_case {
+	const char *name;
+	const char *backends;             /* where it runs */
+} be_cases[] = {
+	{ "reg", "ipc ro" }, { "symreg", "ipc ro gda" },
+	{ "symreg_refuse", "ipc ro" }, { "rma", "ipc ro gda" },
+	{ "amo", "ipc ro gda" }, { "wait", "ipc ro gda" },
+	{ "teams", "ipc ro" },
+};
+#define BE_CASES (int)(sizeof(be_cases) / sizeof(be_cases[0]))
+
+START_TEST(test_rocshmem_backend_case)
+{
+	const struct be_case *c = &be_cases[_i / 2];
+	int i = (_i % 2) * 2; /* zeshrun, 2 or 3 PEs */
+	char be[16];
+	snprintf(be, sizeof(be), " %s ", backend());
+	char where[32];
+	snprintf(where, sizeof(where), " %s ", c->backends);
+	if (!strstr(where, be))
+		return;
+	if (!strcmp(c->name, "symreg_refuse"))
+		refused_everywhere(i, be_cap);
+	else
+		ok_case(i, c->name, NULL);
+}
+END_TEST
+
+static Suite *
+roc_be_suite(void)
+{
+	Suite *s = suite_create("rocshmem-backend");
+	TCase *tc = tcase_create("backend");
+	tcase_set_timeout(tc, JOB_TIMEOUT_S + 30);
+	tcase_add_loop_test(tc, test_rocshmem_backend_case, 0, 2 * BE_CASES);
+	suite_add_tcase(s, tc);
+	return s;
+}
 
 static Suite *
 roc_suite(void)
@@ -367,9 +485,20 @@ roc_net_suite(void)
 #ifdef HAVE_OFI
 	tcase_add_loop_test(tc, test_rocshmem_network_buffer_register_local_side,
 			    0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_network_register_symmetric_rma,
+			    0, 2);
 	tcase_add_loop_test(tc,
-			    test_rocshmem_network_register_symmetric_unsupported,
-			    0, 4);
+			    test_rocshmem_network_register_symmetric_regions,
+			    0, 2);
+	tcase_add_loop_test(
+		tc, test_rocshmem_network_register_symmetric_refused_everywhere,
+		0, 2);
+	tcase_add_loop_test(tc,
+			    test_rocshmem_network_register_symmetric_virt_addr,
+			    0, 1);
+	tcase_add_loop_test(tc, test_rocshmem_network_ro_register_symmetric, 3,
+			    4);
+	tcase_add_loop_test(tc, test_rocshmem_mixed_register_symmetric, 2, 4);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
@@ -385,6 +514,16 @@ main(int argc, char **argv)
 		return 77;
 #endif
 		return check_run(roc_net_suite(), CK_NORMAL, false);
+	}
+	if (argc > 1 && !strcmp(argv[1], "be")) {
+#ifndef HAVE_OFI
+		if (!strcmp(backend(), "gda")) {
+			printf("libzeshmem built without libfabric "
+			       "(libfabric-dev): no gda backend\n");
+			return 77;
+		}
+#endif
+		return check_run(roc_be_suite(), CK_NORMAL, false);
 	}
 	return check_run(roc_suite(), CK_NORMAL, false);
 }
