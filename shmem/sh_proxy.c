@@ -57,6 +57,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 
@@ -151,6 +152,8 @@ static struct {
 	bool sleeping, stop, hold, running;
 	bool spin;                        /* ZESHMEM_PROXY_SPIN, at init */
 	uint64_t idle_spins, wait_spins;  /* spins begun (test hook) */
+	cpu_set_t cpus;                   /* the process's allowed CPUs at init */
+	int off_cpu;                      /* the CPU the proxy is kept off, -1 */
 	uint64_t idle_hits, wait_hits;    /* ... that ended with the news */
 	unsigned space_waiters;
 	int err;                          /* first nbi error, not yet told */
@@ -220,6 +223,15 @@ proxy_main(void *arg)
 {
 	(void)arg;
 	sh_proxy_self = true;
+	/* SCHED_BATCH: a woken proxy never preempts the thread that queued
+	 * the work (CFS's wakeup preemption skips batch tasks), so an _nbi
+	 * call returns at once and the copy runs on a free core, where the
+	 * load balancer moves the proxy; without it the proxy, woken on the
+	 * caller's core, ran the whole copy before the caller went on. */
+	struct sched_param sp = { 0 };
+	if (pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp))
+		u_info("shmem", "ro proxy: SCHED_BATCH refused (wakeups may "
+		       "preempt the caller)");
 	pthread_mutex_lock(&px.lock);
 	for (;;) {
 		if (px.spin && !px.stop && !px.hold && px.head == px.tail) {
@@ -259,6 +271,26 @@ proxy_main(void *arg)
 	return NULL;
 }
 
+/* Under px.lock, before waking the proxy: its allowed CPUs become the
+ * process's less the one the caller runs on, so the copy it wakes for
+ * runs beside the caller, not after it (a woken thread lands on the
+ * waker's CPU when nothing tells the scheduler otherwise; on small VMs
+ * it stays there for whole copies). One sched_setaffinity per change
+ * of the caller's CPU; nothing when only one CPU is allowed. */
+static void
+keep_off_caller_cpu(void)
+{
+	if (CPU_COUNT(&px.cpus) < 2)
+		return;
+	int cpu = sched_getcpu();
+	if (cpu < 0 || cpu == px.off_cpu || !CPU_ISSET(cpu, &px.cpus))
+		return;
+	cpu_set_t m = px.cpus;
+	CPU_CLR(cpu, &m);
+	if (!pthread_setaffinity_np(px.thr, sizeof(m), &m))
+		px.off_cpu = cpu;
+}
+
 /* Queues e; with e->w, waits until the proxy ran it and returns its
  * result (or, when that is 0, an earlier nbi entry's error). */
 static int
@@ -276,8 +308,10 @@ submit(struct px_ent *e)
 	uint64_t seq = px.tail;
 	px.ring[seq % SH_PROXY_RING] = *e;
 	__atomic_store_n(&px.tail, seq + 1, __ATOMIC_RELEASE);
-	if (px.sleeping)
+	if (px.sleeping) {
+		keep_off_caller_cpu();
 		pthread_cond_signal(&px.work);
+	}
 	int rc = 0;
 	if (e->w) {
 		/* Entries finish in queue order: ours is done once head has
@@ -427,6 +461,9 @@ sh_proxy_init(void)
 	px.head = px.tail = px.executed = 0;
 	px.stop = px.hold = px.sleeping = false;
 	px.err = 0;
+	px.off_cpu = -1;
+	if (sched_getaffinity(0, sizeof(px.cpus), &px.cpus))
+		CPU_ZERO(&px.cpus);
 	px.spin = spin;
 	px.idle_spins = px.wait_spins = px.idle_hits = px.wait_hits = 0;
 	pthread_mutex_unlock(&px.lock);
