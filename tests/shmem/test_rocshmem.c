@@ -16,6 +16,7 @@
 
 #include "shm_entries.h"
 #include "check_run.h"
+#include "job_capture.h"
 #include "leakcheck.h"
 
 #include <errno.h>
@@ -34,14 +35,6 @@
 
 static char out[OUT_MAX];
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* The end of out (check's failure messages have a size limit). */
 static const char *
 tail(void)
@@ -58,60 +51,20 @@ backend(void)
 }
 
 /* Runs argv with the extra environment entries env ("NAME=value", NULL
- * ended; env may be NULL);
- * stdout and stderr together land in out. Returns the exit status
- * (128+signal), or -1 when it ran past JOB_TIMEOUT_S (then killed). */
+ * ended; env may be NULL) after the suite's own; stdout and stderr
+ * together land in out. Returns the exit status (128+signal), or -1 when
+ * it ran past JOB_TIMEOUT_S (then killed). */
 static int
 run(char *const argv[], const char *const *env)
 {
-	int p[2];
-	ck_assert_int_eq(pipe2(p, O_CLOEXEC), 0);
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		dup2(p[1], 1);
-		dup2(p[1], 2);
-		setpgid(0, 0);
-		setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
-		setenv("ZESHMEM_TIMEOUT", "30", 1);
-		for (size_t i = 0; env && env[i]; i++)
-			putenv((char *)env[i]);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	close(p[1]);
-	size_t len = 0;
-	double end = now_s() + JOB_TIMEOUT_S;
-	int timed_out = 0;
-	for (;;) {
-		struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-		int left = (int)((end - now_s()) * 1000);
-		if (left <= 0) {
-			timed_out = 1;
-			kill(-pid, SIGKILL);
-			break;
-		}
-		int r = poll(&pfd, 1, left);
-		if (r <= 0)
-			continue;
-		char buf[4096];
-		ssize_t n = read(p[0], buf, sizeof(buf));
-		if (n <= 0)
-			break;
-		size_t take = (size_t)n < OUT_MAX - 1 - len ?
-			      (size_t)n : OUT_MAX - 1 - len;
-		memcpy(out + len, buf, take);
-		len += take;
-	}
-	out[len] = 0;
-	close(p[0]);
-	int ws;
-	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
-	if (timed_out) {
-		fprintf(stderr, "job ran past %d s:\n%s\n", JOB_TIMEOUT_S, out);
-		return -1;
-	}
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	const char *all[32] = { "ZESHMEM_SYMMETRIC_SIZE=8M",
+				"ZESHMEM_TIMEOUT=30" };
+	size_t k = 2;
+	for (size_t i = 0; env && env[i] && k < 31; i++)
+		all[k++] = env[i];
+	int st = job_capture(argv, all, JOB_TIMEOUT_S, out, sizeof(out), NULL);
+	ck_assert_int_ne(st, -2);
+	return st;
 }
 
 /* A job of case c on n PEs: zeshrun (uid 0) or the unique-id start. */
