@@ -40,16 +40,7 @@
 
 static int me;
 
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "PE %d: %s:%d: check failed: %s: ", \
-				me, __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			exit(3); \
-		} \
-	} while (0)
+#include "pe_check.h"
 
 /* This process's entries in /dev/shm (shm's endpoint regions). */
 static int
