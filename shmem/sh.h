@@ -517,6 +517,10 @@ SH_HIDDEN int sh_term_give_up(int pe, const char *what);
  * the peers need (exchanged by sh_reg.c), *mr is closed with
  * sh_tr_ofi_unreg_local. -EOPNOTSUPP when libfabric is not active or the
  * device's memory is not host-accessible. */
+/* 0 when [sym, sym + len) is a remote target on network peer pe (heap,
+ * static data or a symmetric alias: raddr's classes), else -EFAULT
+ * (-EOPNOTSUPP without libfabric). */
+SH_HIDDEN int sh_tr_ofi_check(const void *sym, size_t len, int pe);
 SH_HIDDEN int sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
 				uint64_t *key, uint64_t *base);
 

@@ -347,11 +347,7 @@ check_range(const void *sym, size_t n, int pe)
 		return 0;
 	if (!sh.peers[pe].net)
 		return sh.peers[pe].local ? -EFAULT : -EOPNOTSUPP;
-	uint64_t off, key, base; /* a symmetric registration's alias */
-	return sh_heap_offset(sym, n) >= 0 || sh_static_offset(sym, n) >= 0 ||
-		       !sh_symreg_net(sym, n, pe, &off, &key, &base)
-		       ? 0
-		       : -EFAULT;
+	return sh_tr_ofi_check(sym, n, pe);
 }
 
 int

@@ -1668,6 +1668,13 @@ sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
 	return 0;
 }
 
+int
+sh_tr_ofi_check(const void *sym, size_t len, int pe)
+{
+	uint64_t addr, key;
+	return raddr(sym, len, pe, &addr, &key);
+}
+
 #else /* !ZESHMEM_HAVE_OFI */
 
 bool
@@ -1810,6 +1817,13 @@ sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
 	(void)p, (void)len;
 	*mr = *desc = NULL;
 	*key = *base = 0;
+	return -EOPNOTSUPP;
+}
+
+int
+sh_tr_ofi_check(const void *sym, size_t len, int pe)
+{
+	(void)sym, (void)len, (void)pe;
 	return -EOPNOTSUPP;
 }
 
