@@ -757,9 +757,11 @@ struct sh_aset {
 };
 SH_HIDDEN int sh_coll_aset(int start, int log_stride, int size, long *psync,
 			   struct sh_aset *out);
-/* acc[i] = acc[i] op in[i] for n elements (the faces make one per type
- * and operation). */
-typedef void (*sh_coll_op)(void *acc, const void *in, size_t n);
+/* acc[i] = x[i] op y[i] for n elements, x == acc (in place) or x
+ * disjoint from acc; y disjoint from acc (the faces make one per type and
+ * operation). */
+typedef void (*sh_coll_op)(void *acc, const void *x, const void *y,
+			   size_t n);
 /* Every collective runs on a team (a != NULL: on the active set a
  * instead) and is called by all its members with the same arguments.
  * dest and src are symmetric (checked up front on every PE alike:

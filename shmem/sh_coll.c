@@ -25,7 +25,8 @@
  *
  * Algorithms (no O(N) loop of one PE against all others for N PEs):
  *   broadcast  all node-local: sync, every PE reads the root's source
- *              (one copy each, in parallel), sync. With network peers:
+ *              (one copy each, in parallel, the root's own into its
+ *              dest among them), sync. With network peers:
  *              a binomial tree from the root, one round of puts plus a
  *              sync per level (log N rounds).
  *   fcollect / collect
@@ -40,7 +41,8 @@
  *              slice of the elements across all members into its own
  *              dest slice, reading the peers' sources in place where it
  *              maps them (through a bounce buffer over the network or the
- *              copy engine); then it puts its slice into every other
+ *              copy engine; the first combine reads its own slice too, so
+ *              nothing is copied into dest before it); then it puts its slice into every other
  *              member's dest (ring order), quiet, sync. In place (dest ==
  *              source; a slice is read from the other PEs only by its
  *              owner): a sync instead of the puts, each PE copies the
@@ -280,17 +282,28 @@ sh_coll_bcast(struct sh_team *t, const struct sh_aset *a, void *dest,
 		return -EFAULT;
 	int rpe = grp_pe(&g, root);
 	bool me_root = g.me == root;
-	if (me_root && root_too && dest != src && nbytes)
-		memmove(dest, src, nbytes);
+	uintptr_t d = (uintptr_t)dest, s = (uintptr_t)src;
+	bool own = me_root && root_too && dest != src && nbytes;
+	bool apart = d + nbytes <= s || s + nbytes <= d;
 	if (all_local(&g)) {
+		/* The root's own copy runs beside the others' reads of its
+		 * source, unless its dest overlaps that source (then it is
+		 * made first, as a memmove, and the others read the
+		 * result). */
+		if (own && !apart)
+			memmove(dest, src, nbytes);
 		err = grp_sync(&g, false);
 		int e2 = 0;
 		if (!err && !me_root && nbytes)
 			e2 = sh_get(NULL, dest, src, nbytes, rpe, 0);
+		else if (!err && own && apart)
+			memcpy(dest, src, nbytes);
 		if (!err)
 			err = grp_sync(&g, false);
 		return err ? err : e2;
 	}
+	if (own)
+		memmove(dest, src, nbytes);
 	/* A binomial tree over the indices relative to the root. */
 	int vr = (g.me - root + g.n) % g.n, e2 = 0;
 	err = grp_sync(&g, false);
@@ -437,16 +450,17 @@ slice(size_t nelems, int n, int i, size_t *lo, size_t *cnt)
 	*cnt = q + (ui < rem);
 }
 
-/* acc (cnt elements of this PE's dest) op= pe's source slice at src. */
+/* acc (cnt elements of this PE's dest) = x op (pe's source slice at
+ * src); x is acc (in place) or this PE's own source slice. */
 static int
-combine_from(void *acc, const void *src, size_t cnt, size_t esize, int pe,
-	     sh_coll_op op, char **bounce)
+combine_from(void *acc, const void *x, const void *src, size_t cnt,
+	     size_t esize, int pe, sh_coll_op op, char **bounce)
 {
 	size_t bytes = cnt * esize;
 	if (sh.copy != SH_COPY_ENGINE) {
 		const void *r = sh_remote_ptr(src, bytes, pe);
 		if (r) {
-			op(acc, r, cnt);
+			op(acc, x, r, cnt);
 			return 0;
 		}
 	}
@@ -460,7 +474,8 @@ combine_from(void *acc, const void *src, size_t cnt, size_t esize, int pe,
 				 pe, 0);
 		if (err)
 			return err;
-		op((char *)acc + done * esize, *bounce, k);
+		op((char *)acc + done * esize, (const char *)x + done * esize,
+		   *bounce, k);
 		done += k;
 	}
 	return 0;
@@ -498,12 +513,14 @@ sh_coll_reduce(struct sh_team *t, const struct sh_aset *a, void *dest,
 	err = grp_sync(&g, false);
 	int e2 = 0;
 	if (!err && cnt) {
-		if (acc != mine)
+		/* The first combine reads this PE's own slice in place (one
+		 * pass over acc, not a copy and then a combine). */
+		if (g.n == 1 && acc != mine)
 			memcpy(acc, mine, cnt * esize);
 		for (int k = 1; !e2 && k < g.n; k++)
-			e2 = combine_from(acc, mine, cnt, esize,
-					  grp_pe(&g, (g.me + k) % g.n), op,
-					  &bounce);
+			e2 = combine_from(acc, k == 1 ? mine : acc, mine, cnt,
+					  esize, grp_pe(&g, (g.me + k) % g.n),
+					  op, &bounce);
 	}
 	free(bounce);
 	if (!err && d != s) {

@@ -38,19 +38,40 @@
  * cost model for these functions (-O2's "very cheap" one leaves them
  * scalar). */
 #define RED_BLOCK 16
-#define RED_FAST __attribute__((optimize("vect-cost-model=dynamic")))
+/* On x86-64 each loop is built twice, for AVX2 and for the baseline
+ * (SSE2), and the loader picks one by the CPU (an ifunc): twice the lanes
+ * where the CPU has them. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RED_CLONES target_clones("avx2", "default")
+#else
+#define RED_CLONES
+#endif
+#define RED_FAST __attribute__((optimize("vect-cost-model=dynamic"), \
+				 RED_CLONES))
 #define DEF_RED_OP(T, N, OP) \
-	RED_FAST static void red_##N##_##OP(void *acc, const void *in, \
-					    size_t n) \
+	RED_FAST static void red_##N##_##OP(void *acc, const void *x, \
+					    const void *y, size_t n) \
 	{ \
-		T *restrict a = acc; \
-		const T *restrict b = in; \
+		const T *restrict b = y; \
+		if (acc == x) { \
+			T *restrict a = acc; \
+			size_t i = 0; \
+			for (; n - i >= RED_BLOCK; i += RED_BLOCK) \
+				for (size_t k = 0; k < RED_BLOCK; k++) \
+					a[i + k] = (T)OPX_##OP(a[i + k], \
+							       b[i + k]); \
+			for (; i < n; i++) \
+				a[i] = (T)OPX_##OP(a[i], b[i]); \
+			return; \
+		} \
+		T *restrict o = acc; \
+		const T *restrict p = x; \
 		size_t i = 0; \
 		for (; n - i >= RED_BLOCK; i += RED_BLOCK) \
 			for (size_t k = 0; k < RED_BLOCK; k++) \
-				a[i + k] = (T)OPX_##OP(a[i + k], b[i + k]); \
+				o[i + k] = (T)OPX_##OP(p[i + k], b[i + k]); \
 		for (; i < n; i++) \
-			a[i] = (T)OPX_##OP(a[i], b[i]); \
+			o[i] = (T)OPX_##OP(p[i], b[i]); \
 	}
 SHMEM_BITRED_TYPES(DEF_RED_OP, and)
 SHMEM_BITRED_TYPES(DEF_RED_OP, or)
