@@ -663,10 +663,13 @@ SH_HIDDEN int sh_proxy_amo(struct sh_ctx *c, enum sh_amo_op op,
 SH_HIDDEN int sh_proxy_fence(struct sh_ctx *c);
 SH_HIDDEN int sh_proxy_quiet(struct sh_ctx *c);
 /* Tests: hold (1) / release (0) the proxy (it starts no entry while
- * held); entries queued and not finished; entries executed since init. */
+ * held); entries queued and not finished; entries executed since init;
+ * quiets answered by the caller since init (the queue empty and nothing
+ * left in flight: not queued, so not among the executed). */
 SH_HIDDEN void sh_proxy_hold(int hold);
 SH_HIDDEN unsigned sh_proxy_pending(void);
 SH_HIDDEN uint64_t sh_proxy_executed(void);
+SH_HIDDEN uint64_t sh_proxy_quiets_in_place(void);
 /* Tests: spins begun by the idle proxy and by blocking callers since
  * init (ZESHMEM_PROXY_SPIN; both stay 0 where it does not spin). */
 SH_HIDDEN void sh_proxy_spins(uint64_t *idle, uint64_t *wait);

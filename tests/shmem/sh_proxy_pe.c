@@ -34,6 +34,12 @@
  *            the idle proxy one after each (it finds the ring empty:
  *            the caller waits); off: no spin at all; auto: on where the
  *            machine has more online CPUs than the node has PEs
+ *   inplace  put_nbi of 64 KiB to the right neighbour, the proxy left
+ *            to run it, then quiet: answered by the caller (in place: not
+ *            queued) when the copy was node-local; (arg net:
+ *            ZESHMEM_FORCE_NETWORK) queued, the put being on libfabric;
+ *            the data there either way; a second quiet, nothing run
+ *            since, in place on both
  *   nofabric ZESHMEM_BACKEND=gda where libfabric.so.1 cannot be loaded
  *            (the test points LD_LIBRARY_PATH at a file that is not a
  *            library): init fails with -EOPNOTSUPP
@@ -106,6 +112,14 @@ init_ro(void)
 	EXPECT(sh_proxy_on);
 }
 
+/* Entries the proxy executed plus the quiets answered in place: each
+ * queued operation and each quiet counts once, whichever way it went. */
+static uint64_t
+done_ops(void)
+{
+	return sh_proxy_executed() + sh_proxy_quiets_in_place();
+}
+
 static void
 fini(void)
 {
@@ -143,11 +157,11 @@ case_nbi(void)
 				SH_SIGNAL_SET, sh.me, 1),
 		  -EINVAL);
 	EXPECT_EQ(sh_proxy_pending(), 2);
-	uint64_t before = sh_proxy_executed();
+	uint64_t before = done_ops();
 	sh_proxy_hold(0);
 	EXPECT_EQ(sh_quiet(NULL), 0);
 	EXPECT_EQ(sh_proxy_pending(), 0);
-	EXPECT_EQ(sh_proxy_executed(), before + 3); /* put, get, quiet */
+	EXPECT_EQ(done_ops(), before + 3); /* put, get, quiet */
 	for (size_t i = 0; i < n; i++) {
 		EXPECT_EQ(a[i], 0x5a);
 		EXPECT_EQ(dst[i], 0x33);
@@ -212,7 +226,7 @@ case_quiet(void)
 		got[i] = 0;
 	}
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
-	uint64_t before = sh_proxy_executed();
+	uint64_t before = done_ops();
 	for (int s = 0; s < NSEG; s++) {
 		EXPECT_EQ(sh_put(NULL, in + s * per, src + s * per, SEG, right,
 				 1),
@@ -224,7 +238,7 @@ case_quiet(void)
 	EXPECT_EQ(sh_quiet(NULL), 0);
 	EXPECT_EQ(sh_proxy_pending(), 0);
 	/* every one went through the proxy: 2 * NSEG entries + the quiet */
-	EXPECT_EQ(sh_proxy_executed(), before + 2 * NSEG + 1);
+	EXPECT_EQ(done_ops(), before + 2 * NSEG + 1);
 	for (size_t i = 0; i < per * NSEG; i++)
 		EXPECT_EQ(got[i], -(right * 1000000 + (int)i));
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
@@ -272,7 +286,7 @@ case_threads(void)
 	thr_count = sh_calloc(1, 8, "test");
 	EXPECT(thr_slots && thr_count);
 	pthread_t th[NTHR];
-	uint64_t before = sh_proxy_executed();
+	uint64_t before = done_ops();
 	for (int t = 0; t < NTHR; t++)
 		EXPECT_EQ(pthread_create(&th[t], NULL, thr_main,
 					 (void *)(intptr_t)t),
@@ -283,7 +297,7 @@ case_threads(void)
 		EXPECT_EQ((intptr_t)r, 0);
 	}
 	/* per thread: ITERS x (put, add, get) and its quiet, all queued */
-	EXPECT_EQ(sh_proxy_executed(), before + NTHR * (3 * ITERS + 1));
+	EXPECT_EQ(done_ops(), before + NTHR * (3 * ITERS + 1));
 	EXPECT_EQ(sh_barrier(sh_team_world), 0);
 	int left = (sh.me + sh.npes - 1) % sh.npes;
 	for (int i = 0; i < NTHR * ITERS; i++)
@@ -319,7 +333,7 @@ case_full(void)
 	for (int i = 0; i < SH_PROXY_RING + 8; i++)
 		full_src[i] = 0xabc000 + (uint64_t)i;
 	sh_proxy_hold(1);
-	uint64_t before = sh_proxy_executed();
+	uint64_t before = done_ops();
 	pthread_t th;
 	EXPECT_EQ(pthread_create(&th, NULL, full_main, NULL), 0);
 	for (int i = 0; i < 10000 && sh_proxy_pending() < SH_PROXY_RING; i++)
@@ -336,7 +350,7 @@ case_full(void)
 	EXPECT_EQ((intptr_t)r, 0);
 	EXPECT_EQ(full_done, 1);
 	EXPECT_EQ(sh_quiet(NULL), 0);
-	EXPECT_EQ(sh_proxy_executed(), before + SH_PROXY_RING + 8 + 1);
+	EXPECT_EQ(done_ops(), before + SH_PROXY_RING + 8 + 1);
 	for (int i = 0; i < SH_PROXY_RING + 8; i++)
 		EXPECT_EQ(full_buf[i], 0xabc000 + (uint64_t)i);
 	sh_free(full_buf, "test");
@@ -475,6 +489,60 @@ case_spin(const char *arg)
 	fini();
 }
 
+/* Waits (bounded) until the proxy has run everything queued. */
+static void
+drain(void)
+{
+	for (int i = 0; i < 10000 && sh_proxy_pending(); i++)
+		nap_ms(1);
+	EXPECT_EQ(sh_proxy_pending(), 0);
+}
+
+static void
+case_inplace(const char *arg)
+{
+	bool net = arg && !strcmp(arg, "net");
+	if (net)
+		setenv("ZESHMEM_FORCE_NETWORK", "1", 1);
+	init_ro();
+	enum { N = 64 * 1024 };
+	int right = (sh.me + 1) % sh.npes, left = (sh.me + sh.npes - 1) %
+						 sh.npes;
+	char *in = sh_malloc(N, 128, "test");
+	char *src = malloc(N);
+	EXPECT(in && src);
+	memset(in, 0, N);
+	memset(src, 0x40 + sh.me, N);
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	uint64_t ex = sh_proxy_executed(), ip = sh_proxy_quiets_in_place();
+	EXPECT_EQ(sh_put(NULL, in, src, N, right, 1), 0);
+	drain();
+	EXPECT_EQ(sh_proxy_executed(), ex + 1);
+	EXPECT_EQ(sh_quiet(NULL), 0);
+	if (net) {
+		/* the put may still be in flight: the quiet was queued */
+		EXPECT_EQ(sh_proxy_quiets_in_place(), ip);
+		EXPECT_EQ(sh_proxy_executed(), ex + 2);
+	} else {
+		/* the copy was done when it ran: nothing to queue */
+		EXPECT_EQ(sh_proxy_quiets_in_place(), ip + 1);
+		EXPECT_EQ(sh_proxy_executed(), ex + 1);
+	}
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	for (size_t i = 0; i < N; i++)
+		if (in[i] != 0x40 + left)
+			FAIL("byte %zu from PE %d: 0x%x", i, left, in[i]);
+	/* After a queued quiet the next one, with nothing run since, is
+	 * answered in place on either transport. */
+	ip = sh_proxy_quiets_in_place();
+	EXPECT_EQ(sh_quiet(NULL), 0);
+	EXPECT_EQ(sh_proxy_quiets_in_place(), ip + 1);
+	EXPECT_EQ(sh_barrier(sh_team_world), 0);
+	free(src);
+	sh_free(in, "test");
+	fini();
+}
+
 static void
 case_nofabric(void)
 {
@@ -511,6 +579,8 @@ main(int argc, char **argv)
 		case_nofabric();
 	else if (!strcmp(cname, "spin"))
 		case_spin(arg);
+	else if (!strcmp(cname, "inplace"))
+		case_inplace(arg);
 	else {
 		fprintf(stderr, "sh_proxy_pe: unknown case '%s'\n", cname);
 		return 2;
