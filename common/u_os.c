@@ -6,9 +6,12 @@
 #define _GNU_SOURCE
 #endif
 #include "u_os.h"
+#include "u_lock.h"
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,4 +71,28 @@ u_now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- u_lock's slow paths (u_lock.h) ------------------------------------ */
+
+void
+u_lock_wait(u_lock_t *l, int seen)
+{
+	/* Mark it waited for; whoever frees it then wakes one sleeper. */
+	if (seen != 2)
+		seen = atomic_exchange_explicit(&l->word, 2,
+						memory_order_acquire);
+	while (seen != 0) {
+		/* Returns at once (EAGAIN) when the word is no longer 2. */
+		syscall(SYS_futex, &l->word, FUTEX_WAIT_PRIVATE, 2, NULL, NULL,
+			0);
+		seen = atomic_exchange_explicit(&l->word, 2,
+						memory_order_acquire);
+	}
+}
+
+void
+u_lock_wake(u_lock_t *l)
+{
+	syscall(SYS_futex, &l->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }

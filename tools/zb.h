@@ -114,6 +114,8 @@ void zb_usm(void);
 /* --count KIND SIZE N: N alloc+free pairs, untimed (for instruction
  * counts: tools/zb_icount.sh); 0 or an exit status. */
 int zb_usm_count(const char *kind, size_t size, long n);
+/* n cold IPC open+close pairs in this process (--count ipc). */
+int zb_ipc_count(long n);
 void zb_loader(void);
 void zb_ipc(void);
 void zb_val(void);

@@ -26,6 +26,7 @@
  */
 #include "zb.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,66 @@
 
 #define SMALL (2 * ZB_MiB)
 #define PATTERN 0x5a
+
+/* ---- instruction counts ------------------------------------------------ */
+
+/* n cold open+close pairs of a 2 MiB device allocation's handle in this
+ * process, the fd passed in the handle's bytes 0..3 as an application
+ * passes it (the appfd transport: under valgrind pidfd_getfd is not
+ * there). Nothing else of the allocation is open, so each open fetches,
+ * checks, maps and indexes, and each close undoes it: every step of the
+ * cold pair but the fetch itself. For tools/zb_icount.sh. */
+int
+zb_ipc_count(long n)
+{
+	void *p = NULL;
+	ze_ipc_mem_handle_t h;
+	uint64_t fd = 0;
+	/* 1.6 calls: looked up, as every newer one (tool_common.h) */
+	ze_pfnMemGetFileDescriptorFromIpcHandleExp_t get_fd = TOOL_SYM(
+		ze_pfnMemGetFileDescriptorFromIpcHandleExp_t,
+		"zeMemGetFileDescriptorFromIpcHandleExp");
+	ze_pfnMemPutIpcHandle_t put =
+		TOOL_SYM(ze_pfnMemPutIpcHandle_t, "zeMemPutIpcHandle");
+	if (!get_fd) {
+		fprintf(stderr, "zemem-bench: --count ipc: the loader has no "
+				"zeMemGetFileDescriptorFromIpcHandleExp\n");
+		return 1;
+	}
+	ze_device_mem_alloc_desc_t dd = {
+		ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0 };
+	ze_result_t r = zeMemAllocDevice(zb.ctx, &dd, SMALL, 4096, zb.dev, &p);
+	if (!r)
+		r = zeMemGetIpcHandle(zb.ctx, p, &h);
+	if (!r)
+		r = get_fd(zb.ctx, h, &fd);
+	if (r) {
+		fprintf(stderr, "zemem-bench: --count ipc: %s\n",
+			tool_result_str(r));
+		return 1;
+	}
+	/* A number of its own, as an fd received from another process */
+	int32_t local = fcntl((int)fd, F_DUPFD_CLOEXEC, 0);
+	if (local < 0) {
+		perror("zemem-bench: --count ipc: F_DUPFD_CLOEXEC");
+		return 1;
+	}
+	memcpy(h.data, &local, sizeof(local));
+	for (long i = 0; i < n && !r; i++) {
+		void *q = NULL;
+		r = zeMemOpenIpcHandle(zb.ctx, zb.dev, h, 0, &q);
+		if (!r)
+			r = zeMemCloseIpcHandle(zb.ctx, q);
+	}
+	if (r)
+		fprintf(stderr, "zemem-bench: --count ipc: %s\n",
+			tool_result_str(r));
+	close(local);
+	if (put)
+		put(zb.ctx, h);
+	zeMemFree(zb.ctx, p);
+	return r ? 1 : 0;
+}
 
 /* ---- child: the importer ----------------------------------------------- */
 

@@ -379,8 +379,10 @@ usage(FILE *f)
 		   "  --quick  fewer trials and smaller sizes\n"
 		   "  --count  N untimed alloc+free pairs of SIZE bytes, KIND "
 		   "host, device,\n"
-		   "           shared or malloc (for instruction counts: "
-		   "tools/zb_icount.sh)\n"
+		   "           shared or malloc; KIND ipc: N cold IPC "
+		   "open+close pairs of a\n"
+		   "           2 MiB handle, SIZE unused (for instruction "
+		   "counts: tools/zb_icount.sh)\n"
 		   "sections (default: all):\n");
 	for (size_t i = 0; i < NSECTIONS; i++)
 		fprintf(f, "  %-11s %s\n", sections[i].name, sections[i].what);
@@ -426,9 +428,13 @@ main(int argc, char **argv)
 			tool_default_driver();
 			if (setup())
 				return 1;
-			int rc = zb_usm_count(argv[i + 1],
-					      strtoull(argv[i + 2], NULL, 0),
-					      strtol(argv[i + 3], NULL, 0));
+			long n = strtol(argv[i + 3], NULL, 0);
+			int rc = !strcmp(argv[i + 1], "ipc")
+					 ? zb_ipc_count(n)
+					 : zb_usm_count(argv[i + 1],
+							strtoull(argv[i + 2],
+								 NULL, 0),
+							n);
 			zeContextDestroy(zb.ctx);
 			return rc;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {

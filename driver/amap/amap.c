@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * amap: the driver's one address map (amap.h has the vocabulary and the
- * rules). Two sorted arrays of entries under one reader-writer lock:
- * regions (imports, reservations) and mappings (VMM_MAP); USM blocks are
- * answered by the allocator's pointer index, first, outside the lock.
+ * rules). Two sorted arrays of entries under one lock: regions (imports,
+ * reservations) and mappings (VMM_MAP); USM blocks are answered by the
+ * allocator's pointer index, first, outside the lock.
  *
  * Sorted arrays: lookups are a binary search, registrations a memmove.
  * The ranges registered here are few next to USM blocks (each import, each
  * reservation and mapping is an mmap of its own, bounded by the process's
  * map count), so the memmove stays small and the array stays in cache.
  *
- * Locking: amap_lock, a leaf (amap.h).
+ * Locking: amap_lock, a leaf (amap.h): a u_lock, not a reader-writer
+ * lock. Every critical section is a binary search or a small memmove;
+ * sharing the read side saves nothing there (it costs two atomics, as the
+ * mutex does), and glibc's write side costs ~60 instructions a pair more
+ * than u_lock, twice in every IPC open and close.
  */
 #include "amap.h"
+#include "u_lock.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -36,17 +41,17 @@ struct layer {
 
 enum { LAYER_REGION, LAYER_MAP, LAYER_COUNT };
 
-static pthread_rwlock_t amap_lock = PTHREAD_RWLOCK_INITIALIZER;
+static u_lock_t amap_lock = U_LOCK_INIT;
 static struct layer layers[LAYER_COUNT];    /* amap_lock */
 static size_t counts[AMAP_KIND_COUNT];      /* amap_lock */
 /* Entries in both layers (written under amap_lock): a lookup of a pointer
  * outside USM skips the lock while the map holds nothing else. */
-/* Written under amap_lock as writer only (a load and a store, no locked
+/* Written under amap_lock only (a load and a store, no locked
  * read-modify-write); read without it as a hint that the map is empty. */
 static _Atomic size_t n_entries;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-/* n_entries += d (wraps for a decrement). Under amap_lock as writer. */
+/* n_entries += d (wraps for a decrement). Under amap_lock. */
 static void
 entries_add(size_t d)
 {
@@ -59,20 +64,20 @@ entries_add(size_t d)
 static void
 fork_prepare(void)
 {
-	pthread_rwlock_wrlock(&amap_lock);
+	u_lock(&amap_lock);
 }
 
 static void
 fork_parent(void)
 {
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 }
 
 static void
 fork_child(void)
 {
 	/* The child is single-threaded: whoever held the lock is gone. */
-	pthread_rwlock_init(&amap_lock, NULL);
+	u_lock_init(&amap_lock);
 }
 
 static void
@@ -136,7 +141,7 @@ amap_add(enum amap_kind kind, const struct usm_info *info, void *owner,
 	if (!l || !info->size || info->size > UINTPTR_MAX - a)
 		return -EINVAL;
 	int err = 0;
-	pthread_rwlock_wrlock(&amap_lock);
+	u_lock(&amap_lock);
 	size_t i = upper(l, a);
 	if ((i && l->v[i - 1].base + l->v[i - 1].size > a) ||
 	    (i < l->n && l->v[i].base < a + info->size)) {
@@ -163,7 +168,7 @@ amap_add(enum amap_kind kind, const struct usm_info *info, void *owner,
 	counts[kind]++;
 	entries_add(1);
 out:
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	if (err)
 		u_warn("amap", "cannot register %s %p+%zu: %s",
 		       amap_kind_name(kind), info->base, info->size,
@@ -171,7 +176,7 @@ out:
 	return err;
 }
 
-/* Takes entry i out of l. Under amap_lock as writer. */
+/* Takes entry i out of l. Under amap_lock. */
 static void
 remove_at(struct layer *l, size_t i)
 {
@@ -198,13 +203,13 @@ amap_del(enum amap_kind kind, const void *base)
 		return -EINVAL;
 	int err = -ENOENT;
 	uintptr_t a = (uintptr_t)base;
-	pthread_rwlock_wrlock(&amap_lock);
+	u_lock(&amap_lock);
 	size_t i = upper(l, a);
 	if (i && l->v[i - 1].base == a && l->v[i - 1].kind == kind) {
 		remove_at(l, i - 1);
 		err = 0;
 	}
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	return err;
 }
 
@@ -221,14 +226,14 @@ amap_take_if(const void *p, int (*ok)(const struct amap_hit *, void *),
 	out->external = false;
 	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
 		return err;
-	pthread_rwlock_wrlock(&amap_lock);
+	u_lock(&amap_lock);
 	size_t i = find_in(l, (uintptr_t)p);
 	if (i < l->n) {
 		hit_of(&l->v[i], out);
 		if (!(err = ok(out, arg)))
 			remove_at(l, i);
 	}
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	return err;
 }
 
@@ -238,7 +243,7 @@ amap_del_maps(const void *base, size_t size)
 	struct layer *l = &layers[LAYER_MAP];
 	uintptr_t a = (uintptr_t)base, end = a + size;
 	size_t n = 0;
-	pthread_rwlock_wrlock(&amap_lock);
+	u_lock(&amap_lock);
 	size_t i = upper(l, a);
 	if (i && l->v[i - 1].base + l->v[i - 1].size > a)
 		i--; /* starts before base: inside it all the same */
@@ -246,7 +251,7 @@ amap_del_maps(const void *base, size_t size)
 		remove_at(l, i);
 		n++;
 	}
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	return n;
 }
 
@@ -260,7 +265,7 @@ amap_take_ctx(enum amap_kind kind, struct _ze_context_handle_t *ctx,
 	if (!l)
 		return -EINVAL;
 	int err = 0;
-	pthread_rwlock_wrlock(&amap_lock);
+	u_lock(&amap_lock);
 	size_t cnt = counts[kind];
 	void **v = cnt ? malloc(cnt * sizeof(*v)) : NULL;
 	if (cnt && !v) {
@@ -285,7 +290,7 @@ amap_take_ctx(enum amap_kind kind, struct _ze_context_handle_t *ctx,
 	*owners = v;
 	*n = taken;
 out:
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	return err;
 }
 
@@ -324,7 +329,7 @@ find_layers(const void *p, int top, struct amap_hit *out)
 	out->external = false;
 	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
 		return err;
-	pthread_rwlock_rdlock(&amap_lock);
+	u_lock(&amap_lock);
 	for (int k = top; k >= LAYER_REGION; k--) {
 		const struct layer *l = &layers[k];
 		size_t i = find_in(l, (uintptr_t)p);
@@ -334,7 +339,7 @@ find_layers(const void *p, int top, struct amap_hit *out)
 			break;
 		}
 	}
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	return err;
 }
 
@@ -365,7 +370,7 @@ amap_span(struct _ze_context_handle_t *ctx, const void *p, size_t size,
 	hit->kind = AMAP_NONE;
 	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
 		return res;
-	pthread_rwlock_rdlock(&amap_lock);
+	u_lock(&amap_lock);
 	const struct layer *r = &layers[LAYER_REGION];
 	size_t ri = find_in(r, a);
 	if (ri == r->n || r->v[ri].info.ctx != ctx)
@@ -391,16 +396,16 @@ amap_span(struct _ze_context_handle_t *ctx, const void *p, size_t size,
 	if (pos >= end && end <= reg_end)
 		res = AMAP_SPAN_IN;
 out:
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 	return res;
 }
 
 void
 amap_counts(size_t out[AMAP_KIND_COUNT])
 {
-	pthread_rwlock_rdlock(&amap_lock);
+	u_lock(&amap_lock);
 	memcpy(out, counts, sizeof(counts));
-	pthread_rwlock_unlock(&amap_lock);
+	u_unlock(&amap_lock);
 }
 
 const char *

@@ -31,7 +31,7 @@
  * copy: a range unregistered concurrently may still be answered once, as
  * with any lookup that races with a free.
  *
- * Locking: amap_lock (a reader-writer lock: lookups share it) is a leaf:
+ * Locking: amap_lock (a u_lock: lookups and changes alike) is a leaf:
  * owners register and unregister under their own locks, nothing is called
  * with it held. Fork: its handlers are registered at amap_init (before
  * any other driver handler, so it is taken last and released first).

@@ -49,7 +49,8 @@
  * pointer finds it, and zeMemFree / GetAllocProperties / GetAddressRange
  * and the copy engine learn what it is from the same one lookup.
  *
- * Locking: import_lock protects the cache; index_lock (rwlock) serialises
+ * Locking: import_lock (a u_lock: a cold open and its close take it once
+ * each) protects the cache; index_lock (rwlock) serialises
  * taking a context's imports out (context destroy, fork); opens and
  * closes change the index through amap alone (an import is checked and
  * taken out under amap_lock, amap_take_if, and is then the closer's);
@@ -59,6 +60,7 @@
  * revalidation (the entry is held by a reference meanwhile).
  */
 #include "ipc.h"
+#include "u_lock.h"
 #include "u_options.h"
 
 #include <errno.h>
@@ -106,7 +108,7 @@ struct import {
 	struct cent own; /* the entry, when this import made it */
 };
 
-static pthread_mutex_t import_lock = PTHREAD_MUTEX_INITIALIZER;
+static u_lock_t import_lock = U_LOCK_INIT;
 static pthread_rwlock_t index_lock = PTHREAD_RWLOCK_INITIALIZER;
 /* The cache: chains of entries by key, linked through the entries
  * themselves (an insert or unlink is a few stores, nothing allocated). */
@@ -213,11 +215,11 @@ cent_unlink(struct cent *e)
 static void
 cent_put(struct cent *e)
 {
-	pthread_mutex_lock(&import_lock);
+	u_lock(&import_lock);
 	bool last = --e->refs == 0;
 	if (last && e->hashed)
 		cent_unlink(e);
-	pthread_mutex_unlock(&import_lock);
+	u_unlock(&import_lock);
 	if (last) {
 		fd_close(e->fd);
 		record_free(e->mem);
@@ -573,11 +575,11 @@ map_import(struct import *im, struct _ze_context_handle_t *c,
 	   uint64_t size, uint8_t kind, bool external, void **out)
 {
 	struct cent *ce = im->ce;
-	size_t g = ce->granule;
-	uint64_t page_off = offset / g * g, delta = offset - page_off;
+	uint64_t mask = (uint64_t)ce->granule - 1; /* a page: a power of 2 */
+	uint64_t page_off = offset & ~mask, delta = offset - page_off;
 	if (offset + size > fsize || size > IPC_MAX_BYTES)
 		return -ERANGE;
-	size_t len = (size_t)((delta + size + g - 1) / g * g);
+	size_t len = (size_t)((delta + size + mask) & ~mask);
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ce->fd,
 		       (off_t)page_off);
 	if (p == MAP_FAILED)
@@ -636,27 +638,27 @@ ipc_import_open(struct _ze_context_handle_t *c,
 		return -ENOMEM;
 	struct cent *ce = NULL;
 	if (atomic_load_explicit(&n_cached, memory_order_relaxed)) {
-		pthread_mutex_lock(&import_lock);
+		u_lock(&import_lock);
 		ce = cent_find(key, kpid, knonce, ktag, d.ino);
 		if (ce)
 			ce->refs++; /* ours while it is checked, then the
 				     * import's */
-		pthread_mutex_unlock(&import_lock);
+		u_unlock(&import_lock);
 	}
 	if (ce && !cent_valid(ce, &d, local)) {
 		/* Put, revoked, or cannot tell: out of the cache (its imports
 		 * keep it); the fetch below decides. */
-		pthread_mutex_lock(&import_lock);
+		u_lock(&import_lock);
 		if (ce->hashed) {
 			cent_unlink(ce);
 			ce->hashed = false;
 		}
-		pthread_mutex_unlock(&import_lock);
+		u_unlock(&import_lock);
 		cent_put(ce);
 		ce = NULL;
 	}
 	if (ce) {
-		pthread_mutex_lock(&import_lock);
+		u_lock(&import_lock);
 		/* A pool file grows: the handle may name a newer range. */
 		if (d.offset + d.size > ce->fsize) {
 			struct stat st;
@@ -664,7 +666,7 @@ ipc_import_open(struct _ze_context_handle_t *c,
 				ce->fsize = (uint64_t)st.st_size;
 		}
 		fsize = ce->fsize;
-		pthread_mutex_unlock(&import_lock);
+		u_unlock(&import_lock);
 		goto map;
 	}
 
@@ -678,21 +680,21 @@ ipc_import_open(struct _ze_context_handle_t *c,
 			    .tag = ktag, .ino = d.ino, .hashed = true,
 			    .dmabuf = fi.dmabuf, .fd = fd, .fsize = fi.size,
 			    .granule = fi.granule, .refs = 1, .mem = im };
-	pthread_mutex_lock(&import_lock);
+	u_lock(&import_lock);
 	ce = cent_find(key, kpid, knonce, ktag, d.ino);
 	if (ce) { /* another thread won the race */
 		ce->refs++;
 		if (ce->fsize < fi.size)
 			ce->fsize = fi.size;
 		fsize = ce->fsize;
-		pthread_mutex_unlock(&import_lock);
+		u_unlock(&import_lock);
 		fd_close(fd);
 		goto map;
 	}
 	cent_link(n);
 	ce = n;
 	fsize = n->fsize;
-	pthread_mutex_unlock(&import_lock);
+	u_unlock(&import_lock);
 	u_dbg("ipc", "imported pid %d export %u (ino %u) via %s", (int)d.pid,
 	      d.export_id, d.ino, last_transport);
 map:
@@ -819,7 +821,7 @@ ipc_import_context_destroyed(struct _ze_context_handle_t *c)
 void
 ipc_import_fork_prepare(void)
 {
-	pthread_mutex_lock(&import_lock);
+	u_lock(&import_lock);
 	pthread_rwlock_wrlock(&index_lock);
 	pthread_rwlock_wrlock(&pidfd_lock);
 }
@@ -829,13 +831,13 @@ ipc_import_fork_parent(void)
 {
 	pthread_rwlock_unlock(&pidfd_lock);
 	pthread_rwlock_unlock(&index_lock);
-	pthread_mutex_unlock(&import_lock);
+	u_unlock(&import_lock);
 }
 
 void
 ipc_import_fork_child(void)
 {
-	pthread_mutex_init(&import_lock, NULL);
+	u_lock_init(&import_lock);
 	pthread_rwlock_init(&index_lock, NULL);
 	pthread_rwlock_init(&pidfd_lock, NULL); /* the pidfds stay good */
 }

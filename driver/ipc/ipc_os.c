@@ -93,17 +93,21 @@ static int
 inspect(int fd, struct ipc_fdinfo *out, bool mode)
 {
 	struct stat st;
-	struct statfs sf;
+	/* The file system's type and block size: statfs's only fields
+	 * used (not asked for where st_dev says memfd). */
+	unsigned long fs_type = TMPFS_MAGIC;
+	long fs_bsize = 0;
 	memset(out, 0, sizeof(*out));
 	int err = fd_stat(fd, &st);
 	if (err)
 		return err;
 	pthread_once(&memfd_dev_once, memfd_dev_probe);
-	if (memfd_dev && st.st_dev == memfd_dev) {
-		memset(&sf, 0, sizeof(sf));
-		sf.f_type = TMPFS_MAGIC;
-	} else if (fstatfs(fd, &sf) < 0) {
-		return -errno;
+	if (!memfd_dev || st.st_dev != memfd_dev) {
+		struct statfs sf;
+		if (fstatfs(fd, &sf) < 0)
+			return -errno;
+		fs_type = (unsigned long)sf.f_type;
+		fs_bsize = (long)sf.f_bsize;
 	}
 	int fl = mode ? fcntl(fd, F_GETFL) : O_RDWR;
 	if (fl < 0)
@@ -113,15 +117,14 @@ inspect(int fd, struct ipc_fdinfo *out, bool mode)
 	out->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
 	out->writable = (fl & O_ACCMODE) == O_RDWR;
 	out->granule = u_page_size();
-	if ((unsigned long)sf.f_type == (unsigned long)TMPFS_MAGIC ||
-	    (unsigned long)sf.f_type == (unsigned long)HUGETLBFS_MAGIC) {
+	if (fs_type == (unsigned long)TMPFS_MAGIC ||
+	    fs_type == (unsigned long)HUGETLBFS_MAGIC) {
 		if (!S_ISREG(st.st_mode))
 			return -EBADF;
 		out->shmem = true;
-		if ((unsigned long)sf.f_type ==
-			    (unsigned long)HUGETLBFS_MAGIC &&
-		    sf.f_bsize > 0)
-			out->granule = (size_t)sf.f_bsize;
+		if (fs_type == (unsigned long)HUGETLBFS_MAGIC &&
+		    fs_bsize > 0 && !(fs_bsize & (fs_bsize - 1)))
+			out->granule = (size_t)fs_bsize;
 		/* Seals only grow: a file seen sealed against shrinking is
 		 * not asked again (ipc_seal.c). */
 		if (ipc_seal_known(&st)) {
@@ -134,7 +137,7 @@ inspect(int fd, struct ipc_fdinfo *out, bool mode)
 		}
 		off_t pos = lseek(fd, 0, SEEK_CUR);
 		out->pos = pos > 0 ? (uint64_t)pos : 0;
-	} else if ((unsigned long)sf.f_type == (unsigned long)DMA_BUF_MAGIC) {
+	} else if (fs_type == (unsigned long)DMA_BUF_MAGIC) {
 		out->dmabuf = true;
 	}
 	return 0;
