@@ -461,6 +461,11 @@ SH_HIDDEN void sh_tr_ofi_fini(void);
 SH_HIDDEN bool sh_tr_ofi_active(void);
 SH_HIDDEN int sh_tr_ofi_add_chunk(unsigned k);
 SH_HIDDEN void sh_tr_ofi_progress(void);
+/* Sleeps up to ns (< 1 s), less when the PE's endpoint has something to
+ * progress and the provider can tell (a CQ wait fd: tcp). */
+SH_HIDDEN void sh_tr_ofi_nap(long ns);
+/* Tests: does the PE's endpoint have that wait fd? */
+SH_HIDDEN bool sh_tr_ofi_wait_fd(void);
 /* c: the context (NULL: the default one); a created context's
  * operations go on its own endpoint (sh_tr_ofi_ctx_open), completed by
  * its own quiet. */

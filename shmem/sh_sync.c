@@ -181,10 +181,8 @@ wait_polling(bool (*pred)(void *), void *arg, int watch_pe)
 			/* sleeps growing from 1 us to POLL_MAX_US (a yield
 			 * may give the core away for a whole slice) */
 			long us = (long)d / 8 + 1;
-			struct timespec ts = {
-				0, (us > POLL_MAX_US ? POLL_MAX_US : us) * 1000
-			};
-			nanosleep(&ts, NULL);
+			sh_tr_ofi_nap((us > POLL_MAX_US ? POLL_MAX_US : us) *
+				      1000);
 		}
 		if (i & 15)
 			continue;

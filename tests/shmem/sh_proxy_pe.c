@@ -39,7 +39,8 @@
  *            queued) when the copy was node-local; (arg net:
  *            ZESHMEM_FORCE_NETWORK) queued, the put being on libfabric;
  *            the data there either way; a second quiet, nothing run
- *            since, in place on both
+ *            since, in place on both; the PE's endpoint has a CQ wait
+ *            fd (tcp) in the net run only
  *   nofabric ZESHMEM_BACKEND=gda where libfabric.so.1 cannot be loaded
  *            (the test points LD_LIBRARY_PATH at a file that is not a
  *            library): init fails with -EOPNOTSUPP
@@ -505,6 +506,8 @@ case_inplace(const char *arg)
 	if (net)
 		setenv("ZESHMEM_FORCE_NETWORK", "1", 1);
 	init_ro();
+	/* tcp (the net run's provider) sleeps on its CQ's wait fd */
+	EXPECT_EQ(sh_tr_ofi_wait_fd(), net);
 	enum { N = 64 * 1024 };
 	int right = (sh.me + 1) % sh.npes, left = (sh.me + sh.npes - 1) %
 						 sh.npes;
