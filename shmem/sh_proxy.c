@@ -16,7 +16,10 @@
  *         transport). _nbi calls (and fence) return once queued, so the
  *         copy overlaps the caller's work; blocking calls wait for their
  *         own entry; quiet queues a quiet and waits for it, which is
- *         after everything queued before it (one FIFO, one executor).
+ *         after everything queued before it (one FIFO, one executor),
+ *         unless the queue is empty and what the proxy ran finished in
+ *         place (node-local copies by the CPU): then the caller's own
+ *         fence is the quiet (sh_proxy_quiet).
  *         fence is a queued sh_fence: the entries after it start only
  *         once it has run, so puts to each PE stay ordered.
  *
@@ -24,13 +27,15 @@
  * sleeps on a condition variable when the ring is empty, a producer
  * sleeps on another while it is full, a blocking caller on a third until
  * the proxy has finished its entry. A condition variable's sleep and
- * wake cost ~10-17 us on a loaded machine, more than a small copy: where
+ * wake cost ~10-17 us on a loaded machine, more than a small copy (and
+ * the waker pays 6-8 us of it on a small VM, inside the _nbi call): where
  * the machine has more online CPUs than the node has PEs
- * (ZESHMEM_PROXY_SPIN=auto; on / off force it), the idle proxy and a
- * blocking caller first spin for PX_SPIN_NS (a few microseconds, with
- * the lock released, watching tail / head, which are stored atomically
- * under the lock), then sleep as before. Never longer: a job may have
- * more PEs than cores. Entries are executed in place (the slot is freed
+ * (ZESHMEM_PROXY_SPIN=auto; on / off force it), a blocking caller first
+ * spins for PX_SPIN_NS (a few microseconds) and the idle proxy for
+ * PX_IDLE_SPIN_NS (200 us: the next _nbi of a program that alternates
+ * puts and computation finds it awake), with the lock released, watching
+ * tail / head (stored atomically under the lock), then they sleep as
+ * before. Never longer: a job may have more PEs than cores. Entries are executed in place (the slot is freed
  * after) in queue order. Any number of producer threads
  * (SHMEM_THREAD_MULTIPLE). An nbi entry reads its source (put) or
  * writes its dest (get) when the proxy runs it: OpenSHMEM lets the
@@ -142,6 +147,7 @@ struct px_ent {
 
 /* The bounded spin before a sleep (see above). */
 #define PX_SPIN_NS 5000
+#define PX_IDLE_SPIN_NS 200000
 
 static struct {
 	pthread_mutex_t lock;
@@ -225,17 +231,17 @@ px_relax(void)
 #endif
 }
 
-/* Spins (lock not held) for at most PX_SPIN_NS until *word > after;
- * true when it did. */
+/* Spins (lock not held) for at most limit ns until *word > after; true
+ * when it did. */
 static bool
-px_spin_until(const uint64_t *word, uint64_t after)
+px_spin_until(const uint64_t *word, uint64_t after, uint64_t limit)
 {
 	uint64_t t0 = u_now_ns();
 	for (unsigned i = 1;; i++) {
 		if (__atomic_load_n(word, __ATOMIC_ACQUIRE) > after)
 			return true;
 		px_relax();
-		if (!(i & 15) && u_now_ns() - t0 > PX_SPIN_NS)
+		if (!(i & 15) && u_now_ns() - t0 > limit)
 			return false;
 	}
 }
@@ -261,7 +267,8 @@ proxy_main(void *arg)
 			uint64_t h = px.head;
 			px.idle_spins++;
 			pthread_mutex_unlock(&px.lock);
-			bool hit = px_spin_until(&px.tail, h);
+			bool hit = px_spin_until(&px.tail, h,
+						 PX_IDLE_SPIN_NS);
 			pthread_mutex_lock(&px.lock);
 			px.idle_hits += hit;
 		}
@@ -346,7 +353,7 @@ submit(struct px_ent *e)
 		if (px.spin && px.head <= seq) {
 			px.wait_spins++;
 			pthread_mutex_unlock(&px.lock);
-			bool hit = px_spin_until(&px.head, seq);
+			bool hit = px_spin_until(&px.head, seq, PX_SPIN_NS);
 			pthread_mutex_lock(&px.lock);
 			px.wait_hits += hit;
 		}

@@ -6,8 +6,12 @@
  *
  *   zeshmem-ro-bench [--quick]
  *
- * The controller starts itself twice as a 2-PE job through zeshrun (next
- * to it): with ZESHMEM_BACKEND=ro, then with the default backend. PE 0,
+ * The controller starts itself three times as a 2-PE job through zeshrun
+ * (next to it): with ZESHMEM_BACKEND=ro (the proxy's own rule: it spins
+ * only where the machine has more CPUs than the node has PEs), with ro
+ * and ZESHMEM_PROXY_SPIN=on (what "a core free for the proxy" gives:
+ * here PE 1 only sleeps in a barrier, so its core is), then with the
+ * default backend. PE 0,
  * for each size n of 64 KiB .. 16 MiB, putting to PE 1 (which waits in a
  * barrier), takes the medians of
  *   t_copy  shmem_putmem_nbi(n) + shmem_quiet
@@ -126,8 +130,11 @@ pe_main(const char *label)
 	shmem_free(dest);
 }
 
+/* One 2-PE job: backend (NULL: the default), spin (NULL: the proxy's
+ * own rule) for ZESHMEM_PROXY_SPIN, label what its table says. */
 static int
-job(const char *zeshrun, const char *self, const char *backend)
+job(const char *zeshrun, const char *self, const char *backend,
+    const char *spin, const char *label)
 {
 	fflush(stdout);
 	pid_t pid = fork();
@@ -138,8 +145,9 @@ job(const char *zeshrun, const char *self, const char *backend)
 			setenv("ZESHMEM_BACKEND", backend, 1);
 		else
 			unsetenv("ZESHMEM_BACKEND");
-		execl(zeshrun, zeshrun, "-n", "2", "--", self, "--pe",
-		      backend ? backend : "default",
+		if (spin)
+			setenv("ZESHMEM_PROXY_SPIN", spin, 1);
+		execl(zeshrun, zeshrun, "-n", "2", "--", self, "--pe", label,
 		      quick ? "--quick" : "--full", (char *)NULL);
 		perror(zeshrun);
 		_exit(127);
@@ -165,7 +173,7 @@ main(int argc, char **argv)
 		}
 	}
 	if (pe) {
-		char label[128];
+		char label[256];
 		shmem_init();
 		snprintf(label, sizeof(label),
 			 "putmem_nbi overlapped with compute, 2 PEs, "
@@ -188,7 +196,11 @@ main(int argc, char **argv)
 				"(%s)\n", zeshrun);
 		return 1;
 	}
-	int bad = job(zeshrun, self, "ro");
-	bad |= job(zeshrun, self, NULL);
+	int bad = job(zeshrun, self, "ro", NULL, "ro");
+	/* where a core is free the proxy may spin (PE 1 only sleeps in a
+	 * barrier: its core is the proxy's) */
+	bad |= job(zeshrun, self, "ro", "on",
+		   "ro with ZESHMEM_PROXY_SPIN=on (a core free for the proxy)");
+	bad |= job(zeshrun, self, NULL, NULL, "default");
 	return bad ? 1 : 0;
 }
