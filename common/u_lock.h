@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * u_lock: a process-private mutex on one futex word, for the driver's
- * short leaf critical sections on paths counted in instructions (the
- * address map, the IPC import cache: a cold IPC open and close take each
- * twice). Uncontended, lock is one compare-and-swap and unlock one
+ * u_lock: a process-private mutex on one futex word, for short leaf
+ * critical sections on paths counted in instructions (the driver's
+ * address map and IPC import cache: a cold IPC open and close take each
+ * twice; the validation layer's global lock). Uncontended, lock is one compare-and-swap and unlock one
  * exchange, inline; glibc's mutex costs ~57 instructions a pair there,
  * its reader-writer lock ~77.
  *
@@ -17,6 +17,7 @@
 #define ZEMEM_U_LOCK_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 
 typedef struct {
 	_Atomic int word;
@@ -41,6 +42,16 @@ u_lock(u_lock_t *l)
 						     memory_order_acquire,
 						     memory_order_relaxed))
 		u_lock_wait(l, seen);
+}
+
+/* true when taken */
+static inline bool
+u_trylock(u_lock_t *l)
+{
+	int seen = 0;
+	return atomic_compare_exchange_strong_explicit(&l->word, &seen, 1,
+						       memory_order_acquire,
+						       memory_order_relaxed);
 }
 
 static inline void

@@ -590,20 +590,24 @@ sh_proxy_spins(uint64_t *idle, uint64_t *wait)
 	pthread_mutex_unlock(&px.lock);
 }
 
-uint64_t
-sh_proxy_executed(void)
+/* A counter of px, read under its lock. */
+static uint64_t
+px_count(const uint64_t *c)
 {
 	pthread_mutex_lock(&px.lock);
-	uint64_t n = px.executed;
+	uint64_t n = *c;
 	pthread_mutex_unlock(&px.lock);
 	return n;
 }
 
 uint64_t
+sh_proxy_executed(void)
+{
+	return px_count(&px.executed);
+}
+
+uint64_t
 sh_proxy_quiets_in_place(void)
 {
-	pthread_mutex_lock(&px.lock);
-	uint64_t n = px.quiets_in_place;
-	pthread_mutex_unlock(&px.lock);
-	return n;
+	return px_count(&px.quiets_in_place);
 }

@@ -80,6 +80,7 @@
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
 
+#include "u_lock.h"
 #include "val_gen.h"
 
 /* Everything declared below is the layer's own (val.map exports only the
@@ -353,41 +354,12 @@ struct val_rec {
 	size_t offset;              /* mapping: offset into pmem */
 };
 
-/* val_lock is a futex mutex (two atomic operations when uncontended,
- * fewer instructions than pthread's on the hot paths). */
-typedef struct {
-	_Atomic uint32_t v;   /* 0 free, 1 locked, 2 locked with waiters */
-} val_mtx_t;
-void val_mtx_lock_slow(val_mtx_t *m, uint32_t c);
-void val_mtx_wake(val_mtx_t *m);
-static inline void
-val_mtx_lock(val_mtx_t *m)
-{
-	uint32_t c = 0;
-	if (!atomic_compare_exchange_strong_explicit(&m->v, &c, 1,
-						     memory_order_acquire,
-						     memory_order_relaxed))
-		val_mtx_lock_slow(m, c);
-}
-/* true when taken */
-static inline bool
-val_mtx_trylock(val_mtx_t *m)
-{
-	uint32_t c = 0;
-	return atomic_compare_exchange_strong_explicit(&m->v, &c, 1,
-						       memory_order_acquire,
-						       memory_order_relaxed);
-}
-static inline void
-val_mtx_unlock(val_mtx_t *m)
-{
-	if (atomic_exchange_explicit(&m->v, 0, memory_order_release) == 2)
-		val_mtx_wake(m);
-}
-extern val_mtx_t val_lock;
+/* val_lock: a futex mutex (common/u_lock.h: two atomic operations when
+ * uncontended, fewer instructions than pthread's on the hot paths). */
+extern u_lock_t val_lock;
 
 /* The shard locks: test-and-set, released with a plain store (one atomic
- * operation per lock and unlock, not two as val_mtx_t); a waiter spins a
+ * operation per lock and unlock, not two as u_lock_t); a waiter spins a
  * while, then yields. A shard is held for a few dozen instructions on the
  * hot paths and never across a call to the next layer; the world lock
  * (val_world_lock) holds all of them for longer, rarely. */

@@ -32,12 +32,12 @@ val_device_seen(ze_device_handle_t dev, const struct val_call *call)
 		return;
 	struct val_site site;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	hd = val_handle_find(dev);
 	if (!hd || !atomic_load(&hd->live) ||
 	    atomic_load(&hd->kind) != VAL_H_DEVICE)
 		val_handle_add(dev, VAL_H_DEVICE, &site);
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 	val_site_clear(&site);
 }
 
@@ -70,7 +70,7 @@ context_created(const struct val_call *call, ze_driver_handle_t drv,
 	}
 	struct val_site site;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	struct val_handle *hd = val_handle_add(ctx, VAL_H_CONTEXT, &site);
 	if (hd) {
 		hd->drv = drv;
@@ -80,7 +80,7 @@ context_created(const struct val_call *call, ze_driver_handle_t drv,
 			hd->counts = calloc(VAL_EP_COUNT,
 					    sizeof(hd->counts[0]));
 	}
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 	free(all);
 }
 
@@ -169,9 +169,9 @@ val_zeContextDestroy(const struct val_call *call, ze_context_handle_t hContext)
 	 * the same addresses meanwhile must not find them owned. */
 	if (hd) {
 		val_site_record(&site, call);
-		val_mtx_lock(&val_lock);
+		u_lock(&val_lock);
 		val_handle_kill(hd, &site);
-		val_mtx_unlock(&val_lock);
+		u_unlock(&val_lock);
 	}
 	ze_result_t r = val_next.Context.pfnDestroy(hContext);
 	if (hd && r != ZE_RESULT_SUCCESS) {

@@ -257,11 +257,11 @@ check_handle(const struct val_call *call, const char *name, const void *h,
 	if (atomic_load_explicit(&hd->live, memory_order_acquire))
 		return ZE_RESULT_SUCCESS;
 	char c[1024], d[1024];
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	val_site_format(&hd->create, c, sizeof(c));
 	val_site_format(&hd->destroy, d, sizeof(d));
 	uint64_t id = hd->id;
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 	return val_report(VAL_CAT_LIFETIME, call,
 			  ZE_RESULT_ERROR_INVALID_NULL_HANDLE,
 			  "use of destroyed %s %s %p (#%llu, created %s, "

@@ -139,7 +139,7 @@ exported(const struct val_call *call, const void *ptr,
 	if (!val_cfg.tracking)
 		return;
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	struct ipch **l, *e = find(h, &l);
 	if (!e && (e = calloc(1, sizeof(*e)))) {
 		e->bytes = *h;
@@ -152,7 +152,7 @@ exported(const struct val_call *call, const void *ptr,
 		e->get = site;
 		site.bt = NULL;
 	}
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 	val_site_clear(&site);
 	val_count_call(call, 1);
 }
@@ -198,7 +198,7 @@ val_zeMemPutIpcHandle(const struct val_call *call, ze_context_handle_t hContext,
 	if (!val_cfg.tracking)
 		return val_next.Mem.pfnPutIpcHandle(hContext, handle);
 	val_site_record(&site, call);
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	struct ipch *e = find(&handle, NULL);
 	if (e && e->gets == e->puts && val_cfg.lifetime) {
 		ze_result_t res = val_report(
@@ -209,7 +209,7 @@ val_zeMemPutIpcHandle(const struct val_call *call, ze_context_handle_t hContext,
 			(unsigned long long)e->puts,
 			val_site_format(&e->get, g, sizeof(g)),
 			val_site_format(&e->put, p, sizeof(p)));
-		val_mtx_unlock(&val_lock);
+		u_unlock(&val_lock);
 		val_site_clear(&site);
 		return res;
 	}
@@ -222,16 +222,16 @@ val_zeMemPutIpcHandle(const struct val_call *call, ze_context_handle_t hContext,
 		if (e->gets == e->puts)
 			retire(e);
 	}
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 	val_site_clear(&site);
 	ze_result_t r = val_next.Mem.pfnPutIpcHandle(hContext, handle);
 	if (r == ZE_RESULT_SUCCESS)
 		val_count_call(call, 1);
 	if (r != ZE_RESULT_SUCCESS && counted) {
-		val_mtx_lock(&val_lock);
+		u_lock(&val_lock);
 		if ((e = find(&handle, NULL)) && e->puts)
 			e->puts--;
-		val_mtx_unlock(&val_lock);
+		u_unlock(&val_lock);
 	}
 	return r;
 }

@@ -396,7 +396,7 @@ world_trylock(void)
 	unsigned n = 0, tries = 0; /* 0: val_lock, 1 + i: shard i */
 	while (n < 1 + VAL_SHARDS) {
 		if (n ? val_spin_trylock(&val_shards[n - 1].lock)
-		      : val_mtx_trylock(&val_lock)) {
+		      : u_trylock(&val_lock)) {
 			n++;
 			continue;
 		}
@@ -404,7 +404,7 @@ world_trylock(void)
 			for (unsigned i = n; i-- > 1;)
 				val_spin_unlock(&val_shards[i - 1].lock);
 			if (n > 0)
-				val_mtx_unlock(&val_lock);
+				u_unlock(&val_lock);
 			return false;
 		}
 		usleep(1000);

@@ -173,7 +173,7 @@ val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 	       void *ptr, struct val_site *site)
 {
 	uintptr_t b = (uintptr_t)ptr, end = b + (q->size ? q->size : 1);
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	/* The usual case, an address the layer has no record near: then
 	 * only the new record's shard and the tree change, so only that
 	 * shard is locked (and the shard of the record just below, to read
@@ -196,7 +196,7 @@ val_alloc_slow(const struct val_call *call, const struct val_alloc_req *q,
 		val_spin_unlock(&val_shards[hi].lock);
 	val_spin_unlock(&val_shards[lo].lock);
 	if (clear) {
-		val_mtx_unlock(&val_lock);
+		u_unlock(&val_lock);
 		val_site_clear(site);
 		return;
 	}

@@ -41,7 +41,7 @@
 #define SHARD_FREE_MAX 64
 #define ID_BLOCK 64
 
-val_mtx_t val_lock;
+u_lock_t val_lock;
 struct val_shard val_shards[VAL_SHARDS];
 /* Its records are all in the shard hashes too: exact finds go there
  * (rec_exact), and the index keeps no hash of its own. */
@@ -58,24 +58,6 @@ val_rec_id_slow(enum val_kind kind)
 	val_hot.id_next[kind] = first + 1;
 	val_hot.id_end[kind] = first + ID_BLOCK;
 	return first;
-}
-
-void
-val_mtx_lock_slow(val_mtx_t *m, uint32_t c)
-{
-	/* Drepper's futex mutex: 2 means "locked, maybe with waiters". */
-	if (c != 2)
-		c = atomic_exchange_explicit(&m->v, 2, memory_order_acquire);
-	while (c != 0) {
-		syscall(SYS_futex, &m->v, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
-		c = atomic_exchange_explicit(&m->v, 2, memory_order_acquire);
-	}
-}
-
-void
-val_mtx_wake(val_mtx_t *m)
-{
-	syscall(SYS_futex, &m->v, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
 void
@@ -104,7 +86,7 @@ val_shards_lock_all(void)
 void
 val_world_lock(void)
 {
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	val_shards_lock_all();
 }
 
@@ -113,7 +95,7 @@ val_world_unlock(void)
 {
 	for (unsigned i = VAL_SHARDS; i-- > 0;)
 		val_spin_unlock(&val_shards[i].lock);
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 }
 
 static inline struct val_rec *
@@ -390,11 +372,11 @@ sweep_locked(struct val_shard *s)
 void
 val_shard_sweep(struct val_shard *s)
 {
-	val_mtx_lock(&val_lock);
+	u_lock(&val_lock);
 	val_spin_lock(&s->lock);
 	sweep_locked(s);
 	val_spin_unlock(&s->lock);
-	val_mtx_unlock(&val_lock);
+	u_unlock(&val_lock);
 }
 
 void
