@@ -40,8 +40,11 @@
 #define RED_BLOCK 16
 /* On x86-64 each loop is built twice, for AVX2 and for the baseline
  * (SSE2), and the loader picks one by the CPU (an ifunc): twice the lanes
- * where the CPU has them. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * where the CPU has them. Not under TSan: an ifunc's resolver runs while
+ * the library is relocated, before TSan's runtime can serve the
+ * instrumented resolver (every program loading the library crashed). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
 #define RED_CLONES target_clones("avx2", "default")
 #else
 #define RED_CLONES
