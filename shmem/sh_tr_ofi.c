@@ -104,6 +104,7 @@
 #ifdef ZESHMEM_HAVE_OFI
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -562,6 +563,11 @@ ep_open(struct net_ep *e, uint64_t bounce_key)
 			cqa.wait_obj = FI_WAIT_NONE;
 		} else if (fi_control(&e->cq->fid, FI_GETWAIT, &e->wfd)) {
 			e->wfd = -1;
+		} else {
+			/* libfabric's own fd: close-on-exec as every fd here */
+			int fl = fcntl(e->wfd, F_GETFD);
+			if (fl >= 0 && !(fl & FD_CLOEXEC))
+				fcntl(e->wfd, F_SETFD, fl | FD_CLOEXEC);
 		}
 	}
 	if (!e->cq && (rc = fi_cq_open(ofi.dom, &cqa, &e->cq, NULL)))
