@@ -3,9 +3,9 @@
  * u_lock: a process-private mutex on one futex word, for short leaf
  * critical sections on paths counted in instructions (the driver's
  * address map and IPC import cache: a cold IPC open and close take each
- * twice; the validation layer's global lock). Uncontended, lock is one compare-and-swap and unlock one
- * exchange, inline; glibc's mutex costs ~57 instructions a pair there,
- * its reader-writer lock ~77.
+ * twice; the validation layer's global lock). Uncontended, lock is one
+ * compare-and-swap and unlock one exchange, inline; glibc's mutex costs
+ * ~57 instructions a pair there, its reader-writer lock ~77.
  *
  * The word: 0 free, 1 held, 2 held and maybe waited for (the classic
  * three-state futex mutex). A waiter sleeps in the kernel (FUTEX_WAIT);

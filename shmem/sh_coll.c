@@ -42,8 +42,9 @@
  *              dest slice, reading the peers' sources in place where it
  *              maps them (through a bounce buffer over the network or the
  *              copy engine; the first combine reads its own slice too, so
- *              nothing is copied into dest before it); then it puts its slice into every other
- *              member's dest (ring order), quiet, sync. In place (dest ==
+ *              nothing is copied into dest before it); then it puts its
+ *              slice into every other member's dest (ring order), quiet,
+ *              sync. In place (dest ==
  *              source; a slice is read from the other PEs only by its
  *              owner): a sync instead of the puts, each PE copies the
  *              other slices from their owners' dest, sync.

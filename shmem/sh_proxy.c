@@ -35,8 +35,9 @@
  * PX_IDLE_SPIN_NS (200 us: the next _nbi of a program that alternates
  * puts and computation finds it awake), with the lock released, watching
  * tail / head (stored atomically under the lock), then they sleep as
- * before. Never longer: a job may have more PEs than cores. Entries are executed in place (the slot is freed
- * after) in queue order. Any number of producer threads
+ * before. Never longer: a job may have more PEs than cores. Entries are
+ * executed in place (the slot is freed after) in queue order. Any number
+ * of producer threads
  * (SHMEM_THREAD_MULTIPLE). An nbi entry reads its source (put) or
  * writes its dest (get) when the proxy runs it: OpenSHMEM lets the
  * program reuse them only after quiet. Its arguments are checked when it
