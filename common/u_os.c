@@ -73,6 +73,27 @@ u_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+int
+u_pidfd_open(int pid)
+{
+	long r = syscall(SYS_pidfd_open, pid, 0);
+	return r < 0 ? -errno : (int)r;
+}
+
+int
+u_pidfd_getfd(int pidfd, int fd)
+{
+	long r = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	return r < 0 ? -errno : (int)r;
+}
+
 /* ---- u_lock's slow paths (u_lock.h) ------------------------------------ */
 
 void

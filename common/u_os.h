@@ -19,5 +19,9 @@ uint64_t u_phys_mem(void);
 unsigned u_cpu_count(void);
 /* Monotonic nanoseconds. */
 uint64_t u_now_ns(void);
+/* pidfd_open(pid, 0) and pidfd_getfd(pidfd, fd, 0): the new fd (the
+ * kernel makes both close-on-exec) or -errno (-ENOSYS before Linux 5.6). */
+int u_pidfd_open(int pid);
+int u_pidfd_getfd(int pidfd, int fd);
 
 #endif

@@ -28,6 +28,7 @@
 #include "wm.h"
 
 #include "u_options.h"
+#include "u_os.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -37,16 +38,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 static int
 ze_err(ze_result_t r, const char *what)
@@ -64,11 +58,11 @@ ze_err(ze_result_t r, const char *what)
 static int
 take_fd(int pid, int num)
 {
-	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int pfd = u_pidfd_open(pid);
 	if (pfd < 0)
-		return -errno;
-	int fd = (int)syscall(SYS_pidfd_getfd, pfd, num, 0);
-	int err = fd < 0 ? -errno : 0;
+		return pfd;
+	int fd = u_pidfd_getfd(pfd, num);
+	int err = fd < 0 ? fd : 0;
 	close(pfd);
 	if (err)
 		u_err(WM_TOPIC, "pidfd_getfd of pid %d fd %d: %s", pid, num,

@@ -265,38 +265,39 @@ wholememory_free(wholememory_handle_t wholememory_handle)
 	return wm_result(err);
 }
 
+/* One of h's communicators into *comm: the whole (hier false), or, of a
+ * HIERARCHY handle only, its local or cross one. */
+static wholememory_error_code_t
+comm_of(wholememory_comm_t *comm, wholememory_handle_t h, bool hier,
+	bool local)
+{
+	if (!comm || !wm_handle_live(h))
+		return WHOLEMEMORY_INVALID_INPUT;
+	if (hier && h->type != WHOLEMEMORY_MT_HIERARCHY)
+		return WHOLEMEMORY_NOT_SUPPORTED;
+	*comm = !hier ? h->comm : local ? h->lcomm : h->xcomm;
+	return WHOLEMEMORY_SUCCESS;
+}
+
 WM_API wholememory_error_code_t
 wholememory_get_communicator(wholememory_comm_t *comm,
 			     wholememory_handle_t wholememory_handle)
 {
-	if (!comm || !wm_handle_live(wholememory_handle))
-		return WHOLEMEMORY_INVALID_INPUT;
-	*comm = wholememory_handle->comm;
-	return WHOLEMEMORY_SUCCESS;
+	return comm_of(comm, wholememory_handle, false, false);
 }
 
 WM_API wholememory_error_code_t
 wholememory_get_local_communicator(wholememory_comm_t *comm,
 				   wholememory_handle_t wholememory_handle)
 {
-	if (!comm || !wm_handle_live(wholememory_handle))
-		return WHOLEMEMORY_INVALID_INPUT;
-	if (wholememory_handle->type != WHOLEMEMORY_MT_HIERARCHY)
-		return WHOLEMEMORY_NOT_SUPPORTED;
-	*comm = wholememory_handle->lcomm;
-	return WHOLEMEMORY_SUCCESS;
+	return comm_of(comm, wholememory_handle, true, true);
 }
 
 WM_API wholememory_error_code_t
 wholememory_get_cross_communicator(wholememory_comm_t *comm,
 				   wholememory_handle_t wholememory_handle)
 {
-	if (!comm || !wm_handle_live(wholememory_handle))
-		return WHOLEMEMORY_INVALID_INPUT;
-	if (wholememory_handle->type != WHOLEMEMORY_MT_HIERARCHY)
-		return WHOLEMEMORY_NOT_SUPPORTED;
-	*comm = wholememory_handle->xcomm;
-	return WHOLEMEMORY_SUCCESS;
+	return comm_of(comm, wholememory_handle, true, false);
 }
 
 WM_API wholememory_memory_type_t

@@ -215,16 +215,25 @@ amap_del(enum amap_kind kind, const void *base)
 
 static void hit_of(const struct ent *e, struct amap_hit *out);
 
+/* Sets out to "nothing here" (what a lookup answers until it finds an
+ * entry); true when the map holds nothing, so the lookup can stop without
+ * the lock. */
+static bool
+no_hit(struct amap_hit *out)
+{
+	out->kind = AMAP_NONE;
+	out->owner = NULL;
+	out->external = false;
+	return !atomic_load_explicit(&n_entries, memory_order_acquire);
+}
+
 int
 amap_take_if(const void *p, int (*ok)(const struct amap_hit *, void *),
 	     void *arg, struct amap_hit *out)
 {
 	struct layer *l = &layers[LAYER_REGION];
 	int err = -ENOENT;
-	out->kind = AMAP_NONE;
-	out->owner = NULL;
-	out->external = false;
-	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
+	if (no_hit(out))
 		return err;
 	u_lock(&amap_lock);
 	size_t i = find_in(l, (uintptr_t)p);
@@ -324,10 +333,7 @@ static int
 find_layers(const void *p, int top, struct amap_hit *out)
 {
 	int err = -ENOENT;
-	out->kind = AMAP_NONE;
-	out->owner = NULL;
-	out->external = false;
-	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
+	if (no_hit(out))
 		return err;
 	u_lock(&amap_lock);
 	for (int k = top; k >= LAYER_REGION; k--) {
@@ -367,8 +373,7 @@ amap_span(struct _ze_context_handle_t *ctx, const void *p, size_t size,
 			       ? AMAP_SPAN_IN
 			       : AMAP_SPAN_PAST;
 	enum amap_span res = AMAP_SPAN_NONE;
-	hit->kind = AMAP_NONE;
-	if (!atomic_load_explicit(&n_entries, memory_order_acquire))
+	if (no_hit(hit))
 		return res;
 	u_lock(&amap_lock);
 	const struct layer *r = &layers[LAYER_REGION];

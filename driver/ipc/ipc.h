@@ -183,8 +183,6 @@ int ipc_fd_set_pos(int fd, uint64_t pos);
 uint64_t ipc_fd_get_pos(int fd);
 /* Adds F_SEAL_SHRINK to a memfd unless present. */
 int ipc_fd_seal_shrink(int fd);
-int ipc_pidfd_open(pid_t pid);
-int ipc_pidfd_getfd(int pidfd, int fd);
 /* dma-buf from [off, off + size) of a memfd through /dev/udmabuf. */
 int ipc_udmabuf_create(int memfd, uint64_t off, uint64_t size);
 /* 0 when /dev/udmabuf can be opened; -errno (probed once) otherwise. */

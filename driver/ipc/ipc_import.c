@@ -62,6 +62,7 @@
 #include "ipc.h"
 #include "u_lock.h"
 #include "u_options.h"
+#include "u_os.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -323,17 +324,17 @@ ipc_pidfd_take(int32_t pid, int num)
 					      memory_order_relaxed);
 			atomic_store_explicit(&pidfds[i].used, now,
 					      memory_order_relaxed);
-			r = ipc_pidfd_getfd(pidfds[i].fd, num);
+			r = u_pidfd_getfd(pidfds[i].fd, num);
 			break;
 		}
 	pthread_rwlock_unlock(&pidfd_lock);
 	if (found && r != -ESRCH)
 		return taken(r);
 	/* None, or its process is gone (the pid may be someone's now). */
-	int pfd = ipc_pidfd_open(pid);
+	int pfd = u_pidfd_open(pid);
 	if (pfd < 0)
 		return pfd == -EPERM ? -EACCES : pfd;
-	r = ipc_pidfd_getfd(pfd, num);
+	r = u_pidfd_getfd(pfd, num);
 	if (r == -ESRCH || pfd == 0) {
 		close(pfd);
 		return taken(r);

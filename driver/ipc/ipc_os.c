@@ -40,12 +40,6 @@
 #define DMA_BUF_MAGIC 0x444d4142
 #endif
 #define IPC_KCMP_FILE 0 /* linux/kcmp.h */
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 /* linux/udmabuf.h, restated so the build does not need the header. */
 struct ipc_udmabuf_create {
@@ -260,22 +254,6 @@ ipc_fd_seal_shrink(int fd)
 	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
 		return -errno;
 	return 0;
-}
-
-int
-ipc_pidfd_open(pid_t pid)
-{
-	/* pidfds are always close-on-exec. */
-	long r = syscall(SYS_pidfd_open, pid, 0);
-	return r < 0 ? -errno : (int)r;
-}
-
-int
-ipc_pidfd_getfd(int pidfd, int fd)
-{
-	/* The new fd is close-on-exec (the kernel sets O_CLOEXEC). */
-	long r = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	return r < 0 ? -errno : (int)r;
 }
 
 static pthread_once_t udmabuf_once = PTHREAD_ONCE_INIT;

@@ -320,12 +320,6 @@ old_rc(const char *call, int rc)
 	sh_fatal(call, "%s", why(rc));
 }
 
-static size_t
-old_bytes(const char *call, size_t nelems, size_t esize)
-{
-	return face_bytes(call, nelems, esize);
-}
-
 void
 shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
@@ -342,14 +336,14 @@ shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 	old_rc(__func__, sh_coll_sync(NULL, &a, false));
 }
 
-#define DEF_OLD_COLL(S, A) \
+#define DEF_OLD_COLL(S) \
 	void shmem_broadcast##S(void *dest, const void *source, \
 				size_t nelems, int PE_root, int PE_start, \
 				int logPE_stride, int PE_size, long *pSync) \
 	{ \
 		struct sh_aset a = old_aset(__func__, PE_start, logPE_stride, \
 					    PE_size, pSync); \
-		size_t n = old_bytes(__func__, nelems, S / 8); \
+		size_t n = face_bytes(__func__, nelems, S / 8); \
 		old_rc(__func__, sh_coll_bcast(NULL, &a, dest, source, n, \
 					       PE_root, false)); \
 	} \
@@ -359,7 +353,7 @@ shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 	{ \
 		struct sh_aset a = old_aset(__func__, PE_start, logPE_stride, \
 					    PE_size, pSync); \
-		size_t n = old_bytes(__func__, nelems, S / 8); \
+		size_t n = face_bytes(__func__, nelems, S / 8); \
 		old_rc(__func__, sh_coll_collect(NULL, &a, dest, source, n, \
 						 false)); \
 	} \
@@ -369,7 +363,7 @@ shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 	{ \
 		struct sh_aset a = old_aset(__func__, PE_start, logPE_stride, \
 					    PE_size, pSync); \
-		size_t n = old_bytes(__func__, nelems, S / 8); \
+		size_t n = face_bytes(__func__, nelems, S / 8); \
 		old_rc(__func__, sh_coll_collect(NULL, &a, dest, source, n, \
 						 true)); \
 	} \
@@ -379,7 +373,7 @@ shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 	{ \
 		struct sh_aset a = old_aset(__func__, PE_start, logPE_stride, \
 					    PE_size, pSync); \
-		size_t n = old_bytes(__func__, nelems, S / 8); \
+		size_t n = face_bytes(__func__, nelems, S / 8); \
 		old_rc(__func__, sh_coll_alltoall(NULL, &a, dest, source, \
 						  n)); \
 	} \
@@ -393,8 +387,8 @@ shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
 		old_rc(__func__, sh_coll_alltoalls(NULL, &a, dest, source, \
 						   dst, sst, nelems, S / 8)); \
 	}
-DEF_OLD_COLL(32, )
-DEF_OLD_COLL(64, )
+DEF_OLD_COLL(32)
+DEF_OLD_COLL(64)
 
 #define DEF_TO_ALL(T, N, OP) \
 	void shmem_##N##_##OP##_to_all(T *dest, const T *source, \

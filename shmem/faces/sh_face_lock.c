@@ -15,30 +15,31 @@ lock_fail(const char *call, int rc, long *lock)
 	face_fail(call, rc, -1, "lock", lock);
 }
 
+/* call's lock operation op on lock: its result (>= 0), or the PE ends. */
+static int
+lock_op(const char *call, int (*op)(long *), long *lock)
+{
+	sh_check_init(call);
+	int rc = op(lock);
+	if (rc < 0)
+		lock_fail(call, rc, lock);
+	return rc;
+}
+
 void
 shmem_set_lock(long *lock)
 {
-	sh_check_init(__func__);
-	int rc = sh_lock_set(lock);
-	if (rc < 0)
-		lock_fail(__func__, rc, lock);
+	lock_op(__func__, sh_lock_set, lock);
 }
 
 int
 shmem_test_lock(long *lock)
 {
-	sh_check_init(__func__);
-	int rc = sh_lock_test(lock);
-	if (rc < 0)
-		lock_fail(__func__, rc, lock);
-	return rc;
+	return lock_op(__func__, sh_lock_test, lock);
 }
 
 void
 shmem_clear_lock(long *lock)
 {
-	sh_check_init(__func__);
-	int rc = sh_lock_clear(lock);
-	if (rc < 0)
-		lock_fail(__func__, rc, lock);
+	lock_op(__func__, sh_lock_clear, lock);
 }

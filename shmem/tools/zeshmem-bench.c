@@ -27,6 +27,7 @@
  */
 #include <shmem.h>
 
+#include "bench_job.h"
 #include "bench_time.h"
 
 #include <limits.h>
@@ -34,7 +35,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -318,28 +318,15 @@ pe_barrier(void)
 
 static char zeshrun[PATH_MAX];
 
+/* One job of n PEs measuring what; wall_us: its wall time. */
 static int
 job(int n, const char *self, const char *what, double *wall_us)
 {
-	char nb[16];
-	snprintf(nb, sizeof(nb), "%d", n);
-	fflush(stdout);
 	double t0 = now_us();
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execl(zeshrun, zeshrun, "-n", nb, "--", self, "--pe", what,
-		      quick ? "--quick" : "--full", (char *)NULL);
-		perror(zeshrun);
-		_exit(127);
-	}
-	int ws;
-	if (waitpid(pid, &ws, 0) != pid)
-		return -1;
+	int rc = bench_job(zeshrun, self, n, what, quick);
 	if (wall_us)
 		*wall_us = now_us() - t0;
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	return rc;
 }
 
 static void
@@ -389,19 +376,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
+	if (bench_find_zeshrun("zeshmem-bench", self, zeshrun))
 		return 1;
-	self[n] = 0;
-	snprintf(zeshrun, sizeof(zeshrun), "%s", self);
-	char *slash = strrchr(zeshrun, '/');
-	snprintf(slash + 1, sizeof(zeshrun) - (size_t)(slash + 1 - zeshrun),
-		 "zeshrun");
-	if (access(zeshrun, X_OK)) {
-		fprintf(stderr, "zeshmem-bench: no zeshrun next to it (%s)\n",
-			zeshrun);
-		return 1;
-	}
 	int bad = job(2, self, "rma", NULL);
 	for (int np = 2; np <= 8; np *= 2)
 		bad |= job(np, self, "barrier", NULL);

@@ -27,13 +27,13 @@
  */
 #include <shmem.h>
 
+#include "bench_job.h"
 #include "bench_time.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define TRIALS_MAX 31
@@ -136,26 +136,15 @@ static int
 job(const char *zeshrun, const char *self, const char *backend,
     const char *spin, const char *label)
 {
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (backend)
-			setenv("ZESHMEM_BACKEND", backend, 1);
-		else
-			unsetenv("ZESHMEM_BACKEND");
-		if (spin)
-			setenv("ZESHMEM_PROXY_SPIN", spin, 1);
-		execl(zeshrun, zeshrun, "-n", "2", "--", self, "--pe", label,
-		      quick ? "--quick" : "--full", (char *)NULL);
-		perror(zeshrun);
-		_exit(127);
-	}
-	int ws;
-	if (waitpid(pid, &ws, 0) != pid)
-		return -1;
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	if (backend)
+		setenv("ZESHMEM_BACKEND", backend, 1);
+	else
+		unsetenv("ZESHMEM_BACKEND");
+	if (spin)
+		setenv("ZESHMEM_PROXY_SPIN", spin, 1);
+	else
+		unsetenv("ZESHMEM_PROXY_SPIN");
+	return bench_job(zeshrun, self, 2, label, quick);
 }
 
 int
@@ -183,19 +172,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	char self[PATH_MAX], zeshrun[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0)
+	if (bench_find_zeshrun("zeshmem-ro-bench", self, zeshrun))
 		return 1;
-	self[n] = 0;
-	snprintf(zeshrun, sizeof(zeshrun), "%s", self);
-	char *slash = strrchr(zeshrun, '/');
-	snprintf(slash + 1, sizeof(zeshrun) - (size_t)(slash + 1 - zeshrun),
-		 "zeshrun");
-	if (access(zeshrun, X_OK)) {
-		fprintf(stderr, "zeshmem-ro-bench: no zeshrun next to it "
-				"(%s)\n", zeshrun);
-		return 1;
-	}
 	int bad = job(zeshrun, self, "ro", NULL, "ro");
 	/* where a core is free the proxy may spin (PE 1 only sleeps in a
 	 * barrier: its core is the proxy's) */

@@ -60,25 +60,10 @@
 
 static const char *cname = "";
 
-#define FAIL(...)                                                            \
-	do {                                                                 \
-		fprintf(stderr, "sh_proxy_pe: PE %d: %s: line %d: ", sh.me,  \
-			cname, __LINE__);                                    \
-		fprintf(stderr, __VA_ARGS__);                                \
-		fputc('\n', stderr);                                         \
-		exit(2);                                                     \
-	} while (0)
-#define EXPECT(c)                                                            \
-	do {                                                                 \
-		if (!(c))                                                    \
-			FAIL("expected %s", #c);                             \
-	} while (0)
-#define EXPECT_EQ(a, b)                                                      \
-	do {                                                                 \
-		long long a_ = (long long)(a), b_ = (long long)(b);          \
-		if (a_ != b_)                                                \
-			FAIL("%s = %lld, expected %lld", #a, a_, b_);        \
-	} while (0)
+#define CORE_EXPECT_WHERE() \
+	fprintf(stderr, "sh_proxy_pe: PE %d: %s: line %d: ", sh.me, cname, \
+		__LINE__)
+#include "core_expect.h"
 
 static void
 nap_ms(long ms)

@@ -23,20 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#define FAIL(...)                                                            \
-	do {                                                                 \
-		fprintf(stderr, "PE %d: %s:%d: ", sh.me, __func__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__);                                \
-		fputc('\n', stderr);                                         \
-		exit(2);                                                     \
-	} while (0)
-#define EXPECT_EQ(a, b)                                                      \
-	do {                                                                 \
-		long long a_ = (long long)(a), b_ = (long long)(b);          \
-		if (a_ != b_)                                                \
-			FAIL("%s = %lld, expected %lld", #a, a_, b_);        \
-	} while (0)
-#define EXPECT(c) EXPECT_EQ(!!(c), 1)
+#include "core_expect.h"
 
 static uint64_t wword[3];        /* .bss: the waited words */
 static uint64_t other = 5;       /* .data: written, not waited on */

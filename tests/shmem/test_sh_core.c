@@ -52,24 +52,7 @@
 
 /* ---- the PEs' side ----------------------------------------------------- */
 
-#define FAIL(...)                                                            \
-	do {                                                                 \
-		fprintf(stderr, "PE %d: %s:%d: ", sh.me, __func__, __LINE__); \
-		fprintf(stderr, __VA_ARGS__);                                \
-		fputc('\n', stderr);                                         \
-		exit(2);                                                     \
-	} while (0)
-#define EXPECT(c)                                                            \
-	do {                                                                 \
-		if (!(c))                                                    \
-			FAIL("expected %s", #c);                             \
-	} while (0)
-#define EXPECT_EQ(a, b)                                                      \
-	do {                                                                 \
-		long long a_ = (long long)(a), b_ = (long long)(b);          \
-		if (a_ != b_)                                                \
-			FAIL("%s = %lld, expected %lld", #a, a_, b_);        \
-	} while (0)
+#include "core_expect.h"
 
 static void
 init_or_die(void)
