@@ -14,7 +14,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+static int
+count_tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	int n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+int
+leakcheck_count_threads(int want)
+{
+	int n = count_tasks(), was = -1;
+	for (int i = 0; i < 200 && (want >= 0 ? n > want : n != was); i++) {
+		nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
+		was = n;
+		n = count_tasks();
+	}
+	return n;
+}
 
 int
 leakcheck_count_fds(void)

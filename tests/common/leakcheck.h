@@ -29,6 +29,12 @@ void leakcheck_begin(struct leakcheck *lc);
 void leakcheck_end(struct leakcheck *lc);
 /* Non-asserting variant: returns 0 when clean, prints and returns -1. */
 int leakcheck_end_soft(struct leakcheck *lc);
+/* Number of this process's threads. A thread that pthread_join returned
+ * for leaves /proc/self/task a moment later (the kernel wakes the joiner
+ * before it lets the task go), so the count is taken again, sleeping 5 ms
+ * between, for up to a second: while it is above want (want >= 0), or,
+ * with want < 0 (a baseline), until two counts agree. */
+int leakcheck_count_threads(int want);
 /* Is fd close-on-exec? 1 yes, 0 no, -1 not open. */
 int leakcheck_fd_cloexec(int fd);
 /* Asserts every fd of the kinds zemem creates (memfd, socket, anon inode,

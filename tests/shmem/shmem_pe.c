@@ -17,7 +17,6 @@
 #include "shm_entries.h"
 #include "leakcheck.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <errno.h>
 #include <malloc.h>
@@ -937,19 +936,6 @@ case_sigterm(void)
 
 /* ---- init/finalize cycles: no fd or mapping left ----------------------- */
 
-static int
-count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	int n = 0;
-	if (!d)
-		return -1;
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n;
-}
-
 static void
 case_cycles(int cycles)
 {
@@ -980,7 +966,7 @@ case_cycles(int cycles)
 		int f = leakcheck_count_fds();
 		int m = leakcheck_count_maps(NULL);
 		int s = shm_entries_ours();
-		int t = count_dir("/proc/self/task");
+		int t = leakcheck_count_threads(c ? thr : -1);
 		if (c == 0) {
 			fds = f;
 			maps = m;

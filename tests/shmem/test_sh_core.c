@@ -324,19 +324,6 @@ role_asym(void)
 }
 
 static int
-count_threads(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	int n = 0;
-	if (!d)
-		return -1;
-	for (struct dirent *e; (e = readdir(d));)
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-static int
 role_cycles(void)
 {
 	int shm0 = shm_entries_ours();
@@ -359,7 +346,7 @@ role_cycles(void)
 		/* The first cycle loads the driver (and its threads' arenas):
 		 * the next ones must leave exactly what it left. */
 		int f = leakcheck_count_fds(), m = leakcheck_count_maps(&bytes);
-		int t = count_threads();
+		int t = leakcheck_count_threads(cyc ? thr : -1);
 		if (cyc == 0) {
 			fds = f;
 			maps = m;
