@@ -18,9 +18,12 @@
  *             /proc/self/fd so its file position is ours. A whole file
  *             (one allocation) has its own xfile and its position is that
  *             export's secret (TAGGED), which every process that got the
- *             file through pidfd_getfd or SCM_RIGHTS shares and checks; a
- *             segment's xfile is shared by its exports and its position
- *             only says "segment"; set back to 0 ("revoked") when released;
+ *             file through pidfd_getfd or SCM_RIGHTS shares and checks;
+ *             where the file system keeps it (FS_NOATIME_FL: tmpfs since
+ *             Linux 6.0) so is the file's access time, which the fstat of
+ *             every import reads anyway; a segment's xfile is shared by
+ *             its exports and its position only says "segment"; both set
+ *             back to 0 ("revoked") when released;
  *   export    (exporter) one exported allocation: refcount = outstanding
  *             handles (each with a serial) + one for an external-memory fd;
  *   cent      (importer) cache entry: one received fd per (exporter, file),
@@ -55,15 +58,16 @@
  * PR_SET_PTRACER) cannot make an importer map anything but the live
  * export a handle names: a forged or stale handle must show the export's
  * secret, which the exporter checks (broker, local) or which the file
- * must carry in its position (pidfd, the application's fd; TAGGED only),
- * and import caches are revalidated against the exporter (kcmp, broker).
- * What such a process can still do, and what is out of scope: read
- * /proc/<pid>/fdinfo (positions, so secrets of tagged exports) and open
- * /proc/<pid>/fd/N of a dumpable exporter, i.e. read and write every
- * memfd of it directly, with or without zemem; a holder of an export's
- * file (an importer) can change its position and so deny or, for itself,
- * replay that one file. With ptrace rights (Yama 0, an ancestor, root) a
- * process owns the exporter outright: no handle format can help.
+ * must carry in its access time or its position (pidfd, the application's
+ * fd; TAGGED only), and import caches are revalidated against the
+ * exporter (kcmp, broker). What such a process can still do, and what is
+ * out of scope: read /proc/<pid>/fdinfo and fstat /proc/<pid>/fd/N
+ * (positions and access times, so secrets of tagged exports) and open
+ * /proc/<pid>/fd/N of a dumpable exporter, i.e. read and write every memfd
+ * of it directly, with or without zemem; a holder of an export's file (an
+ * importer) can change its position and access time and so deny or replay
+ * that one file. With ptrace rights (Yama 0, an ancestor, root) a process
+ * owns the exporter outright: no handle format can help.
  *
  * Errors: -errno inside; ipc_api.c turns them into ze_result_t through
  * drv_result() with a message for each case.
@@ -92,7 +96,8 @@ enum ipc_type {
 			    * exporter's list memfd, see there */
 };
 
-#define IPC_FLAG_TAGGED 0x1u /* the xfile's file position is the tag too */
+#define IPC_FLAG_TAGGED 0x1u /* the file carries the tag (access time,
+			      * or its xfile's position) */
 #define IPC_FLAG_DMABUF 0x2u /* the file is a dma-buf, not a memfd */
 #define IPC_FLAG_WHOLE 0x4u  /* the file holds this allocation only, at 0 */
 #define IPC_FLAGS_ALL 0x7u
@@ -101,9 +106,10 @@ enum ipc_type {
 #define IPC_MAX_BYTES (1ull << 47)
 
 /* Tag layout: the export's secret, also the file position of its xfile
- * when TAGGED. Bits 61..63 001, bits 8..60 random (getrandom), bits 0..3
- * the usm kind, bit 4 set unless the file holds this allocation alone at
- * offset 0 (WHOLE), bits 5..7 zero. Every MEM and PHYS handle has one. */
+ * (and, where it holds, the file's access time) when TAGGED. Bits 61..63
+ * 001, bits 8..60 random (getrandom), bits 0..3 the usm kind, bit 4 set
+ * unless the file holds this allocation alone at offset 0 (WHOLE), bits
+ * 5..7 zero. Every MEM and PHYS handle has one. */
 #define IPC_TAG_MARK (1ull << 61)
 #define IPC_TAG_KIND_MASK 0xffull
 #define IPC_TAG_SEGMENT 0x10ull
@@ -158,7 +164,10 @@ struct ipc_fdinfo {
 	uint64_t ino;
 	uint64_t dev;
 	uint64_t size;     /* st_size */
-	uint64_t pos;      /* file position (memfd only, else 0) */
+	uint64_t pos;      /* file position (memfd only, else 0; not read
+			    * by ipc_fd_inspect_file) */
+	uint64_t atime;    /* access time in seconds when its nanoseconds are
+			    * 0 (a tag: ipc_fd_set_atime), else 0 */
 	size_t granule;    /* mapping granularity (page or huge page) */
 	int seals;         /* F_GET_SEALS, or 0; F_SEAL_SHRINK alone when the
 			    * file was seen with it before (ipc_seal.c) */
@@ -168,9 +177,12 @@ struct ipc_fdinfo {
 };
 
 int ipc_fd_inspect(int fd, struct ipc_fdinfo *out);
-/* The same without looking at the open mode (writable stays true): for
- * an fd about to be mapped PROT_WRITE, where mmap's EACCES tells. */
-int ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out);
+/* The file alone, not its open file description: neither the open mode
+ * (writable stays true) nor the position (pos stays 0), two system calls
+ * less. For an fd about to be mapped PROT_WRITE, where mmap's EACCES
+ * tells, and whose tag the access time may prove; for our own O_RDWR
+ * files. */
+int ipc_fd_inspect_file(int fd, struct ipc_fdinfo *out);
 int ipc_fd_dup(int fd);
 /* Closes fd, taken from another process (pidfd_getfd, the broker) and
  * found not to be the file a handle names, unless this process holds
@@ -181,6 +193,12 @@ void ipc_fd_drop_taken(int fd);
 int ipc_fd_reopen(int fd);
 int ipc_fd_set_pos(int fd, uint64_t pos);
 uint64_t ipc_fd_get_pos(int fd);
+/* The access time as a second carrier of a whole file's tag, which the
+ * fstat of every import reads (no lseek): ipc_fd_noatime sets
+ * FS_NOATIME_FL (reads and mmap then leave the time alone),
+ * ipc_fd_set_atime writes sec (0: revoked) with nanoseconds 0. */
+int ipc_fd_noatime(int fd);
+int ipc_fd_set_atime(int fd, uint64_t sec);
 /* Adds F_SEAL_SHRINK to a memfd unless present. */
 int ipc_fd_seal_shrink(int fd);
 /* dma-buf from [off, off + size) of a memfd through /dev/udmabuf. */
@@ -191,8 +209,11 @@ int ipc_udmabuf_status(void);
  * calls PR_SET_PTRACER). */
 void ipc_yama_note_once(void);
 /* 64 random bits from getrandom (blocking until the pool is ready, never
- * a guessable fallback): 0 or -errno. */
+ * a guessable fallback; drawn 32 words at a time per thread): 0 or
+ * -errno. */
 int ipc_secret64(uint64_t *out);
+/* In a fork child, first: nothing drawn before the fork is handed out. */
+void ipc_secret_fork_child(void);
 /* A new tag (see the tag layout) for kind, whole or not: 0 or -errno. */
 int ipc_tag_new(uint8_t kind, bool whole, uint64_t *tag);
 /* kcmp(KCMP_FILE): 0 when fd1 of pid1 and fd2 of pid2 are one open file,

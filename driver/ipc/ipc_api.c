@@ -94,6 +94,7 @@ fork_child(void)
 	 * exports (their fds are closed without touching their tags, which
 	 * the parent still uses); imports stay valid (inherited fds and
 	 * MAP_SHARED mappings). */
+	ipc_secret_fork_child();
 	self_make();
 	ipc_broker_fork_child();
 	ipc_export_fork_child();

@@ -11,7 +11,8 @@
  *     allocations, and host and device blocks up to 64 KiB, each in a slot
  *     memfd of its own): that memfd, through our own open file
  *     description (reopened via /proc/self/fd) whose file position is a
- *     random tag; the handle is WHOLE;
+ *     random tag, and so is the file's access time where it keeps it
+ *     (export_rekey); the handle is WHOLE;
  *   - a page-exclusive host or device block that shares the pool file
  *     (usm had no slot file for it): only where the machine has
  *     /dev/udmabuf, a dma-buf made from exactly the pages of the block;
@@ -26,12 +27,13 @@
  * and takes a reference, every put (of any of them, through any context)
  * drops one; the record and its xfile go when no reference is left and no
  * external-memory fd of it is out, and a later get makes a new one. When
- * the xfile goes its tag is revoked (position set to 0) before the close,
- * so importers that still hold the file notice on their next open. The
- * allocation itself may be freed earlier: usm then gives the file up to
- * the xfile (usm_mark_exported), and takes its memory back for other
- * allocations; importers keep the exported pages through their own fds
- * and mappings, the exporter through the xfile until the last put.
+ * the xfile goes its tag is revoked (position and access time set to 0)
+ * before the close, so importers that still hold the file notice on their
+ * next open. The allocation itself may be freed earlier: usm then gives
+ * the file up to the xfile (usm_mark_exported), and takes its memory back
+ * for other allocations; importers keep the exported pages through their
+ * own fds and mappings, the exporter through the xfile until the last
+ * put.
  *
  * Secrets (issue 14): each export record has a random secret (getrandom,
  * ipc.h's tag layout), written into every handle of it; the broker and
@@ -69,12 +71,16 @@ struct xfile {
 	bool dmabuf;           /* fd is a dma-buf */
 	bool whole;            /* holds one allocation, at offset 0 */
 	bool in_pos;           /* fd is our own open file: tag in position */
+	int8_t atime;          /* whole: the tag is in the access time too
+				* (1; FS_NOATIME_FL set), the file system
+				* refused (-1), not tried yet (0) */
 	int fd;
 	uint64_t ino;          /* inode of fd */
 	uint64_t tag;          /* file position, 0 if untagged */
 	uint32_t refs;         /* export records */
 	bool shmem;            /* the file is a memfd (or other shmem) */
 	bool ready;            /* xfile_ready() done */
+	bool sealed;           /* seen with F_SEAL_SHRINK (at the get) */
 	uint64_t fsize;        /* the file's size (whole) */
 	size_t granule;
 };
@@ -130,6 +136,20 @@ xfile_find(uint64_t key, const struct ipc_fdinfo *src, uint64_t page_off,
 	return NULL;
 }
 
+/* Revokes x's tag (position, and access time where it carries it too):
+ * importers that hold the file see it at their next open. */
+static void
+xfile_revoke(struct xfile *x)
+{
+	ipc_fd_set_pos(x->fd, 0);
+	int err = x->atime > 0 ? ipc_fd_set_atime(x->fd, 0) : 0;
+	if (err)
+		u_err("ipc", "cannot revoke the tag in the access time of "
+			     "export file ino %llu: %s",
+		      (unsigned long long)x->ino, strerror(-err));
+	x->tag = 0;
+}
+
 static void
 xfile_put(struct xfile *x)
 {
@@ -147,7 +167,7 @@ xfile_put(struct xfile *x)
 		*pp = x->hnext;
 	}
 	if (x->tag)
-		ipc_fd_set_pos(x->fd, 0); /* revoke: importers see it */
+		xfile_revoke(x);
 	close(x->fd);
 	n_xfiles--;
 	u_dbg("ipc", "released export file (ino %llu); %u file(s), %u "
@@ -156,7 +176,11 @@ xfile_put(struct xfile *x)
 	free(x);
 }
 
-/* A new secret for e; also the file position of a whole xfile. */
+/* A new secret for e; also the file position of a whole xfile and, where
+ * the file system keeps it, the file's access time: the fstat of every
+ * import reads that, so a cold import through pidfd_getfd needs no lseek
+ * (issue 14). Either carrier proves the tag to an importer; a revoke
+ * clears both. */
 static int
 export_rekey(struct export *e)
 {
@@ -167,8 +191,13 @@ export_rekey(struct export *e)
 		e->secret = 0;
 		return err;
 	}
-	if (own && x->in_pos)
-		x->tag = ipc_fd_set_pos(x->fd, e->secret) ? 0 : e->secret;
+	if (!own || !x->in_pos)
+		return 0;
+	x->tag = ipc_fd_set_pos(x->fd, e->secret) ? 0 : e->secret;
+	if (x->tag && !x->atime)
+		x->atime = ipc_fd_noatime(x->fd) ? -1 : 1;
+	if (x->tag && x->atime > 0 && ipc_fd_set_atime(x->fd, x->tag))
+		x->atime = -1;
 	return 0;
 }
 
@@ -216,7 +245,7 @@ xfile_ready(struct xfile *x, const struct export *e)
 	if (x->ready)
 		return 0;
 	int err = 0;
-	if (x->shmem && !x->udmabuf)
+	if (x->shmem && !x->udmabuf && !x->sealed)
 		err = ipc_fd_seal_shrink(x->fd);
 	if (err)
 		u_warn("ipc", "cannot seal the export's memfd against "
@@ -257,6 +286,7 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	x->fd = -1;
 	int err = 0;
 	x->shmem = src->shmem;
+	x->sealed = src->seals & F_SEAL_SHRINK; /* seals are the inode's */
 	x->fsize = src->size;
 	x->granule = g;
 	/* udmabuf wants the pool memfd sealed first (the pool file lives as
@@ -323,8 +353,8 @@ xfile_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 		err = x->fd;
 		goto err_free;
 	}
-	struct ipc_fdinfo fi;
-	if ((err = ipc_fd_inspect(x->fd, &fi)))
+	struct ipc_fdinfo fi; /* our O_RDWR reopen, or a dup of usm's fd */
+	if ((err = ipc_fd_inspect_file(x->fd, &fi)))
 		goto err_close;
 	if (!x->udmabuf && (fi.ino != src->ino || fi.dev != src->dev)) {
 		err = -ENOENT; /* the allocation went, its fd number reused */
@@ -457,7 +487,7 @@ prepare(struct _ze_context_handle_t *c, const void *ptr,
 		return -EOPNOTSUPP;
 	if (info->size > IPC_MAX_BYTES || info->fd_offset > IPC_MAX_BYTES)
 		return -EFBIG;
-	if ((err = ipc_fd_inspect(info->fd, src)))
+	if ((err = ipc_fd_inspect_file(info->fd, src))) /* usm's: O_RDWR */
 		return err;
 	if (!src->shmem && !src->dmabuf)
 		return -EOPNOTSUPP;
@@ -567,10 +597,8 @@ ipc_export_put(const struct ipc_desc *d)
 		if (e->refs == 1 && e->ext) {
 			/* The last put, an external fd keeps the record:
 			 * revoke, so its handles open nowhere any more. */
-			if (export_tagged(e)) {
-				ipc_fd_set_pos(e->xf->fd, 0);
-				e->xf->tag = 0;
-			}
+			if (export_tagged(e))
+				xfile_revoke(e->xf);
 			e->secret = 0;
 		}
 		export_unref(e);

@@ -25,9 +25,13 @@
  * and broker transports hand out a file only when the exporter finds every
  * field of the handle, the secret included, in a live export. The appfd
  * and pidfd transports get a file without asking the exporter, so the file
- * must prove it: only TAGGED handles use them, and the file's position
- * (shared by every fd of the exporter's open file description) must be
- * the secret. An untagged handle (dma-buf, no reopen) opens only through
+ * must prove it: only TAGGED handles use them, and the file's access time
+ * (seconds, nanoseconds 0: the fstat every import makes reads it) or its
+ * position (shared by every fd of the exporter's open file description)
+ * must be the secret. The exporter writes both and clears both; the
+ * access time is only there on files that keep it (FS_NOATIME_FL, so no
+ * read or mapping changes it), and where it is not, one lseek asks the
+ * position. An untagged handle (dma-buf, no reopen) opens only through
  * the exporter (local, broker). A file taken by pidfd_getfd that is not
  * the one named is let go without dropping our POSIX locks.
  *
@@ -257,14 +261,17 @@ cent_valid(const struct cent *ce, const struct ipc_desc *d, bool local)
 static int
 check_file(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
 {
-	int err = ipc_fd_inspect_to_map(fd, fi); /* read-only: mmap says */
+	int err = ipc_fd_inspect_file(fd, fi); /* read-only: mmap says */
 	if (err)
 		return err == -EBADF ? -ESTALE : err;
 	if ((uint32_t)fi->ino != d->ino)
 		return -ESTALE;
 	if ((d->flags & IPC_FLAG_DMABUF) ? !fi->dmabuf : !fi->shmem)
 		return -ESTALE;
-	if ((d->flags & IPC_FLAG_TAGGED) && fi->pos != d->tag)
+	/* The tag: in the access time (one fstat proves it), else in the
+	 * position of the exporter's open file. */
+	if ((d->flags & IPC_FLAG_TAGGED) && fi->atime != d->tag &&
+	    ipc_fd_get_pos(fd) != d->tag)
 		return -ESTALE;
 	if (fi->shmem && !(fi->seals & F_SEAL_SHRINK))
 		return -EBADF;
@@ -490,9 +497,9 @@ fetch(const struct ipc_desc *d, bool local, int *out,
 	if (tagged && !ipc_handle_fd_replaced(d)) {
 		/* The application may have passed the fd itself and got the
 		 * exporter's number again, so bytes 0..3 look untouched. Only
-		 * the exporter's own open file (inode, and the tag in its
-		 * shared file position) passes the check, and nothing is
-		 * dup'ed (or closed) before it passed. */
+		 * the export's own file (inode, and the tag in its access
+		 * time or in the exporter's shared file position) passes the
+		 * check, and nothing is dup'ed (or closed) before it passed. */
 		fd = take_local(d->fd, d, fi);
 		if (fd >= 0) {
 			last_transport = "appfd (same number)";

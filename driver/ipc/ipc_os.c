@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
  * ipc_os: the system calls of the IPC code, in one file: fd inspection
- * (what a received fd really is), reopen and file-position tags, seals,
- * pidfd_open / pidfd_getfd, kcmp, secrets from getrandom, udmabuf, Yama
- * (a note in the log, nothing more), and SCM_RIGHTS messages.
+ * (what a received fd really is), reopen, file-position and access-time
+ * tags, seals, pidfd_open / pidfd_getfd, kcmp, secrets from getrandom,
+ * udmabuf, Yama (a note in the log, nothing more), and SCM_RIGHTS
+ * messages.
  *
  * Every function returns >= 0 or -errno (taken right after the failing
- * call) and every fd it makes is close-on-exec. No state but two probes
- * done once (udmabuf, Yama), under pthread_once.
+ * call) and every fd it makes is close-on-exec. No state but probes done
+ * once (memfd device, udmabuf, Yama), under pthread_once, and each
+ * thread's pool of random words (ipc_secret64).
  */
 #include "ipc.h"
 #include "u_os.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/magic.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -84,7 +88,7 @@ fd_stat(int fd, struct stat *st)
 }
 
 static int
-inspect(int fd, struct ipc_fdinfo *out, bool mode)
+inspect(int fd, struct ipc_fdinfo *out, bool full)
 {
 	struct stat st;
 	/* The file system's type and block size: statfs's only fields
@@ -103,12 +107,14 @@ inspect(int fd, struct ipc_fdinfo *out, bool mode)
 		fs_type = (unsigned long)sf.f_type;
 		fs_bsize = (long)sf.f_bsize;
 	}
-	int fl = mode ? fcntl(fd, F_GETFL) : O_RDWR;
+	int fl = full ? fcntl(fd, F_GETFL) : O_RDWR;
 	if (fl < 0)
 		return -errno;
 	out->ino = st.st_ino;
 	out->dev = st.st_dev;
 	out->size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+	if (st.st_atim.tv_sec > 0 && !st.st_atim.tv_nsec)
+		out->atime = (uint64_t)st.st_atim.tv_sec;
 	out->writable = (fl & O_ACCMODE) == O_RDWR;
 	out->granule = u_page_size();
 	if (fs_type == (unsigned long)TMPFS_MAGIC ||
@@ -129,8 +135,8 @@ inspect(int fd, struct ipc_fdinfo *out, bool mode)
 			if (out->seals & F_SEAL_SHRINK)
 				ipc_seal_note(&st);
 		}
-		off_t pos = lseek(fd, 0, SEEK_CUR);
-		out->pos = pos > 0 ? (uint64_t)pos : 0;
+		if (full)
+			out->pos = ipc_fd_get_pos(fd);
 	} else if (fs_type == (unsigned long)DMA_BUF_MAGIC) {
 		out->dmabuf = true;
 	}
@@ -206,7 +212,7 @@ ipc_fd_inspect(int fd, struct ipc_fdinfo *out)
 }
 
 int
-ipc_fd_inspect_to_map(int fd, struct ipc_fdinfo *out)
+ipc_fd_inspect_file(int fd, struct ipc_fdinfo *out)
 {
 	return inspect(fd, out, false);
 }
@@ -241,6 +247,31 @@ ipc_fd_get_pos(int fd)
 {
 	off_t r = lseek(fd, 0, SEEK_CUR);
 	return r > 0 ? (uint64_t)r : 0;
+}
+
+/* FS_NOATIME_FL: reads and mmap leave the access time alone, so that it
+ * can carry a tag (tmpfs has the flag since Linux 6.0; hugetlbfs and older
+ * kernels answer ENOTTY or EINVAL). */
+int
+ipc_fd_noatime(int fd)
+{
+	int fl = 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &fl) < 0)
+		return -errno;
+	if (fl & FS_NOATIME_FL)
+		return 0;
+	fl |= FS_NOATIME_FL;
+	return ioctl(fd, FS_IOC_SETFLAGS, &fl) < 0 ? -errno : 0;
+}
+
+int
+ipc_fd_set_atime(int fd, uint64_t sec)
+{
+	if (sec > (uint64_t)INT64_MAX / 2)
+		return -EINVAL;
+	struct timespec ts[2] = { { .tv_sec = (time_t)sec, .tv_nsec = 0 },
+				  { .tv_sec = 0, .tv_nsec = UTIME_OMIT } };
+	return futimens(fd, ts) < 0 ? -errno : 0;
 }
 
 int
@@ -331,22 +362,59 @@ ipc_yama_note_once(void)
 	pthread_once(&yama_once, yama_probe);
 }
 
+/* Random words come from getrandom 32 at a time, into a pool of the
+ * calling thread (no lock): one system call per 32 secrets, not one each
+ * (every cold get draws one). A fork child must not hand out what its
+ * parent will: ipc_secret_fork_child moves the generation on, and a pool
+ * of an older one is thrown away unused. A word handed out is wiped from
+ * the pool. */
+#define SECRET_POOL 32
+static _Atomic uint32_t secret_gen;
+static _Thread_local struct {
+	uint64_t w[SECRET_POOL];
+	uint32_t left, gen;
+} spool;
+
+/* Blocking getrandom: waits only until the kernel's pool is initialised
+ * (early boot), never falls back to a guessable value. */
+static int
+random_fill(void *buf, size_t len)
+{
+	size_t got = 0;
+	for (int tries = 0; got < len && tries < 16; tries++) {
+		ssize_t r = getrandom((char *)buf + got, len - got, 0);
+		if (r > 0)
+			got += (size_t)r;
+		else if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+	return got == len ? 0 : -EAGAIN;
+}
+
 int
 ipc_secret64(uint64_t *out)
 {
-	/* Blocking getrandom: waits only until the kernel's pool is
-	 * initialised (early boot), never falls back to a guessable value. */
-	uint64_t v = 0;
-	for (int tries = 0; tries < 16; tries++) {
-		ssize_t r = getrandom(&v, sizeof(v), 0);
-		if (r == (ssize_t)sizeof(v)) {
-			*out = v;
-			return 0;
-		}
-		if (r < 0 && errno != EINTR)
-			return -errno;
+	uint32_t gen = atomic_load_explicit(&secret_gen, memory_order_relaxed);
+	if (!spool.left || spool.gen != gen) {
+		spool.left = 0;
+		int err = random_fill(spool.w, sizeof(spool.w));
+		if (err)
+			return err;
+		spool.left = SECRET_POOL;
+		spool.gen = gen;
 	}
-	return -EAGAIN;
+	spool.left--;
+	*out = spool.w[spool.left];
+	spool.w[spool.left] = 0;
+	return 0;
+}
+
+void
+ipc_secret_fork_child(void)
+{
+	atomic_fetch_add_explicit(&secret_gen, 1, memory_order_relaxed);
+	memset(spool.w, 0, sizeof(spool.w));
+	spool.left = 0;
 }
 
 int

@@ -511,7 +511,7 @@ static int
 check_obj(int fd, const struct pl_ent *e)
 {
 	struct ipc_fdinfo fi;
-	int err = ipc_fd_inspect_to_map(fd, &fi); /* read-only: mmap says */
+	int err = ipc_fd_inspect_file(fd, &fi); /* read-only: mmap says */
 	if (err)
 		return err == -EBADF ? -ESTALE : err;
 	if (!fi.shmem || fi.ino != e->ino)

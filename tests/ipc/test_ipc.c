@@ -1130,6 +1130,56 @@ START_TEST(test_fork_while_threads_allocate)
 }
 END_TEST
 
+/* The tags (export secrets) of two exports made now. */
+static void
+two_tags(uint64_t tag[2])
+{
+	for (int k = 0; k < 2; k++) {
+		void *p = alloc_dev(4096);
+		ze_ipc_mem_handle_t h = get(p);
+		struct ipc_desc d;
+		const char *why;
+		ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+		tag[k] = d.tag;
+		put(h);
+		mem_free(p);
+	}
+}
+
+START_TEST(test_fork_child_draws_other_secrets)
+{
+	/* Secrets come from a per-thread pool of getrandom words: a fork
+	 * child (whose thread is a copy of ours, pool and all) must draw
+	 * none of the words this process draws after the fork. Three
+	 * forks, each with the pool primed by an export first. */
+	for (int n = 0; n < 3; n++) {
+		uint64_t mine[2], theirs[2];
+		two_tags(mine); /* the pool is now in use */
+		int fds[2];
+		ck_assert_int_eq(pipe(fds), 0);
+		pid_t pid = fork();
+		ck_assert_int_ge(pid, 0);
+		if (pid == 0) {
+			two_tags(theirs);
+			_exit(write(fds[1], theirs, sizeof(theirs)) !=
+			      (ssize_t)sizeof(theirs));
+		}
+		close(fds[1]);
+		two_tags(mine);
+		ck_assert_int_eq(read(fds[0], theirs, sizeof(theirs)),
+				 (ssize_t)sizeof(theirs));
+		close(fds[0]);
+		int status;
+		ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+		ck_assert(WIFEXITED(status) && !WEXITSTATUS(status));
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 2; j++)
+				ck_assert_uint_ne(mine[i], theirs[j]);
+		ck_assert_uint_ne(mine[0], mine[1]);
+	}
+}
+END_TEST
+
 START_TEST(test_threads_get_open_close_put)
 {
 	enum { T = 4 };
@@ -1263,6 +1313,7 @@ ipc_suite(void)
 	tcase_add_test(tc, test_get_failed_does_not_mark_exported);
 	tcase_add_test(tc, test_alloc_large_no_fd_fails_cleanly);
 	tcase_add_test(tc, test_fork_while_threads_allocate);
+	tcase_add_test(tc, test_fork_child_draws_other_secrets);
 	suite_add_tcase(s, tc);
 	/* also run alone by the ipc-budget test, with a 64 MiB budget */
 	TCase *tb = tcase_create("cycles");

@@ -28,10 +28,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -237,6 +242,90 @@ START_TEST(test_auth_open_forged_own_heap)
 		ck_assert_int_eq(cmd(&v, 'o', 0, 0, &h).result, R_ARG);
 	}
 	stop(&v);
+}
+END_TEST
+
+/* ---- the tag's two carriers -------------------------------------------- */
+
+/* Does this kernel keep FS_NOATIME_FL on a memfd (tmpfs, Linux >= 6.0)? */
+static bool
+memfd_noatime(void)
+{
+	int fd = memfd_create("zt-noatime", MFD_CLOEXEC), fl = 0;
+	bool ok = fd >= 0 && !ioctl(fd, FS_IOC_GETFLAGS, &fl) &&
+		  !ioctl(fd, FS_IOC_SETFLAGS, &(int){ fl | FS_NOATIME_FL });
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+static void
+set_atime(int fd, uint64_t sec)
+{
+	struct timespec ts[2] = { { .tv_sec = (time_t)sec },
+				  { .tv_nsec = UTIME_OMIT } };
+	ck_assert_int_eq(futimens(fd, ts), 0);
+}
+
+START_TEST(test_auth_tag_in_atime_and_position)
+{
+	/* A whole-file export carries its tag in its access time (which the
+	 * importer's fstat reads: no lseek on a cold open) and in the
+	 * position of our open file. Mappings, reads and writes by an
+	 * importer leave the time alone; either carrier proves the tag to a
+	 * pidfd importer, neither a stale one; the last put clears both. */
+	if (!memfd_noatime()) {
+		fprintf(stderr, "skip: memfds here refuse FS_NOATIME_FL "
+				"(before Linux 6.0): the tag is in the "
+				"position alone\n");
+		return;
+	}
+	void *a = alloc_dev(SIZE, 0x3c);
+	ze_ipc_mem_handle_t h = get(a);
+	struct ipc_desc d = decode(&h);
+	ck_assert(d.flags & IPC_FLAG_TAGGED);
+	int xfd = d.fd_copy; /* our open file (the exporter is us) */
+	struct stat st;
+	ck_assert_int_eq(fstat(xfd, &st), 0);
+	ck_assert_uint_eq((uint64_t)st.st_atim.tv_sec, d.tag);
+	ck_assert_int_eq(st.st_atim.tv_nsec, 0);
+	ck_assert_uint_eq((uint64_t)lseek(xfd, 0, SEEK_CUR), d.tag);
+
+	struct peer v;
+	start(&v, "pidfd", NULL);
+	ck_assert_int_eq(cmd(&v, 'O', 0x3c, SIZE, &h).result, R_OK_);
+	ck_assert_uint_eq(cmd(&v, 'C', 0x3c, SIZE, NULL).value, 0);
+	ck_assert_int_eq(cmd(&v, 'W', 0x3d, SIZE, NULL).result, 0);
+	ck_assert_int_eq(cmd(&v, 'X', 0, 0, NULL).result, R_OK_);
+	ck_assert_int_eq(fstat(xfd, &st), 0);
+	ck_assert_uint_eq((uint64_t)st.st_atim.tv_sec, d.tag);
+	ck_assert_int_eq(((unsigned char *)a)[SIZE - 1], 0x3d);
+
+	/* Each carrier alone; then neither (a cold open each time). */
+	ck_assert_int_eq(lseek(xfd, 4096, SEEK_SET), 4096);
+	ck_assert_int_eq(cmd(&v, 'o', 0x3d, SIZE, &h).result, R_OK_);
+	ck_assert_int_eq(lseek(xfd, (off_t)d.tag, SEEK_SET), (off_t)d.tag);
+	set_atime(xfd, 1);
+	ck_assert_int_eq(cmd(&v, 'o', 0x3d, SIZE, &h).result, R_OK_);
+	ck_assert_int_eq(lseek(xfd, 4096, SEEK_SET), 4096);
+	ck_assert_int_eq(cmd(&v, 'o', 0, 0, &h).result, R_ARG);
+	set_atime(xfd, d.tag);
+	ck_assert_int_eq(cmd(&v, 'o', 0x3d, SIZE, &h).result, R_OK_);
+	ck_assert_int_eq(lseek(xfd, (off_t)d.tag, SEEK_SET), (off_t)d.tag);
+
+	/* The last put clears both (the allocation lives on). */
+	ck_assert_int_eq(fstat(xfd, &st), 0);
+	ino_t ino = st.st_ino;
+	int keep = dup(xfd); /* our open file, to look at after the put */
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
+	ck_assert_int_eq(fstat(keep, &st), 0);
+	ck_assert_uint_eq(st.st_ino, ino);
+	ck_assert_uint_ne((uint64_t)st.st_atim.tv_sec, d.tag);
+	ck_assert_uint_ne((uint64_t)lseek(keep, 0, SEEK_CUR), d.tag);
+	close(keep);
+	ck_assert_int_eq(cmd(&v, 'o', 0, 0, &h).result, R_ARG);
+	stop(&v);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), R_OK_);
 }
 END_TEST
 
@@ -533,6 +622,7 @@ auth_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_auth_open_forged_unrelated_memfd);
 	tcase_add_test(tc, test_auth_open_forged_own_heap);
+	tcase_add_test(tc, test_auth_tag_in_atime_and_position);
 	tcase_add_test(tc, test_auth_open_after_put_and_free_refused);
 	tcase_add_test(tc, test_auth_open_cached_after_put_refused);
 	tcase_add_test(tc, test_auth_broker_idle_clients_other_uid_and_own);

@@ -72,7 +72,7 @@ START_TEST(test_seal_unsealed_never_known)
 	ck_assert_int_eq(ipc_fd_inspect(sealed, &fi), 0);
 	ck_assert_int_eq(fi.seals & F_SEAL_SHRINK, F_SEAL_SHRINK);
 	ck_assert(!ipc_seal_known(&b));
-	ck_assert_int_eq(ipc_fd_inspect_to_map(open_, &fi), 0);
+	ck_assert_int_eq(ipc_fd_inspect_file(open_, &fi), 0);
 	ck_assert_int_eq(fi.seals & F_SEAL_SHRINK, 0);
 	/* its inode and dev with another ctime is another file to it */
 	struct stat forged = a;
