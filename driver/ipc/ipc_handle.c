@@ -33,8 +33,8 @@
  * field, against its live export (broker, local opens); where the file
  * comes without the exporter's help (pidfd_getfd, the application's fd),
  * the file itself must carry it (TAGGED: its access time or its file
- * position), see
- * ipc_import.c. Version 2: every MEM and PHYS handle carries a tag.
+ * position), see ipc_import.c. Version 2: every MEM and PHYS handle
+ * carries a tag.
  *
  * This file has no state but a per-thread copy of the last handle whose
  * checksum passed (checked_before) and calls nothing outside libc, so the
