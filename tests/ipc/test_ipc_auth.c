@@ -8,6 +8,10 @@
  *   forged    a handle re-signed (the CRC is public) to name a file that
  *             no one exported - an unrelated memfd of another process, the
  *             importer's own zemem heap - tagged or not: refused;
+ *   carriers  a whole file's tag is in its access time (kept by
+ *             FS_NOATIME_FL, read by the importer's fstat) and in the
+ *             exporter's file position: either alone opens, neither does,
+ *             the last put clears both;
  *   revoked   after the last put (and the free) a handle opens nowhere:
  *             not from the importer's cache, not by pidfd, not through the
  *             broker with the id of another live export;
@@ -23,13 +27,13 @@
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
