@@ -64,4 +64,25 @@ bench_job(const char *zeshrun, const char *self, int npes, const char *what,
 	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
 }
 
+/* The command line bench_job gives a PE, and a user's: [--quick|--full]
+ * [--pe WHAT]. 0, or 2 with the usage on stderr (prog names the
+ * benchmark). *pe stays NULL in the controller. */
+static inline int
+bench_args(int argc, char **argv, const char *prog, int *quick,
+	   const char **pe)
+{
+	*pe = NULL;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			*quick = 1;
+		else if (!strcmp(argv[i], "--pe") && i + 1 < argc)
+			*pe = argv[++i];
+		else if (strcmp(argv[i], "--full")) {
+			fprintf(stderr, "usage: %s [--quick]\n", prog);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 #endif

@@ -349,17 +349,9 @@ pe_init(double t0)
 int
 main(int argc, char **argv)
 {
-	const char *pe = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--quick"))
-			quick = 1;
-		else if (!strcmp(argv[i], "--pe") && i + 1 < argc)
-			pe = argv[++i];
-		else if (strcmp(argv[i], "--full")) {
-			fprintf(stderr, "usage: zeshmem-bench [--quick]\n");
-			return 2;
-		}
-	}
+	const char *pe;
+	if (bench_args(argc, argv, "zeshmem-bench", &quick, &pe))
+		return 2;
 	if (pe) {
 		double t0 = now_us();
 		shmem_init();

@@ -150,17 +150,9 @@ job(const char *zeshrun, const char *self, const char *backend,
 int
 main(int argc, char **argv)
 {
-	const char *pe = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--quick"))
-			quick = 1;
-		else if (!strcmp(argv[i], "--pe") && i + 1 < argc)
-			pe = argv[++i];
-		else if (strcmp(argv[i], "--full")) {
-			fprintf(stderr, "usage: zeshmem-ro-bench [--quick]\n");
-			return 2;
-		}
-	}
+	const char *pe;
+	if (bench_args(argc, argv, "zeshmem-ro-bench", &quick, &pe))
+		return 2;
 	if (pe) {
 		char label[256];
 		shmem_init();

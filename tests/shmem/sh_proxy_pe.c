@@ -50,7 +50,6 @@
 #include "leakcheck.h"
 #include "u_os.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -71,20 +70,6 @@ nap_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	nanosleep(&ts, NULL);
-}
-
-static int
-count_dir(const char *path)
-{
-	DIR *d = opendir(path);
-	int n = 0;
-	if (!d)
-		return -1;
-	for (struct dirent *e; (e = readdir(d));)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n;
 }
 
 static void
@@ -351,7 +336,7 @@ case_fini(void)
 	 * process's life (a thread, fds) is then in the baseline. */
 	init_ro();
 	fini();
-	int fds = count_dir("/proc/self/fd");
+	int fds = leakcheck_count_fds();
 	int thr = leakcheck_count_threads(-1);
 	init_ro();
 	int right = (sh.me + 1) % sh.npes;
@@ -371,7 +356,7 @@ case_fini(void)
 	EXPECT(sh_proxy_executed() >= before + 16);
 	EXPECT(!sh_proxy_on);
 	EXPECT_EQ(leakcheck_count_threads(thr), thr);
-	EXPECT_EQ(count_dir("/proc/self/fd"), fds);
+	EXPECT_EQ(leakcheck_count_fds(), fds);
 }
 
 static void
