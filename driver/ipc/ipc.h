@@ -193,12 +193,18 @@ void ipc_fd_drop_taken(int fd);
 int ipc_fd_reopen(int fd);
 int ipc_fd_set_pos(int fd, uint64_t pos);
 uint64_t ipc_fd_get_pos(int fd);
-/* The access time as a second carrier of a whole file's tag, which the
- * fstat of every import reads (no lseek): ipc_fd_noatime sets
- * FS_NOATIME_FL (reads and mmap then leave the time alone),
- * ipc_fd_set_atime writes sec (0: revoked) with nanoseconds 0. */
-int ipc_fd_noatime(int fd);
-int ipc_fd_set_atime(int fd, uint64_t sec);
+/* A file's tag, in two carriers: the position of the open file fd (which
+ * every fd of that open file description shares) and, where the file
+ * system keeps it, the file's access time (seconds, nanoseconds 0), which
+ * the fstat of every import reads, so no lseek is needed. ipc_fd_tag
+ * writes both (0 or -errno: the position could not be set); *atime is
+ * the caller's record of the file (0 not tried yet; then 1: FS_NOATIME_FL
+ * set, so reads and mmap leave the time alone; -1: refused, position
+ * only). ipc_fd_untag clears both (revoked). ipc_fd_has_tag: does the
+ * file, inspected into fi, carry tag in either? */
+int ipc_fd_tag(int fd, uint64_t tag, int8_t *atime);
+void ipc_fd_untag(int fd, int8_t atime);
+bool ipc_fd_has_tag(int fd, const struct ipc_fdinfo *fi, uint64_t tag);
 /* Adds F_SEAL_SHRINK to a memfd unless present. */
 int ipc_fd_seal_shrink(int fd);
 /* dma-buf from [off, off + size) of a memfd through /dev/udmabuf. */

@@ -141,12 +141,7 @@ xfile_find(uint64_t key, const struct ipc_fdinfo *src, uint64_t page_off,
 static void
 xfile_revoke(struct xfile *x)
 {
-	ipc_fd_set_pos(x->fd, 0);
-	int err = x->atime > 0 ? ipc_fd_set_atime(x->fd, 0) : 0;
-	if (err)
-		u_err("ipc", "cannot revoke the tag in the access time of "
-			     "export file ino %llu: %s",
-		      (unsigned long long)x->ino, strerror(-err));
+	ipc_fd_untag(x->fd, x->atime);
 	x->tag = 0;
 }
 
@@ -193,11 +188,7 @@ export_rekey(struct export *e)
 	}
 	if (!own || !x->in_pos)
 		return 0;
-	x->tag = ipc_fd_set_pos(x->fd, e->secret) ? 0 : e->secret;
-	if (x->tag && !x->atime)
-		x->atime = ipc_fd_noatime(x->fd) ? -1 : 1;
-	if (x->tag && x->atime > 0 && ipc_fd_set_atime(x->fd, x->tag))
-		x->atime = -1;
+	x->tag = ipc_fd_tag(x->fd, e->secret, &x->atime) ? 0 : e->secret;
 	return 0;
 }
 

@@ -268,10 +268,7 @@ check_file(int fd, const struct ipc_desc *d, struct ipc_fdinfo *fi)
 		return -ESTALE;
 	if ((d->flags & IPC_FLAG_DMABUF) ? !fi->dmabuf : !fi->shmem)
 		return -ESTALE;
-	/* The tag: in the access time (one fstat proves it), else in the
-	 * position of the exporter's open file. */
-	if ((d->flags & IPC_FLAG_TAGGED) && fi->atime != d->tag &&
-	    ipc_fd_get_pos(fd) != d->tag)
+	if ((d->flags & IPC_FLAG_TAGGED) && !ipc_fd_has_tag(fd, fi, d->tag))
 		return -ESTALE;
 	if (fi->shmem && !(fi->seals & F_SEAL_SHRINK))
 		return -EBADF;

@@ -252,8 +252,8 @@ ipc_fd_get_pos(int fd)
 /* FS_NOATIME_FL: reads and mmap leave the access time alone, so that it
  * can carry a tag (tmpfs has the flag since Linux 6.0; hugetlbfs and older
  * kernels answer ENOTTY or EINVAL). */
-int
-ipc_fd_noatime(int fd)
+static int
+noatime(int fd)
 {
 	int fl = 0;
 	if (ioctl(fd, FS_IOC_GETFLAGS, &fl) < 0)
@@ -264,14 +264,43 @@ ipc_fd_noatime(int fd)
 	return ioctl(fd, FS_IOC_SETFLAGS, &fl) < 0 ? -errno : 0;
 }
 
-int
-ipc_fd_set_atime(int fd, uint64_t sec)
+static int
+set_atime(int fd, uint64_t sec)
 {
 	if (sec > (uint64_t)INT64_MAX / 2)
 		return -EINVAL;
 	struct timespec ts[2] = { { .tv_sec = (time_t)sec, .tv_nsec = 0 },
 				  { .tv_sec = 0, .tv_nsec = UTIME_OMIT } };
 	return futimens(fd, ts) < 0 ? -errno : 0;
+}
+
+int
+ipc_fd_tag(int fd, uint64_t tag, int8_t *atime)
+{
+	int err = ipc_fd_set_pos(fd, tag);
+	if (err)
+		return err;
+	if (!*atime)
+		*atime = noatime(fd) ? -1 : 1;
+	if (*atime > 0 && set_atime(fd, tag))
+		*atime = -1;
+	return 0;
+}
+
+void
+ipc_fd_untag(int fd, int8_t atime)
+{
+	ipc_fd_set_pos(fd, 0);
+	int err = atime > 0 ? set_atime(fd, 0) : 0;
+	if (err)
+		u_err("ipc", "cannot revoke the tag in the access time of fd "
+			     "%d: %s", fd, strerror(-err));
+}
+
+bool
+ipc_fd_has_tag(int fd, const struct ipc_fdinfo *fi, uint64_t tag)
+{
+	return fi->atime == tag || ipc_fd_get_pos(fd) == tag;
 }
 
 int

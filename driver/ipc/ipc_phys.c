@@ -95,6 +95,7 @@ struct pexp {
 	uint8_t kind;
 	uint16_t device;
 	int list_fd;
+	int8_t list_atime;     /* ipc_fd_tag's record of list_fd */
 	uint64_t list_ino;
 	uint32_t n;
 	struct pl_ent *ents; /* fd: ours */
@@ -208,7 +209,7 @@ static void
 pexp_free(struct pexp *e, bool revoke)
 {
 	if (revoke)
-		ipc_fd_set_pos(e->list_fd, 0); /* importers see it */
+		ipc_fd_untag(e->list_fd, e->list_atime); /* importers see it */
 	close(e->list_fd);
 	for (uint32_t i = 0; i < e->n; i++)
 		close(e->ents[i].fd);
@@ -216,10 +217,10 @@ pexp_free(struct pexp *e, bool revoke)
 	free(e);
 }
 
-/* The list memfd of co, sealed, its position the tag. */
+/* The list memfd of co, sealed, tagged (ipc_fd_tag). */
 static int
 make_list(const struct coll *co, uint64_t size, uint32_t id, uint64_t tag,
-	  int *out, uint64_t *ino)
+	  int *out, int8_t *atime, uint64_t *ino)
 {
 	int fd = memfd_create("zemem-ipc-phys", MFD_CLOEXEC |
 						MFD_ALLOW_SEALING);
@@ -236,7 +237,7 @@ make_list(const struct coll *co, uint64_t size, uint32_t id, uint64_t tag,
 	    fstat(fd, &st) < 0)
 		err = errno ? -errno : -EIO;
 	if (!err)
-		err = ipc_fd_set_pos(fd, tag);
+		err = ipc_fd_tag(fd, tag, atime);
 	if (err) {
 		close(fd);
 		return err;
@@ -270,7 +271,7 @@ export_make(struct coll *co, uint64_t size, uint8_t kind, uint16_t device,
 	} while (!e->serial);
 	pthread_mutex_unlock(&xlock);
 	if ((err = make_list(co, size, e->id, e->tag, &e->list_fd,
-			     &e->list_ino)))
+			     &e->list_atime, &e->list_ino)))
 		goto err_free;
 	e->n = co->n;
 	e->ents = co->e;
@@ -442,13 +443,14 @@ get_list(struct getter *g, struct pl_ent **ents, uint32_t *n, int *list_fd)
 	int fd, err;
 	if ((err = get_sub(g, 1, d->fd_copy, &fd)))
 		return err;
-	if ((err = ipc_fd_inspect(fd, &fi)))
+	if ((err = ipc_fd_inspect_file(fd, &fi))) /* read here, not mapped */
 		goto err_fd;
 	err = -ESTALE;
 	uint64_t most = sizeof(h) + (uint64_t)PHYS_MAX_OBJS *
 					    sizeof(struct pl_ent);
-	if (!fi.shmem || (uint32_t)fi.ino != d->ino || fi.pos != d->tag ||
-	    fi.size < sizeof(h) || fi.size > most)
+	if (!fi.shmem || (uint32_t)fi.ino != d->ino ||
+	    !ipc_fd_has_tag(fd, &fi, d->tag) || fi.size < sizeof(h) ||
+	    fi.size > most)
 		goto err_fd;
 	/* Header and entries in one read: the list is exactly that long. */
 	if (!(buf = malloc((size_t)fi.size))) {

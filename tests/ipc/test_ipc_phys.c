@@ -9,10 +9,14 @@
  * after many cycles.
  */
 #include <check.h>
+#include <linux/fs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check_run.h"
@@ -389,6 +393,22 @@ START_TEST(test_phys_errors)
 	struct ipc_desc d;
 	const char *why;
 	ck_assert_int_eq(ipc_handle_decode(h.data, &d, &why), 0);
+	/* Its list memfd (ours) carries the tag in its position and, where
+	 * memfds keep FS_NOATIME_FL, in its access time (ipc_fd_tag). */
+	struct stat lst;
+	ck_assert_int_eq(fstat(d.fd_copy, &lst), 0);
+	ck_assert_uint_eq((uint64_t)lseek(d.fd_copy, 0, SEEK_CUR), d.tag);
+	int probe = memfd_create("zt-noatime", MFD_CLOEXEC), fl = 0;
+	ck_assert_int_ge(probe, 0);
+	if (!ioctl(probe, FS_IOC_SETFLAGS, &(int){ FS_NOATIME_FL })) {
+		ck_assert_int_eq(ioctl(d.fd_copy, FS_IOC_GETFLAGS, &fl), 0);
+		ck_assert(fl & FS_NOATIME_FL);
+		ck_assert_uint_eq((uint64_t)lst.st_atim.tv_sec, d.tag);
+	} else {
+		fprintf(stderr, "skip: memfds refuse FS_NOATIME_FL here: the "
+				"list's tag is in its position alone\n");
+	}
+	close(probe);
 	struct ipc_desc fd = d;
 	fd.tag ^= 1ull << 20;
 	ipc_handle_encode(&fd, f.data);
