@@ -47,6 +47,10 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"of their own, so that each can be exported alone (also at most "
 		"a quarter of RLIMIT_NOFILE and of vm.max_map_count); past it "
 		"they share the pool file and cannot be exported; 0: none" },
+	[U_OPT_SYSFS] = { "ZEMEM_SYSFS", U_OPT_BOOL, "1", 0, 1,
+		"read optional sysfs and procfs files (CPU cache topology, ...); "
+		"0: answer as on a machine that lacks them (the fallbacks: "
+		"sysconf and defaults), as tests of such machines do" },
 	[U_OPT_IPC_TRANSPORT] = { "ZEMEM_IPC_TRANSPORT", U_OPT_STRING, "auto",
 		0, 0,
 		"how zeMemOpenIpcHandle gets the exporter's fd when the handle "

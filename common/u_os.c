@@ -7,8 +7,12 @@
 #endif
 #include "u_os.h"
 #include "u_lock.h"
+#include "u_options.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -63,6 +67,70 @@ u_cpu_count(void)
 	c = n > 0 ? (unsigned)n : 1;
 	__atomic_store_n(&cached, c, __ATOMIC_RELAXED);
 	return c;
+}
+
+/* One line of a sysfs cache attribute; 0 when absent. */
+static int
+cache_attr(int index, const char *attr, char *buf, size_t len)
+{
+	char path[96];
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, attr);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	int ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	return ok;
+}
+
+static unsigned
+caches_sysfs(uint64_t *sizes, unsigned max)
+{
+	unsigned n = 0;
+	for (int i = 0; i < 16 && n < max; i++) {
+		char type[32], size[32];
+		if (!cache_attr(i, "type", type, sizeof(type)))
+			break;
+		if (strncmp(type, "Data", 4) && strncmp(type, "Unified", 7))
+			continue;
+		if (!cache_attr(i, "size", size, sizeof(size)))
+			continue;
+		char *end;
+		unsigned long long v = strtoull(size, &end, 10);
+		if (*end == 'K')
+			v <<= 10;
+		else if (*end == 'M')
+			v <<= 20;
+		if (v)
+			sizes[n++] = v;
+	}
+	return n;
+}
+
+static unsigned
+caches_sysconf(uint64_t *sizes, unsigned max)
+{
+	static const int names[] = { _SC_LEVEL1_DCACHE_SIZE,
+				     _SC_LEVEL2_CACHE_SIZE,
+				     _SC_LEVEL3_CACHE_SIZE,
+				     _SC_LEVEL4_CACHE_SIZE };
+	unsigned n = 0;
+	for (unsigned i = 0; i < 4 && n < max; i++) {
+		long v = sysconf(names[i]);
+		if (v > 0)
+			sizes[n++] = (uint64_t)v;
+	}
+	return n;
+}
+
+unsigned
+u_cpu_caches(uint64_t *sizes, unsigned max)
+{
+	unsigned n = 0;
+	if (u_option_u64(U_OPT_SYSFS))
+		n = caches_sysfs(sizes, max);
+	return n ? n : caches_sysconf(sizes, max);
 }
 
 uint64_t

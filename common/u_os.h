@@ -17,6 +17,11 @@ size_t u_page_size(void);
 uint64_t u_phys_mem(void);
 /* Number of online CPUs, at least 1 (read once per process). */
 unsigned u_cpu_count(void);
+/* The data and unified caches one core (cpu0) sees, smallest level first:
+ * sizes in bytes into sizes[0..max), the count returned (0: unknown).
+ * sysfs when the kernel exposes it (a core's share, which is what a
+ * copy sees), else sysconf (glibc asks cpuid on x86), else none. */
+unsigned u_cpu_caches(uint64_t *sizes, unsigned max);
 /* Monotonic nanoseconds. */
 uint64_t u_now_ns(void);
 /* pidfd_open(pid, 0) and pidfd_getfd(pidfd, fd, 0): the new fd (the

@@ -233,42 +233,6 @@ drv_device_access_caps(const struct _ze_device_handle_t *dev,
 	p->sharedSystemAllocCapabilities = all;
 }
 
-/* Data and unified caches of cpu0 from sysfs, smallest level first. */
-static uint32_t
-read_caches(uint64_t sizes[8])
-{
-	uint32_t n = 0;
-	for (int i = 0; i < 16 && n < 8; i++) {
-		char path[96], type[32] = "", size[32] = "";
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-		FILE *f = fopen(path, "re");
-		if (!f)
-			break;
-		if (!fgets(type, sizeof(type), f))
-			type[0] = '\0';
-		fclose(f);
-		if (strncmp(type, "Data", 4) && strncmp(type, "Unified", 7))
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(size, sizeof(size), f)) {
-			char *end;
-			unsigned long long v = strtoull(size, &end, 10);
-			if (*end == 'K')
-				v <<= 10;
-			else if (*end == 'M')
-				v <<= 20;
-			sizes[n++] = v;
-		}
-		fclose(f);
-	}
-	return n;
-}
-
 ze_result_t
 drv_zeDeviceGetCacheProperties(ze_device_handle_t h, uint32_t *pCount,
 			       ze_device_cache_properties_t *p)
@@ -276,7 +240,7 @@ drv_zeDeviceGetCacheProperties(ze_device_handle_t h, uint32_t *pCount,
 	CHECK_DEVICE(h, dev);
 	CHECK_PTR(pCount);
 	uint64_t sizes[8];
-	uint32_t n = read_caches(sizes);
+	uint32_t n = u_cpu_caches(sizes, 8);
 	COUNT_QUERY(pCount, p, n);
 	for (uint32_t i = 0; i < *pCount; i++) {
 		p[i].flags = 0;

@@ -58,37 +58,18 @@ static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
 static size_t nt_threshold;  /* bytes; set once */
 static bool have_avx2;
 
-/* The last-level cache one core sees, from sysfs (sysconf reports the
- * whole package's L3 on AMD EPYC: 256 MiB where a core has 32); 0 if
- * unknown. */
+/* The last-level cache one core sees (u_cpu_caches: sysfs first, since
+ * sysconf reports the whole package's L3 on AMD EPYC: 256 MiB where a
+ * core has 32); 0 if unknown. */
 static size_t
 llc_size(void)
 {
-	size_t best = 0;
-	for (int i = 0; i < 8; i++) {
-		char path[80], buf[32];
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		FILE *f = fopen(path, "re");
-		if (!f)
-			break;
-		char *end = NULL;
-		unsigned long long v = 0;
-		if (fgets(buf, sizeof(buf), f))
-			v = strtoull(buf, &end, 10);
-		fclose(f);
-		if (end && *end == 'K')
-			v <<= 10;
-		else if (end && *end == 'M')
-			v <<= 20;
-		if (v > best)
-			best = (size_t)v;
-	}
-	if (!best) {
-		long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-		best = l3 > 0 ? (size_t)l3 : 0;
-	}
-	return best;
+	uint64_t sizes[8], best = 0;
+	unsigned n = u_cpu_caches(sizes, 8);
+	for (unsigned i = 0; i < n; i++)
+		if (sizes[i] > best)
+			best = sizes[i];
+	return (size_t)best;
 }
 
 static void

@@ -266,6 +266,44 @@ START_TEST(test_device_properties_truthful)
 }
 END_TEST
 
+/* A machine without CPU cache sysfs (a VM kernel, a container): the
+ * caches come from sysconf, and on x86-64 (cpuid) there are some. */
+START_TEST(test_cache_properties_without_sysfs)
+{
+	setenv("ZEMEM_SYSFS", "0", 1);
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	ck_assert_int_eq(zt.global.pfnInit(0), ZE_RESULT_SUCCESS);
+	uint32_t n = 1;
+	ck_assert_int_eq(zt.driver.pfnGet(&n, &zt.drv), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, &zt.dev),
+			 ZE_RESULT_SUCCESS);
+	const int names[] = { _SC_LEVEL1_DCACHE_SIZE, _SC_LEVEL2_CACHE_SIZE,
+			      _SC_LEVEL3_CACHE_SIZE, _SC_LEVEL4_CACHE_SIZE };
+	uint64_t want[4];
+	uint32_t nwant = 0;
+	for (int i = 0; i < 4; i++)
+		if (sysconf(names[i]) > 0)
+			want[nwant++] = (uint64_t)sysconf(names[i]);
+#if defined(__x86_64__)
+	ck_assert_uint_gt(nwant, 0);
+#endif
+	n = 0;
+	ck_assert_int_eq(zt.device.pfnGetCacheProperties(zt.dev, &n, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, nwant);
+	ze_device_cache_properties_t cp[4];
+	for (uint32_t i = 0; i < 4; i++)
+		cp[i] = (ze_device_cache_properties_t){
+			ZE_STRUCTURE_TYPE_DEVICE_CACHE_PROPERTIES, NULL
+		};
+	ck_assert_int_eq(zt.device.pfnGetCacheProperties(zt.dev, &n, cp),
+			 ZE_RESULT_SUCCESS);
+	for (uint32_t i = 0; i < n; i++)
+		ck_assert_uint_eq(cp[i].cacheSize, want[i]);
+	unsetenv("ZEMEM_SYSFS");
+}
+END_TEST
+
 START_TEST(test_device_count_option)
 {
 	setenv("ZEMEM_DEVICE_COUNT", "3", 1);
@@ -984,6 +1022,7 @@ driver_suite(void)
 	tcase_add_test(raw, test_getter_fills_only_fields_of_version);
 	tcase_add_test(raw, test_zeInit_flags);
 	tcase_add_test(raw, test_zeInitDrivers_types);
+	tcase_add_test(raw, test_cache_properties_without_sysfs);
 	tcase_add_test(raw, test_device_count_option);
 	tcase_add_test(raw, test_context_destroy_frees_allocations);
 	tcase_add_test(raw, test_alloc_budget_and_limits);
