@@ -69,6 +69,16 @@ u_cpu_count(void)
 	return c;
 }
 
+FILE *
+u_sysfile(const char *path)
+{
+	if (!u_option_u64(U_OPT_SYSFS)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	return fopen(path, "re");
+}
+
 /* One line of a sysfs cache attribute; 0 when absent. */
 static int
 cache_attr(int index, const char *attr, char *buf, size_t len)
@@ -76,7 +86,7 @@ cache_attr(int index, const char *attr, char *buf, size_t len)
 	char path[96];
 	snprintf(path, sizeof(path),
 		 "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, attr);
-	FILE *f = fopen(path, "re");
+	FILE *f = u_sysfile(path);
 	if (!f)
 		return 0;
 	int ok = fgets(buf, (int)len, f) != NULL;
@@ -127,9 +137,7 @@ caches_sysconf(uint64_t *sizes, unsigned max)
 unsigned
 u_cpu_caches(uint64_t *sizes, unsigned max)
 {
-	unsigned n = 0;
-	if (u_option_u64(U_OPT_SYSFS))
-		n = caches_sysfs(sizes, max);
+	unsigned n = caches_sysfs(sizes, max);
 	return n ? n : caches_sysconf(sizes, max);
 }
 

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* memfd with MFD_CLOEXEC | MFD_ALLOW_SEALING, sized to size (may be 0). */
 int u_memfd_create(const char *name, size_t size);
@@ -17,6 +18,12 @@ size_t u_page_size(void);
 uint64_t u_phys_mem(void);
 /* Number of online CPUs, at least 1 (read once per process). */
 unsigned u_cpu_count(void);
+/* fopen(path, "re") of an optional kernel file (sysfs, /proc/sys,
+ * /proc/cpuinfo, /proc/locks: what a VM or a container may lack). Every
+ * caller has a fallback for NULL; ZEMEM_SYSFS=0 makes every such open
+ * fail with ENOENT, as on a machine without them, so tests exercise the
+ * fallbacks. */
+FILE *u_sysfile(const char *path);
 /* The data and unified caches one core (cpu0) sees, smallest level first:
  * sizes in bytes into sizes[0..max), the count returned (0: unknown).
  * sysfs when the kernel exposes it (a core's share, which is what a

@@ -62,7 +62,7 @@ drv_make_uuid(uint8_t out[16], const char *what, uint32_t ordinal)
 static void
 cpu_model_name(char *buf, size_t len)
 {
-	FILE *f = fopen("/proc/cpuinfo", "re");
+	FILE *f = u_sysfile("/proc/cpuinfo");
 	char line[256];
 	snprintf(buf, len, "CPU");
 	if (!f)

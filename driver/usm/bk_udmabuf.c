@@ -49,7 +49,7 @@ udmabuf_open(void)
 static void
 read_cap(void)
 {
-	FILE *f = fopen(UDMABUF_LIMIT, "re");
+	FILE *f = u_sysfile(UDMABUF_LIMIT);
 	unsigned long mb;
 	if (!f)
 		return;

@@ -55,7 +55,7 @@ usm_heap_create(struct usm_heap **out)
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
 	    (int64_t)(rl.rlim_cur / 4) < h->slot_files_max)
 		h->slot_files_max = (int64_t)(rl.rlim_cur / 4);
-	FILE *mm = fopen("/proc/sys/vm/max_map_count", "re");
+	FILE *mm = u_sysfile("/proc/sys/vm/max_map_count");
 	long long maps;
 	if (mm && fscanf(mm, "%lld", &maps) == 1 &&
 	    maps / 4 < h->slot_files_max)
