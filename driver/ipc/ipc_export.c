@@ -593,6 +593,13 @@ ipc_export_put(const struct ipc_desc *d)
 			e->secret = 0;
 		}
 		export_unref(e);
+	} else if ((e || !ipc_map_get(&by_id, d->export_id)) &&
+		   d->serial && d->serial - 1 < next_serial &&
+		   d->export_id && d->export_id - 1 < next_id) {
+		/* Issued here (ids and serials only grow), and its last put
+		 * is done; a live record that the fields do not match is a
+		 * forgery (-ENOENT). */
+		err = -EALREADY;
 	}
 	pthread_mutex_unlock(&export_lock);
 	return err;

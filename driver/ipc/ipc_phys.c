@@ -374,8 +374,13 @@ ipc_phys_put(const struct ipc_desc *d)
 	pthread_mutex_lock(&xlock);
 	struct pexp *e = pexp_of(d);
 	if (!e) {
+		/* Issued here (ids and serials only grow), and put; a live
+		 * record that the fields do not match is a forgery. */
+		bool issued = !ipc_map_get(&exports, d->export_id) &&
+			      d->serial && d->serial - 1 < next_serial &&
+			      d->export_id && d->export_id - 1 < next_id;
 		pthread_mutex_unlock(&xlock);
-		return -ENOENT;
+		return issued ? -EALREADY : -ENOENT;
 	}
 	ipc_map_del(&exports, e->id);
 	pthread_mutex_unlock(&xlock);
