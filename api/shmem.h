@@ -835,12 +835,34 @@ void zeshmem_generic_no_such_type(void);
     SHMEM_GSECOND_(SHMEM_RMA_TYPES_BASE, collect, __VA_ARGS__)
 #define shmem_fcollect(...) \
     SHMEM_GSECOND_(SHMEM_RMA_TYPES_BASE, fcollect, __VA_ARGS__)
+/* The bitwise reductions' table in a _Generic: the unsigned base types
+ * and int8_t..int64_t (signed char, short, int and long or long long:
+ * types of their own, unlike uint8_t..uint64_t and size_t, which are
+ * base types already listed). */
+#define SHMEM_BITRED_TYPES_GENERIC_(X, A) \
+    SHMEM_BITRED_TYPES_BASE(X, A) \
+    X(int8_t, int8, A) \
+    X(int16_t, int16, A) \
+    X(int32_t, int32, A) \
+    X(int64_t, int64, A)
 #define shmem_and_reduce(...) \
-    SHMEM_GSECOND_(SHMEM_BITRED_TYPES_BASE, and_reduce, __VA_ARGS__)
+    SHMEM_GSECOND_(SHMEM_BITRED_TYPES_GENERIC_, and_reduce, __VA_ARGS__)
 #define shmem_or_reduce(...) \
-    SHMEM_GSECOND_(SHMEM_BITRED_TYPES_BASE, or_reduce, __VA_ARGS__)
+    SHMEM_GSECOND_(SHMEM_BITRED_TYPES_GENERIC_, or_reduce, __VA_ARGS__)
 #define shmem_xor_reduce(...) \
-    SHMEM_GSECOND_(SHMEM_BITRED_TYPES_BASE, xor_reduce, __VA_ARGS__)
+    SHMEM_GSECOND_(SHMEM_BITRED_TYPES_GENERIC_, xor_reduce, __VA_ARGS__)
+
+/* shmem_sync: the 1.5 C11 form shmem_sync(team) and the deprecated
+ * shmem_sync(PE_start, logPE_stride, PE_size, pSync), told apart by the
+ * number of arguments (a macro does not expand itself again, so the
+ * four-argument form calls the function). */
+#define SHMEM_NARG1OR4_(a, b, c, d, n, ...) n
+#define SHMEM_SYNC_1_(team) shmem_team_sync(team)
+#define SHMEM_SYNC_4_(s, l, n, p) shmem_sync(s, l, n, p)
+#define SHMEM_SYNC_PICK_(n) SHMEM_SYNC_##n##_
+#define SHMEM_SYNC_SEL_(n) SHMEM_SYNC_PICK_(n)
+#define shmem_sync(...) \
+    SHMEM_SYNC_SEL_(SHMEM_NARG1OR4_(__VA_ARGS__, 4, 3, 2, 1, 0))(__VA_ARGS__)
 #define shmem_max_reduce(...) \
     SHMEM_GSECOND_(SHMEM_MINMAX_TYPES_BASE, max_reduce, __VA_ARGS__)
 #define shmem_min_reduce(...) \

@@ -118,7 +118,8 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 	[U_OPT_SH_SYMMETRIC_SIZE] = { "ZESHMEM_SYMMETRIC_SIZE", U_OPT_SIZE,
 		"1G", 64 * KiB, 64 * TiB,
 		"shmem: initial size of each PE's symmetric heap (K/M/G "
-		"suffixes); a collective allocation that does not fit grows it" },
+		"suffixes); a collective allocation that does not fit grows it",
+		.alias = "SHMEM_SYMMETRIC_SIZE" },
 	[U_OPT_SH_HEAP_MEMORY] = { "ZESHMEM_HEAP_MEMORY", U_OPT_STRING,
 		"device", 0, 0,
 		"shmem: where the heap's physical memory lives: device or host" },
@@ -212,6 +213,17 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"blocking caller (waiting for its entry) spin a few "
 		"microseconds before they sleep: auto (when the machine has "
 		"more online CPUs than the node has PEs), on, off" },
+	[U_OPT_SH_INFO] = { "ZESHMEM_INFO", U_OPT_STRING, "", 0, 0,
+		"shmem: set (any value but 0/no/off/false): PE 0 prints the "
+		"library's version and every option at init",
+		.alias = "SHMEM_INFO" },
+	[U_OPT_SH_VERSION] = { "ZESHMEM_VERSION", U_OPT_STRING, "", 0, 0,
+		"shmem: set (any value but 0/no/off/false): PE 0 prints the "
+		"library's version at init", .alias = "SHMEM_VERSION" },
+	[U_OPT_SH_DEBUG] = { "ZESHMEM_DEBUG", U_OPT_STRING, "", 0, 0,
+		"shmem: set (any value but 0/no/off/false): the runtime's log "
+		"topics at debug level, unless ZEMEM_LOG_LEVEL names them",
+		.alias = "SHMEM_DEBUG" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];
@@ -329,6 +341,8 @@ options_parse(void)
 	for (int i = 0; i < U_OPT_COUNT; i++) {
 		const struct u_opt_desc *d = &opt_table[i];
 		const char *text = getenv(d->name);
+		if (!text && d->alias)
+			text = getenv(d->alias);
 		if (!text)
 			continue;
 		struct u_opt_value tmp = opt_values[i];
@@ -345,7 +359,9 @@ options_parse(void)
 		if (bad[i])
 			u_warn("opt", "%s=\"%s\" is not valid (%s); using the "
 			       "default", opt_table[i].name,
-			       getenv(opt_table[i].name),
+			       getenv(opt_table[i].name)
+				       ? getenv(opt_table[i].name)
+				       : getenv(opt_table[i].alias),
 			       bad[i] == -ERANGE ? "out of range" : "bad format");
 	}
 }
@@ -405,5 +421,7 @@ u_options_dump(FILE *f)
 		format_value(d, v, buf, sizeof(buf));
 		fprintf(f, "%-26s = %-12s (%s)\n    %s\n", d->name, buf,
 			v->set ? "from environment" : "default", d->help);
+		if (d->alias)
+			fprintf(f, "    (also read as %s)\n", d->alias);
 	}
 }

@@ -71,6 +71,9 @@ enum u_opt_id {
 	U_OPT_WM_IO_THREADS,
 	U_OPT_WM_O_DIRECT,
 	U_OPT_SH_PROXY_SPIN,
+	U_OPT_SH_INFO,
+	U_OPT_SH_VERSION,
+	U_OPT_SH_DEBUG,
 	U_OPT_COUNT,
 };
 
@@ -80,6 +83,9 @@ struct u_opt_desc {
 	const char *def;       /* default, as text ("" = computed, see help) */
 	uint64_t min, max;     /* for UINT and SIZE */
 	const char *help;
+	/* Another name read when `name` is not set: the spec's or another
+	 * project's spelling (SHMEM_SYMMETRIC_SIZE); `name` wins. */
+	const char *alias;
 };
 
 struct u_opt_value {

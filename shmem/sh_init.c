@@ -30,6 +30,7 @@
  * by collective calls only.
  */
 #include "sh.h"
+#include "shmem.h"
 
 #include "u_log.h"
 #include "u_options.h"
@@ -42,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #ifndef ZESHMEM_INSTALLED_DRIVER
@@ -257,9 +259,43 @@ close_driver(void)
 	sh.zdrv = NULL;
 }
 
+/* An OpenSHMEM switch (SHMEM_INFO, SHMEM_VERSION, SHMEM_DEBUG: "any
+ * value"): on when set to anything but an explicit no. */
+static bool
+switch_on(enum u_opt_id id)
+{
+	const struct u_opt_value *v = u_option(id);
+	if (!v->set)
+		return false;
+	static const char *const off[] = { "0", "no", "off", "false" };
+	for (size_t i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		if (!strcasecmp(v->s, off[i]))
+			return false;
+	return true;
+}
+
+/* SHMEM_VERSION and SHMEM_INFO, on PE 0 once the job is up. */
+static void
+announce(void)
+{
+	bool info = switch_on(U_OPT_SH_INFO);
+	if (sh.me != 0 || !(info || switch_on(U_OPT_SH_VERSION)))
+		return;
+	fprintf(stderr, "%s: OpenSHMEM %d.%d, library %s, %d PEs\n",
+		SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION,
+		ZEMEM_VERSION_STRING, sh.npes);
+	if (info)
+		u_options_dump(stderr);
+	fflush(stderr);
+}
+
 static int
 read_options(void)
 {
+	/* SHMEM_DEBUG: the runtime's messages at debug level, unless
+	 * ZEMEM_LOG_LEVEL says what it wants for them. */
+	if (switch_on(U_OPT_SH_DEBUG) && !u_log_topic_named("shmem"))
+		u_log_set_topic_level("shmem", U_LOG_DEBUG);
 	const char *copy = u_option_str(U_OPT_SH_COPY);
 	if (sh_req_copy >= SH_COPY_AUTO && sh_req_copy <= SH_COPY_ENGINE)
 		sh.copy = (enum sh_copy_mode)sh_req_copy;
@@ -343,6 +379,7 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 	u_info("shmem", "PE %d of %d up: heap %p + %zu, node %d (%d PEs)",
 	       sh.me, sh.npes, (void *)sh_heap.base, sh_heap.size, sh.my_node,
 	       sh.node_npes);
+	announce();
 	return 0;
 
 err_proxy:

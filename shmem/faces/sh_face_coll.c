@@ -329,7 +329,7 @@ shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 }
 
 void
-shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync)
+(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
 	struct sh_aset a = old_aset(__func__, PE_start, logPE_stride, PE_size,
 				    pSync);

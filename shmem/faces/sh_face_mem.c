@@ -20,9 +20,15 @@ shmem_calloc(size_t count, size_t size)
 	return sh_calloc(count, size, __func__);
 }
 
+/* Alignments 1, 2 and 4 are powers of two below a pointer's: the spec
+ * leaves them undefined, other implementations accept them, and so do we
+ * (rounded up). rocshmem_align keeps posix_memalign's rule. */
 void *
 shmem_align(size_t alignment, size_t size)
 {
+	if (alignment && alignment < sizeof(void *) &&
+	    !(alignment & (alignment - 1)))
+		alignment = sizeof(void *);
 	return sh_malloc(size, alignment, __func__);
 }
 

@@ -67,8 +67,15 @@ struct multi {
 	int cmp;
 	const char *values;
 	int vector;
+	int wait;
 	size_t result;
 };
+
+/* Where this thread's next _any scan starts: one past the index the last
+ * one returned, so that a series of calls returns every satisfied index
+ * in turn (OpenSHMEM 1.5 requires it of test_any and wait_until_any; a
+ * scan from 0 would return the lowest one forever). */
+static _Thread_local size_t any_next[2]; /* [wait]: test_any, wait_any */
 
 /* Tests every included ivar once: sets m->result and returns whether the
  * wait is over. */
@@ -77,7 +84,11 @@ multi_scan(void *arg)
 {
 	struct multi *m = arg;
 	size_t hits = 0, included = 0;
-	for (size_t i = 0; i < m->nelems; i++) {
+	size_t start = m->kind == FACE_ANY && m->nelems
+			       ? any_next[m->wait] % m->nelems : 0;
+	for (size_t k = 0; k < m->nelems; k++) {
+		size_t i = start + k < m->nelems ? start + k
+						 : start + k - m->nelems;
 		if (m->status && m->status[i])
 			continue;
 		included++;
@@ -95,6 +106,7 @@ multi_scan(void *arg)
 		}
 		if (m->kind == FACE_ANY) {
 			m->result = i;
+			any_next[m->wait] = i + 1;
 			return true;
 		}
 		if (m->kind == FACE_SOME)
@@ -136,6 +148,7 @@ face_multi(const char *call, enum face_multi kind, int wait, void *ivars,
 		.call = call, .kind = kind, .ivars = ivars, .nelems = nelems,
 		.indices = indices, .status = status, .t = t, .esize = esize,
 		.cmp = cmp, .values = values, .vector = vector,
+		.wait = !!wait,
 	};
 	if (multi_scan(&m) || !wait)
 		return m.result;

@@ -298,11 +298,52 @@ BIT_LIST(BIT_FN)
 	}
 SYNC_LIST(SYNC_FN)
 
+/* ---- bitwise reductions over the world (table 10 of OpenSHMEM 1.5) ---- */
+
+#define BITRED_LIST(X) \
+	X(unsigned char, uchar) X(unsigned short, ushort) \
+	X(unsigned int, uint) X(unsigned long, ulong) \
+	X(unsigned long long, ullong) X(int8_t, i8) X(int16_t, i16) \
+	X(int32_t, i32) X(int64_t, i64) X(uint8_t, u8) X(uint16_t, u16) \
+	X(uint32_t, u32) X(uint64_t, u64) X(size_t, size)
+
+/* PE p gives 0x10 | (1 << p) (p < 4) in each of 3 elements. */
+#define BITRED_FN(T, N) \
+	static void \
+	bitred_##N(void) \
+	{ \
+		T *src = shmem_malloc(3 * sizeof(T)); \
+		T *dst = shmem_malloc(3 * sizeof(T)); \
+		CHECK(src && dst, "alloc"); \
+		T and_ = (T)0x1f, or_ = 0, xor_ = 0; \
+		for (int p = 0; p < npes; p++) { \
+			T v = (T)(0x10 | (1 << (p % 4))); \
+			and_ = (T)(and_ & v); \
+			or_ = (T)(or_ | v); \
+			xor_ = (T)(xor_ ^ v); \
+		} \
+		for (int i = 0; i < 3; i++) \
+			src[i] = (T)(0x10 | (1 << (me % 4))); \
+		CHECK(shmem_and_reduce(SHMEM_TEAM_WORLD, dst, src, 3) == 0, \
+		      "and_reduce"); \
+		CHECK(dst[0] == and_ && dst[2] == and_, "and %d", (int)dst[0]); \
+		CHECK(shmem_or_reduce(SHMEM_TEAM_WORLD, dst, src, 3) == 0, \
+		      "or_reduce"); \
+		CHECK(dst[0] == or_ && dst[2] == or_, "or %d", (int)dst[0]); \
+		CHECK(shmem_xor_reduce(SHMEM_TEAM_WORLD, dst, src, 3) == 0, \
+		      "xor_reduce"); \
+		CHECK(dst[0] == xor_ && dst[2] == xor_, "xor %d", (int)dst[0]); \
+		shmem_free(dst); \
+		shmem_free(src); \
+	}
+BITRED_LIST(BITRED_FN)
+
 #define CALL(T, N) rma_##N();
 #define CALL_EXT(T, N) ext_##N();
 #define CALL_AMO(T, N) amo_##N();
 #define CALL_BIT(T, N) bit_##N();
 #define CALL_SYNC(T, N) sync_##N();
+#define CALL_BITRED(T, N) bitred_##N();
 
 static void
 case_generic(void)
@@ -313,6 +354,9 @@ case_generic(void)
 	AMO_LIST(CALL_AMO)
 	BIT_LIST(CALL_BIT)
 	SYNC_LIST(CALL_SYNC)
+	BITRED_LIST(CALL_BITRED)
+	/* shmem_sync(team): the 1.5 C11 form */
+	CHECK(shmem_sync(SHMEM_TEAM_WORLD) == 0, "shmem_sync(team)");
 	shmem_ctx_destroy(ctx);
 }
 
@@ -414,6 +458,12 @@ case_old(void)
 	(shmem_wait_until)(lv, SHMEM_CMP_EQ, 7);
 	(shmem_wait)(lv, 0);
 	shmem_barrier_all();
+	/* shmem_sync's deprecated four-argument form */
+	static long psync[SHMEM_SYNC_SIZE];
+	for (int i = 0; i < SHMEM_SYNC_SIZE; i++)
+		psync[i] = SHMEM_SYNC_VALUE;
+	shmem_barrier_all();
+	shmem_sync(0, 0, npes, psync);
 	shmem_clear_cache_inv();
 	shmem_set_cache_inv();
 	shmem_clear_cache_line_inv(p);

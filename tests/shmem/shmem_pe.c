@@ -557,10 +557,32 @@ case_wait(void)
 						       status, SHMEM_CMP_EQ,
 						       vals) ==
 		      (size_t)npes - 1, "wait_until_some_vector");
-		CHECK(shmem_int_wait_until_any_vector(iv, (size_t)npes,
-						      status, SHMEM_CMP_LE,
-						      vals) == 1,
-		      "wait_until_any_vector");
+		size_t av = shmem_int_wait_until_any_vector(iv, (size_t)npes,
+							    status,
+							    SHMEM_CMP_LE,
+							    vals);
+		CHECK(av >= 1 && av < (size_t)npes,
+		      "wait_until_any_vector %zu", av);
+		/* OpenSHMEM 1.5: a series of _any calls eventually returns
+		 * every satisfied index, not the lowest one forever. */
+		int *seen = calloc((size_t)npes, sizeof(int));
+		CHECK(seen, "calloc");
+		for (int r = 0; r < 2 * npes; r++) {
+			size_t t = shmem_int_test_any(iv, (size_t)npes, status,
+						      SHMEM_CMP_GT, 0);
+			size_t w = shmem_int_wait_until_any(iv, (size_t)npes,
+							    status,
+							    SHMEM_CMP_GT, 0);
+			CHECK(t >= 1 && t < (size_t)npes && w >= 1 &&
+				      w < (size_t)npes,
+			      "any %zu %zu", t, w);
+			seen[t] |= 1;
+			seen[w] |= 2;
+		}
+		for (int j = 1; j < npes; j++)
+			CHECK(seen[j] == 3, "_any never returned %d (%d)", j,
+			      seen[j]);
+		free(seen);
 		CHECK(shmem_int_test_all_vector(iv, (size_t)npes, status,
 						SHMEM_CMP_EQ, vals) == 1,
 		      "test_all_vector");
@@ -760,7 +782,17 @@ case_mem(void)
 	/* invalid: NULL, collectively */
 	CHECK(shmem_malloc(0) == NULL, "malloc 0");
 	CHECK(shmem_align(3, 8) == NULL, "align 3");
-	CHECK(shmem_align(4, 8) == NULL, "align 4");
+	CHECK(shmem_align(0, 8) == NULL, "align 0");
+	/* 1, 2 and 4: rounded up (as other implementations), symmetric */
+	for (size_t a = 1; a <= 4; a <<= 1) {
+		long *s = shmem_align(a, 8);
+		CHECK(s && (uintptr_t)s % sizeof(void *) == 0, "align %zu",
+		      a);
+		shmem_long_p(s, me, (me + 1) % npes);
+		shmem_barrier_all();
+		CHECK(*s == (me + npes - 1) % npes, "align %zu: put", a);
+		shmem_free(s);
+	}
 	CHECK(shmem_calloc(SIZE_MAX / 2, 4) == NULL, "calloc overflow");
 	CHECK(shmem_calloc(0, 4) == NULL, "calloc 0");
 	shmem_free(NULL);
