@@ -86,6 +86,16 @@ int shmemx_device_index(void);
 void *shmemx_ze_context(void);
 void *shmemx_ze_device(void);
 
+/* Names the program's own Level Zero context (a ze_context_handle_t of
+ * the runtime's driver; NULL forgets it): rocshmem_buffer_register_
+ * symmetric then asks about and exports buffers reserved and mapped in
+ * it, which drivers that keep VMM ranges per context know only there.
+ * Without it the runtime asks zeDriverGetDefaultContext (where the loader
+ * and driver have it), then its own context; zemem's and Intel's drivers
+ * answer for any of their contexts. Any time, not collective; the context
+ * must outlive the registrations made while it is named. Returns 0. */
+int shmemx_set_ze_context(void *ctx);
+
 /* shmem_signal_wait_until for at most timeout_ms milliseconds (rounded up
  * to the runtime's sleep slice, 50 ms): 0 when the condition holds
  * (*value = the signal, value may be NULL), 1 when timeout_ms passed

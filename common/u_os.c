@@ -15,6 +15,7 @@
 #include <string.h>
 #include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,6 +169,20 @@ u_pidfd_getfd(int pidfd, int fd)
 {
 	long r = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 	return r < 0 ? -errno : (int)r;
+}
+
+int
+u_random(void *buf, size_t len)
+{
+	size_t got = 0;
+	for (int tries = 0; got < len && tries < 16; tries++) {
+		ssize_t r = getrandom((char *)buf + got, len - got, 0);
+		if (r > 0)
+			got += (size_t)r;
+		else if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+	return got == len ? 0 : -EAGAIN;
 }
 
 /* ---- u_lock's slow paths (u_lock.h) ------------------------------------ */

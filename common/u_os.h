@@ -35,5 +35,9 @@ uint64_t u_now_ns(void);
  * kernel makes both close-on-exec) or -errno (-ENOSYS before Linux 5.6). */
 int u_pidfd_open(int pid);
 int u_pidfd_getfd(int pidfd, int fd);
+/* len random bytes from getrandom: 0, or -errno (-EAGAIN after repeated
+ * short reads). Blocks only until the kernel's pool is initialised (early
+ * boot); never falls back to a guessable value. */
+int u_random(void *buf, size_t len);
 
 #endif

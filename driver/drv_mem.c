@@ -637,11 +637,15 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr or pMemAllocProperties is NULL");
 	/* One lookup says what ptr is: a USM block, an import or a VMM
-	 * mapping of c answers, anything else is unknown. An export
-	 * descriptor in the chain looks a USM block up again (driver/ipc). */
+	 * mapping answers, anything else is unknown. Any context of the
+	 * driver may ask, as with Intel's (its allocations and reservations
+	 * are the driver's, not a context's): a program's own VMM range is
+	 * known to a library that made a context of its own. An export
+	 * descriptor in the chain exports through the memory's own context
+	 * (driver/ipc looks a USM block up again). */
 	struct amap_hit hit;
-	bool known = !amap_find(ptr, &hit) && hit.info.ctx == c &&
-		     hit.kind != AMAP_VMM_RESV;
+	bool known = !amap_find(ptr, &hit) && hit.kind != AMAP_VMM_RESV;
+	(void)c;
 	if (!known) {
 		props->type = ZE_MEMORY_TYPE_UNKNOWN;
 		props->id = 0;
@@ -678,7 +682,7 @@ drv_zeMemGetAllocProperties_full(ze_context_handle_t hContext,
 				x->fd = info->fd;
 				continue;
 			}
-			ze_result_t r = ipc_mem_export_fd(c, info,
+			ze_result_t r = ipc_mem_export_fd(info->ctx, info,
 							  (void *)e);
 			if (r)
 				return r;
@@ -734,12 +738,13 @@ drv_zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr,
 	if (!ptr)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_NULL_POINTER,
 				"ptr is NULL");
-	/* One lookup: a USM block, an import or a VMM mapping of c. */
+	/* One lookup: a USM block, an import or a VMM mapping, of any
+	 * context of the driver (as zeMemGetAllocProperties). */
 	struct amap_hit hit;
-	if (amap_find(ptr, &hit) || hit.info.ctx != c ||
-	    hit.kind == AMAP_VMM_RESV)
+	(void)c;
+	if (amap_find(ptr, &hit) || hit.kind == AMAP_VMM_RESV)
 		return DRV_FAIL(ZE_RESULT_ERROR_ADDRESS_NOT_FOUND,
-				"%p is in no allocation of this context", ptr);
+				"%p is in no allocation of this driver", ptr);
 	if (pBase)
 		*pBase = hit.info.base;
 	if (pSize)

@@ -45,6 +45,7 @@
  * handlers).
  */
 #include "drv.h"
+#include "amap/amap.h"
 #include "u_os.h"
 
 #include <errno.h>
@@ -141,6 +142,13 @@ resolve(const char *func, struct _ze_context_handle_t *c, const void *ptr,
 	ze_result_t r = drv_zeMemGetAllocProperties(c, ptr, &props, NULL);
 	if (r)
 		return r;
+	/* zeMemGetAllocProperties answers for any context of the driver;
+	 * an attribute is set and read through the memory's own context. */
+	struct amap_hit hit;
+	if (props.type != ZE_MEMORY_TYPE_UNKNOWN &&
+	    (amap_find(ptr, &hit) || hit.info.ctx != c))
+		return drv_fail(ZE_RESULT_ERROR_INVALID_ARGUMENT, func,
+				"%p belongs to another context", ptr);
 	if (props.type != ZE_MEMORY_TYPE_UNKNOWN) {
 		void *base = NULL;
 		size_t asize = 0;

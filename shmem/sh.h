@@ -363,10 +363,13 @@ sh_remote_fast(const void *p, size_t len, int pe)
 /* IPC of other ranges than the heap (sh_reg.c's symmetric registrations):
  * export [p, p + size) of VMM memory as one physical-range handle, open a
  * handle (a fresh local mapping), put an export back. 0 or -errno. */
-SH_HIDDEN int sh_tr_ipc_export(const void *p, size_t size,
-			       ze_ipc_mem_handle_t *out);
+SH_HIDDEN int sh_tr_ipc_export(ze_context_handle_t ctx, const void *p,
+			       size_t size, ze_ipc_mem_handle_t *out);
 SH_HIDDEN int sh_tr_ipc_open(ze_ipc_mem_handle_t h, int pe, void **out);
-SH_HIDDEN void sh_tr_ipc_put(ze_ipc_mem_handle_t h);
+SH_HIDDEN void sh_tr_ipc_put(ze_context_handle_t ctx, ze_ipc_mem_handle_t h);
+/* An entry point newer than the loader may have: the loader's own, else
+ * the driver's (zeDriverGetExtensionFunctionAddress); NULL: neither. */
+SH_HIDDEN void *sh_ze_sym(const char *name);
 
 /* ---- user buffer registration (sh_reg.c: the rocSHMEM face's) ---------- */
 
@@ -390,6 +393,9 @@ SH_HIDDEN void *sh_lreg_desc(const void *p, size_t len);
  * alias (a fresh mapping of the same physical memory), NULL on EVERY PE
  * when any PE's check failed (each says why on stderr, naming who). */
 SH_HIDDEN void *sh_symreg_add(void *addr, size_t len, const char *who);
+/* shmemx_set_ze_context: the program's context (NULL: none), in which
+ * sh_symreg_add asks about and exports buffers. Any time. */
+SH_HIDDEN void sh_symreg_set_ctx(ze_context_handle_t ctx);
 /* Collective: quiet, agree, unmap every PE's view of the alias. 0, or
  * -ENOENT on every PE when some PE does not know its alias. */
 SH_HIDDEN int sh_symreg_del(void *alias, const char *who);

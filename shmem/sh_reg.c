@@ -30,6 +30,16 @@
  * PE in flight to a peer's buffer), agree (every PE quieted), then the
  * region is closed and the mappings go.
  *
+ * Contexts: the buffer is the program's, reserved and mapped in ITS
+ * context; drivers that keep VMM ranges per context (Intel's and zemem's
+ * do not: theirs are the driver's) know it only there. So the checks and
+ * the export ask, in order, the context the program named
+ * (shmemx_set_ze_context), the driver's default context
+ * (zeDriverGetDefaultContext, where the loader and driver have it), and
+ * the runtime's own; the first that knows the range is the buffer's
+ * (s->ctx, which also puts the export back). The alias and the peers'
+ * opens are the runtime's own context's.
+ *
  * Not supported: with libfabric active, a device whose memory the host
  * cannot reach (no FI_HMEM_ZE in libfabric here: -EOPNOTSUPP, as the
  * heap).
@@ -46,6 +56,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +69,7 @@ struct lreg {
 
 struct symreg {
 	char *user;                       /* the caller's VMM buffer */
+	ze_context_handle_t ctx;          /* where it is known (exported) */
 	char *alias;                      /* this PE's open of its own export */
 	size_t len;
 	ze_ipc_mem_handle_t handle;       /* the export (put at unregister) */
@@ -70,6 +82,7 @@ struct symreg {
 };
 
 static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
+static _Atomic(ze_context_handle_t) prog_ctx; /* shmemx_set_ze_context */
 static struct lreg *lregs;
 static struct symreg *symregs;
 static unsigned nsymregs;
@@ -204,7 +217,7 @@ struct sym_blob {
 /* Why this PE cannot register [addr, addr + len): 0 or -errno, said on
  * stderr. */
 static int
-sym_check(void *addr, size_t len, const char *who)
+sym_check(void *addr, size_t len, const char *who, ze_context_handle_t *ctx)
 {
 	if (!addr || !len) {
 		sh_warn(who, "addr %p, length %zu: a NULL address or a zero "
@@ -244,10 +257,28 @@ sym_check(void *addr, size_t len, const char *who)
 			     "size %zu", addr, len, page);
 		return -EINVAL;
 	}
-	r = zeVirtualMemGetAccessAttribute(sh.zctx, addr, len, &acc, &run);
-	if (r || acc == ZE_MEMORY_ACCESS_ATTRIBUTE_NONE || run != len) {
+	ze_context_handle_t cand[3] = { atomic_load(&prog_ctx), NULL,
+					sh.zctx };
+	ze_context_handle_t (*dflt)(ze_driver_handle_t) =
+		(ze_context_handle_t (*)(ze_driver_handle_t))sh_ze_sym(
+			"zeDriverGetDefaultContext");
+	if (dflt && sh.zdrv)
+		cand[1] = dflt(sh.zdrv);
+	*ctx = NULL;
+	for (int i = 0; i < 3 && !*ctx; i++) {
+		if (!cand[i] || (i && cand[i] == cand[i - 1]))
+			continue;
+		r = zeVirtualMemGetAccessAttribute(cand[i], addr, len, &acc,
+						   &run);
+		if (!r && acc != ZE_MEMORY_ACCESS_ATTRIBUTE_NONE && run == len)
+			*ctx = cand[i];
+	}
+	if (!*ctx) {
 		sh_warn(who, "addr %p, length %zu is not memory mapped with "
-			     "zeVirtualMemReserve + zeVirtualMemMap", addr, len);
+			     "zeVirtualMemReserve + zeVirtualMemMap (in the "
+			     "context named by shmemx_set_ze_context, the "
+			     "driver's default one or the runtime's)", addr,
+			len);
 		return -EINVAL;
 	}
 	pthread_rwlock_rdlock(&reg_lock);
@@ -271,7 +302,7 @@ symreg_close(struct symreg *s, bool put)
 	if (s->alias)
 		zeMemCloseIpcHandle(sh.zctx, s->alias);
 	if (put)
-		sh_tr_ipc_put(s->handle);
+		sh_tr_ipc_put(s->ctx, s->handle);
 	free(s->peer);
 	free(s->net);
 	free(s);
@@ -310,12 +341,14 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 		s->peer = calloc((size_t)n, sizeof(*s->peer));
 	if (s && net)
 		s->net = calloc((size_t)n, sizeof(*s->net));
+	ze_context_handle_t ctx = NULL;
 	mine.status = s && all && s->peer && (!net || s->net)
-			      ? sym_check(addr, len, who)
+			      ? sym_check(addr, len, who, &ctx)
 			      : -ENOMEM;
 	bool exported = false, checked = !mine.status;
 	if (!mine.status) {
-		mine.status = sh_tr_ipc_export(addr, len, &mine.handle);
+		s->ctx = ctx;
+		mine.status = sh_tr_ipc_export(ctx, addr, len, &mine.handle);
 		exported = !mine.status;
 	}
 	if (!mine.status) {
@@ -403,6 +436,12 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	u_dbg("shmem", "%s: %p+%zu registered, alias %p", who, addr, len,
 	      (void *)s->alias);
 	return s->alias;
+}
+
+void
+sh_symreg_set_ctx(ze_context_handle_t ctx)
+{
+	atomic_store(&prog_ctx, ctx);
 }
 
 int

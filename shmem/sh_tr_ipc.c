@@ -55,8 +55,8 @@ static bool my_handle_set[SH_MAX_CHUNKS];
  * the driver's through zeDriverGetExtensionFunctionAddress (zemem's
  * driver offers both used here; a single-driver loader passes the
  * driver's handles through, so its functions take ours). NULL: neither. */
-static void *
-loader_sym(const char *name)
+void *
+sh_ze_sym(const char *name)
 {
 	void *dl = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_NOLOAD);
 	void *f = dl ? dlsym(dl, name) : NULL;
@@ -69,10 +69,10 @@ loader_sym(const char *name)
 }
 
 static int
-export_range(const void *p, size_t size, bool whole_heap,
-	     ze_ipc_mem_handle_t *out)
+export_range(ze_context_handle_t ctx, const void *p, size_t size,
+	     bool whole_heap, ze_ipc_mem_handle_t *out)
 {
-	get_props_fn gp = whole_heap ? (get_props_fn)loader_sym(
+	get_props_fn gp = whole_heap ? (get_props_fn)sh_ze_sym(
 			"zeMemGetIpcHandleWithProperties") : NULL;
 	ze_result_t r;
 	if (gp) {
@@ -80,9 +80,9 @@ export_range(const void *p, size_t size, bool whole_heap,
 			.stype = ZE_STRUCTURE_TYPE_IPC_PHYS_MEM_HANDLE_RANGE_EXT_DESC,
 			.size = size,
 		};
-		r = gp(sh.zctx, p, &rd, out);
+		r = gp(ctx, p, &rd, out);
 	} else {
-		r = zeMemGetIpcHandle(sh.zctx, p, out);
+		r = zeMemGetIpcHandle(ctx, p, out);
 	}
 	if (r)
 		u_err("shmem", "IPC handle of the heap at %p (+%zu): 0x%x", p,
@@ -91,11 +91,11 @@ export_range(const void *p, size_t size, bool whole_heap,
 }
 
 static void
-put_handle(ze_ipc_mem_handle_t h)
+put_handle(ze_context_handle_t ctx, ze_ipc_mem_handle_t h)
 {
-	put_fn put = (put_fn)loader_sym("zeMemPutIpcHandle");
+	put_fn put = (put_fn)sh_ze_sym("zeMemPutIpcHandle");
 	if (put)
-		put(sh.zctx, h);
+		put(ctx, h);
 	else
 		u_warn("shmem", "neither the loader nor the driver has "
 				"zeMemPutIpcHandle: the heap's export stays "
@@ -136,7 +136,7 @@ sh_tr_ipc_init(void)
 		.align = sh_heap.max_align,
 	};
 	sh.host_hash = mine.host;
-	err = export_range(sh_heap.base, sh_heap.chunk0_size, true,
+	err = export_range(sh.zctx, sh_heap.base, sh_heap.chunk0_size, true,
 			   &mine.handle);
 	if (err)
 		return err;
@@ -244,7 +244,7 @@ sh_tr_ipc_fini(void)
 	}
 	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
 		if (my_handle_set[k]) {
-			put_handle(my_handle[k]);
+			put_handle(sh.zctx, my_handle[k]);
 			my_handle_set[k] = false;
 		}
 	free(sh.peers);
@@ -263,8 +263,8 @@ sh_tr_ipc_add_chunk(unsigned k)
 	int n = sh.npes;
 	struct sh_chunk *c = &sh_heap.chunk[k];
 	struct blob mine = { .pid = (int32_t)getpid() };
-	mine.status = export_range(sh_heap.base + c->off, c->size, false,
-				   &mine.handle);
+	mine.status = export_range(sh.zctx, sh_heap.base + c->off, c->size,
+				   false, &mine.handle);
 	if (!mine.status) {
 		my_handle[k] = mine.handle;
 		my_handle_set[k] = true;
@@ -311,9 +311,10 @@ sh_tr_ipc_add_chunk(unsigned k)
 }
 
 int
-sh_tr_ipc_export(const void *p, size_t size, ze_ipc_mem_handle_t *out)
+sh_tr_ipc_export(ze_context_handle_t ctx, const void *p, size_t size,
+		 ze_ipc_mem_handle_t *out)
 {
-	return export_range(p, size, true, out);
+	return export_range(ctx, p, size, true, out);
 }
 
 int
@@ -323,9 +324,9 @@ sh_tr_ipc_open(ze_ipc_mem_handle_t h, int pe, void **out)
 }
 
 void
-sh_tr_ipc_put(ze_ipc_mem_handle_t h)
+sh_tr_ipc_put(ze_context_handle_t ctx, ze_ipc_mem_handle_t h)
 {
-	put_handle(h);
+	put_handle(ctx, h);
 }
 
 void *

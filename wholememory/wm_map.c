@@ -73,57 +73,111 @@ take_fd(int pid, int num)
 
 /* ---- the socket transport ---------------------------------------------- */
 
+/*
+ * Where pidfd_getfd is refused (Yama, seccomp) or not wanted
+ * (ZEMEM_IPC_TRANSPORT=broker), each owner hands its object's fd to the
+ * ranks that ask over an abstract UNIX socket, with SCM_RIGHTS.
+ *
+ * Names: "zewm-<pid>-<nonce>", the nonce 64 bits from getrandom drawn
+ * anew for every exchange, bound BEFORE the names travel to the other
+ * ranks inside the communicator (its all-gather runs over the symmetric
+ * heap). Nobody outside the job can know a name before it is bound, so
+ * nobody can take it first (a name already in use, which only chance
+ * could make, is drawn again), as the driver's broker names itself
+ * after its process nonce (driver/ipc/ipc_broker.c).
+ *
+ * Trust: abstract sockets carry no permissions, and a bound name shows in
+ * /proc/net/unix, so both ends check SO_PEERCRED. The server serves only
+ * the ranks that asked for its fd (this uid, a pid of one of them, each
+ * once); anyone else is closed at once and never counts as a member. The
+ * client takes an fd only from the owner it meant (this uid, that rank's
+ * pid). The ranks of a communicator are on one node and in one pid
+ * namespace (the pids are what getpid() said in each). The whole serving
+ * has one deadline (SOCK_WAIT_MS), however many strangers knock.
+ */
+
 #define SOCK_WAIT_MS 10000
+#define SOCK_NAME_TRIES 4
 
 static socklen_t
-sock_name(struct sockaddr_un *a, int pid, uint64_t id, uint64_t seq)
+sock_name(struct sockaddr_un *a, int pid, uint64_t nonce)
 {
 	memset(a, 0, sizeof(*a));
 	a->sun_family = AF_UNIX;
 	/* abstract: sun_path[0] = 0 */
 	int n = snprintf(a->sun_path + 1, sizeof(a->sun_path) - 1,
-			 "zewm-%d-%llx-%llx", pid, (unsigned long long)id,
-			 (unsigned long long)seq);
+			 "zewm-%d-%016llx", pid, (unsigned long long)nonce);
 	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
 }
 
 struct server {
 	pthread_t tid;
-	int lfd, fd, count, err;
+	int lfd, fd, n, count, err;
+	const int *pid;                   /* [n]: each rank's pid */
+	bool *want;                       /* [n]: asked for our fd, unserved */
 };
 
+static uint64_t
+now_ms(void)
+{
+	return u_now_ns() / 1000000u;
+}
+
+/* Waits until fd is readable, until the monotonic deadline (ms). */
 static int
-poll_in(int fd)
+poll_in(int fd, uint64_t deadline)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int r;
-	do
-		r = poll(&p, 1, SOCK_WAIT_MS);
-	while (r < 0 && errno == EINTR);
+	do {
+		uint64_t now = now_ms();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		r = poll(&p, 1, (int)(deadline - now));
+	} while (r < 0 && errno == EINTR);
 	return r > 0 ? 0 : (r == 0 ? -ETIMEDOUT : -errno);
+}
+
+/* The rank that c's peer is, among those still waiting for our fd, or
+ * -1 (a stranger, or a member that was served already). */
+static int
+member_of(const struct server *sv, int c)
+{
+	struct ucred cr;
+	socklen_t cl = sizeof(cr);
+	if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 ||
+	    cr.uid != geteuid())
+		return -1;
+	for (int r = 0; r < sv->n; r++)
+		if (sv->want[r] && sv->pid[r] == (int)cr.pid)
+			return r;
+	return -1;
 }
 
 static void *
 serve(void *arg)
 {
 	struct server *sv = arg;
-	int refused = 0;
-	for (int i = 0; i < sv->count && !sv->err; i++) {
-		int e = poll_in(sv->lfd);
+	uint64_t deadline = now_ms() + SOCK_WAIT_MS;
+	unsigned refused = 0;
+	while (sv->count > 0 && !sv->err) {
+		int e = poll_in(sv->lfd, deadline);
 		int c = e ? -1 : accept4(sv->lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (c < 0) {
+			if (!e && (errno == EINTR || errno == ECONNABORTED))
+				continue;
 			sv->err = e ? e : -errno;
 			break;
 		}
-		struct ucred cr;
-		socklen_t cl = sizeof(cr);
-		if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 ||
-		    cr.uid != geteuid()) {
-			u_warn(WM_TOPIC, "a peer of another user asked for a "
-			       "partition's fd: refused");
+		int r = member_of(sv, c);
+		if (r < 0) {
+			/* 1, 2, 4, ...: a flood costs no flood of lines */
+			refused++;
+			if (!(refused & (refused - 1)))
+				u_warn(WM_TOPIC, "a process that is no rank "
+				       "waiting for it asked for a partition's "
+				       "fd: refused (%u time(s))", refused);
 			close(c);
-			if (++refused < 64)
-				i--;
 			continue;
 		}
 		char b = 0;
@@ -147,22 +201,36 @@ serve(void *arg)
 		while (w < 0 && errno == EINTR);
 		if (w != 1)
 			sv->err = -EIO;
+		sv->want[r] = false;
+		sv->count--;
 		close(c);
 	}
 	return NULL;
 }
 
+/* The fd of rank pid's partition from its socket @name(pid, nonce). */
 static int
-sock_fetch(int pid, uint64_t id, uint64_t seq)
+sock_fetch(int pid, uint64_t nonce)
 {
 	struct sockaddr_un a;
-	socklen_t al = sock_name(&a, pid, id, seq);
+	socklen_t al = sock_name(&a, pid, nonce);
 	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return -errno;
 	int err = connect(s, (struct sockaddr *)&a, al) ? -errno : 0;
+	struct ucred cr;
+	socklen_t cl = sizeof(cr);
+	if (!err && getsockopt(s, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0)
+		err = -errno;
+	if (!err && (cr.uid != geteuid() || (int)cr.pid != pid)) {
+		u_err(WM_TOPIC, "@%s is served by pid %d uid %u, not by the "
+		      "rank (pid %d uid %u): refused", a.sun_path + 1,
+		      (int)cr.pid, (unsigned)cr.uid, pid,
+		      (unsigned)geteuid());
+		err = -EACCES;
+	}
 	if (!err)
-		err = poll_in(s);
+		err = poll_in(s, now_ms() + SOCK_WAIT_MS);
 	int fd = -1;
 	if (!err) {
 		char b;
@@ -193,6 +261,33 @@ sock_fetch(int pid, uint64_t id, uint64_t seq)
 	return err ? err : fd;
 }
 
+/* A listening socket under a fresh random name: its fd (nonce in
+ * *nonce), or -errno. */
+static int
+sock_listen(int backlog, uint64_t *nonce)
+{
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return -errno;
+	int err = -EADDRINUSE;
+	for (int t = 0; t < SOCK_NAME_TRIES && err == -EADDRINUSE; t++) {
+		struct sockaddr_un a;
+		if ((err = u_random(nonce, sizeof(*nonce))))
+			break;
+		socklen_t al = sock_name(&a, (int)getpid(), *nonce);
+		err = bind(s, (struct sockaddr *)&a, al) ? -errno : 0;
+	}
+	if (!err && listen(s, backlog))
+		err = -errno;
+	if (err) {
+		u_err(WM_TOPIC, "a socket for this rank's partition: %s",
+		      strerror(-err));
+		close(s);
+		return err;
+	}
+	return s;
+}
+
 /* Collective: every rank gets the fds got[r] < 0 it lacks (r with
  * pages), from their owners over sockets. 0 or -errno (agreed). */
 static int
@@ -201,39 +296,48 @@ sock_exchange(struct wholememory_handle_ *h, int mine_fd, const bool *owns,
 {
 	struct wholememory_comm_ *c = h->comm;
 	int n = c->size, me = c->rank;
-	/* the same on every member (their collectives run in one order);
-	 * a counter of this process would differ after collectives of
-	 * communicators that some members are not in */
-	uint64_t seq = c->ncoll;
-	uint8_t *need = calloc(n, 1), *all = calloc((size_t)n * n, 1);
-	struct server sv = { .lfd = -1, .fd = mine_fd };
-	int err = need && all ? 0 : -ENOMEM;
-	for (int r = 0; need && r < n; r++)
-		need[r] = r != me && owns[r] && got[r] < 0;
+	/* each rank's card: its socket's nonce, then what it needs */
+	size_t card = (sizeof(uint64_t) + (size_t)n + 7) / 8 * 8;
+	uint8_t *mine = calloc(1, card), *all = calloc((size_t)n, card);
+	int *pid = calloc((size_t)n, sizeof(int));
+	bool *want = calloc((size_t)n, sizeof(bool));
+	struct server sv = { .lfd = -1, .fd = mine_fd, .n = n, .pid = pid,
+			     .want = want };
+	int err = mine && all && pid && want ? 0 : -ENOMEM;
+	uint64_t nonce = 0;
+	bool serves = false;
+	for (int r = 0; !err && r < n; r++) {
+		pid[r] = wm_pe_pid(c->pe[r]);
+		mine[sizeof(uint64_t) + r] = r != me && owns[r] && got[r] < 0;
+		serves = serves || (r != me && owns[me]);
+	}
+	/* listening before anyone learns the name */
+	if (!err && serves && mine_fd >= 0) {
+		sv.lfd = sock_listen(n, &nonce);
+		err = sv.lfd < 0 ? sv.lfd : 0;
+	}
+	if (mine)
+		memcpy(mine, &nonce, sizeof(nonce));
 	err = wm_agree(c, err);
 	if (!err)
-		err = wm_allgather(c, need, n, all);
-	for (int r = 0; !err && r < n; r++)
-		sv.count += all[(size_t)r * n + me];
-	if (!err && sv.count) {
-		struct sockaddr_un a;
-		socklen_t al = sock_name(&a, (int)getpid(), c->id, seq);
-		sv.lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (sv.lfd < 0 || bind(sv.lfd, (struct sockaddr *)&a, al) ||
-		    listen(sv.lfd, n))
-			err = -errno;
+		err = wm_allgather(c, mine, card, all);
+	for (int r = 0; !err && r < n; r++) {
+		want[r] = all[(size_t)r * card + sizeof(uint64_t) + me];
+		sv.count += want[r];
 	}
-	/* every server listens before anyone connects */
-	err = wm_agree(c, err);
+	if (!err && sv.count && sv.lfd < 0)
+		err = -EPROTO; /* asked for what this rank does not own */
 	bool started = false;
 	if (!err && sv.count) {
 		err = -pthread_create(&sv.tid, NULL, serve, &sv);
 		started = !err;
 	}
 	for (int r = 0; !err && r < n; r++) {
-		if (!need[r])
+		if (!mine[sizeof(uint64_t) + r])
 			continue;
-		int fd = sock_fetch(wm_pe_pid(c->pe[r]), c->id, seq);
+		uint64_t theirs;
+		memcpy(&theirs, all + (size_t)r * card, sizeof(theirs));
+		int fd = sock_fetch(pid[r], theirs);
 		if (fd < 0)
 			err = fd;
 		else
@@ -248,8 +352,10 @@ sock_exchange(struct wholememory_handle_ *h, int mine_fd, const bool *owns,
 	}
 	if (sv.lfd >= 0)
 		close(sv.lfd);
-	free(need);
+	free(mine);
 	free(all);
+	free(pid);
+	free(want);
 	return wm_agree(c, err);
 }
 

@@ -133,6 +133,11 @@ int rocshmem_buffer_unregister(void *addr);
 void rocshmem_buffer_unregister_all(void);
 void *rocshmem_buffer_register_symmetric(void *addr, size_t length);
 int rocshmem_buffer_unregister_symmetric(void *addr);
+/* zemem's extension, as shmemx_set_ze_context (shmemx.h): names the
+ * program's Level Zero context (ze_context_handle_t; NULL forgets it), in
+ * which register_symmetric finds and exports the program's VMM buffers.
+ * ROCSHMEM_SUCCESS. */
+int rocshmemx_set_ze_context(void *ctx);
 
 /* ---- type tables: X(TYPE, TYPENAME, A) ---------------------------------- */
 

@@ -24,7 +24,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -143,18 +142,34 @@ inspect(int fd, struct ipc_fdinfo *out, bool full)
 	return 0;
 }
 
-/* Does this process hold POSIX (fcntl) locks on the inode? /proc/locks
- * lines: "N: POSIX ADVISORY WRITE <pid> <maj>:<min>:<ino> <start> <end>";
- * waiters ("N: -> POSIX ...") hold nothing. When it cannot tell: yes. */
-static bool
-holds_posix_locks(uint64_t dev, uint64_t ino)
+/* Does this process hold POSIX (fcntl) locks on fd's file? 1 yes, 0 no,
+ * -errno when it cannot tell.
+ *
+ * First without a file of our own (fd exhaustion is when this is asked
+ * most): an open-file-description lock test over the whole file through
+ * fd. OFD and POSIX locks conflict unless they have one owner, and no
+ * POSIX lock is owned by an open file description, so every POSIX lock
+ * on the inode, ours included, conflicts: none means we hold none; one
+ * whose pid is ours is ours. Another process's lock hides the rest:
+ * then /proc/locks, whose lines read
+ * "N: POSIX ADVISORY WRITE <pid> <maj>:<min>:<ino> <start> <end>"
+ * (waiters, "N: -> POSIX ...", hold nothing). */
+static int
+holds_posix_locks(int fd, const struct stat *st)
 {
+	int me = (int)getpid();
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (fcntl(fd, F_OFD_GETLK, &fl) == 0) {
+		if (fl.l_type == F_UNLCK)
+			return 0;
+		if (fl.l_pid == me)
+			return 1;
+	}
 	FILE *f = fopen("/proc/locks", "re");
 	if (!f)
-		return true;
+		return -errno;
 	char line[256];
 	bool found = false;
-	int me = (int)getpid();
 	for (int lines = 0; !found && lines < 1000000 &&
 			    fgets(line, sizeof(line), f); lines++) {
 		char kind[16];
@@ -163,21 +178,83 @@ holds_posix_locks(uint64_t dev, uint64_t ino)
 		unsigned long long i;
 		if (sscanf(line, "%*d: %15s %*s %*s %d %x:%x:%llu", kind, &pid,
 			   &maj, &min, &i) == 5 &&
-		    !strcmp(kind, "POSIX") && pid == me && i == ino &&
-		    makedev(maj, min) == dev)
+		    !strcmp(kind, "POSIX") && pid == me && i == st->st_ino &&
+		    makedev(maj, min) == st->st_dev)
 			found = true;
 	}
+	int err = ferror(f) ? -EIO : 0;
 	fclose(f);
-	return found;
+	return found ? 1 : err;
 }
 
-/* Files taken from another process that were not what a handle named and
- * that this process holds POSIX locks on: closing them would drop those
- * locks, so they stay open (a forged handle costs at most IPC_PARKED fds
- * this way). */
+/* Files taken from another process (pidfd_getfd, the broker) that are not
+ * proven to be what a handle named, on their way out.
+ *
+ * Why one may be kept: POSIX locks belong to the process, per inode, and
+ * closing ANY fd of the inode drops them all. A handle (forged, or just
+ * wrong) can name another process's fd of a file that we lock (a
+ * database, a lock file); closing our copy would silently drop our
+ * locks. So a file we hold locks on stays open (at most IPC_PARKED such
+ * fds, a warning each: no legitimate export is a file its importer
+ * locks; past that it is closed, with a warning).
+ *
+ * When we cannot tell (another process holds a lock on it too and
+ * /proc/locks cannot be read: fd exhaustion), closing may drop locks and
+ * keeping costs an fd: the fd waits in the same bounded table, not for
+ * good - every later call asks again and closes it once the answer is
+ * no (or keeps it once it is yes) - and nobody is called a forger. */
 #define IPC_PARKED 16
 static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
-static unsigned n_parked;
+static unsigned n_parked;          /* kept for good: we lock their files */
+static int undecided[IPC_PARKED];  /* fds we could not tell about */
+static unsigned n_undecided;
+
+/* What to do with fd: 1 keep (we lock it), 0 close, -errno undecided. */
+static int
+verdict(int fd, struct stat *st)
+{
+	if (fstat(fd, st))
+		return 0;
+	return holds_posix_locks(fd, st);
+}
+
+/* Under parked_lock: fd is ours to keep for good, or closed. */
+static void
+keep_locked_file(int fd, const struct stat *st)
+{
+	bool keep = n_parked < IPC_PARKED;
+	n_parked += keep;
+	if (keep) {
+		u_warn("ipc", "an IPC handle named a file we hold POSIX "
+			      "locks on (inode %llu), not its export's: fd %d "
+			      "kept open so that they stay",
+		       (unsigned long long)st->st_ino, fd);
+		return;
+	}
+	u_warn("ipc", "an IPC handle named a file we hold POSIX locks on "
+		      "(inode %llu), not its export's: closing it drops them",
+	       (unsigned long long)st->st_ino);
+	close(fd);
+}
+
+/* Under parked_lock: asks again about the fds we could not tell about. */
+static void
+retry_undecided(void)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < n_undecided; i++) {
+		struct stat st;
+		int fd = undecided[i];
+		int v = verdict(fd, &st);
+		if (v == 0)
+			close(fd);
+		else if (v > 0)
+			keep_locked_file(fd, &st);
+		else
+			undecided[k++] = fd;
+	}
+	n_undecided = k;
+}
 
 void
 ipc_fd_drop_taken(int fd)
@@ -185,24 +262,30 @@ ipc_fd_drop_taken(int fd)
 	struct stat st;
 	if (fd < 0)
 		return;
-	if (fstat(fd, &st) || !holds_posix_locks(st.st_dev, st.st_ino)) {
-		close(fd);
-		return;
-	}
+	int v = verdict(fd, &st);
 	pthread_mutex_lock(&parked_lock);
-	bool keep = n_parked < IPC_PARKED;
-	n_parked += keep;
-	pthread_mutex_unlock(&parked_lock);
-	if (keep) {
-		u_warn("ipc", "a forged IPC handle named a file we hold POSIX "
-			      "locks on (inode %llu): fd %d kept open",
-		       (unsigned long long)st.st_ino, fd);
-		return;
+	retry_undecided();
+	if (v == 0) {
+		close(fd);
+	} else if (v > 0) {
+		keep_locked_file(fd, &st);
+	} else if (n_undecided < IPC_PARKED) {
+		undecided[n_undecided++] = fd;
+		u_warn("ipc", "cannot tell whether this process holds POSIX "
+			      "locks on a file that an IPC open got and "
+			      "refused (inode %llu; /proc/locks: %s): fd %d "
+			      "stays open until that can be told",
+		       (unsigned long long)st.st_ino, strerror(-v), fd);
+	} else {
+		u_warn("ipc", "cannot tell whether this process holds POSIX "
+			      "locks on a file that an IPC open got and "
+			      "refused (inode %llu; /proc/locks: %s), and %d "
+			      "such fds wait already: closed",
+		       (unsigned long long)st.st_ino, strerror(-v),
+		       IPC_PARKED);
+		close(fd);
 	}
-	u_warn("ipc", "a forged IPC handle named a file we hold POSIX locks "
-		      "on (inode %llu): closing it drops them",
-	       (unsigned long long)st.st_ino);
-	close(fd);
+	pthread_mutex_unlock(&parked_lock);
 }
 
 int
@@ -404,29 +487,13 @@ static _Thread_local struct {
 	uint32_t left, gen;
 } spool;
 
-/* Blocking getrandom: waits only until the kernel's pool is initialised
- * (early boot), never falls back to a guessable value. */
-static int
-random_fill(void *buf, size_t len)
-{
-	size_t got = 0;
-	for (int tries = 0; got < len && tries < 16; tries++) {
-		ssize_t r = getrandom((char *)buf + got, len - got, 0);
-		if (r > 0)
-			got += (size_t)r;
-		else if (r < 0 && errno != EINTR)
-			return -errno;
-	}
-	return got == len ? 0 : -EAGAIN;
-}
-
 int
 ipc_secret64(uint64_t *out)
 {
 	uint32_t gen = atomic_load_explicit(&secret_gen, memory_order_relaxed);
 	if (!spool.left || spool.gen != gen) {
 		spool.left = 0;
-		int err = random_fill(spool.w, sizeof(spool.w));
+		int err = u_random(spool.w, sizeof(spool.w));
 		if (err)
 			return err;
 		spool.left = SECRET_POOL;

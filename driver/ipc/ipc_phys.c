@@ -329,14 +329,17 @@ ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 	}
 	if (err != -ENOENT)
 		return err;
+	/* A VMM range of any context of the driver exports (NULL: any),
+	 * as Intel's driver exports its reservations: the handle names the
+	 * physical objects, which are no context's business once mapped. */
 	if (!range) {
-		if (vmm_usm_info(c, ptr, &ui))
-			return 1; /* not VMM memory of c */
+		if (vmm_usm_info(NULL, ptr, &ui))
+			return 1; /* not VMM memory */
 		if (ui.base != ptr)
 			return -EINVAL;
 		range = ui.size;
 		struct objs o = { 0 };
-		if (!vmm_range_walk(c, ptr, range + page, objs_cb, &o) &&
+		if (!vmm_range_walk(NULL, ptr, range + page, objs_cb, &o) &&
 		    o.several)
 			return -E2BIG;
 	} else if (((uintptr_t)ptr | range) & (page - 1)) {
@@ -344,7 +347,7 @@ ipc_phys_get(struct _ze_context_handle_t *c, const void *ptr, size_t range,
 	}
 	if (range > IPC_MAX_BYTES)
 		return -EFBIG;
-	if ((err = vmm_range_walk(c, ptr, range, collect_cb, &co))) {
+	if ((err = vmm_range_walk(NULL, ptr, range, collect_cb, &co))) {
 		coll_free(&co);
 		return err;
 	}
@@ -738,7 +741,10 @@ err_fds:
 	close_all(pc->fds, pc->n);
 	free(pc->fds);
 err_list:
-	ipc_fd_drop_taken(pc->list_fd);
+	/* The list proved itself (get_list: its inode and its tag): the
+	 * export's own file, a plain close. A later failure (no fd left for
+	 * an object, a bad entry) says nothing against it. */
+	close(pc->list_fd);
 	free(pc->ents);
 err_pc:
 	free(pc);

@@ -91,6 +91,7 @@ size_t vmm_page_size_for(size_t size);
  * (owned by vmm: valid only while the object lives) and fd_offset the
  * object offset of base. 0, or -ENOENT (not mapped: reserved-only pages
  * included). */
+/* ctx NULL: a mapping of any context (here and in vmm_range_walk). */
 int vmm_usm_info(struct _ze_context_handle_t *ctx, const void *ptr,
 		 struct usm_info *out);
 

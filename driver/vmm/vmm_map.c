@@ -467,13 +467,16 @@ drv_zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext,
 	if ((r = check_range(__func__, ptr, size)))
 		return r;
 	uintptr_t a = (uintptr_t)ptr, end = a + size, pos = a;
+	/* A query: the reservation of any context of the driver answers,
+	 * as with Intel's (reservations are the driver's). */
+	(void)ctx;
 	pthread_rwlock_rdlock(&vmm_lock);
-	struct vmm_resv *rv = vmm_resv_find(ctx, a, size);
+	struct vmm_resv *rv = vmm_resv_find(NULL, a, size);
 	if (!rv) {
 		pthread_rwlock_unlock(&vmm_lock);
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"%p+%zu is not inside one reservation of "
-				"this context", ptr, size);
+				"this driver", ptr, size);
 	}
 	ze_memory_access_attribute_t first = ZE_MEMORY_ACCESS_ATTRIBUTE_NONE;
 	size_t i = vmm_map_first_after(rv, a);

@@ -76,7 +76,8 @@ struct vmm_resv {
 extern pthread_rwlock_t vmm_lock;
 /* Next serial for ids (under vmm_lock as writer). */
 uint64_t vmm_next_serial(void);
-/* The reservation of ctx that holds all of [a, a + size), or NULL. */
+/* The reservation of ctx (NULL: of any context) that holds all of
+ * [a, a + size), or NULL. */
 struct vmm_resv *vmm_resv_find(struct _ze_context_handle_t *ctx, uintptr_t a,
 			       size_t size);
 /* The one place -errno becomes a ze_result_t for vmm: -EBUSY is

@@ -122,7 +122,7 @@ vmm_resv_find(struct _ze_context_handle_t *ctx, uintptr_t a, size_t size)
 	if (!r)
 		return NULL;
 	uintptr_t off = a - r->base;
-	if (off >= r->size || size > r->size - off || r->ctx != ctx)
+	if (off >= r->size || size > r->size - off || (ctx && r->ctx != ctx))
 		return NULL;
 	return r;
 }
@@ -302,7 +302,7 @@ vmm_usm_info(struct _ze_context_handle_t *ctx, const void *ptr,
 	 * (vmm_map_info, registered by the Map call). */
 	struct amap_hit hit;
 	if (amap_find(ptr, &hit) || hit.kind != AMAP_VMM_MAP ||
-	    hit.info.ctx != ctx)
+	    (ctx && hit.info.ctx != ctx))
 		return -ENOENT;
 	*out = hit.info;
 	return 0;

@@ -281,6 +281,13 @@ rocshmem_buffer_register_symmetric(void *addr, size_t length)
 }
 
 int
+rocshmemx_set_ze_context(void *ctx)
+{
+	sh_symreg_set_ctx((ze_context_handle_t)ctx);
+	return ROCSHMEM_SUCCESS;
+}
+
+int
 rocshmem_buffer_unregister_symmetric(void *addr)
 {
 	return sh_symreg_del(addr, __func__) ? ROCSHMEM_ERROR

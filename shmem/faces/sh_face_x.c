@@ -148,3 +148,10 @@ shmemx_ze_device(void)
 {
 	return sh.initialized ? (void *)sh.zdev : NULL;
 }
+
+int
+shmemx_set_ze_context(void *ctx)
+{
+	sh_symreg_set_ctx((ze_context_handle_t)ctx);
+	return 0;
+}

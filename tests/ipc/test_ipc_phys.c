@@ -6,7 +6,8 @@
  * (ze_ipc_phys_mem_handle_range_ext_desc_t), opened in this process and in
  * ipc_helper (fork + exec) through pidfd_getfd and through the broker,
  * with data checked both ways, the error cases, and no fd or mapping left
- * after many cycles.
+ * after many cycles; an open that runs out of fds half-way fails with the
+ * real error, keeps no fd and calls nobody a forger (issue 26).
  */
 #include <check.h>
 #include <linux/fs.h>
@@ -15,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -486,6 +490,92 @@ START_TEST(test_phys_cycles_no_growth)
 }
 END_TEST
 
+/* The highest open fd number (0 .. 4095), or -1. */
+static int
+highest_fd(void)
+{
+	int hi = -1;
+	for (int fd = 0; fd < 4096; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			hi = fd;
+	return hi;
+}
+
+/* Issue 26, point 6: with RLIMIT_NOFILE lowered so that only `room` fd
+ * numbers are free, an open of a peer's range handle gets as far as
+ * they let it. When it fails, the result is the real one (out of
+ * resources), no fd stays behind, and no file is called a forgery (the
+ * list file it had proved was once parked for good, as a forged handle's
+ * file, because /proc/locks could not be opened to clear it). */
+START_TEST(test_phys_open_out_of_fds)
+{
+	struct peer p;
+	start(&p, "auto");
+	/* the exporter's pidfd in this process's cache, as in a job */
+	struct ipc_rep a = cmd(&p, 'A', 0x33, OBJ, NULL);
+	ck_assert_int_eq(a.result, R_OK_);
+	void *u;
+	ck_assert_int_eq(zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, a.h, 0, &u),
+			 R_OK_);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, u), R_OK_);
+	struct ipc_rep rep = cmd(&p, 'V', 0x44, OBJ, NULL);
+	ck_assert_int_eq(rep.result, R_OK_);
+	struct rlimit old;
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &old), 0);
+	char path[] = "/tmp/zemem-test-fds-XXXXXX";
+	int log = mkostemp(path, O_CLOEXEC);
+	ck_assert_int_ge(log, 0);
+	unlink(path);
+	int saved = fcntl(2, F_DUPFD_CLOEXEC, 0);
+	ck_assert_int_ge(saved, 0);
+	int base = leakcheck_count_fds();
+	int fails = 0;
+	unsigned char *o = NULL;
+	for (int room = 1; room <= 2 * NOBJ + 4 && !o; room++) {
+		int hi = highest_fd();
+		struct rlimit lo = { (rlim_t)hi + 1 + 2 * NOBJ + 8,
+				     old.rlim_max };
+		ck_assert_int_lt(lo.rlim_cur, old.rlim_cur);
+		int fill[256], n = 0, fd = 0;
+		ck_assert_int_eq(dup2(log, 2), 2);
+		ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lo), 0);
+		while (n < 256 &&
+		       (fd = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+			fill[n++] = fd;
+		int e = fd < 0 ? errno : 0;
+		for (int i = 0; i < room && n; i++)
+			close(fill[--n]);
+		ze_result_t r = zt.mem.pfnOpenIpcHandle(zt.ctx, zt.dev, rep.h,
+							0, (void **)&o);
+		for (int i = 0; i < n; i++)
+			close(fill[i]);
+		setrlimit(RLIMIT_NOFILE, &old);
+		dup2(saved, 2);
+		ck_assert_int_eq(e, EMFILE);
+		if (r == R_OK_)
+			break;
+		ck_assert_msg(r == ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
+			      "room %d: 0x%x", room, (unsigned)r);
+		ck_assert_ptr_null(o);
+		ck_assert_int_eq(leakcheck_count_fds(), base);
+		fails++;
+	}
+	ck_assert_int_ge(fails, 2);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_uint_eq(mismatches(o, NOBJ * OBJ, 0x44), 0);
+	ck_assert_int_eq(zt.mem.pfnCloseIpcHandle(zt.ctx, o), R_OK_);
+	char buf[8192];
+	ssize_t len = pread(log, buf, sizeof(buf) - 1, 0);
+	ck_assert_int_ge(len, 0);
+	buf[len] = 0;
+	ck_assert_msg(!strstr(buf, "forged") && !strstr(buf, "kept open"),
+		      "%s", buf);
+	close(log);
+	close(saved);
+	stop(&p);
+}
+END_TEST
+
 static Suite *
 phys_suite(void)
 {
@@ -501,6 +591,7 @@ phys_suite(void)
 	tcase_add_test(tc, test_phys_range_import_xproc);
 	tcase_add_test(tc, test_phys_errors);
 	tcase_add_test(tc, test_phys_cycles_no_growth);
+	tcase_add_test(tc, test_phys_open_out_of_fds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -15,7 +15,7 @@ import sys
 
 HANDLES = {"SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEM_CTX_DEFAULT",
            "ROCSHMEM_TEAM_WORLD"}
-NAME = re.compile(r"\b((?:shmemx?_\w+)|(?:rocshmem_\w+)|start_pes|_my_pe|"
+NAME = re.compile(r"\b((?:shmemx?_\w+)|(?:rocshmemx?_\w+)|start_pes|_my_pe|"
                   r"_num_pes|shmalloc|shmemalign|shrealloc|shfree)\s*\)?\s*\(")
 
 

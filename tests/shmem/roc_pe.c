@@ -318,6 +318,80 @@ case_symreg(void)
 	vmm_free(&v);
 }
 
+/* register_symmetric of VMM memory the program reserved and mapped in a
+ * context of its OWN (issue 26): first named to nobody (the driver answers
+ * for any of its contexts), then named with rocshmemx_set_ze_context (for
+ * drivers that do not). Every PE puts its part into every PE's buffer
+ * through the alias; the owner checks every byte. */
+static void
+case_symreg_own(void)
+{
+	ze_driver_handle_t drv;
+	uint32_t nd = 1;
+	CHECK(zeDriverGet(&nd, &drv) == ZE_RESULT_SUCCESS && nd, "driver");
+	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
+	ze_context_handle_t own;
+	CHECK(zeContextCreate(drv, &cd, &own) == ZE_RESULT_SUCCESS, "context");
+	CHECK(own != shmemx_ze_context(), "a context of the program's own");
+	size_t page = vmm_page(64 * 1024);
+	size_t len = (64 * 1024 + page - 1) / page * page;
+	for (int named = 0; named < 2; named++) {
+		CHECK(rocshmemx_set_ze_context(named ? own : NULL) ==
+			      ROCSHMEM_SUCCESS, "set context");
+		void *p = NULL;
+		ze_physical_mem_handle_t ph;
+		ze_physical_mem_desc_t d = {
+			.stype = ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+			.size = len,
+		};
+		CHECK(zeVirtualMemReserve(own, NULL, len, &p) ==
+			      ZE_RESULT_SUCCESS, "reserve");
+		CHECK(zePhysicalMemCreate(own, shmemx_ze_device(), &d, &ph) ==
+			      ZE_RESULT_SUCCESS, "physical");
+		CHECK(zeVirtualMemMap(own, p, len, ph, 0,
+				      ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE) ==
+			      ZE_RESULT_SUCCESS, "map");
+		char *buf = p;
+		memset(buf, 0xee, len);
+		char *alias = rocshmem_buffer_register_symmetric(buf, len);
+		CHECK(alias && alias != buf, "named %d: alias %p", named,
+		      (void *)alias);
+		rocshmem_barrier_all();
+		size_t part = len / (size_t)npes / 8 * 8;
+		char *src = malloc(part);
+		CHECK(src, "malloc");
+		for (size_t i = 0; i < part; i++)
+			src[i] = (char)(me * 31 + named * 7 + (int)(i % 251));
+		for (int pe = 0; pe < npes; pe++)
+			rocshmem_putmem(alias + (size_t)me * part, src, part,
+					pe);
+		rocshmem_quiet();
+		rocshmem_barrier_all();
+		for (int pe = 0; pe < npes; pe++)
+			for (size_t i = 0; i < part; i++)
+				CHECK(buf[(size_t)pe * part + i] ==
+				      (char)(pe * 31 + named * 7 +
+					     (int)(i % 251)),
+				      "named %d: byte %zu of PE %d's part: %d",
+				      named, i, pe,
+				      buf[(size_t)pe * part + i]);
+		for (size_t i = (size_t)npes * part; i < len; i++)
+			CHECK(buf[i] == (char)0xee, "byte %zu changed", i);
+		rocshmem_barrier_all();
+		CHECK(rocshmem_buffer_unregister_symmetric(alias) ==
+			      ROCSHMEM_SUCCESS, "unregister");
+		free(src);
+		CHECK(zeVirtualMemUnmap(own, p, len) == ZE_RESULT_SUCCESS,
+		      "unmap");
+		CHECK(zePhysicalMemDestroy(own, ph) == ZE_RESULT_SUCCESS,
+		      "destroy");
+		CHECK(zeVirtualMemFree(own, p, len) == ZE_RESULT_SUCCESS,
+		      "free");
+	}
+	CHECK(rocshmemx_set_ze_context(NULL) == ROCSHMEM_SUCCESS, "forget");
+	CHECK(zeContextDestroy(own) == ZE_RESULT_SUCCESS, "context destroy");
+}
+
 /* Every refusal returns NULL on every PE; afterwards the job still works. */
 static void
 case_symreg_refuse(void)
@@ -704,6 +778,7 @@ static const struct {
 	{ "symreg_refuse", case_symreg_refuse }, { "rma", case_rma },
 	{ "amo", case_amo }, { "wait", case_wait }, { "teams", case_teams },
 	{ "symreg_net", case_symreg_net },
+	{ "symreg_own", case_symreg_own },
 	{ "global_exit", case_global_exit },
 };
 

@@ -193,6 +193,14 @@ START_TEST(test_rocshmem_register_symmetric_vmm_rma)
 }
 END_TEST
 
+/* VMM memory of the program's own context (issue 26), with and without
+ * naming the context. */
+START_TEST(test_rocshmem_register_symmetric_own_context)
+{
+	ok_case(_i, "symreg_own", NULL);
+}
+END_TEST
+
 /* malloc'ed, USM, heap, NULL, misaligned, unmapped, unequal lengths, one
  * PE refused, overlaps, the cap, bad unregisters: NULL / ERROR on every
  * PE, each PE's reason on stderr. */
@@ -415,6 +423,8 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_registered_buffer_remote_ends_pe,
 			    0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_register_symmetric_vmm_rma, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_register_symmetric_own_context,
+			    0, 4);
 	tcase_add_loop_test(tc,
 			    test_rocshmem_register_symmetric_refused_everywhere,
 			    0, 4);

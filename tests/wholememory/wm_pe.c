@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * wm_pe: one rank of a WholeMemory test job (zeshrun -n N -- wm_pe), or
- * with argument "uid" a job of one process bootstrapped by a unique id.
+ * with argument "uid" a job of one process bootstrapped by a unique id,
+ * or with argument "squat" (ZEMEM_IPC_TRANSPORT=broker) mapped mallocs
+ * while another uid holds every socket name a rank's pid predicts.
  * Every test is collective: all ranks run the same tests in the same
  * order (check without forking, CK_FORK=no), and each checks exact
  * results and error codes itself; the job fails when any rank does.
@@ -15,10 +17,16 @@
 #include "leakcheck.h"
 
 #include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define EQ(a, b) ck_assert_int_eq((a), (b))
@@ -1245,6 +1253,168 @@ multinode(void)
 	return mn_fail ? 1 : 0;
 }
 
+/* ---- squatters (issue 26, point 3) -------------------------------------- */
+
+/* Names the sockets of the partitions' fds had before they took a random
+ * nonce: "zewm-<pid>-<communicator id>-<collective count>", the ids of
+ * the first communicators a job makes (k << 20) and the counts a job
+ * reaches early. */
+#define SQ_IDS 2
+#define SQ_SEQS 256
+
+/* A child that became uid/gid 65534 and bound (abstract, listening)
+ * every name the old scheme gave this rank's sockets, and any name of
+ * the new scheme with a nonce it could guess (0 .. SQ_SEQS - 1). It
+ * reports how many it holds on *ready, then holds them until its stop
+ * pipe closes. 0, or -1 (cannot become another uid: reason printed). */
+static int
+squat_start(pid_t *child, int *stop_w, long *held)
+{
+	static struct sockaddr_un names[SQ_IDS * SQ_SEQS + SQ_SEQS];
+	static socklen_t lens[SQ_IDS * SQ_SEQS + SQ_SEQS];
+	int k = 0, pid = (int)getpid();
+	for (int id = 1; id <= SQ_IDS; id++)
+		for (int q = 0; q < SQ_SEQS; q++, k++) {
+			names[k].sun_family = AF_UNIX;
+			int n = snprintf(names[k].sun_path + 1,
+					 sizeof(names[k].sun_path) - 1,
+					 "zewm-%d-%llx-%llx", pid,
+					 (unsigned long long)id << 20,
+					 (unsigned long long)q);
+			lens[k] = (socklen_t)(offsetof(struct sockaddr_un,
+						       sun_path) + 1 + n);
+		}
+	for (int q = 0; q < SQ_SEQS; q++, k++) {
+		names[k].sun_family = AF_UNIX;
+		int n = snprintf(names[k].sun_path + 1,
+				 sizeof(names[k].sun_path) - 1,
+				 "zewm-%d-%016llx", pid,
+				 (unsigned long long)q);
+		lens[k] = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				      1 + n);
+	}
+	int rp[2], sp[2];
+	if (pipe2(rp, O_CLOEXEC) || pipe2(sp, O_CLOEXEC))
+		return -1;
+	pid_t c = fork();
+	if (c == 0) {
+		/* async-signal-safe calls only: the rank has threads */
+		close(rp[0]);
+		close(sp[1]);
+		long n = -1;
+		struct rlimit rl;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+		    rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		if (setgroups(0, NULL) == 0 && setgid(65534) == 0 &&
+		    setuid(65534) == 0 && getuid() == 65534) {
+			n = 0;
+			for (int i = 0; i < k; i++) {
+				int s = socket(AF_UNIX, SOCK_STREAM |
+					       SOCK_CLOEXEC, 0);
+				if (s >= 0 &&
+				    bind(s, (struct sockaddr *)&names[i],
+					 lens[i]) == 0 &&
+				    listen(s, 4) == 0)
+					n++;
+			}
+		}
+		if (write(rp[1], &n, sizeof(n)) != sizeof(n))
+			_exit(2);
+		char b;
+		while (read(sp[0], &b, 1) < 0)
+			;
+		_exit(0);
+	}
+	close(rp[1]);
+	close(sp[0]);
+	long n = -1;
+	ssize_t r = c > 0 ? read(rp[0], &n, sizeof(n)) : -1;
+	close(rp[0]);
+	*child = c;
+	*stop_w = sp[1];
+	*held = r == (ssize_t)sizeof(n) ? n : -1;
+	return 0;
+}
+
+static int sq_fail;
+#define SQ(cond)                                                         \
+	do {                                                             \
+		if (!(cond)) {                                           \
+			fprintf(stderr, "PE %d: %s:%d: %s\n", me,        \
+				__FILE__, __LINE__, #cond);              \
+			sq_fail = 1;                                     \
+		}                                                        \
+	} while (0)
+
+/* One mapped table per type and location: every rank writes its
+ * partition, every rank reads the whole table through the global range. */
+static void
+squat_malloc(wholememory_memory_type_t t, wholememory_memory_location_t l)
+{
+	size_t words = 4096 * (size_t)np + 24, total = words * 8;
+	wholememory_handle_t h = NULL;
+	SQ(wholememory_malloc(&h, total, world, t, l, 8, NULL) ==
+	   WHOLEMEMORY_SUCCESS);
+	if (!h)
+		return;
+	void *lp = NULL, *gp = NULL;
+	size_t lsz = 0, loff = 0;
+	SQ(wholememory_get_local_memory(&lp, &lsz, &loff, h) == 0);
+	SQ(wholememory_get_global_pointer(&gp, h) == 0);
+	uint64_t *mine = lp;
+	for (size_t i = 0; lp && gp && i < lsz / 8; i++)
+		mine[i] = pat(loff / 8 + i, (uint64_t)t * 2 + l);
+	SQ(wholememory_communicator_barrier(world) == 0);
+	size_t bad = 0;
+	const uint64_t *all = gp;
+	for (size_t i = 0; gp && i < words; i++)
+		bad += all[i] != pat(i, (uint64_t)t * 2 + l);
+	SQ(bad == 0);
+	SQ(wholememory_communicator_barrier(world) == 0);
+	SQ(wholememory_free(h) == 0);
+}
+
+static int
+squat_job(void)
+{
+	const char *tr = getenv("ZEMEM_IPC_TRANSPORT");
+	if (!tr || strcmp(tr, "broker")) {
+		fprintf(stderr, "wm_pe squat: needs ZEMEM_IPC_TRANSPORT=broker\n");
+		return 1;
+	}
+	pid_t child = -1;
+	int stop_w = -1;
+	long held = -1;
+	SQ(squat_start(&child, &stop_w, &held) == 0);
+	/* every rank runs as the same user: all squat or none does */
+	int skip = held < 0;
+	if (!skip) {
+		SQ(held == SQ_IDS * SQ_SEQS + SQ_SEQS);
+		squat_malloc(WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST);
+		squat_malloc(WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_DEVICE);
+		squat_malloc(WHOLEMEMORY_MT_CHUNKED, WHOLEMEMORY_ML_HOST);
+	}
+	if (stop_w >= 0)
+		close(stop_w);
+	int st = 0;
+	if (child > 0)
+		SQ(waitpid(child, &st, 0) == child && WIFEXITED(st) &&
+		   WEXITSTATUS(st) == 0);
+	if (skip) {
+		printf("PE %d: skipped: cannot become uid 65534 (not root)\n",
+		       me);
+		return 77;
+	}
+	if (!sq_fail)
+		printf("PE %d: squat ok (%ld names held by uid 65534)\n", me,
+		       held);
+	fflush(stdout);
+	return sq_fail;
+}
+
 /* A job of one process through the unique id. */
 static int
 uid_job(void)
@@ -1301,8 +1471,12 @@ main(int argc, char **argv)
 	}
 	wholememory_communicator_get_rank(&me, world);
 	wholememory_communicator_get_size(&np, world);
-	int rc = argc > 1 && !strcmp(argv[1], "multinode") ?
-			 multinode() : check_run(wm_suite(), CK_NORMAL, false);
+	int rc = argc > 1 && !strcmp(argv[1], "multinode") ? multinode()
+		 : argc > 1 && !strcmp(argv[1], "squat")   ? squat_job()
+		 : check_run(wm_suite(), CK_NORMAL, false);
+	int skipped = rc == 77;
+	if (skipped)
+		rc = 0;
 	if (rc || broken) {
 		fflush(NULL);
 		_exit(1); /* no collective left to a broken job */
@@ -1311,5 +1485,5 @@ main(int argc, char **argv)
 		rc = 1;
 	if (wholememory_finalize() != WHOLEMEMORY_SUCCESS)
 		rc = 1;
-	return rc;
+	return rc ? rc : skipped ? 77 : 0;
 }
