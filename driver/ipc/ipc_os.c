@@ -455,7 +455,7 @@ static pthread_once_t yama_once = PTHREAD_ONCE_INIT;
 static void
 yama_probe(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	FILE *f = u_sysfile("/proc/sys/kernel/yama/ptrace_scope");
 	int scope = 0;
 	if (!f)
 		return; /* no Yama: same-uid pidfd_getfd needs nothing */
