@@ -298,6 +298,8 @@ void
 void
 shmem_ctx_fence(shmem_ctx_t ctx)
 {
+	if (ctx == SHMEM_CTX_INVALID)
+		return; /* the spec's team-context example: PEs outside */
 	int rc = sh_fence(face_ctx(__func__, ctx));
 	if (rc < 0)
 		face_fail(__func__, rc, -1, "ctx", ctx);
@@ -314,6 +316,8 @@ shmem_fence(void)
 void
 shmem_ctx_quiet(shmem_ctx_t ctx)
 {
+	if (ctx == SHMEM_CTX_INVALID)
+		return; /* the spec's team-context example: PEs outside */
 	int rc = sh_quiet(face_ctx(__func__, ctx));
 	if (rc < 0)
 		face_fail(__func__, rc, -1, "ctx", ctx);

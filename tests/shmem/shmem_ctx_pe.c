@@ -160,6 +160,10 @@ case_ctx(void)
 			      "team of the team ctx");
 		}
 		ctx_ops(tc, odd != SHMEM_TEAM_INVALID ? me - 1 : -1, tn, 1);
+		/* The spec's team-context example: every PE, in the team or
+		 * not (tc SHMEM_CTX_INVALID), quiets and fences: no-ops. */
+		shmem_ctx_fence(tc);
+		shmem_ctx_quiet(tc);
 		if (odd != SHMEM_TEAM_INVALID) {
 			shmem_ctx_destroy(tc);
 			shmem_team_destroy(odd);
