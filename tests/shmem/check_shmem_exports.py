@@ -3,8 +3,9 @@
 """Checks the dynamic symbols libzeshmem exports against api/shmem.h
 (and api/rocshmem/rocshmem.h: rocSHMEM's host API).
 
-usage: check_shmem_exports.py LIBRARY API_DIR CC...
-Every exported name must be one shmem.h / shmemx.h declare (or one of the
+usage: check_shmem_exports.py LIBRARY API_DIR PSHMEM_DIR CC...
+Every exported name must be one shmem.h / shmemx.h / pshmem.h (the
+generated profiling names, in PSHMEM_DIR) declare (or one of the
 handles SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEM_CTX_DEFAULT,
 ROCSHMEM_TEAM_WORLD), and every
 routine they declare must be exported. Fails listing what differs.
@@ -15,7 +16,7 @@ import sys
 
 HANDLES = {"SHMEM_TEAM_WORLD", "SHMEM_TEAM_SHARED", "SHMEM_CTX_DEFAULT",
            "ROCSHMEM_TEAM_WORLD"}
-NAME = re.compile(r"\b((?:shmemx?_\w+)|(?:rocshmemx?_\w+)|start_pes|_my_pe|"
+NAME = re.compile(r"\b((?:p?shmemx?_\w+)|(?:rocshmemx?_\w+)|start_pes|_my_pe|"
                   r"_num_pes|shmalloc|shmemalign|shrealloc|shfree)\s*\)?\s*\(")
 
 
@@ -30,20 +31,28 @@ def exported(lib):
     return names
 
 
-def declared(api, cc):
-    src = ("#include <shmem.h>\n#include <shmemx.h>\n"
+def declared(api, pdir, cc):
+    src = ("#include <shmem.h>\n#include <shmemx.h>\n#include <pshmem.h>\n"
            "#include <rocshmem/rocshmem.h>\n")
-    out = subprocess.run(cc + ["-std=c99", "-E", "-P", "-I", api, "-x", "c",
-                               "-"], input=src, check=True,
+    out = subprocess.run(cc + ["-std=c99", "-E", "-P", "-I", api, "-I", pdir,
+                               "-x", "c", "-"], input=src, check=True,
                          capture_output=True, text=True).stdout
     return set(NAME.findall(out))
 
 
 def main():
-    lib, api, cc = sys.argv[1], sys.argv[2], sys.argv[3:]
+    lib, api, pdir, cc = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     have = exported(lib)
-    decl = declared(api, cc)
+    decl = declared(api, pdir, cc)
     bad = 0
+    # The profiling interface: pshmem_X for every shmem_X, and no other.
+    for n in sorted(have):
+        if n.startswith("shmem_") and "p" + n not in have:
+            print("no profiling name for:", n)
+            bad += 1
+        if n.startswith("pshmem_") and n[1:] not in have:
+            print("a profiling name of nothing:", n)
+            bad += 1
     for n in sorted(have - decl - HANDLES - {"ZESHMEM_1"}):
         print("exported but not an API name:", n)
         bad += 1
