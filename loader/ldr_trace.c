@@ -48,6 +48,7 @@ _Static_assert(sizeof(ze_dditable_t) % sizeof(ldr_fn_t) == 0,
 
 static struct _zel_tracer_handle_t tracers[LDR_MAX_TRACERS];
 static pthread_mutex_t trace_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_uint tracer_end;  /* 1 + highest pool slot ever used */
 static unsigned layer_refs;     /* enables not yet disabled */
 static bool installed;          /* ldr_top holds the traced functions */
 ze_dditable_t ldr_untraced;
@@ -56,7 +57,8 @@ atomic_uint ldr_trace_live;     /* enabled tracers */
 void
 ldr_trace_enter_slow(struct ldr_trace_frame *f, unsigned idx, void *params)
 {
-	for (unsigned i = 0; i < LDR_MAX_TRACERS; i++) {
+	unsigned end = atomic_load_explicit(&tracer_end, memory_order_acquire);
+	for (unsigned i = 0; i < end; i++) {
 		struct _zel_tracer_handle_t *t = &tracers[i];
 		if (atomic_load_explicit(&t->magic, memory_order_acquire) !=
 			    TRACER_MAGIC ||
@@ -139,6 +141,8 @@ zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *phTracer)
 		}
 		atomic_store_explicit(&t->magic, TRACER_MAGIC,
 				      memory_order_release);
+		if (atomic_load(&tracer_end) <= i)
+			atomic_store(&tracer_end, i + 1);
 		*phTracer = t;
 		r = ZE_RESULT_SUCCESS;
 		break;
