@@ -14,9 +14,11 @@
  */
 #include <check.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <level_zero/ze_api.h>
@@ -1185,6 +1187,167 @@ START_TEST(test_driver_teardown)
 }
 END_TEST
 
+/* ---- Intel's loader environment (ZEL_*) -------------------------------- */
+
+/* A fresh directory beside the test binary (in the build tree: /tmp may be
+ * mounted noexec), for the log and library tests. */
+static void
+dir_near_exe(char *out, size_t len, const char *tag)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	ck_assert_int_lt(snprintf(out, len, "%s/%s-%d", exe, tag,
+				  (int)getpid()),
+			 (int)len);
+}
+
+static char *
+read_all(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "re");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_env_log_file)
+{
+	char top[4096], dir[4200], file[4300];
+	dir_near_exe(top, sizeof(top), "zel-log");
+	snprintf(dir, sizeof(dir), "%s/a/b", top);
+	snprintf(file, sizeof(file), "%s/ze_loader.log", dir);
+	lt_env("ZEL_ENABLE_LOADER_LOGGING", "1");
+	lt_env("ZEL_LOADER_LOG_DIR", dir);
+	lt_env("ZEL_LOADER_LOGGING_LEVEL", "debug");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *err = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(err, "committed:"), 0);
+	const char *log = read_all(file);
+	ck_assert_int_eq(lt_count_lines(log, "committed: 1 driver(s), direct"),
+			 1);
+	ck_assert_int_eq(lt_count_lines(log, " debug ldr: "),
+			 lt_count_lines(log, "debug"));
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	*strrchr(dir, '/') = '\0';
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_int_eq(rmdir(top), 0);
+}
+END_TEST
+
+START_TEST(test_env_log_console_level)
+{
+	lt_env("ZEL_LOADER_LOG_CONSOLE", "1");
+	lt_env("ZEL_LOADER_LOGGING_LEVEL", "info");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "info ldr: commit: driver 0: "
+					     LT_DRIVER),
+			 1);
+	ck_assert_int_eq(lt_count_lines(log, "debug"), 0);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_env_log_off)
+{
+	lt_env("ZEL_LOADER_LOG_CONSOLE", "1");
+	lt_env("ZEL_LOADER_LOGGING_LEVEL", "off");
+	lt_env("ZE_ENABLE_ALT_DRIVERS", "/nonexistent/libze_b.so.1," LT_DRIVER);
+	lt_capture_begin();
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_SUCCESS);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "ldr"), 0);
+}
+END_TEST
+
+START_TEST(test_env_debug_trace)
+{
+	lt_env("ZE_ENABLE_LOADER_DEBUG_TRACE", "1");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "debug ldr: commit: committed: "
+					     "1 driver(s)"),
+			 1);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* zemem's own ZEMEM_LOG_LEVEL, naming the loader's topic, wins. */
+START_TEST(test_env_zemem_log_level_wins)
+{
+	lt_env("ZE_ENABLE_LOADER_DEBUG_TRACE", "1");
+	lt_env("ZEMEM_LOG_LEVEL", "warn,ldr:error");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "ldr"), 0);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* A copy of zemem's validation layer under a name only ZEL_LIBRARY_PATH
+ * leads to. */
+static void
+copy_layer(const char *dir, char *path, size_t len)
+{
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(path, len, "%s/libze_zel_copy_layer.so.1", dir);
+	char *buf = malloc(64 << 20);
+	ck_assert_ptr_nonnull(buf);
+	FILE *in = fopen(LT_ZEMEM_VALIDATION_LAYER, "re");
+	FILE *out = fopen(path, "we");
+	ck_assert(in && out);
+	size_t n = fread(buf, 1, 64 << 20, in);
+	ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	fclose(out);
+	free(buf);
+}
+
+START_TEST(test_env_library_path)
+{
+	char dir[4096], path[4200];
+	dir_near_exe(dir, sizeof(dir), "zel-lib");
+	copy_layer(dir, path, sizeof(path));
+	lt_env("ZE_ENABLE_VALIDATION_LAYER", "1");
+	lt_env("ZEMEM_VALIDATION_LAYER", "libze_zel_copy_layer.so.1");
+	lt_env("ZE_ENABLE_PARAMETER_VALIDATION", "1");
+	lt_env("ZEL_LIBRARY_PATH", dir);
+	init_with(LT_DRIVER);
+	ck_assert_str_eq(top_mem_owner(), "libze_zel_copy_layer.so.1");
+	mem_roundtrip();
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(test_env_library_path_unset)
+{
+	lt_env("ZE_ENABLE_VALIDATION_LAYER", "1");
+	lt_env("ZEMEM_VALIDATION_LAYER", "libze_zel_copy_layer.so.1");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "validation layer cannot be "
+					"loaded (libze_zel_copy_layer.so.1"),
+			 1);
+	ck_assert_str_eq(top_mem_owner(), "libze_zemem.so.1");
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 static Suite *
 loader_suite(void)
 {
@@ -1229,6 +1392,15 @@ loader_suite(void)
 	tc = tcase_create("teardown");
 	tcase_add_test(tc, test_teardown_services);
 	tcase_add_test(tc, test_driver_teardown);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("env");
+	tcase_add_test(tc, test_env_log_file);
+	tcase_add_test(tc, test_env_log_console_level);
+	tcase_add_test(tc, test_env_log_off);
+	tcase_add_test(tc, test_env_debug_trace);
+	tcase_add_test(tc, test_env_zemem_log_level_wins);
+	tcase_add_test(tc, test_env_library_path);
+	tcase_add_test(tc, test_env_library_path_unset);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("layers");
 	tcase_add_test(tc, test_validation_layer_missing_warns);
