@@ -19,7 +19,18 @@ Outputs (all in --outdir):
                    (single handles and counted arrays), call the owning
                    driver, wrap every handle returned (out-parameters,
                    pCount arrays, return values), forget destroyed handles;
-  ze_loader.sym    the exact list of symbols libze_loader.so.1 exports.
+  ze_loader.sym    the exact list of symbols libze_loader.so.1 exports;
+  ldr_gen_ext.c    the zes, zet and zer entry points of --ext (a list of
+                   getter, field, function, version, return kind): each an
+                   exported jump through its slot of ldr_ext_slots, the
+                   slots' defaults, the loader's own getters;
+  ldr_gen_trace.c  a traced function per entry point (its parameter record,
+                   prologues, the call, epilogues), ldr_traced (the same as
+                   tables), the zelTracer*RegisterCallback functions and the
+                   layout of ze_callbacks_t from --callbacks;
+  zel_tracing_cb.h the public parameter records, callback types, callback
+                   tables and registration functions (installed with
+                   zemem/zel_tracing.h).
 
 Python 3 standard library only.
 """

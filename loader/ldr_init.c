@@ -179,6 +179,8 @@ ldr_prepare(ze_init_flags_t flags, const ze_init_driver_type_desc_t *desc)
 	ze_result_t res = ZE_RESULT_SUCCESS;
 	if (ldr_committed())
 		return res;
+	if (atomic_load(&ldr.teardown))
+		return ZE_RESULT_ERROR_UNINITIALIZED; /* never set up again */
 	ldr_env_setup();
 	pthread_mutex_lock(&ldr.lock);
 	if (ldr_committed())

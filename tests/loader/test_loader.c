@@ -1174,6 +1174,19 @@ START_TEST(test_teardown_services)
 	zelLoaderContextTeardown();
 	ck_assert_int_eq(teardown_calls, 1);
 	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_ERROR_UNINITIALIZED);
+}
+END_TEST
+
+/* Torn down before init: init never sets the loader up. */
+START_TEST(test_teardown_before_init)
+{
+	zelLoaderContextTeardown();
+	ck_assert(zelCheckIsLoaderInTearDown());
+	lt_env("ZE_ENABLE_ALT_DRIVERS", LT_DRIVER);
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_ERROR_UNINITIALIZED);
+	uint32_t n = 0;
+	ck_assert_int_eq(zeDriverGet(&n, NULL), ZE_RESULT_ERROR_UNINITIALIZED);
 }
 END_TEST
 
@@ -1392,6 +1405,7 @@ loader_suite(void)
 	tc = tcase_create("teardown");
 	tcase_add_test(tc, test_teardown_services);
 	tcase_add_test(tc, test_driver_teardown);
+	tcase_add_test(tc, test_teardown_before_init);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("env");
 	tcase_add_test(tc, test_env_log_file);
