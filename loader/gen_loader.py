@@ -709,8 +709,8 @@ def gen_tracing_header(entries, cbs):
         o += ["} %s;" % name, ""]
     o += ["typedef struct _ze_callbacks_t {"]
     o += ["    ze_%s_callbacks_t %s;" % (snake(t), t) for t, _ in tables]
-    o += ["} ze_callbacks_t;", "", "typedef ze_callbacks_t zel_core_callbacks_t;",
-          ""]
+    o += ["} ze_callbacks_t;", "",
+          "typedef ze_callbacks_t zel_core_callbacks_t;", ""]
     for e in entries:
         o += ["ZE_APIEXPORT ze_result_t ZE_APICALL",
               "zelTracer%sRegisterCallback(zel_tracer_handle_t hTracer,"

@@ -166,9 +166,9 @@ release_callback(uint32_t index)
 }
 
 ze_result_t ZE_APICALL
-zelRegisterTeardownCallback(zel_loader_teardown_callback_t application_callback,
-			    zel_application_teardown_callback_t *loader_callback,
-			    uint32_t *index)
+zelRegisterTeardownCallback(
+	zel_loader_teardown_callback_t application_callback,
+	zel_application_teardown_callback_t *loader_callback, uint32_t *index)
 {
 	if (!application_callback || !loader_callback || !index)
 		return ZE_RESULT_ERROR_INVALID_NULL_POINTER;

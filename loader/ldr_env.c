@@ -234,8 +234,8 @@ ldr_order_drivers(void)
 			if (ty == T_NONE ||
 			    !parse_index(colon + 1,
 					 len - (size_t)(colon - p) - 1, &idx)) {
-				u_warn("ldr", "ZEL_DRIVERS_ORDER: '%.*s' ignored",
-				       (int)len, p);
+				u_warn("ldr", "ZEL_DRIVERS_ORDER: '%.*s' "
+				       "ignored", (int)len, p);
 			} else {
 				int i = nth_of_type(types, n, ty, idx);
 				if (i >= 0 && !used[i]) {

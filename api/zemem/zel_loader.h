@@ -112,9 +112,9 @@ zelSetDelayLoaderContextTeardown(void);
  * *loader_callback(index) unregisters it (for an application that tears
  * down first). INVALID_NULL_POINTER; OUT_OF_HOST_MEMORY past 64. */
 ZE_APIEXPORT ze_result_t ZE_APICALL
-zelRegisterTeardownCallback(zel_loader_teardown_callback_t application_callback,
-                            zel_application_teardown_callback_t *loader_callback,
-                            uint32_t *index);
+zelRegisterTeardownCallback(
+    zel_loader_teardown_callback_t application_callback,
+    zel_application_teardown_callback_t *loader_callback, uint32_t *index);
 
 /* Turns the loader's tracing on (counted: each enable needs a disable);
  * enabled tracers then see every call. Before zeInit it takes effect at
