@@ -15,8 +15,11 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -1049,6 +1052,89 @@ START_TEST(test_tracing_env_builtin)
 }
 END_TEST
 
+static atomic_long mt_pro, mt_epi;
+
+static void ZE_APICALL
+mt_pro_cb(ze_mem_get_alloc_properties_params_t *p, ze_result_t r, void *u,
+	  void **i)
+{
+	(void)p, (void)r, (void)u;
+	*i = &mt_pro;
+	atomic_fetch_add(&mt_pro, 1);
+}
+
+static void ZE_APICALL
+mt_epi_cb(ze_mem_get_alloc_properties_params_t *p, ze_result_t r, void *u,
+	  void **i)
+{
+	(void)p, (void)u;
+	ck_assert_int_eq(r, ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(*i, &mt_pro); /* this call's own prologue ran */
+	atomic_fetch_add(&mt_epi, 1);
+}
+
+static void *
+mt_caller(void *ptr)
+{
+	for (int i = 0; i < 20000; i++) {
+		ze_memory_allocation_properties_t pr = {
+			ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, NULL
+		};
+		if (zeMemGetAllocProperties(ctx, ptr, &pr, NULL) !=
+			    ZE_RESULT_SUCCESS ||
+		    pr.type != ZE_MEMORY_TYPE_HOST)
+			return (void *)1;
+	}
+	return NULL;
+}
+
+/* Tracing and the tracer switched on and off while 4 threads call: every
+ * call that ran a prologue runs its epilogue, and every call answers. */
+START_TEST(test_tracing_toggled_under_load)
+{
+	init_with(LT_DRIVER);
+	void *h = NULL;
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 64, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_DESC, NULL, NULL };
+	zel_tracer_handle_t t = NULL;
+	ck_assert_int_eq(zelTracerCreate(&desc, &t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerMemGetAllocPropertiesRegisterCallback(
+				 t, ZEL_REGISTER_PROLOGUE, mt_pro_cb),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerMemGetAllocPropertiesRegisterCallback(
+				 t, ZEL_REGISTER_EPILOGUE, mt_epi_cb),
+			 ZE_RESULT_SUCCESS);
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, mt_caller, h), 0);
+	for (int k = 0; k < 300; k++) {
+		ck_assert_int_eq(zelTracerSetEnabled(t, k % 3 != 0),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(k % 2 ? zelDisableTracingLayer()
+				       : zelEnableTracingLayer(),
+				 ZE_RESULT_SUCCESS);
+		sched_yield();
+	}
+	for (int i = 0; i < 4; i++) {
+		void *bad = (void *)1;
+		ck_assert_int_eq(pthread_join(th[i], &bad), 0);
+		ck_assert_ptr_null(bad);
+	}
+	ck_assert_int_eq(atomic_load(&mt_pro), atomic_load(&mt_epi));
+	/* Now off: on again, exactly one more of each. */
+	long before = atomic_load(&mt_pro);
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(t, 1), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_null(mt_caller(h) ? (void *)1 : NULL);
+	ck_assert_int_eq(atomic_load(&mt_pro), before + 20000);
+	ck_assert_int_eq(atomic_load(&mt_epi), before + 20000);
+	ck_assert_int_eq(zelTracerDestroy(t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 static int zello_creates;
 
 static void ZE_APICALL
@@ -1407,6 +1493,7 @@ loader_suite(void)
 	tcase_add_test(tc, test_tracer_core_callbacks);
 	tcase_add_test(tc, test_tracing_env_builtin);
 	tcase_add_test(tc, test_zello_sequence);
+	tcase_add_test(tc, test_tracing_toggled_under_load);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("teardown");
 	tcase_add_test(tc, test_teardown_services);
