@@ -167,6 +167,34 @@ u_log_set_topic_level(const char *topic, int level)
 }
 
 int
+u_log_set_file(const char *path)
+{
+	if (!path || !*path)
+		return -EINVAL;
+	u_log_init();
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	/* A file already open: replaced in place (dup3 is atomic, so a
+	 * line being written goes to one or the other); else switch. */
+	int old = __atomic_load_n(&log_fd, __ATOMIC_ACQUIRE);
+	if (old != 2) {
+		int r = dup3(fd, old, O_CLOEXEC) < 0 ? -errno : 0;
+		close(fd);
+		return r;
+	}
+	__atomic_store_n(&log_fd, fd, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+u_log_file_named(void)
+{
+	const char *file = getenv(u_option_desc(U_OPT_LOG_FILE)->name);
+	return file && *file;
+}
+
+int
 u_log_topic_named(const char *topic)
 {
 	const char *spec = getenv(u_option_desc(U_OPT_LOG_LEVEL)->name);
@@ -214,6 +242,7 @@ u_log_write(int level, const char *topic, const char *func, const char *fmt,
 	if ((size_t)n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
 	line[n++] = '\n';
-	ssize_t w = write(log_fd, line, (size_t)n);
+	ssize_t w = write(__atomic_load_n(&log_fd, __ATOMIC_ACQUIRE), line,
+			  (size_t)n);
 	(void)w;
 }

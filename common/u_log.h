@@ -47,6 +47,11 @@ int u_log_set_level(int level);
  * leaving the others as they are; -1 when level is out of range or the
  * table of topics is full. For a library whose API takes a log level. */
 int u_log_set_topic_level(const char *topic, int level);
+/* Appends the log lines to path from now on (0), or -errno and nothing
+ * changes. For a library whose own options name a log file. */
+int u_log_set_file(const char *path);
+/* 1 when ZEMEM_LOG_FILE is set. */
+int u_log_file_named(void);
 /* 1 when ZEMEM_LOG_LEVEL names topic itself (e.g. "warn,wm:debug"). */
 int u_log_topic_named(const char *topic);
 /* Name of a level ("error", ...); "?" when out of range. */

@@ -109,12 +109,50 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"libze_validation_layer.so.1; default: zemem's own" },
 	[U_OPT_ENABLE_TRACING_LAYER] = { "ZE_ENABLE_TRACING_LAYER", U_OPT_BOOL,
 		"0", 0, 1,
-		"loader: insert the tracing layer (ZEMEM_TRACING_LAYER) above "
-		"the validation layer; absent: a warning, not a failure" },
+		"loader: turn tracing on at init: the loader's own tracers "
+		"(zelTracer*) see every call; with ZEMEM_TRACING_LAYER, that "
+		"library is inserted above the validation layer instead "
+		"(absent: a warning, not a failure)" },
 	[U_OPT_TRACING_LAYER] = { "ZEMEM_TRACING_LAYER", U_OPT_STRING,
-		"libze_tracing_layer.so.1", 0, 0,
-		"loader: the tracing layer library that ZE_ENABLE_TRACING_LAYER=1 "
-		"loads" },
+		"", 0, 0,
+		"loader: a tracing layer library for ZE_ENABLE_TRACING_LAYER=1 "
+		"to insert, e.g. Intel's libze_tracing_layer.so.1; default: "
+		"the loader's own tracing" },
+	[U_OPT_ZEL_DRIVERS_ORDER] = { "ZEL_DRIVERS_ORDER", U_OPT_STRING, "", 0,
+		0,
+		"loader: order of the drivers that initialised, as Intel's "
+		"loader: comma-separated global indexes (\"1,0\"), types "
+		"(DISCRETE_GPU_ONLY, INTEGRATED_GPU_ONLY, GPU, NPU) or "
+		"TYPE:index; the others follow in their order" },
+	[U_OPT_ZEL_LOGGING] = { "ZEL_ENABLE_LOADER_LOGGING", U_OPT_BOOL, "0",
+		0, 1,
+		"loader: write the loader's log lines (at "
+		"ZEL_LOADER_LOGGING_LEVEL) to ZEL_LOADER_LOG_DIR/"
+		"ZEL_LOADER_LOG_FILE; ZEMEM_LOG_FILE and ZEMEM_LOG_LEVEL's "
+		"ldr:LEVEL win" },
+	[U_OPT_ZEL_LOG_CONSOLE] = { "ZEL_LOADER_LOG_CONSOLE", U_OPT_BOOL, "0",
+		0, 1,
+		"loader: the loader's log lines (at ZEL_LOADER_LOGGING_LEVEL) "
+		"go to stderr, not to a file" },
+	[U_OPT_ZEL_LOG_DIR] = { "ZEL_LOADER_LOG_DIR", U_OPT_STRING, "", 0, 0,
+		"loader: directory of the loader's log file (made when "
+		"missing); default: $HOME/.oneapi_logs" },
+	[U_OPT_ZEL_LOG_FILE] = { "ZEL_LOADER_LOG_FILE", U_OPT_STRING,
+		"ze_loader.log", 0, 0,
+		"loader: name of the loader's log file" },
+	[U_OPT_ZEL_LOG_LEVEL] = { "ZEL_LOADER_LOGGING_LEVEL", U_OPT_STRING,
+		"warn", 0, 0,
+		"loader: level of the loader's log when logging is on: trace, "
+		"debug, info, warn, error, critical (as error) or off" },
+	[U_OPT_ZE_LOADER_DEBUG_TRACE] = { "ZE_ENABLE_LOADER_DEBUG_TRACE",
+		U_OPT_BOOL, "0", 0, 1,
+		"loader: print the loader's debug log (drivers tried, why one "
+		"failed, layers, tracing) to stderr (deprecated upstream)" },
+	[U_OPT_ZEL_LIBRARY_PATH] = { "ZEL_LIBRARY_PATH", U_OPT_STRING, "", 0,
+		0,
+		"loader: directory searched first for the layer libraries "
+		"given by name (ZEMEM_VALIDATION_LAYER, ZEMEM_TRACING_LAYER, "
+		"zemem's validation layer)" },
 	[U_OPT_SH_SYMMETRIC_SIZE] = { "ZESHMEM_SYMMETRIC_SIZE", U_OPT_SIZE,
 		"1G", 64 * KiB, 64 * TiB,
 		"shmem: initial size of each PE's symmetric heap (K/M/G "

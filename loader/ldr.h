@@ -55,6 +55,10 @@
 #define LDR_MAX_CANDIDATES 32
 #define LDR_MAX_LAYERS 2
 #define LDR_REPORT_SIZE 4096
+/* A slot of ldr_top / ldr_untraced / ldr_ext_slots, read while tracing may
+ * swap it (ldr_trace.c): a plain load, race-free. */
+#define LDR_SLOT(s) __atomic_load_n(&(s), __ATOMIC_RELAXED)
+#define LDR_SET_SLOT(s, v) __atomic_store_n(&(s), (v), __ATOMIC_RELAXED)
 
 /* One table per getter, in ZE_DDI_TABLES order. */
 enum ldr_table {
@@ -87,6 +91,7 @@ struct ldr_state {
 	pthread_mutex_t lock;
 	bool discovered;
 	atomic_bool committed;
+	atomic_bool teardown;         /* zelCheckIsLoaderInTearDown */
 	bool alt_list;                /* drivers from ZE_ENABLE_ALT_DRIVERS */
 	bool multi;                   /* several drivers: routed, wrapped */
 	uint32_t ndrivers;
@@ -147,6 +152,76 @@ ze_result_t ZE_APICALL ldr_bottom_driver_get(uint32_t *pCount,
 					     ze_driver_handle_t *phDrivers);
 ze_result_t ZE_APICALL ldr_route_get_extension_function_address(
 	ze_driver_handle_t hDriver, const char *name, void **ppFunctionAddress);
+
+/* ldr_ext.c: the zes, zet and zer families (ldr_gen_ext.c). */
+struct ldr_ext_table {
+	const char *getter;           /* "zesGetDeviceProcAddrTable" */
+	uint16_t base, count;         /* its slots in ldr_ext_slots */
+};
+extern const struct ldr_ext_table ldr_ext_tables[LDR_EXT_TABLES] LDR_HIDDEN;
+extern const uint32_t ldr_ext_since[LDR_EXT_COUNT] LDR_HIDDEN;
+extern const ldr_fn_t ldr_ext_defaults[LDR_EXT_COUNT] LDR_HIDDEN;
+extern ldr_fn_t ldr_ext_slots[LDR_EXT_COUNT] LDR_HIDDEN;
+extern const ldr_fn_t ldr_ext_entries[LDR_EXT_COUNT] LDR_HIDDEN;
+ze_result_t ldr_ext_get_table(unsigned table, ze_api_version_t version,
+			      void *ddi);
+/* Fills the slots from the single driver's getters (commit, ldr.lock). */
+void ldr_ext_bind(const struct ldr_driver *d);
+/* Every slot back to its default (teardown). */
+void ldr_ext_reset(void);
+ze_result_t ZE_APICALL ldr_ext_none_r(void);
+uint32_t ZE_APICALL ldr_ext_none_u(void);
+void *ZE_APICALL ldr_ext_none_p(void);
+ze_result_t ZE_APICALL ldr_ext_zes_init(uint32_t flags);
+ze_result_t ZE_APICALL ldr_ext_zer_last_error(const char **ppString);
+
+/* ldr_trace.c: tracers (ldr_gen_trace.c has the traced functions). */
+#define LDR_MAX_TRACERS 16
+#define LDR_TRACE_SLOTS (LDR_ENTRY_COUNT + LDR_ZER_TRACED)
+struct ldr_trace_frame {
+	uint32_t n;
+	uint8_t idx[LDR_MAX_TRACERS]; /* tracers whose prologue phase ran */
+	void *inst[LDR_MAX_TRACERS];  /* their instance data */
+};
+extern ze_dditable_t ldr_untraced LDR_HIDDEN;
+extern const ze_dditable_t ldr_traced LDR_HIDDEN;
+extern const uint16_t ldr_cb_entry[LDR_CB_COUNT] LDR_HIDDEN;
+extern atomic_uint ldr_trace_live LDR_HIDDEN; /* enabled tracers */
+void ldr_trace_enter_slow(struct ldr_trace_frame *f, unsigned idx,
+			  void *params);
+void ldr_trace_exit_slow(struct ldr_trace_frame *f, unsigned idx,
+			 void *params, ze_result_t r);
+static inline void
+ldr_trace_enter(struct ldr_trace_frame *f, unsigned idx, void *params)
+{
+	f->n = 0;
+	if (atomic_load_explicit(&ldr_trace_live, memory_order_relaxed))
+		ldr_trace_enter_slow(f, idx, params);
+}
+static inline void
+ldr_trace_exit(struct ldr_trace_frame *f, unsigned idx, void *params,
+	       ze_result_t r)
+{
+	if (f->n)
+		ldr_trace_exit_slow(f, idx, params, r);
+}
+struct _zel_tracer_handle_t;
+ze_result_t ldr_tracer_register(struct _zel_tracer_handle_t *h, int type,
+				unsigned idx, ldr_fn_t fn);
+/* At commit (ldr.lock held): remembers the untraced top and installs the
+ * traced functions when tracing is on. */
+void ldr_trace_commit(void);
+/* Teardown: every slot of ldr_top emptied (entry points answer
+ * UNINITIALIZED). */
+void ldr_trace_teardown(void);
+
+/* ldr_env.c: Intel's loader environment (ZEL_*). */
+/* Maps the ZEL_* logging options onto u_log, once. */
+void ldr_env_setup(void);
+/* Reorders ldr.drivers as ZEL_DRIVERS_ORDER asks (commit, ldr.lock). */
+void ldr_order_drivers(void);
+/* ZEL_LIBRARY_PATH/name in path when that file exists (name without '/'). */
+bool ldr_library_path(const char *name, char *path, size_t len);
 
 /* ldr_layer.c */
 /* Loads the layers the options ask for (missing ones: a warning). */

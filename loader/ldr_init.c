@@ -34,6 +34,8 @@ ze_dditable_t ldr_top;
 ze_result_t
 ldr_no_slot(void)
 {
+	if (atomic_load(&ldr.teardown))
+		return ZE_RESULT_ERROR_UNINITIALIZED;
 	return ldr_committed() ? ZE_RESULT_ERROR_UNSUPPORTED_FEATURE
 			       : ZE_RESULT_ERROR_UNINITIALIZED;
 }
@@ -133,6 +135,7 @@ commit(void)
 		kept++;
 	}
 	ldr.ndrivers = kept;
+	ldr_order_drivers();
 	ldr.multi = kept > 1;
 	if (ldr.multi) {
 		int err = ldr_objects_init();
@@ -158,6 +161,12 @@ commit(void)
 	}
 	ldr_layers_load();
 	ldr_layers_chain(&ldr_top);
+	if (!ldr.multi)
+		ldr_ext_bind(&ldr.drivers[0]);
+	else
+		u_info("ldr", "several drivers: the zes, zet and zer entry "
+		       "points answer UNSUPPORTED_FEATURE");
+	ldr_trace_commit();
 	u_dbg("ldr", "committed: %u driver(s), %s, %u layer(s)", ldr.ndrivers,
 	      ldr.multi ? "handles wrapped and routed" : "direct", ldr.nlayers);
 	atomic_store_explicit(&ldr.committed, true, memory_order_release);
@@ -170,6 +179,9 @@ ldr_prepare(ze_init_flags_t flags, const ze_init_driver_type_desc_t *desc)
 	ze_result_t res = ZE_RESULT_SUCCESS;
 	if (ldr_committed())
 		return res;
+	if (atomic_load(&ldr.teardown))
+		return ZE_RESULT_ERROR_UNINITIALIZED; /* never set up again */
+	ldr_env_setup();
 	pthread_mutex_lock(&ldr.lock);
 	if (ldr_committed())
 		goto out;

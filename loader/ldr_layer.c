@@ -52,6 +52,11 @@ open_layer(const char *path)
 static void *
 open_zemem_layer(char *path, size_t len)
 {
+	if (ldr_library_path(ZEMEM_LAYER_NAME, path, len)) {
+		void *dl = open_layer(path);
+		if (dl)
+			return dl;
+	}
 	Dl_info info;
 	char self[4096];
 	if (dladdr((void *)ldr_no_slot, &info) && info.dli_fname) {
@@ -100,7 +105,8 @@ ldr_layers_load(void)
 		const char *named = u_option_str(U_OPT_VALIDATION_LAYER);
 		void *dl;
 		if (named && *named) {
-			snprintf(path, sizeof(path), "%s", named);
+			if (!ldr_library_path(named, path, sizeof(path)))
+				snprintf(path, sizeof(path), "%s", named);
 			dl = open_layer(path);
 		} else {
 			dl = open_zemem_layer(path, sizeof(path));
@@ -112,9 +118,10 @@ ldr_layers_load(void)
 			       "validation layer cannot be loaded (%s); "
 			       "running without it", last_error);
 	}
-	if (u_option_u64(U_OPT_ENABLE_TRACING_LAYER)) {
-		snprintf(path, sizeof(path), "%s",
-			 u_option_str(U_OPT_TRACING_LAYER));
+	const char *tracing = u_option_str(U_OPT_TRACING_LAYER);
+	if (u_option_u64(U_OPT_ENABLE_TRACING_LAYER) && tracing && *tracing) {
+		if (!ldr_library_path(tracing, path, sizeof(path)))
+			snprintf(path, sizeof(path), "%s", tracing);
 		void *dl = open_layer(path);
 		if (dl)
 			add_layer("tracing layer", path, dl);

@@ -17,11 +17,17 @@
  * the same caches and machine load, and reports their medians. The parent
  * then compares the two loaders' overheads (loader - direct): target,
  * zemem's <= Debian's with one driver.
+ *
+ * Tracing (zemem's loader, which has zelEnableTracingLayer): the same call
+ * with tracing on and one enabled tracer whose prologue and epilogue count
+ * the call, and with tracing on but no tracer enabled, each alternated
+ * with the untraced call (tracing turned off between trials).
  */
 #include "zb.h"
 
 #include <level_zero/ze_ddi.h>
 #include <zemem/zel_loader.h>
+#include <zemem/zel_tracing.h>
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -93,6 +99,70 @@ trial(ze_pfnMemGetAllocProperties_t fn, ze_context_handle_t ctx,
 	return bad || pr.type != ZE_MEMORY_TYPE_DEVICE ? NAN : ns;
 }
 
+static long traced_calls;
+
+static void ZE_APICALL
+count_call(ze_mem_get_alloc_properties_params_t *p, ze_result_t r, void *u,
+	   void **inst)
+{
+	(void)p, (void)r, (void)u, (void)inst;
+	traced_calls++;
+}
+
+/* Medians of the untraced call and of the call with tracing on, with
+ * (tracer) or without an enabled tracer; 0: done, -1: not this loader. */
+static int
+traced_trials(const void *ptr, int trials, long calls, bool tracer,
+	      double *untraced, double *traced)
+{
+	typedef ze_result_t (*onoff_t)(void);
+	onoff_t on = TOOL_SYM(onoff_t, "zelEnableTracingLayer");
+	onoff_t off = TOOL_SYM(onoff_t, "zelDisableTracingLayer");
+	ze_result_t (*create)(const zel_tracer_desc_t *,
+			      zel_tracer_handle_t *) =
+		TOOL_SYM(ze_result_t (*)(const zel_tracer_desc_t *,
+					 zel_tracer_handle_t *),
+			 "zelTracerCreate");
+	ze_result_t (*reg)(zel_tracer_handle_t, zel_tracer_reg_t,
+			   ze_pfnMemGetAllocPropertiesCb_t) =
+		TOOL_SYM(ze_result_t (*)(zel_tracer_handle_t,
+					 zel_tracer_reg_t,
+					 ze_pfnMemGetAllocPropertiesCb_t),
+			 "zelTracerMemGetAllocPropertiesRegisterCallback");
+	ze_result_t (*enable)(zel_tracer_handle_t, ze_bool_t) =
+		TOOL_SYM(ze_result_t (*)(zel_tracer_handle_t, ze_bool_t),
+			 "zelTracerSetEnabled");
+	ze_result_t (*destroy)(zel_tracer_handle_t) =
+		TOOL_SYM(ze_result_t (*)(zel_tracer_handle_t),
+			 "zelTracerDestroy");
+	if (!on || !off || !create || !reg || !enable || !destroy)
+		return -1;
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_DESC, NULL,
+				   NULL };
+	zel_tracer_handle_t t = NULL;
+	if (create(&desc, &t) ||
+	    reg(t, ZEL_REGISTER_PROLOGUE, count_call) ||
+	    reg(t, ZEL_REGISTER_EPILOGUE, count_call) ||
+	    enable(t, tracer))
+		return -1;
+	double tu[MAX_TRIALS], tt[MAX_TRIALS];
+	traced_calls = 0;
+	for (int k = 0; k < trials; k++) {
+		tu[k] = trial(zeMemGetAllocProperties, zb.ctx, ptr, true,
+			      calls);
+		on();
+		tt[k] = trial(zeMemGetAllocProperties, zb.ctx, ptr, true,
+			      calls);
+		off();
+	}
+	destroy(t);
+	if (traced_calls != (tracer ? 2 * calls * trials : 0))
+		return -1;
+	*untraced = zb_median(tu, trials);
+	*traced = zb_median(tt, trials);
+	return 0;
+}
+
 int
 zb_child_loader(void)
 {
@@ -142,6 +212,17 @@ zb_child_loader(void)
 		       zb_median(td, trials));
 		zb_out(with ? "loader_dev" : "loader_nodev", "%.3f",
 		       zb_median(tl, trials));
+	}
+	double untraced, traced;
+	if (ndrv == 1 &&
+	    !traced_trials(ptr, trials, calls, true, &untraced, &traced)) {
+		zb_out("untraced", "%.3f", untraced);
+		zb_out("traced", "%.3f", traced);
+		if (!traced_trials(ptr, trials, calls, false, &untraced,
+				   &traced)) {
+			zb_out("untraced_idle", "%.3f", untraced);
+			zb_out("traced_idle", "%.3f", traced);
+		}
 	}
 	zb_out("calls", "%ld", calls);
 	zb_out("trials", "%d", trials);
@@ -242,6 +323,23 @@ run_config(struct config *c, const char *driver, const char *copy)
 		zb_report("loader", fig, c->loader[w], "ns",
 			  "direct call (driver's table)", c->direct[w],
 			  params);
+	}
+	if (zb_kv_str(&kv, "traced")) {
+		char params[160];
+		snprintf(params, sizeof(params), "with phDevice; tracing on, "
+			 "one tracer: prologue + epilogue; alternated; %s",
+			 used);
+		zb_report("loader", "GetAllocProperties, traced",
+			  zb_kv_num(&kv, "traced"), "ns", "untraced call",
+			  zb_kv_num(&kv, "untraced"), params);
+	}
+	if (zb_kv_str(&kv, "traced_idle")) {
+		char params[160];
+		snprintf(params, sizeof(params), "with phDevice; tracing on, "
+			 "no tracer enabled; alternated; %s", used);
+		zb_report("loader", "GetAllocProperties, tracing idle",
+			  zb_kv_num(&kv, "traced_idle"), "ns", "untraced call",
+			  zb_kv_num(&kv, "untraced_idle"), params);
 	}
 }
 

@@ -9,12 +9,22 @@
  *   zelLoaderTranslateHandle  the driver's own handle behind a handle the
  *                             loader gave out (the same handle when only one
  *                             driver is loaded, since then nothing is
- *                             wrapped).
+ *                             wrapped);
+ *   zelGetLoaderVersion       the loader's own version;
+ *   teardown                  zelCheckIsLoaderInTearDown, zelSetDriverTeardown,
+ *                             zelLoaderContextTeardown,
+ *                             zelSetDelayLoaderContextTeardown,
+ *                             zelRegisterTeardownCallback;
+ *   tracing                   zelEnableTracingLayer, zelDisableTracingLayer,
+ *                             zelGetTracingLayerState (the tracers themselves:
+ *                             zemem/zel_tracing.h).
  */
 #ifndef ZEMEM_ZEL_LOADER_H
 #define ZEMEM_ZEL_LOADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "level_zero/ze_api.h"
 
@@ -54,6 +64,9 @@ typedef enum _zel_handle_type_t {
     ZEL_HANDLE_SAMPLER,
     ZEL_HANDLE_PHYSICAL_MEM
 } zel_handle_type_t;
+
+typedef void (*zel_loader_teardown_callback_t)(void);
+typedef void (*zel_application_teardown_callback_t)(uint32_t index);
 #endif
 
 /* With versions NULL: *num_elems = number of components. Otherwise fills
@@ -69,6 +82,52 @@ zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *versions);
 ZE_APIEXPORT ze_result_t ZE_APICALL
 zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleIn,
                          void **handleOut);
+
+/* *version = the loader's name ("loader"), spec and library versions.
+ * INVALID_NULL_POINTER when version is NULL. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelGetLoaderVersion(zel_component_version_t *version);
+
+/* true once the loader is being torn down: zelLoaderContextTeardown or
+ * zelSetDriverTeardown was called, or the process is exiting. */
+ZE_APIEXPORT bool ZE_APICALL
+zelCheckIsLoaderInTearDown(void);
+
+/* For drivers: from now on every entry point answers UNINITIALIZED (the
+ * loader stops calling any driver). UNINITIALIZED before zeInit. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelSetDriverTeardown(void);
+
+/* Runs the teardown callbacks registered (most recent first), then acts as
+ * zelSetDriverTeardown. Also done at exit unless delayed. */
+ZE_APIEXPORT void ZE_APICALL
+zelLoaderContextTeardown(void);
+
+/* The teardown at exit does not run the callbacks: only an explicit
+ * zelLoaderContextTeardown does. */
+ZE_APIEXPORT void ZE_APICALL
+zelSetDelayLoaderContextTeardown(void);
+
+/* Registers application_callback, run once at teardown; *index names it and
+ * *loader_callback(index) unregisters it (for an application that tears
+ * down first). INVALID_NULL_POINTER; OUT_OF_HOST_MEMORY past 64. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelRegisterTeardownCallback(
+    zel_loader_teardown_callback_t application_callback,
+    zel_application_teardown_callback_t *loader_callback, uint32_t *index);
+
+/* Turns the loader's tracing on (counted: each enable needs a disable);
+ * enabled tracers then see every call. Before zeInit it takes effect at
+ * init. zelDisableTracingLayer with tracing off: SUCCESS, nothing done. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelEnableTracingLayer(void);
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelDisableTracingLayer(void);
+
+/* *enabled = whether tracing is on. INVALID_NULL_POINTER. */
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelGetTracingLayerState(bool *enabled);
 
 #if defined(__cplusplus)
 } /* extern "C" */

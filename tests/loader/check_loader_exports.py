@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Checks libze_loader.so.1: its SONAME, and that it exports exactly the
-symbols listed in ze_loader.sym (generated from api/: every ze* entry point,
-every zeGet*ProcAddrTable getter, zelLoaderGetVersions and
-zelLoaderTranslateHandle), nothing more and nothing less.
+symbols listed in ze_loader.sym (generated from api/ and the loader's lists:
+every ze*, zes*, zet*, zer* entry point, every *Get*ProcAddrTable getter, the
+zel* loader and tracer services), nothing more and nothing less; with
+UPSTREAM, also that it exports every name listed there (the exports of the
+Level Zero loader v1.32, tests/loader/upstream-1.32.syms), so that any
+program linked with that loader starts on this one.
 
-usage: check_loader_exports.py LIBRARY SYMFILE
+usage: check_loader_exports.py LIBRARY SYMFILE [UPSTREAM]
 """
 import re
 import subprocess
@@ -29,6 +32,13 @@ def main():
     for n in sorted(want - got):
         print("expected but not exported:", n)
         bad += 1
+    if len(sys.argv) > 3:
+        upstream = [n for n in open(sys.argv[3]).read().split("\n")
+                    if n and not n.startswith("#")]
+        for n in sorted(set(upstream) - got):
+            print("exported by the upstream loader, missing here:", n)
+            bad += 1
+        print("%d upstream symbols checked" % len(upstream))
     dyn = subprocess.run(["readelf", "-d", lib], check=True,
                          capture_output=True, text=True).stdout
     m = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", dyn)

@@ -13,6 +13,10 @@
  * loader), and fills only the fields that exist at the version asked.
  * Memory: zeMemGetAllocProperties knows no pointer; zeMemGetPitchFor2dImage
  * (1.9) answers 4096.
+ * Sysman: zesGetGlobalProcAddrTable (zesInit, 1.5: SUCCESS) and
+ * zesGetDeviceProcAddrTable (zesDeviceGetProperties only: NOT_AVAILABLE,
+ * and *(uint32_t *)props = the version its getter accepted), declared
+ * here with generic types; the tables are their leading fields.
  */
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
@@ -228,5 +232,54 @@ zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *t)
 	t->pfnGetAllocProperties = fake_alloc_props;
 	if (has(version, 9))
 		t->pfnGetPitchFor2dImage = fake_pitch;
+	return ZE_RESULT_SUCCESS;
+}
+
+/* The leading fields of zes_global_dditable_t / zes_device_dditable_t. */
+struct fake_zes_global {
+	ze_result_t(ZE_APICALL *pfnInit)(uint32_t flags);
+};
+struct fake_zes_device {
+	ze_result_t(ZE_APICALL *pfnGetProperties)(void *dev, void *props);
+	ze_result_t(ZE_APICALL *pfnGetState)(void *dev, void *state);
+};
+
+static ze_api_version_t zes_version;
+
+static ze_result_t ZE_APICALL
+fake_zes_init(uint32_t flags)
+{
+	return flags ? ZE_RESULT_ERROR_INVALID_ENUMERATION : ZE_RESULT_SUCCESS;
+}
+
+static ze_result_t ZE_APICALL
+fake_zes_props(void *dev, void *props)
+{
+	(void)dev;
+	if (props)
+		*(uint32_t *)props = (uint32_t)zes_version;
+	return ZE_RESULT_ERROR_NOT_AVAILABLE;
+}
+
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zesGetGlobalProcAddrTable(ze_api_version_t version, struct fake_zes_global *t);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zesGetDeviceProcAddrTable(ze_api_version_t version, struct fake_zes_device *t);
+
+ze_result_t ZE_APICALL
+zesGetGlobalProcAddrTable(ze_api_version_t version, struct fake_zes_global *t)
+{
+	FAKE_CHECK(t);
+	if (has(version, 5))
+		t->pfnInit = fake_zes_init;
+	return ZE_RESULT_SUCCESS;
+}
+
+ze_result_t ZE_APICALL
+zesGetDeviceProcAddrTable(ze_api_version_t version, struct fake_zes_device *t)
+{
+	FAKE_CHECK(t);
+	zes_version = version;
+	t->pfnGetProperties = fake_zes_props;
 	return ZE_RESULT_SUCCESS;
 }

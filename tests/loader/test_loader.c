@@ -4,22 +4,30 @@
  * before init, the getters, direct routing (the driver's own handles and
  * functions), zeInit / zeInitDrivers, null handles and empty slots, driver
  * failures (none found, init fails, getter missing or failing, an old
- * driver), and layers (Debian's validation and tracing layers, zemem's
- * validation layer when built).
+ * driver), layers (Debian's validation and tracing layers, zemem's
+ * validation layer when built), the zes/zet/zer families (defaults, routing
+ * to a driver's Sysman table, the loader's own getters), the tracers and
+ * the teardown services.
  *
  * Each test runs in a forked process with its own environment and loader.
  * Paths of the libraries under test are compiled in (meson.build).
  */
 #include <check.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
 #include <zemem/zel_loader.h>
+#include <zemem/zel_tracing.h>
 
 #include "check_run.h"
 #include "leakcheck.h"
@@ -551,6 +559,7 @@ START_TEST(test_tracing_layer)
 		return;
 	}
 	lt_env("ZE_ENABLE_TRACING_LAYER", "1");
+	lt_env("ZEMEM_TRACING_LAYER", LT_SYS_TRACING_LAYER);
 	init_with(LT_DRIVER);
 	ck_assert_str_eq(top_mem_owner(), "libze_tracing_layer.so.1");
 	mem_roundtrip();
@@ -582,6 +591,7 @@ START_TEST(test_layers_in_order)
 	lt_env("ZE_ENABLE_VALIDATION_LAYER", "1");
 	lt_env("ZEMEM_VALIDATION_LAYER", LT_SYS_VALIDATION_LAYER);
 	lt_env("ZE_ENABLE_TRACING_LAYER", "1");
+	lt_env("ZEMEM_TRACING_LAYER", LT_SYS_TRACING_LAYER);
 	init_with(LT_DRIVER);
 	/* Tracing is outermost: it sees the calls as the application made
 	 * them. */
@@ -590,6 +600,855 @@ START_TEST(test_layers_in_order)
 	ck_assert_int_eq(zelLoaderGetVersions(&n, NULL), ZE_RESULT_SUCCESS);
 	ck_assert_uint_eq(n, 3);
 	mem_roundtrip();
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+
+/* ---- zes, zet, zer ----------------------------------------------------- */
+
+/* api/ declares none of these families: their prototypes, with generic
+ * handle and struct types (same ABI). */
+ze_result_t ZE_APICALL zesInit(uint32_t flags);
+ze_result_t ZE_APICALL zesDriverGet(uint32_t *pCount, void **phDrivers);
+ze_result_t ZE_APICALL zesDeviceGetProperties(void *hDevice, void *pProps);
+ze_result_t ZE_APICALL zesDeviceGetState(void *hDevice, void *pState);
+ze_result_t ZE_APICALL zesGetDeviceProcAddrTable(ze_api_version_t version,
+						 void *pDdiTable);
+ze_result_t ZE_APICALL zetMetricGroupGet(ze_device_handle_t hDevice,
+					 uint32_t *pCount, void **phGroups);
+ze_result_t ZE_APICALL zerGetLastErrorDescription(const char **ppString);
+uint32_t ZE_APICALL zerTranslateDeviceHandleToIdentifier(
+	ze_device_handle_t hDevice);
+ze_context_handle_t ZE_APICALL zerGetDefaultContext(void);
+
+START_TEST(test_ext_before_init)
+{
+	uint32_t props[64] = { 0 };
+	ck_assert_int_eq(zesDeviceGetProperties(NULL, props),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	uint32_t n = 0;
+	ck_assert_int_eq(zetMetricGroupGet(NULL, &n, NULL),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_ptr_null(zerGetDefaultContext());
+	const char *why = NULL;
+	ck_assert_int_eq(zerGetLastErrorDescription(&why), ZE_RESULT_SUCCESS);
+	ck_assert_str_eq(why, "ERROR UNINITIALIZED");
+	ck_assert_int_eq(zerGetLastErrorDescription(NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+END_TEST
+
+/* zemem's driver has none of them: what Intel's loader answers then. */
+START_TEST(test_ext_unsupported_on_zemem)
+{
+	init_with(LT_DRIVER);
+	uint32_t props[64] = { 0 }, n = 0;
+	ck_assert_int_eq(zesDeviceGetProperties(dev, props),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	ck_assert_int_eq(zesDriverGet(&n, NULL),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	ck_assert_int_eq(zesInit(0), ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zetMetricGroupGet(dev, &n, NULL),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+	ck_assert_uint_eq(zerTranslateDeviceHandleToIdentifier(dev),
+			  UINT32_MAX);
+	const char *why = NULL;
+	ck_assert_int_eq(zerGetLastErrorDescription(&why), ZE_RESULT_SUCCESS);
+	ck_assert_str_eq(why, "ERROR UNSUPPORTED FEATURE");
+	ck_assert_ptr_null(zerGetDefaultContext());
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* A driver with Sysman getters (the fake, at most 1.5): the slots it fills
+ * go to it, at the version negotiated; the others stay unsupported. */
+START_TEST(test_ext_routes_to_driver_table)
+{
+	lt_env("ZE_ENABLE_ALT_DRIVERS", LT_FAKE_OLD);
+	ck_assert_int_eq(zesInit(0), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zesInit(1), ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	uint32_t props[64] = { 0 };
+	ck_assert_int_eq(zesDeviceGetProperties((void *)0x1000, props),
+			 ZE_RESULT_ERROR_NOT_AVAILABLE);
+	ck_assert_uint_eq(props[0], ZE_MAKE_VERSION(1, 5));
+	ck_assert_int_eq(zesDeviceGetState((void *)0x1000, props),
+			 ZE_RESULT_ERROR_UNSUPPORTED_FEATURE);
+}
+END_TEST
+
+/* The loader's own getters give its entry points, only the fields of the
+ * version asked. */
+START_TEST(test_ext_getters)
+{
+	void *t[64];
+	for (int i = 0; i < 64; i++)
+		t[i] = (void *)0x5a;
+	ck_assert_int_eq(zesGetDeviceProcAddrTable(ZE_API_VERSION_1_0, t),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(t[0], (void *)zesDeviceGetProperties);
+	ck_assert_ptr_eq(t[1], (void *)zesDeviceGetState);
+	for (int i = 0; i < 25; i++)
+		ck_assert_ptr_ne(t[i], (void *)0x5a);
+	for (int i = 25; i < 64; i++)
+		ck_assert_ptr_eq(t[i], (void *)0x5a);
+	ck_assert_int_eq(zesGetDeviceProcAddrTable(ZE_API_VERSION_1_4, t),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_ne(t[28], (void *)0x5a);
+	ck_assert_ptr_eq(t[29], (void *)0x5a);
+	ck_assert_int_eq(zesGetDeviceProcAddrTable(ZE_MAKE_VERSION(2, 0), t),
+			 ZE_RESULT_ERROR_UNSUPPORTED_VERSION);
+	ck_assert_int_eq(zesGetDeviceProcAddrTable(ZE_API_VERSION_1_0, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+}
+END_TEST
+
+/* ---- tracers ----------------------------------------------------------- */
+
+enum { T_ALLOC_HOST, T_ALLOC_DEVICE, T_ALLOC_SHARED, T_FREE, T_FREE_EXT,
+       T_GET_IPC, T_OPEN_IPC, T_CLOSE_IPC, T_PUT_IPC, T_RESERVE, T_PHYS,
+       T_MAP, T_UNMAP, T_VFREE, T_PHYS_DESTROY, T_COPY, T_COUNT };
+
+struct trace_counts {
+	int pro[T_COUNT], epi[T_COUNT];
+	ze_result_t last[T_COUNT];
+	int instance_ok;   /* epilogues that saw their prologue's data */
+	size_t alloc_size; /* *psize seen by zeMemAllocHost's prologue */
+	void *alloc_ptr;           /* **ppptr seen by its epilogue */
+};
+
+static void
+count(void *user, int which, int epi, ze_result_t r, void **inst)
+{
+	struct trace_counts *c = user;
+	if (!epi) {
+		c->pro[which]++;
+		*inst = &c->pro[which];
+		return;
+	}
+	c->epi[which]++;
+	c->last[which] = r;
+	if (*inst == &c->pro[which])
+		c->instance_ok++;
+}
+
+#define COUNTER(name, which)                                                  \
+	static void ZE_APICALL name##_pro(void *p, ze_result_t r, void *u,     \
+					  void **i)                            \
+	{                                                                      \
+		(void)p;                                                       \
+		count(u, which, 0, r, i);                                      \
+	}                                                                      \
+	static void ZE_APICALL name##_epi(void *p, ze_result_t r, void *u,     \
+					  void **i)                            \
+	{                                                                      \
+		(void)p;                                                       \
+		count(u, which, 1, r, i);                                      \
+	}
+COUNTER(alloc_device, T_ALLOC_DEVICE)
+COUNTER(alloc_shared, T_ALLOC_SHARED)
+COUNTER(mem_free, T_FREE)
+COUNTER(mem_free_ext, T_FREE_EXT)
+COUNTER(get_ipc, T_GET_IPC)
+COUNTER(open_ipc, T_OPEN_IPC)
+COUNTER(close_ipc, T_CLOSE_IPC)
+COUNTER(put_ipc, T_PUT_IPC)
+COUNTER(reserve, T_RESERVE)
+COUNTER(phys, T_PHYS)
+COUNTER(map, T_MAP)
+COUNTER(unmap, T_UNMAP)
+COUNTER(vfree, T_VFREE)
+COUNTER(phys_destroy, T_PHYS_DESTROY)
+COUNTER(copy, T_COPY)
+
+/* zeMemAllocHost's callbacks read the call's parameters. */
+static void ZE_APICALL
+alloc_host_pro(ze_mem_alloc_host_params_t *p, ze_result_t r, void *u,
+	       void **i)
+{
+	((struct trace_counts *)u)->alloc_size = *p->psize;
+	count(u, T_ALLOC_HOST, 0, r, i);
+}
+
+static void ZE_APICALL
+alloc_host_epi(ze_mem_alloc_host_params_t *p, ze_result_t r, void *u,
+	       void **i)
+{
+	((struct trace_counts *)u)->alloc_ptr = **p->ppptr;
+	count(u, T_ALLOC_HOST, 1, r, i);
+}
+
+#define REG(fn, name)                                                         \
+	do {                                                                   \
+		ck_assert_int_eq(zelTracer##fn##RegisterCallback(              \
+					 t, ZEL_REGISTER_PROLOGUE,             \
+					 (void *)name##_pro),                  \
+				 ZE_RESULT_SUCCESS);                           \
+		ck_assert_int_eq(zelTracer##fn##RegisterCallback(              \
+					 t, ZEL_REGISTER_EPILOGUE,             \
+					 (void *)name##_epi),                  \
+				 ZE_RESULT_SUCCESS);                           \
+	} while (0)
+
+static zel_tracer_handle_t
+memory_tracer(struct trace_counts *c)
+{
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_DESC, NULL, c };
+	zel_tracer_handle_t t = NULL;
+	ck_assert_int_eq(zelTracerCreate(&desc, &t), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(t);
+	REG(MemAllocHost, alloc_host);
+	REG(MemAllocDevice, alloc_device);
+	REG(MemAllocShared, alloc_shared);
+	REG(MemFree, mem_free);
+	REG(MemFreeExt, mem_free_ext);
+	REG(MemGetIpcHandle, get_ipc);
+	REG(MemOpenIpcHandle, open_ipc);
+	REG(MemCloseIpcHandle, close_ipc);
+	REG(MemPutIpcHandle, put_ipc);
+	REG(VirtualMemReserve, reserve);
+	REG(PhysicalMemCreate, phys);
+	REG(VirtualMemMap, map);
+	REG(VirtualMemUnmap, unmap);
+	REG(VirtualMemFree, vfree);
+	REG(PhysicalMemDestroy, phys_destroy);
+	REG(CommandListAppendMemoryCopy, copy);
+	return t;
+}
+
+/* Each memory call once: host, device, shared, IPC get/open/close/put, a
+ * copy, VMM reserve/create/map/unmap/free/destroy, free and free-ext. */
+static void
+memory_calls(void)
+{
+	void *h = NULL, *d = NULL, *s = NULL;
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 4096, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemAllocDevice(ctx, &ddesc, 4096, 0, dev, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemAllocShared(ctx, &ddesc, &hdesc, 4096, 0, dev,
+					  &s),
+			 ZE_RESULT_SUCCESS);
+	ze_ipc_mem_handle_t ipc;
+	ck_assert_int_eq(zeMemGetIpcHandle(ctx, d, &ipc), ZE_RESULT_SUCCESS);
+	void *o = NULL;
+	ck_assert_int_eq(zeMemOpenIpcHandle(ctx, dev, ipc, 0, &o),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemCloseIpcHandle(ctx, o), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemPutIpcHandle(ctx, ipc), ZE_RESULT_SUCCESS);
+	ze_command_list_handle_t cl = NULL;
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+				       ZE_COMMAND_QUEUE_PRIORITY_NORMAL };
+	ck_assert_int_eq(zeCommandListCreateImmediate(ctx, dev, &qd, &cl),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeCommandListAppendMemoryCopy(cl, h, d, 4096, NULL,
+						       0, NULL),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeCommandListDestroy(cl), ZE_RESULT_SUCCESS);
+	size_t page = 0;
+	ck_assert_int_eq(zeVirtualMemQueryPageSize(ctx, dev, 1, &page),
+			 ZE_RESULT_SUCCESS);
+	void *va = NULL;
+	ck_assert_int_eq(zeVirtualMemReserve(ctx, NULL, page, &va),
+			 ZE_RESULT_SUCCESS);
+	ze_physical_mem_desc_t pd = { ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+				      NULL, 0, page };
+	ze_physical_mem_handle_t pm = NULL;
+	ck_assert_int_eq(zePhysicalMemCreate(ctx, dev, &pd, &pm),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeVirtualMemMap(ctx, va, page, pm, 0,
+					 ZE_MEMORY_ACCESS_ATTRIBUTE_READWRITE),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeVirtualMemUnmap(ctx, va, page), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeVirtualMemFree(ctx, va, page), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zePhysicalMemDestroy(ctx, pm), ZE_RESULT_SUCCESS);
+	ze_memory_free_ext_desc_t fd = {
+		ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC, NULL,
+		ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE
+	};
+	ck_assert_int_eq(zeMemFreeExt(ctx, &fd, s), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemFree(ctx, d), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_SUCCESS);
+}
+
+static void
+assert_counts(const struct trace_counts *c, int times)
+{
+	for (int i = 0; i < T_COUNT; i++) {
+		int want = i == T_FREE ? 2 * times : times;
+		ck_assert_msg(c->pro[i] == want && c->epi[i] == want,
+			      "call %d: %d prologues, %d epilogues, want %d",
+			      i, c->pro[i], c->epi[i], want);
+		if (times)
+			ck_assert_int_eq(c->last[i], ZE_RESULT_SUCCESS);
+	}
+}
+
+START_TEST(test_tracer_counts_memory_calls)
+{
+	struct trace_counts c;
+	memset(&c, 0, sizeof(c));
+	bool on = true;
+	ck_assert_int_eq(zelGetTracingLayerState(&on), ZE_RESULT_SUCCESS);
+	ck_assert(!on);
+	init_with(LT_DRIVER);
+	zel_tracer_handle_t t = memory_tracer(&c);
+	/* Tracing on, tracer not yet enabled; then enabled, tracing off. */
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	memory_calls();
+	assert_counts(&c, 0);
+	ck_assert_int_eq(zelDisableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(t, 1), ZE_RESULT_SUCCESS);
+	memory_calls();
+	assert_counts(&c, 0);
+	/* Both on: each call seen once before and once after, with its
+	 * parameters, its result and the prologue's instance data. */
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelGetTracingLayerState(&on), ZE_RESULT_SUCCESS);
+	ck_assert(on);
+	memory_calls();
+	assert_counts(&c, 1);
+	ck_assert_int_eq(c.instance_ok, T_COUNT + 1);
+	ck_assert_uint_eq(c.alloc_size, 4096);
+	ck_assert_ptr_nonnull(c.alloc_ptr);
+	/* A failing call: its error reaches the epilogue. */
+	int x;
+	ck_assert_int_eq(zeMemFree(ctx, &x), ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(c.epi[T_FREE], 3);
+	ck_assert_int_eq(c.last[T_FREE], ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	/* Enables are counted; the last disable turns tracing off; one more
+	 * disable changes nothing. */
+	memset(&c, 0, sizeof(c));
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelDisableTracingLayer(), ZE_RESULT_SUCCESS);
+	memory_calls();
+	assert_counts(&c, 1);
+	ck_assert_int_eq(zelDisableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelGetTracingLayerState(&on), ZE_RESULT_SUCCESS);
+	ck_assert(!on);
+	memory_calls();
+	assert_counts(&c, 1);
+	ck_assert_int_eq(zelDisableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelGetTracingLayerState(&on), ZE_RESULT_SUCCESS);
+	ck_assert(!on);
+	ck_assert_int_eq(zelTracerDestroy(t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+static int core_pro_calls, core_epi_calls;
+
+static void ZE_APICALL
+core_alloc_pro(ze_mem_alloc_host_params_t *p, ze_result_t r, void *u,
+	       void **i)
+{
+	(void)p, (void)r, (void)i;
+	ck_assert_ptr_eq(u, &core_pro_calls);
+	core_pro_calls++;
+}
+
+static void ZE_APICALL
+core_context_epi(ze_context_create_params_t *p, ze_result_t r, void *u,
+		 void **i)
+{
+	(void)u, (void)i;
+	ck_assert_int_eq(r, ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(**p->pphContext);
+	core_epi_calls++;
+}
+
+/* ze_callbacks_t tables, two tracers at once, tracing on from before
+ * zeInit, and the errors of the tracer API. */
+START_TEST(test_tracer_core_callbacks)
+{
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_EXP_DESC, NULL,
+				   &core_pro_calls };
+	zel_tracer_handle_t t1 = NULL, t2 = NULL;
+	ck_assert_int_eq(zelTracerCreate(&desc, &t1), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerCreate(&desc, &t2), ZE_RESULT_SUCCESS);
+	zel_core_callbacks_t pro, epi;
+	memset(&pro, 0, sizeof(pro));
+	memset(&epi, 0, sizeof(epi));
+	pro.Mem.pfnAllocHostCb = core_alloc_pro;
+	epi.Context.pfnCreateCb = core_context_epi;
+	ck_assert_int_eq(zelTracerSetPrologues(t1, &pro), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEpilogues(t1, &epi), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetPrologues(t2, &pro), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(t1, 1), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(t2, 1), ZE_RESULT_SUCCESS);
+	init_with(LT_DRIVER);
+	ck_assert_int_eq(core_epi_calls, 1);
+	void *h = NULL;
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 64, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(core_pro_calls, 2);
+	ck_assert_int_eq(zelTracerResetAllCallbacks(t2), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 64, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(core_pro_calls, 3);
+	ck_assert_int_eq(zelTracerSetEnabled(t1, 0), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 64, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(core_pro_calls, 3);
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_SUCCESS);
+	/* Errors. */
+	int bogus;
+	ck_assert_int_eq(zelTracerCreate(NULL, &t2),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	desc.stype = (zel_structure_type_t)7;
+	ck_assert_int_eq(zelTracerCreate(&desc, &t2),
+			 ZE_RESULT_ERROR_UNSUPPORTED_ENUMERATION);
+	ck_assert_int_eq(zelTracerSetEnabled(NULL, 1),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+	ck_assert_int_eq(zelTracerSetEnabled((zel_tracer_handle_t)&bogus, 1),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zelTracerSetPrologues(t1, NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert_int_eq(zelTracerMemFreeRegisterCallback(
+				 t1, (zel_tracer_reg_t)2, NULL),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zelTracerDestroy(t1), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerDestroy(t1),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(zelTracerDestroy(t2), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelGetTracingLayerState(NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	/* At most 16 tracers alive. */
+	desc.stype = ZEL_STRUCTURE_TYPE_TRACER_DESC;
+	zel_tracer_handle_t many[16];
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(zelTracerCreate(&desc, &many[i]),
+				 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerCreate(&desc, &t1),
+			 ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY);
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(zelTracerDestroy(many[i]), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* ZE_ENABLE_TRACING_LAYER=1 without a layer library: the loader's own
+ * tracing is on from init. */
+START_TEST(test_tracing_env_builtin)
+{
+	lt_env("ZE_ENABLE_TRACING_LAYER", "1");
+	struct trace_counts c;
+	memset(&c, 0, sizeof(c));
+	init_with(LT_DRIVER);
+	bool on = false;
+	ck_assert_int_eq(zelGetTracingLayerState(&on), ZE_RESULT_SUCCESS);
+	ck_assert(on);
+	zel_tracer_handle_t t = memory_tracer(&c);
+	ck_assert_int_eq(zelTracerSetEnabled(t, 1), ZE_RESULT_SUCCESS);
+	memory_calls();
+	assert_counts(&c, 1);
+	ck_assert_int_eq(zelTracerDestroy(t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+static atomic_long mt_pro, mt_epi;
+
+static void ZE_APICALL
+mt_pro_cb(ze_mem_get_alloc_properties_params_t *p, ze_result_t r, void *u,
+	  void **i)
+{
+	(void)p, (void)r, (void)u;
+	*i = &mt_pro;
+	atomic_fetch_add(&mt_pro, 1);
+}
+
+static void ZE_APICALL
+mt_epi_cb(ze_mem_get_alloc_properties_params_t *p, ze_result_t r, void *u,
+	  void **i)
+{
+	(void)p, (void)u;
+	ck_assert_int_eq(r, ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(*i, &mt_pro); /* this call's own prologue ran */
+	atomic_fetch_add(&mt_epi, 1);
+}
+
+static void *
+mt_caller(void *ptr)
+{
+	for (int i = 0; i < 20000; i++) {
+		ze_memory_allocation_properties_t pr = {
+			ZE_STRUCTURE_TYPE_MEMORY_ALLOCATION_PROPERTIES, NULL
+		};
+		if (zeMemGetAllocProperties(ctx, ptr, &pr, NULL) !=
+			    ZE_RESULT_SUCCESS ||
+		    pr.type != ZE_MEMORY_TYPE_HOST)
+			return (void *)1;
+	}
+	return NULL;
+}
+
+/* Tracing and the tracer switched on and off while 4 threads call: every
+ * call that ran a prologue runs its epilogue, and every call answers. */
+START_TEST(test_tracing_toggled_under_load)
+{
+	init_with(LT_DRIVER);
+	void *h = NULL;
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 64, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_DESC, NULL, NULL };
+	zel_tracer_handle_t t = NULL;
+	ck_assert_int_eq(zelTracerCreate(&desc, &t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerMemGetAllocPropertiesRegisterCallback(
+				 t, ZEL_REGISTER_PROLOGUE, mt_pro_cb),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerMemGetAllocPropertiesRegisterCallback(
+				 t, ZEL_REGISTER_EPILOGUE, mt_epi_cb),
+			 ZE_RESULT_SUCCESS);
+	pthread_t th[4];
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, mt_caller, h), 0);
+	for (int k = 0; k < 300; k++) {
+		ck_assert_int_eq(zelTracerSetEnabled(t, k % 3 != 0),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(k % 2 ? zelDisableTracingLayer()
+				       : zelEnableTracingLayer(),
+				 ZE_RESULT_SUCCESS);
+		sched_yield();
+	}
+	for (int i = 0; i < 4; i++) {
+		void *bad = (void *)1;
+		ck_assert_int_eq(pthread_join(th[i], &bad), 0);
+		ck_assert_ptr_null(bad);
+	}
+	ck_assert_int_eq(atomic_load(&mt_pro), atomic_load(&mt_epi));
+	/* Now off: on again, exactly one more of each. */
+	long before = atomic_load(&mt_pro);
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(t, 1), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_null(mt_caller(h) ? (void *)1 : NULL);
+	ck_assert_int_eq(atomic_load(&mt_pro), before + 20000);
+	ck_assert_int_eq(atomic_load(&mt_epi), before + 20000);
+	ck_assert_int_eq(zelTracerDestroy(t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+static int zello_creates;
+
+static void ZE_APICALL
+zello_context_pro(ze_context_create_params_t *p, ze_result_t r, void *u,
+		  void **i)
+{
+	(void)p, (void)r, (void)u, (void)i;
+	zello_creates++;
+}
+
+/* The sequence of upstream's samples/zello_world -tracerun: versions,
+ * zeInitDrivers, tracing enabled after init, a tracer, context, immediate
+ * list, event pool, event, signal, host wait, destroys guarded by
+ * zelCheckIsLoaderInTearDown, tracer destroyed, tracing disabled. */
+START_TEST(test_zello_sequence)
+{
+	lt_env("ZE_ENABLE_ALT_DRIVERS", LT_DRIVER);
+	size_t nv = 0;
+	ck_assert_int_eq(zelLoaderGetVersions(&nv, NULL), ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(nv, 1);
+	zel_component_version_t v;
+	ck_assert_int_eq(zelLoaderGetVersions(&nv, &v), ZE_RESULT_SUCCESS);
+	ck_assert_str_eq(v.component_name, "loader");
+	/* The sample asks for GPU drivers; zemem's is a CPU driver, which
+	 * answers to a request for every type. */
+	ze_init_driver_type_desc_t td = {
+		ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC, NULL, UINT32_MAX
+	};
+	uint32_t n = 0;
+	ck_assert_int_eq(zeInitDrivers(&n, NULL, &td), ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeInitDrivers(&n, &drv, &td), ZE_RESULT_SUCCESS);
+	n = 1;
+	ck_assert_int_eq(zeDeviceGet(drv, &n, &dev), ZE_RESULT_SUCCESS);
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_EXP_DESC, NULL,
+				   NULL };
+	zel_tracer_handle_t tracer = NULL;
+	ck_assert_int_eq(zelTracerCreate(&desc, &tracer), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerContextCreateRegisterCallback(
+				 tracer, ZEL_REGISTER_PROLOGUE,
+				 zello_context_pro),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(tracer, 1), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextCreate(drv, &ctx_desc, &ctx),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zello_creates, 1);
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS,
+				       ZE_COMMAND_QUEUE_PRIORITY_NORMAL };
+	ze_command_list_handle_t cl = NULL;
+	ck_assert_int_eq(zeCommandListCreateImmediate(ctx, dev, &qd, &cl),
+			 ZE_RESULT_SUCCESS);
+	ze_event_pool_desc_t epd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				     ZE_EVENT_POOL_FLAG_HOST_VISIBLE, 1 };
+	ze_event_pool_handle_t pool = NULL;
+	ck_assert_int_eq(zeEventPoolCreate(ctx, &epd, 1, &dev, &pool),
+			 ZE_RESULT_SUCCESS);
+	ze_event_desc_t ed = { ZE_STRUCTURE_TYPE_EVENT_DESC, NULL, 0,
+			       ZE_EVENT_SCOPE_FLAG_HOST,
+			       ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_event_handle_t ev = NULL;
+	ck_assert_int_eq(zeEventCreate(pool, &ed, &ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeCommandListAppendSignalEvent(cl, ev),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeEventHostSynchronize(ev, UINT64_MAX),
+			 ZE_RESULT_SUCCESS);
+	ck_assert(!zelCheckIsLoaderInTearDown());
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert(!zelCheckIsLoaderInTearDown());
+	ck_assert_int_eq(zeCommandListDestroy(cl), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeEventDestroy(ev), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeEventPoolDestroy(pool), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerDestroy(tracer), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelDisableTracingLayer(), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* ---- teardown ---------------------------------------------------------- */
+
+static int teardown_calls;
+
+static void
+on_teardown(void)
+{
+	teardown_calls++;
+}
+
+START_TEST(test_teardown_services)
+{
+	zel_component_version_t v;
+	ck_assert_int_eq(zelGetLoaderVersion(&v), ZE_RESULT_SUCCESS);
+	ck_assert_str_eq(v.component_name, "loader");
+	ck_assert_int_eq(v.component_lib_version.major, 1);
+	ck_assert_int_eq(v.component_lib_version.minor, 18);
+	ck_assert_int_eq(zelGetLoaderVersion(NULL),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	ck_assert(!zelCheckIsLoaderInTearDown());
+	ck_assert_int_eq(zelSetDriverTeardown(), ZE_RESULT_ERROR_UNINITIALIZED);
+	zel_application_teardown_callback_t release = NULL;
+	uint32_t i1 = 99, i2 = 99;
+	ck_assert_int_eq(zelRegisterTeardownCallback(on_teardown, &release,
+						     &i1),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelRegisterTeardownCallback(on_teardown, &release,
+						     &i2),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(i1, 0);
+	ck_assert_uint_eq(i2, 1);
+	ck_assert_ptr_nonnull(release);
+	release(i2); /* the application went first: not called */
+	ck_assert_int_eq(zelRegisterTeardownCallback(NULL, &release, &i2),
+			 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+	init_with(LT_DRIVER);
+	void *h = NULL;
+	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 64, 0, &h),
+			 ZE_RESULT_SUCCESS);
+	zelLoaderContextTeardown();
+	ck_assert_int_eq(teardown_calls, 1);
+	ck_assert(zelCheckIsLoaderInTearDown());
+	/* No driver is called again. */
+	ck_assert_int_eq(zeMemFree(ctx, h), ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_ERROR_UNINITIALIZED);
+	uint32_t props[64];
+	ck_assert_int_eq(zesDeviceGetProperties(dev, props),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	zelLoaderContextTeardown();
+	ck_assert_int_eq(teardown_calls, 1);
+	ck_assert_int_eq(zelEnableTracingLayer(),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_ERROR_UNINITIALIZED);
+}
+END_TEST
+
+/* Torn down before init: init never sets the loader up. */
+START_TEST(test_teardown_before_init)
+{
+	zelLoaderContextTeardown();
+	ck_assert(zelCheckIsLoaderInTearDown());
+	lt_env("ZE_ENABLE_ALT_DRIVERS", LT_DRIVER);
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_ERROR_UNINITIALIZED);
+	uint32_t n = 0;
+	ck_assert_int_eq(zeDriverGet(&n, NULL), ZE_RESULT_ERROR_UNINITIALIZED);
+}
+END_TEST
+
+START_TEST(test_driver_teardown)
+{
+	init_with(LT_DRIVER);
+	ck_assert_int_eq(zelSetDriverTeardown(), ZE_RESULT_SUCCESS);
+	ck_assert(zelCheckIsLoaderInTearDown());
+	uint32_t n = 0;
+	ck_assert_int_eq(zeDriverGet(&n, NULL), ZE_RESULT_ERROR_UNINITIALIZED);
+}
+END_TEST
+
+/* ---- Intel's loader environment (ZEL_*) -------------------------------- */
+
+/* A fresh directory beside the test binary (in the build tree: /tmp may be
+ * mounted noexec), for the log and library tests. */
+static void
+dir_near_exe(char *out, size_t len, const char *tag)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	*strrchr(exe, '/') = '\0';
+	ck_assert_int_lt(snprintf(out, len, "%s/%s-%d", exe, tag,
+				  (int)getpid()),
+			 (int)len);
+}
+
+static char *
+read_all(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "re");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_env_log_file)
+{
+	char top[4096], dir[4200], file[4300];
+	dir_near_exe(top, sizeof(top), "zel-log");
+	snprintf(dir, sizeof(dir), "%s/a/b", top);
+	snprintf(file, sizeof(file), "%s/ze_loader.log", dir);
+	lt_env("ZEL_ENABLE_LOADER_LOGGING", "1");
+	lt_env("ZEL_LOADER_LOG_DIR", dir);
+	lt_env("ZEL_LOADER_LOGGING_LEVEL", "debug");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *err = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(err, "committed:"), 0);
+	const char *log = read_all(file);
+	ck_assert_int_eq(lt_count_lines(log, "committed: 1 driver(s), direct"),
+			 1);
+	ck_assert_int_eq(lt_count_lines(log, " debug ldr: "),
+			 lt_count_lines(log, "debug"));
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+	*strrchr(dir, '/') = '\0';
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_int_eq(rmdir(top), 0);
+}
+END_TEST
+
+START_TEST(test_env_log_console_level)
+{
+	lt_env("ZEL_LOADER_LOG_CONSOLE", "1");
+	lt_env("ZEL_LOADER_LOGGING_LEVEL", "info");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "info ldr: commit: driver 0: "
+					     LT_DRIVER),
+			 1);
+	ck_assert_int_eq(lt_count_lines(log, "debug"), 0);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+START_TEST(test_env_log_off)
+{
+	lt_env("ZEL_LOADER_LOG_CONSOLE", "1");
+	lt_env("ZEL_LOADER_LOGGING_LEVEL", "off");
+	lt_env("ZE_ENABLE_ALT_DRIVERS", "/nonexistent/libze_b.so.1," LT_DRIVER);
+	lt_capture_begin();
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_SUCCESS);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "ldr"), 0);
+}
+END_TEST
+
+START_TEST(test_env_debug_trace)
+{
+	lt_env("ZE_ENABLE_LOADER_DEBUG_TRACE", "1");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "debug ldr: commit: committed: "
+					     "1 driver(s)"),
+			 1);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* zemem's own ZEMEM_LOG_LEVEL, naming the loader's topic, wins. */
+START_TEST(test_env_zemem_log_level_wins)
+{
+	lt_env("ZE_ENABLE_LOADER_DEBUG_TRACE", "1");
+	lt_env("ZEMEM_LOG_LEVEL", "warn,ldr:error");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "ldr"), 0);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* A copy of zemem's validation layer under a name only ZEL_LIBRARY_PATH
+ * leads to. */
+static void
+copy_layer(const char *dir, char *path, size_t len)
+{
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	snprintf(path, len, "%s/libze_zel_copy_layer.so.1", dir);
+	char *buf = malloc(64 << 20);
+	ck_assert_ptr_nonnull(buf);
+	FILE *in = fopen(LT_ZEMEM_VALIDATION_LAYER, "re");
+	FILE *out = fopen(path, "we");
+	ck_assert(in && out);
+	size_t n = fread(buf, 1, 64 << 20, in);
+	ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	fclose(out);
+	free(buf);
+}
+
+START_TEST(test_env_library_path)
+{
+	char dir[4096], path[4200];
+	dir_near_exe(dir, sizeof(dir), "zel-lib");
+	copy_layer(dir, path, sizeof(path));
+	lt_env("ZE_ENABLE_VALIDATION_LAYER", "1");
+	lt_env("ZEMEM_VALIDATION_LAYER", "libze_zel_copy_layer.so.1");
+	lt_env("ZE_ENABLE_PARAMETER_VALIDATION", "1");
+	lt_env("ZEL_LIBRARY_PATH", dir);
+	init_with(LT_DRIVER);
+	ck_assert_str_eq(top_mem_owner(), "libze_zel_copy_layer.so.1");
+	mem_roundtrip();
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
+START_TEST(test_env_library_path_unset)
+{
+	lt_env("ZE_ENABLE_VALIDATION_LAYER", "1");
+	lt_env("ZEMEM_VALIDATION_LAYER", "libze_zel_copy_layer.so.1");
+	lt_capture_begin();
+	init_with(LT_DRIVER);
+	const char *log = lt_capture_end();
+	ck_assert_int_eq(lt_count_lines(log, "validation layer cannot be "
+					"loaded (libze_zel_copy_layer.so.1"),
+			 1);
+	ck_assert_str_eq(top_mem_owner(), "libze_zemem.so.1");
 	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
 }
 END_TEST
@@ -622,6 +1481,33 @@ loader_suite(void)
 	tcase_add_test(tc, test_zeInitDrivers);
 	tcase_add_test(tc, test_versions);
 	tcase_add_test(tc, test_default_list_finds_zemem);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("families");
+	tcase_add_test(tc, test_ext_before_init);
+	tcase_add_test(tc, test_ext_unsupported_on_zemem);
+	tcase_add_test(tc, test_ext_routes_to_driver_table);
+	tcase_add_test(tc, test_ext_getters);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("tracing");
+	tcase_add_test(tc, test_tracer_counts_memory_calls);
+	tcase_add_test(tc, test_tracer_core_callbacks);
+	tcase_add_test(tc, test_tracing_env_builtin);
+	tcase_add_test(tc, test_zello_sequence);
+	tcase_add_test(tc, test_tracing_toggled_under_load);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("teardown");
+	tcase_add_test(tc, test_teardown_services);
+	tcase_add_test(tc, test_driver_teardown);
+	tcase_add_test(tc, test_teardown_before_init);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("env");
+	tcase_add_test(tc, test_env_log_file);
+	tcase_add_test(tc, test_env_log_console_level);
+	tcase_add_test(tc, test_env_log_off);
+	tcase_add_test(tc, test_env_debug_trace);
+	tcase_add_test(tc, test_env_zemem_log_level_wins);
+	tcase_add_test(tc, test_env_library_path);
+	tcase_add_test(tc, test_env_library_path_unset);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("layers");
 	tcase_add_test(tc, test_validation_layer_missing_warns);

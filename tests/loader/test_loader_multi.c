@@ -431,6 +431,56 @@ START_TEST(test_multi_with_debian_validation_layer)
 }
 END_TEST
 
+
+/* ZEL_DRIVERS_ORDER: which library the first driver handle belongs to. */
+static const char *
+first_driver_lib(const char *order)
+{
+	lt_env("ZE_ENABLE_ALT_DRIVERS", LT_DRIVER "," LT_DRIVER_COPY);
+	lt_env("ZEL_DRIVERS_ORDER", order);
+	ck_assert_int_eq(zeInit(0), ZE_RESULT_SUCCESS);
+	ze_driver_handle_t h[2];
+	uint32_t n = 2;
+	ck_assert_int_eq(zeDriverGet(&n, h), ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_ne(lt_lib_base_of(real_of(ZEL_HANDLE_DRIVER, h[0])),
+			 lt_lib_base_of(real_of(ZEL_HANDLE_DRIVER, h[1])));
+	return lt_lib_base_of(real_of(ZEL_HANDLE_DRIVER, h[0]));
+}
+
+START_TEST(test_order_by_index)
+{
+	ck_assert_str_eq(first_driver_lib("1"), lib[1]);
+}
+END_TEST
+
+START_TEST(test_order_unset_or_no_match)
+{
+	/* zemem's devices are CPUs: no GPU class matches; order kept. */
+	ck_assert_str_eq(first_driver_lib("INTEGRATED_GPU_ONLY,GPU,7"),
+			 lib[0]);
+}
+END_TEST
+
+START_TEST(test_order_by_type_index)
+{
+	/* Devices that are no GPU are in Intel's NPU class. */
+	ck_assert_str_eq(first_driver_lib("NPU:1"), lib[1]);
+}
+END_TEST
+
+START_TEST(test_order_bad_token_warns)
+{
+	lt_capture_begin();
+	const char *first = first_driver_lib(" bogus , 1 ");
+	const char *log = lt_capture_end();
+	ck_assert_str_eq(first, lib[1]);
+	ck_assert_int_eq(lt_count_lines(log, "ZEL_DRIVERS_ORDER: 'bogus' "
+					     "ignored"),
+			 1);
+}
+END_TEST
+
 static Suite *
 multi_suite(void)
 {
@@ -443,6 +493,12 @@ multi_suite(void)
 	tcase_add_test(tc, test_multi_forged_and_stale_handles);
 	tcase_add_test(tc, test_multi_extension_function_is_routed);
 	tcase_add_test(tc, test_multi_threads);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("order");
+	tcase_add_test(tc, test_order_by_index);
+	tcase_add_test(tc, test_order_unset_or_no_match);
+	tcase_add_test(tc, test_order_by_type_index);
+	tcase_add_test(tc, test_order_bad_token_warns);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mixed");
 	tcase_add_test(tc, test_multi_concurrent_first_init);
