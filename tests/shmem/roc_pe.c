@@ -702,7 +702,8 @@ case_teams(void)
 		CHECK(rocshmem_team_split_strided(t, 0, 1, 1, NULL, 0, &nt) !=
 		      ROCSHMEM_SUCCESS && nt == ROCSHMEM_TEAM_INVALID,
 		      "dead team %d: split", i);
-		rocshmem_team_t a = ROCSHMEM_TEAM_WORLD, b = ROCSHMEM_TEAM_WORLD;
+		rocshmem_team_t a = ROCSHMEM_TEAM_WORLD;
+		rocshmem_team_t b = ROCSHMEM_TEAM_WORLD;
 		CHECK(rocshmem_team_split_2d(t, 1, NULL, 0, &a, NULL, 0, &b) !=
 		      ROCSHMEM_SUCCESS && a == ROCSHMEM_TEAM_INVALID &&
 		      b == ROCSHMEM_TEAM_INVALID, "dead team %d: split_2d", i);
