@@ -99,7 +99,8 @@ int shmemx_set_ze_context(void *ctx);
 /* shmem_signal_wait_until for at most timeout_ms milliseconds (rounded up
  * to the runtime's sleep slice, 50 ms): 0 when the condition holds
  * (*value = the signal, value may be NULL), 1 when timeout_ms passed
- * first, else -errno. sig_addr is an 8-byte aligned word of this PE. */
+ * first, else -errno (-EFAULT with one warning when sig_addr is not
+ * symmetric memory). sig_addr is an 8-byte aligned word of this PE. */
 int shmemx_signal_wait_until_timeout(uint64_t *sig_addr, int cmp,
                                      uint64_t cmp_value, long timeout_ms,
                                      uint64_t *value);

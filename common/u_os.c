@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/futex.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,4 +209,67 @@ void
 u_lock_wake(u_lock_t *l)
 {
 	syscall(SYS_futex, &l->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Readability through a pipe (process_vm_readv refused): 0 or -EFAULT,
+ * -ENOSYS when even that cannot tell. */
+static int
+probe_pipe(const char *at)
+{
+	int fd[2];
+	if (pipe2(fd, O_CLOEXEC | O_NONBLOCK))
+		return -ENOSYS;
+	int err = 0;
+	if (write(fd[1], at, 1) != 1)
+		err = errno == EFAULT ? -EFAULT : -ENOSYS;
+	close(fd[0]);
+	close(fd[1]);
+	return err;
+}
+
+#define PROBE_BATCH 64 /* pages per system call */
+
+int
+u_probe(const void *p, size_t len, int write)
+{
+	uintptr_t a = (uintptr_t)p, pg = u_page_size();
+	if (!len)
+		return 0;
+	if (a + len < a)
+		return -EOVERFLOW;
+	uintptr_t end = a + len;
+	pid_t self = getpid();
+	char bytes[PROBE_BATCH];
+	struct iovec local[PROBE_BATCH], remote[PROBE_BATCH];
+	while (a < end) {
+		/* one byte of each of the next pages: a, then page starts */
+		int n = 0;
+		for (uintptr_t b = a; b < end && n < PROBE_BATCH;
+		     b = (b & ~(pg - 1)) + pg, n++) {
+			local[n] = (struct iovec){ &bytes[n], 1 };
+			remote[n] = (struct iovec){ (void *)b, 1 };
+		}
+		ssize_t k = process_vm_readv(self, local, (unsigned long)n,
+					     remote, (unsigned long)n, 0);
+		if (k < 0 && errno != EFAULT) {
+			if (write)
+				return -ENOSYS;
+			for (int i = 0; i < n; i++) {
+				int err = probe_pipe(remote[i].iov_base);
+				if (err)
+					return err;
+			}
+		} else if (k != n) {
+			return -EFAULT;
+		} else if (write) {
+			k = process_vm_writev(self, local, (unsigned long)n,
+					      remote, (unsigned long)n, 0);
+			if (k < 0 && errno != EFAULT)
+				return -ENOSYS;
+			if (k != n)
+				return -EFAULT;
+		}
+		a = ((uintptr_t)remote[n - 1].iov_base & ~(pg - 1)) + pg;
+	}
+	return 0;
 }

@@ -39,5 +39,16 @@ int u_pidfd_getfd(int pidfd, int fd);
  * short reads). Blocks only until the kernel's pool is initialised (early
  * boot); never falls back to a guessable value. */
 int u_random(void *buf, size_t len);
+/* Whether this process may read (write: and write) every byte of
+ * [p, p + len), asked of the kernel without touching the memory: one byte
+ * of each page is read with process_vm_readv on our own pid (and, for
+ * write, written back unchanged with process_vm_writev), which fails with
+ * EFAULT where a load or store would fault. 0, -EFAULT (some page is not
+ * accessible so), -EOVERFLOW (the range wraps), -ENOSYS where the kernel
+ * refuses those calls and no answer can be had (for reading, a pipe is
+ * asked then: write(2) of the bytes fails with EFAULT where a load would
+ * fault). A write probe races with other threads' stores to the probed
+ * bytes; callers probe memory they are about to overwrite. */
+int u_probe(const void *p, size_t len, int write);
 
 #endif

@@ -25,17 +25,24 @@
  * calls that need them raise ImportError and the rest works. The
  * allocations made for arrays and tensors are remembered (by address,
  * with a weak reference to the object) so that the free calls refuse
- * objects they did not create and second frees.
+ * objects they did not create and second frees, and aclshmem_free refuses
+ * their memory. Memory a live view points to stays mapped, through free
+ * and finalize: see SymmetricBuffer for how.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <shmem.h>
 #include <shmemx.h>
+
+#include "u_os.h"
 
 /* Copies at least this long run with the GIL released. */
 #define NOGIL_BYTES (64 * 1024)
@@ -241,27 +248,41 @@ check_sym(const char *fn, const char *what, uint64_t p, uint64_t n)
 	uint64_t size = shmemx_heap_size();
 	uint64_t need = n ? n : 1;
 	if (p < base || p - base >= size || need > size - (p - base)) {
-		PyErr_Format(PyExc_ValueError, "%s: %s 0x%llx (%llu bytes) is "
-			     "not inside the symmetric heap [0x%llx, 0x%llx)",
-			     fn, what, (unsigned long long)p,
-			     (unsigned long long)n, (unsigned long long)base,
-			     (unsigned long long)(base + size));
+		PyErr_Format(PyExc_ValueError, "%s: %s %p (%llu bytes) is "
+			     "not inside the symmetric heap [%p, %p)",
+			     fn, what, (void *)(uintptr_t)p,
+			     (unsigned long long)n, (void *)(uintptr_t)base,
+			     (void *)(uintptr_t)(base + size));
 		return -1;
 	}
 	return 0;
 }
 
+/* [p, p + n) is memory of this process that the copy may read (write 0)
+ * or write (write 1): else ValueError. */
 static int
-check_local(const char *fn, const char *what, uint64_t p, uint64_t n)
+check_local(const char *fn, const char *what, uint64_t p, uint64_t n,
+	    int write)
 {
 	if (n && !p) {
 		PyErr_Format(PyExc_ValueError, "%s: %s is 0 (NULL)", fn, what);
 		return -1;
 	}
 	if (n && p + n < p) {
-		PyErr_Format(PyExc_ValueError, "%s: %s 0x%llx + %llu bytes "
-			     "wraps around", fn, what, (unsigned long long)p,
+		PyErr_Format(PyExc_ValueError, "%s: %s %p + %llu bytes "
+			     "wraps around", fn, what, (void *)(uintptr_t)p,
 			     (unsigned long long)n);
+		return -1;
+	}
+	/* An int is any address: ask the kernel before touching it (a load
+	 * or store of memory the process cannot access would kill the
+	 * interpreter). -ENOSYS: the kernel cannot tell; the copy goes on. */
+	int err = u_probe((const void *)(uintptr_t)p, (size_t)n, write);
+	if (err == -EFAULT) {
+		PyErr_Format(PyExc_ValueError, "%s: %s %p (%llu bytes) is not "
+			     "%s memory of this process", fn, what,
+			     (void *)(uintptr_t)p, (unsigned long long)n,
+			     write ? "writable" : "readable");
 		return -1;
 	}
 	return 0;
@@ -525,12 +546,121 @@ team_new(shmem_team_t t)
 
 /* ---- SymmetricBuffer ------------------------------------------------------ */
 
-typedef struct {
+/*
+ * Lifetime of the memory under views. numpy and torch read and write a
+ * SymmetricBuffer's memory straight through the pointer it exported: no
+ * call of this module sits between an array and its memory, so "raise
+ * instead of crash" cannot be had by checking on access. The rule kept
+ * instead: memory that a live view points to stays mapped.
+ *   - aclshmem_free refuses the memory of an array or tensor made by the
+ *     create calls while it lives (ValueError naming the free call to
+ *     use); other views (over aclshmemx_buffer) do not hold a free back:
+ *     the buffer does not own its memory, which stays mapped in the heap;
+ *     aclshmem_free_tensor detaches the tensor first (tensor.set_(): it
+ *     becomes an empty tensor, indexing it raises IndexError) and
+ *     aclshmemx_free_array makes the array read-only (writes raise);
+ *     memory freed by them stays part of the mapped heap until finalize.
+ *   - aclshmem_finalize does the same to every array and tensor still
+ *     made, then, once the runtime has unmapped its heap, maps private
+ *     anonymous memory (MAP_FIXED_NOREPLACE, never over anything else)
+ *     over the pages of every SymmetricBuffer still alive (every view
+ *     holds a reference to its buffer: a memoryview or numpy array
+ *     through its Py_buffer, a torch tensor through the object itself,
+ *     since torch.frombuffer releases its Py_buffer at once, so the
+ *     export count cannot tell): such views read zeros and write to
+ *     memory nobody else uses, instead of faulting. The mapping goes
+ *     when the last buffer over it is deallocated.
+ * A range that could not be shadowed (someone mapped it first) is
+ * reported with a RuntimeWarning. Every SymmetricBuffer is on one list
+ * (all under the GIL) so that finalize finds them.
+ */
+struct shadow {
+	uintptr_t lo, hi;       /* the anonymous mapping */
+	Py_ssize_t users;       /* live buffers over it */
+};
+
+typedef struct SymBufObject {
 	PyObject_HEAD
 	uint64_t ptr, nbytes;
 	unsigned long gen;
 	Py_ssize_t exports;
+	struct shadow *shadow;  /* after finalize, until deallocated */
+	struct SymBufObject *prev, *next;
 } SymBufObject;
+
+static SymBufObject *symbufs;   /* every live SymmetricBuffer */
+
+static void
+shadow_put(SymBufObject *b)
+{
+	struct shadow *sh = b->shadow;
+	b->shadow = NULL;
+	if (sh && --sh->users == 0) {
+		munmap((void *)sh->lo, sh->hi - sh->lo);
+		PyMem_RawFree(sh);
+	}
+}
+
+static int
+by_ptr(const void *x, const void *y)
+{
+	const SymBufObject *a = *(SymBufObject *const *)x;
+	const SymBufObject *b = *(SymBufObject *const *)y;
+	return (a->ptr > b->ptr) - (a->ptr < b->ptr);
+}
+
+/* After the runtime unmapped the heap: anonymous memory under every
+ * buffer still alive (see above). Returns the buffers left unshadowed. */
+static Py_ssize_t
+shadow_exported(void)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	Py_ssize_t n = 0, bad = 0;
+	for (SymBufObject *b = symbufs; b; b = b->next)
+		n += b->nbytes && !b->shadow && b->gen == generation;
+	if (!n)
+		return 0;
+	SymBufObject **v = PyMem_RawMalloc(sizeof(*v) * (size_t)n);
+	if (!v)
+		return n;
+	Py_ssize_t k = 0;
+	for (SymBufObject *b = symbufs; b; b = b->next)
+		if (b->nbytes && !b->shadow && b->gen == generation)
+			v[k++] = b;
+	qsort(v, (size_t)n, sizeof(*v), by_ptr);
+	for (Py_ssize_t i = 0; i < n;) {
+		uintptr_t lo = (uintptr_t)v[i]->ptr & ~(pg - 1);
+		uintptr_t hi = 0;
+		Py_ssize_t j = i;
+		while (j < n && (j == i || ((uintptr_t)v[j]->ptr & ~(pg - 1))
+					   < hi)) {
+			uintptr_t e = ((uintptr_t)(v[j]->ptr + v[j]->nbytes) +
+				       pg - 1) & ~(pg - 1);
+			if (e > hi)
+				hi = e;
+			j++;
+		}
+		struct shadow *sh = PyMem_RawMalloc(sizeof(*sh));
+		void *m = sh ? mmap((void *)lo, hi - lo, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS |
+				    MAP_FIXED_NOREPLACE, -1, 0) : MAP_FAILED;
+		if (m != MAP_FAILED && (uintptr_t)m != lo) {
+			munmap(m, hi - lo); /* a kernel without NOREPLACE */
+			m = MAP_FAILED;
+		}
+		if (m == MAP_FAILED) {
+			PyMem_RawFree(sh);
+			bad += j - i;
+		} else {
+			*sh = (struct shadow){ lo, hi, j - i };
+			for (Py_ssize_t t = i; t < j; t++)
+				v[t]->shadow = sh;
+		}
+		i = j;
+	}
+	PyMem_RawFree(v);
+	return bad;
+}
 
 static int
 SymBuf_getbuffer(SymBufObject *self, Py_buffer *view, int flags)
@@ -553,6 +683,23 @@ static void
 SymBuf_releasebuffer(SymBufObject *self, Py_buffer *view)
 {
 	self->exports--;
+}
+
+static void
+SymBuf_dealloc(SymBufObject *self)
+{
+	/* Every view holds a reference to self (a Py_buffer's obj, or the
+	 * object itself: torch.frombuffer keeps a reference and releases
+	 * its Py_buffer at once): no view is left now. */
+	if (self->shadow)
+		shadow_put(self);
+	if (self->prev)
+		self->prev->next = self->next;
+	else
+		symbufs = self->next;
+	if (self->next)
+		self->next->prev = self->prev;
+	PyObject_Free(self);
 }
 
 static PyBufferProcs SymBuf_as_buffer = {
@@ -585,9 +732,9 @@ static PyGetSetDef SymBuf_getset[] = {
 static PyObject *
 SymBuf_repr(SymBufObject *self)
 {
-	return PyUnicode_FromFormat("<shmem.SymmetricBuffer ptr=0x%llx "
+	return PyUnicode_FromFormat("<shmem.SymmetricBuffer ptr=%p "
 				    "nbytes=%llu>",
-				    (unsigned long long)self->ptr,
+				    (void *)(uintptr_t)self->ptr,
 				    (unsigned long long)self->nbytes);
 }
 
@@ -601,6 +748,7 @@ static PyTypeObject SymBufType = {
 		  "torch.frombuffer): no copy, writing it writes symmetric "
 		  "memory. It does not own the memory: it must not be used "
 		  "after the allocation is freed. Made by aclshmemx_buffer.",
+	.tp_dealloc = (destructor)SymBuf_dealloc,
 	.tp_as_buffer = &SymBuf_as_buffer,
 	.tp_as_sequence = &SymBuf_as_seq,
 	.tp_getset = SymBuf_getset,
@@ -617,6 +765,12 @@ symbuf_new(uint64_t ptr, uint64_t nbytes)
 	b->nbytes = nbytes;
 	b->gen = generation;
 	b->exports = 0;
+	b->shadow = NULL;
+	b->prev = NULL;
+	b->next = symbufs;
+	if (symbufs)
+		symbufs->prev = b;
+	symbufs = b;
 	return (PyObject *)b;
 }
 
@@ -746,12 +900,39 @@ py_get_uid(PyObject *m, PyObject *unused)
 					 sizeof(uid.internal));
 }
 
+/* Makes obj, made by the create call of kind, stop using its memory (see
+ * SymmetricBuffer): a tensor is set_() to an empty storage, an array made
+ * read-only. Failures are reported as unraisable: the free goes on. */
+static void
+detach(const char *kind, PyObject *obj)
+{
+	PyObject *r = NULL;
+	if (!strcmp(kind, "tensor")) {
+		r = PyObject_CallMethod(obj, "set_", NULL);
+	} else {
+		PyObject *f = PyObject_GetAttrString(obj, "setflags");
+		PyObject *a = f ? PyTuple_New(0) : NULL;
+		PyObject *kw = a ? Py_BuildValue("{sO}", "write", Py_False)
+				 : NULL;
+		r = kw ? PyObject_Call(f, a, kw) : NULL;
+		Py_XDECREF(f);
+		Py_XDECREF(a);
+		Py_XDECREF(kw);
+	}
+	if (!r)
+		PyErr_WriteUnraisable(obj);
+	Py_XDECREF(r);
+}
+
 PyDoc_STRVAR(finalize_doc,
 "aclshmem_finalize() -> None\n\n"
 "Finalize and clean up the runtime.\n\n"
 "Must be called by all PEs before the program ends; releases all "
-"symmetric memory (arrays and tensors over it must not be used "
-"afterwards) and communication resources. Raises RuntimeError when the "
+"symmetric memory and communication resources. Tensors made by "
+"aclshmem_create_tensor become empty, arrays made by "
+"aclshmemx_create_array read-only, and other views of symmetric memory "
+"read zeros from then on (memory of their own, unmapped when the last "
+"of them goes), never the freed heap. Raises RuntimeError when the "
 "final barrier failed (a PE ended); the resources are released either "
 "way. A no-op when not initialized.");
 
@@ -764,8 +945,12 @@ py_finalize(PyObject *m, PyObject *unused)
 	PyObject *k, *v;
 	while (PyDict_Next(registry, &pos, &k, &v)) {
 		PyObject *obj = PyWeakref_GetObject(PyTuple_GET_ITEM(v, 1));
-		if (obj && obj != Py_None)
+		if (obj && obj != Py_None) {
 			live++;
+			Py_INCREF(obj);
+			detach(PyUnicode_AsUTF8(PyTuple_GET_ITEM(v, 0)), obj);
+			Py_DECREF(obj);
+		}
 	}
 	PyDict_Clear(registry);
 	if (live && PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
@@ -777,7 +962,13 @@ py_finalize(PyObject *m, PyObject *unused)
 	Py_BEGIN_ALLOW_THREADS
 	rc = shmemx_finalize_status();
 	Py_END_ALLOW_THREADS
+	Py_ssize_t bad = shadow_exported();
 	generation++;
+	if (bad && PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+				    "aclshmem_finalize: %zd view(s) of "
+				    "symmetric memory could not be kept "
+				    "mapped; using them will crash", bad))
+		PyErr_Clear();
 	if (rc < 0)
 		return fail_rc("aclshmem_finalize", rc);
 	Py_RETURN_NONE;
@@ -885,7 +1076,8 @@ PyDoc_STRVAR(free_doc,
 "aclshmem_free(ptr: int) -> None\n\n"
 "Free symmetric memory allocated with aclshmem_malloc / calloc / align.\n\n"
 "All PEs free collectively (a barrier, then the free). 0 is allowed (the "
-"barrier only); an address outside the heap raises ValueError.");
+"barrier only); an address outside the heap, or the memory of a live "
+"tensor or array made by the create calls, raises ValueError.");
 
 static PyObject *
 py_free(PyObject *m, PyObject *arg)
@@ -896,6 +1088,28 @@ py_free(PyObject *m, PyObject *arg)
 		return NULL;
 	if (p && check_sym(fn, "ptr", p, 0))
 		return NULL;
+	/* The memory of a live array or tensor stays allocated (see
+	 * SymmetricBuffer). */
+	PyObject *k = PyLong_FromUnsignedLongLong(p);
+	PyObject *v = k ? PyDict_GetItemWithError(registry, k) : NULL;
+	Py_XDECREF(k);
+	if (!v && PyErr_Occurred())
+		return NULL;
+	PyObject *owner = v ? PyWeakref_GetObject(PyTuple_GET_ITEM(v, 1))
+			    : NULL;
+	if (owner && owner != Py_None) {
+		int t = !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(v, 0)),
+				"tensor");
+		return PyErr_Format(PyExc_ValueError, "%s: ptr %p is the "
+				    "memory of %s made by %s: free it with %s",
+				    fn,
+				    (void *)(uintptr_t)p,
+				    t ? "a tensor" : "an array",
+				    t ? "aclshmem_create_tensor"
+				      : "aclshmemx_create_array",
+				    t ? "aclshmem_free_tensor"
+				      : "aclshmemx_free_array");
+	}
 	registry_drop(p);
 	Py_BEGIN_ALLOW_THREADS
 	shmem_free((void *)(uintptr_t)p);
@@ -981,7 +1195,7 @@ rma(const char *fn, enum rma_kind k, PyObject *const *args, Py_ssize_t nargs,
 		return NULL;
 	int put = k == PUT || k == PUT_NBI;
 	if (check_sym(fn, put ? "dest" : "source", put ? d : s, n) ||
-	    check_local(fn, put ? "source" : "dest", put ? s : d, n))
+	    check_local(fn, put ? "source" : "dest", put ? s : d, n, !put))
 		return NULL;
 	void *dp = (void *)(uintptr_t)d;
 	const void *sp = (const void *)(uintptr_t)s;
@@ -1062,12 +1276,12 @@ put_signal(const char *fn, int nbi, PyObject *const *args, Py_ssize_t nargs,
 				    "ACLSHMEM_SIGNAL_SET or ACLSHMEM_SIGNAL_ADD",
 				    fn, op);
 	if (sig & 7)
-		return PyErr_Format(PyExc_ValueError, "%s: sig_addr 0x%llx is "
+		return PyErr_Format(PyExc_ValueError, "%s: sig_addr %p is "
 				    "not 8-byte aligned", fn,
-				    (unsigned long long)sig);
+				    (void *)(uintptr_t)sig);
 	if (need_init(fn) || check_pe(fn, pe, 1) ||
 	    check_sym(fn, "dest", d, n) || check_sym(fn, "sig_addr", sig, 8) ||
-	    check_local(fn, "source", s, n))
+	    check_local(fn, "source", s, n, 0))
 		return NULL;
 	PyThreadState *ts = n >= NOGIL_BYTES ? PyEval_SaveThread() : NULL;
 	if (nbi)
@@ -1136,9 +1350,9 @@ py_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
 		return PyErr_Format(PyExc_ValueError, "%s: cmp %lld is not an "
 				    "ACLSHMEM_CMP_* value", fn, cmp);
 	if (sig & 7)
-		return PyErr_Format(PyExc_ValueError, "%s: sig_addr 0x%llx is "
+		return PyErr_Format(PyExc_ValueError, "%s: sig_addr %p is "
 				    "not 8-byte aligned", fn,
-				    (unsigned long long)sig);
+				    (void *)(uintptr_t)sig);
 	if (need_init(fn) || check_sym(fn, "sig_addr", sig, 8))
 		return NULL;
 	uint64_t *sp = (uint64_t *)(uintptr_t)sig;
@@ -1576,6 +1790,7 @@ forget(const char *fn, const char *kind, PyObject *obj, uint64_t ptr)
 	Py_DECREF(k);
 	if (rc)
 		return NULL;
+	detach(kind, obj);
 	Py_BEGIN_ALLOW_THREADS
 	shmem_free((void *)(uintptr_t)ptr);
 	Py_END_ALLOW_THREADS
@@ -1668,7 +1883,10 @@ py_create_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	Py_XDECREF(kw);
 	Py_XDECREF(a);
 	if (flat) {
-		PyObject *nm = PyUnicode_FromString("view");
+		/* resize_ to the shape (same bytes: the storage stays), not
+		 * view: a view keeps flat as its _base, and then set_() at
+		 * free would not let go of the memory (see SymmetricBuffer). */
+		PyObject *nm = PyUnicode_FromString("resize_");
 		t = nm ? PyObject_CallMethodOneArg(flat, nm, shape) : NULL;
 		Py_XDECREF(nm);
 		Py_DECREF(flat);
@@ -1715,8 +1933,9 @@ PyDoc_STRVAR(free_tensor_doc,
 "aclshmem_free_tensor(tensor: torch.Tensor) -> None\n\n"
 "Free the symmetric memory backing a tensor made by "
 "aclshmem_create_tensor (collective). Refuses (ValueError) tensors it did "
-"not make, views of them, and tensors freed already. The tensor must not "
-"be used afterwards.");
+"not make, views of them, and tensors freed already. The tensor becomes "
+"empty (its memory is not its any more); views of it made before must not "
+"be used.");
 
 static int
 is_instance_of(PyObject *obj, const char *mod, const char *cls)
@@ -1827,7 +2046,8 @@ out_np:
 PyDoc_STRVAR(free_array_doc,
 "aclshmemx_free_array(array: numpy.ndarray) -> None\n\n"
 "Free the symmetric memory of an array made by aclshmemx_create_array "
-"(collective); refuses other arrays, views and second frees.");
+"(collective); refuses other arrays, views and second frees. The array "
+"becomes read-only (writes raise); what it reads is no longer its own.");
 
 static PyObject *
 py_free_array(PyObject *m, PyObject *obj)

@@ -557,6 +557,7 @@ struct sh_ctx {
 };
 #define SH_CTX_MAGIC 0x7a637478u /* "zctx" */
 #define SH_CTX_OPTIONS_ALL 7L    /* SERIALIZED | PRIVATE | NOSTORE */
+#define SH_CTX_PRIVATE 2L        /* SHMEM_CTX_PRIVATE */
 SH_HIDDEN extern struct sh_ctx sh_ctx_default;
 /* A new context on team (NULL: the world). 0, -EINVAL (unknown option
  * bits), -ENOMEM, -EIO (the copy engine's objects). */
@@ -566,6 +567,8 @@ SH_HIDDEN int sh_ctx_create(struct sh_team *team, long options,
 SH_HIDDEN int sh_ctx_destroy(struct sh_ctx *c);
 /* 1 when c is a created context that still exists. */
 SH_HIDDEN int sh_ctx_valid(const struct sh_ctx *c);
+/* sh_team_destroy: destroys every context made from team (quiet first). */
+SH_HIDDEN void sh_ctx_destroy_team(const struct sh_team *team);
 /* At finalize, before its barrier: completes every created context's
  * operations (the program may not have destroyed them). */
 SH_HIDDEN void sh_ctx_quiet_all(void);
@@ -726,6 +729,10 @@ struct sh_team_cfg {
 };
 
 SH_HIDDEN extern struct sh_team *sh_team_world, *sh_team_shared;
+/* The team handle names when it is a team that exists (world, shared, or
+ * made by a split and not destroyed), else NULL: destroyed and forged
+ * handles are told apart without reading their memory. */
+SH_HIDDEN struct sh_team *sh_team_live(const void *handle);
 SH_HIDDEN int sh_team_my_pe(const struct sh_team *t);
 SH_HIDDEN int sh_team_n_pes(const struct sh_team *t);
 /* PE of team t at index i in the world, -1 when out of range. */

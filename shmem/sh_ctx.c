@@ -164,6 +164,30 @@ sh_ctx_destroy(struct sh_ctx *c)
 }
 
 void
+sh_ctx_destroy_team(const struct sh_team *team)
+{
+	unsigned n = 0, priv = 0;
+	for (;;) {
+		struct sh_ctx *c;
+		pthread_mutex_lock(&ctx_lock);
+		for (c = ctx_list; c && c->team != team; c = c->next)
+			;
+		pthread_mutex_unlock(&ctx_lock);
+		if (!c)
+			break;
+		priv += (c->options & SH_CTX_PRIVATE) != 0;
+		sh_ctx_destroy(c);
+		n++;
+	}
+	if (priv)
+		u_warn("shmem", "team destroyed with %u private context(s) "
+		       "of its own (the program must destroy those first); "
+		       "destroyed them", priv);
+	else if (n)
+		u_dbg("shmem", "team destroyed with its %u context(s)", n);
+}
+
+void
 sh_ctx_quiet_all(void)
 {
 	/* Under ctx_lock: a context is not destroyed while it is quieted

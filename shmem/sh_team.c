@@ -27,12 +27,24 @@
  * messages beyond the two syncs.
  *
  * Collective calls on one team are serialised by the program (OpenSHMEM).
+ *
+ * Handles: the program holds struct sh_team pointers (shmem_team_t,
+ * rocshmem_team_t). A destroyed or forged one is told apart as sh_ctx.c
+ * tells contexts: every live team is on all_teams (under team_lock) with
+ * magic SH_TEAM_MAGIC, and sh_team_live() answers from that list, never
+ * from the handle's memory. Destroy unlinks the team and clears the magic
+ * before freeing it, and destroys the contexts made from it first
+ * (OpenSHMEM 1.5: destroying a team destroys its shareable contexts; a
+ * private one is destroyed too, with a warning, rather than left
+ * pointing at a freed team). The faces check every handle with
+ * sh_team_live before use (sh_face.h face_team).
  */
 #include "sh.h"
 
 #include "u_log.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,11 +55,15 @@ struct sh_team {
 	int *idx;                   /* [npes] index of each world PE, -1 */
 	uint32_t epoch;
 	struct sh_team_cfg cfg;
+	uint32_t magic;             /* SH_TEAM_MAGIC while it exists */
 	struct sh_team *next;       /* all teams, freed at finalize */
 };
 
+#define SH_TEAM_MAGIC 0x7a74656du /* "ztem" */
+
 struct sh_team *sh_team_world, *sh_team_shared;
-static struct sh_team *all_teams;
+static pthread_mutex_t team_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sh_team *all_teams;   /* under team_lock */
 
 static struct sh_team *
 team_new(int slot, int n, const int *pes, uint32_t epoch)
@@ -73,19 +89,25 @@ team_new(int slot, int n, const int *pes, uint32_t epoch)
 	t->n = n;
 	t->me = t->idx[sh.me];
 	t->epoch = epoch;
+	t->magic = SH_TEAM_MAGIC;
+	pthread_mutex_lock(&team_lock);
 	t->next = all_teams;
 	all_teams = t;
+	pthread_mutex_unlock(&team_lock);
 	return t;
 }
 
 static void
 team_free(struct sh_team *t)
 {
+	pthread_mutex_lock(&team_lock);
 	for (struct sh_team **pp = &all_teams; *pp; pp = &(*pp)->next)
 		if (*pp == t) {
 			*pp = t->next;
 			break;
 		}
+	t->magic = 0;
+	pthread_mutex_unlock(&team_lock);
 	free(t->pes);
 	free(t->idx);
 	free(t);
@@ -116,9 +138,29 @@ sh_team_init(void)
 void
 sh_team_fini(void)
 {
-	while (all_teams)
-		team_free(all_teams);
+	for (;;) {
+		pthread_mutex_lock(&team_lock);
+		struct sh_team *t = all_teams;
+		pthread_mutex_unlock(&team_lock);
+		if (!t)
+			break;
+		team_free(t);
+	}
 	sh_team_world = sh_team_shared = NULL;
+}
+
+struct sh_team *
+sh_team_live(const void *handle)
+{
+	struct sh_team *found = NULL;
+	if (!handle)
+		return NULL;
+	pthread_mutex_lock(&team_lock);
+	for (struct sh_team *p = all_teams; p && !found; p = p->next)
+		if (p == handle && p->magic == SH_TEAM_MAGIC)
+			found = p;
+	pthread_mutex_unlock(&team_lock);
+	return found;
 }
 
 int
@@ -401,6 +443,7 @@ sh_team_destroy(struct sh_team *t)
 		__atomic_store_n(se, t->epoch, __ATOMIC_RELEASE);
 	__atomic_and_fetch(&mine->team_mask, ~(1ull << t->slot),
 			   __ATOMIC_RELEASE);
+	sh_ctx_destroy_team(t);
 	team_free(t);
 }
 

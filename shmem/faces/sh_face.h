@@ -19,6 +19,9 @@
  *
  * Handles: shmem_team_t and shmem_ctx_t are the runtime's struct sh_team *
  * and struct sh_ctx * cast; SHMEM_TEAM_INVALID / SHMEM_CTX_INVALID are NULL.
+ * A team handle is looked up among the live teams before use (face_team):
+ * a destroyed or forged one gets the routine's error result and one
+ * warning, never a read of freed memory.
  */
 #ifndef ZEMEM_SH_FACE_H
 #define ZEMEM_SH_FACE_H
@@ -50,10 +53,20 @@ FACE_HIDDEN _Noreturn void face_bad_pe(const char *call, int pe);
 FACE_HIDDEN _Noreturn void face_fail(const char *call, int rc, int pe,
 				     const char *what, const void *p);
 
+/* The runtime's team for handle t (a shmem_team_t or rocshmem_team_t):
+ * NULL for the invalid team (NULL), and NULL with one warning naming the
+ * call for a destroyed or forged handle (sh_team_live: its memory is
+ * never read). */
 static inline struct sh_team *
-face_team(shmem_team_t t)
+face_team(const char *call, const void *t)
 {
-	return (struct sh_team *)t;
+	if (t == NULL)
+		return NULL;
+	struct sh_team *r = sh_team_live(t);
+	if (__builtin_expect(r == NULL, 0))
+		u_warn("shmem", "%s: team %p is not a team (destroyed, or "
+		       "never made by a split)", call, t);
+	return r;
 }
 
 /* The runtime's context for ctx; ends the PE for SHMEM_CTX_INVALID. */

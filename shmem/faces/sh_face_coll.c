@@ -122,14 +122,15 @@ team_rc(const char *call, int rc)
 	return -1;
 }
 
-/* The runtime's team, or NULL (with a warning) for SHMEM_TEAM_INVALID. */
+/* The runtime's team, or NULL (with a warning) for SHMEM_TEAM_INVALID and
+ * for a destroyed or forged handle. */
 static struct sh_team *
 team_in(const char *call, shmem_team_t team)
 {
 	sh_check_init(call);
 	if (team == SHMEM_TEAM_INVALID)
 		u_warn("shmem", "%s: team is SHMEM_TEAM_INVALID", call);
-	return face_team(team);
+	return face_team(call, team);
 }
 
 /* nelems * esize into *n; 0, or -1 with a warning when it overflows. */

@@ -47,7 +47,13 @@ shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)
 		u_warn("shmem", "team is SHMEM_TEAM_INVALID");
 		return -1;
 	}
-	return make(__func__, face_team(team), options, ctx);
+	struct sh_team *t = face_team(__func__, team);
+	if (!t) {
+		if (ctx)
+			*ctx = SHMEM_CTX_INVALID;
+		return -1;
+	}
+	return make(__func__, t, options, ctx);
 }
 
 void

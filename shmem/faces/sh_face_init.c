@@ -21,6 +21,7 @@ _Static_assert(SHMEMX_UNIQUEID_BYTES == SH_UID_BYTES, "unique id size");
 _Static_assert(SHMEM_SIGNAL_SET == SH_SIGNAL_SET &&
 	       SHMEM_SIGNAL_ADD == SH_SIGNAL_ADD, "signal ops");
 #define SAME(a, b) ((int)(a) == (int)(b))
+_Static_assert(SAME(SHMEM_CTX_PRIVATE, SH_CTX_PRIVATE), "ctx options");
 _Static_assert(SAME(SHMEM_CMP_EQ, SH_CMP_EQ) && SAME(SHMEM_CMP_NE, SH_CMP_NE) &&
 	       SAME(SHMEM_CMP_GT, SH_CMP_GT) && SAME(SHMEM_CMP_LE, SH_CMP_LE) &&
 	       SAME(SHMEM_CMP_LT, SH_CMP_LT) && SAME(SHMEM_CMP_GE, SH_CMP_GE),
@@ -214,7 +215,8 @@ shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
 	if (!sh.initialized || team == SHMEM_TEAM_INVALID || dest == NULL)
 		return NULL;
-	int wpe = sh_team_world_pe(face_team(team), pe);
+	struct sh_team *t = face_team(__func__, team);
+	int wpe = t ? sh_team_world_pe(t, pe) : -1;
 	return wpe < 0 ? NULL : sh_remote_ptr(dest, 1, wpe);
 }
 

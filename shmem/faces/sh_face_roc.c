@@ -29,11 +29,7 @@ _Static_assert(ROCSHMEM_UNIQUEID_BYTES == SH_UID_BYTES, "unique id size");
 _Static_assert((int)ROCSHMEM_SIGNAL_SET == SH_SIGNAL_SET &&
 	       (int)ROCSHMEM_SIGNAL_ADD == SH_SIGNAL_ADD, "signal ops");
 
-static inline struct sh_team *
-roc_team(rocshmem_team_t t)
-{
-	return (struct sh_team *)t;
-}
+
 
 /* The runtime's comparison for a ROCSHMEM_CMP_* value; ends the PE for
  * anything else. */
@@ -501,7 +497,8 @@ rocshmem_team_my_pe(rocshmem_team_t team)
 {
 	if (team == ROCSHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	return sh_team_my_pe(roc_team(team));
+	struct sh_team *t = face_team(__func__, team);
+	return t ? sh_team_my_pe(t) : -1;
 }
 
 int
@@ -509,7 +506,8 @@ rocshmem_team_n_pes(rocshmem_team_t team)
 {
 	if (team == ROCSHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	return sh_team_n_pes(roc_team(team));
+	struct sh_team *t = face_team(__func__, team);
+	return t ? sh_team_n_pes(t) : -1;
 }
 
 int
@@ -519,8 +517,11 @@ rocshmem_team_translate_pe(rocshmem_team_t src_team, int src_pe,
 	if (src_team == ROCSHMEM_TEAM_INVALID ||
 	    dest_team == ROCSHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	int r = sh_team_translate(roc_team(src_team), src_pe,
-				  roc_team(dest_team));
+	struct sh_team *s = face_team(__func__, src_team);
+	struct sh_team *d = s ? face_team(__func__, dest_team) : NULL;
+	if (!d)
+		return -1;
+	int r = sh_team_translate(s, src_pe, d);
 	return r < 0 ? -1 : r;
 }
 
@@ -539,9 +540,10 @@ rocshmem_team_split_strided(rocshmem_team_t parent_team, int start,
 		return ROCSHMEM_ERROR;
 	struct sh_team_cfg c;
 	roc_cfg(config, config_mask, &c);
+	struct sh_team *p = face_team(__func__, parent_team);
 	struct sh_team *t = NULL;
-	if (sh_team_split_strided(roc_team(parent_team), start, stride, size,
-				  &c, config_mask, &t) < 0)
+	if (!p || sh_team_split_strided(p, start, stride, size, &c,
+					config_mask, &t) < 0)
 		return ROCSHMEM_ERROR;
 	*new_team = (rocshmem_team_t)t;
 	return ROCSHMEM_SUCCESS;
@@ -564,9 +566,10 @@ rocshmem_team_split_2d(rocshmem_team_t parent_team, int xrange,
 	struct sh_team_cfg xc, yc;
 	roc_cfg(xaxis_config, xaxis_mask, &xc);
 	roc_cfg(yaxis_config, yaxis_mask, &yc);
+	struct sh_team *p = face_team(__func__, parent_team);
 	struct sh_team *x = NULL, *y = NULL;
-	if (sh_team_split_2d(roc_team(parent_team), xrange, &xc, xaxis_mask,
-			     &x, &yc, yaxis_mask, &y) < 0)
+	if (!p || sh_team_split_2d(p, xrange, &xc, xaxis_mask, &x, &yc,
+				   yaxis_mask, &y) < 0)
 		return ROCSHMEM_ERROR;
 	*xaxis_team = (rocshmem_team_t)x;
 	*yaxis_team = (rocshmem_team_t)y;
@@ -580,5 +583,9 @@ rocshmem_team_destroy(rocshmem_team_t team)
 		return;
 	if ((struct sh_team *)team == sh_team_world)
 		sh_fatal(__func__, "ROCSHMEM_TEAM_WORLD cannot be destroyed");
-	sh_team_destroy(roc_team(team));
+	struct sh_team *t = sh_team_live(team);
+	if (!t)
+		sh_fatal(__func__, "team %p is not a team (destroyed already, "
+			 "or never made by a split)", (void *)team);
+	sh_team_destroy(t);
 }

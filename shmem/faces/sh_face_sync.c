@@ -8,6 +8,10 @@
  * The multi-ivar waits sleep through the runtime's sh_wait_pred (spin,
  * then the doorbell futex; a PE that ends fails them) with a predicate that
  * tests every included ivar.
+ *
+ * Every ivar must be symmetric memory of this PE (the lookup put makes for
+ * its dest, sh_remote_ptr): a wait on anything else could never end, so
+ * it ends the PE with put's line instead.
  */
 #include "sh_face.h"
 
@@ -28,6 +32,17 @@ face_ivar(const char *call, const void *ivar, size_t esize)
 		sh_fatal(call, "ivar %p is not %zu-byte aligned", ivar, esize);
 }
 
+/* Ends the PE, as put does for its dest (the same lookup, the same line),
+ * when [ivar, ivar + len) is not symmetric memory of this PE: no other PE
+ * can ever write it, so a wait on it would never end. */
+static void
+face_ivar_sym(const char *call, const char *what, const void *ivar,
+	      size_t len)
+{
+	if (__builtin_expect(sh_remote_ptr(ivar, len, sh.me) == NULL, 0))
+		face_fail(call, -EFAULT, sh.me, what, ivar);
+}
+
 void
 face_wait_until(const char *call, void *ivar, enum sh_type t, size_t esize,
 		int cmp, const void *value)
@@ -35,6 +50,7 @@ face_wait_until(const char *call, void *ivar, enum sh_type t, size_t esize,
 	sh_check_init(call);
 	face_ivar(call, ivar, esize);
 	face_cmp(call, cmp);
+	face_ivar_sym(call, "ivar", ivar, esize);
 	int rc = sh_wait_until(ivar, t, esize, cmp, value);
 	if (rc < 0)
 		face_fail(call, rc, -1, "ivar", ivar);
@@ -47,6 +63,7 @@ face_test(const char *call, void *ivar, enum sh_type t, size_t esize, int cmp,
 	sh_check_init(call);
 	face_ivar(call, ivar, esize);
 	face_cmp(call, cmp);
+	face_ivar_sym(call, "ivar", ivar, esize);
 	int rc = sh_test(ivar, t, esize, cmp, value);
 	if (rc < 0)
 		face_fail(call, rc, -1, "ivar", ivar);
@@ -143,6 +160,7 @@ face_multi(const char *call, enum face_multi kind, int wait, void *ivars,
 		size_t n;
 		if (__builtin_mul_overflow(nelems, esize, &n))
 			sh_fatal(call, "nelems %zu overflows", nelems);
+		face_ivar_sym(call, "ivars", ivars, n);
 	}
 	struct multi m = {
 		.call = call, .kind = kind, .ivars = ivars, .nelems = nelems,

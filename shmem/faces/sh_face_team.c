@@ -2,7 +2,10 @@
 /*
  * sh_face_team.c: OpenSHMEM teams: my_pe, n_pes, get_config,
  * translate_pe, split_strided, split_2d, sync, destroy; SHMEM_TEAM_INVALID
- * (NULL) is accepted wherever the specification gives it a result.
+ * (NULL) is accepted wherever the specification gives it a result. A
+ * destroyed or forged handle gets the same result as SHMEM_TEAM_INVALID
+ * plus one warning (face_team); destroying one ends the PE, as destroying
+ * something that is not a context does.
  */
 #include "sh_face.h"
 
@@ -19,7 +22,8 @@ shmem_team_my_pe(shmem_team_t team)
 {
 	if (team == SHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	return sh_team_my_pe(face_team(team));
+	struct sh_team *t = face_team(__func__, team);
+	return t ? sh_team_my_pe(t) : -1;
 }
 
 int
@@ -27,7 +31,8 @@ shmem_team_n_pes(shmem_team_t team)
 {
 	if (team == SHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	return sh_team_n_pes(face_team(team));
+	struct sh_team *t = face_team(__func__, team);
+	return t ? sh_team_n_pes(t) : -1;
 }
 
 int
@@ -36,10 +41,13 @@ shmem_team_get_config(shmem_team_t team, long config_mask,
 {
 	if (team == SHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
+	struct sh_team *t = face_team(__func__, team);
+	if (!t)
+		return -1;
 	if (config == NULL)
 		return config_mask == 0 ? 0 : -1;
 	struct sh_team_cfg c;
-	int rc = sh_team_get_config(face_team(team), config_mask, &c);
+	int rc = sh_team_get_config(t, config_mask, &c);
 	if (rc < 0)
 		return -1;
 	if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
@@ -54,8 +62,11 @@ shmem_team_translate_pe(shmem_team_t src_team, int src_pe,
 	if (src_team == SHMEM_TEAM_INVALID ||
 	    dest_team == SHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	int r = sh_team_translate(face_team(src_team), src_pe,
-				  face_team(dest_team));
+	struct sh_team *s = face_team(__func__, src_team);
+	struct sh_team *d = s ? face_team(__func__, dest_team) : NULL;
+	if (!d)
+		return -1;
+	int r = sh_team_translate(s, src_pe, d);
 	return r < 0 ? -1 : r;
 }
 
@@ -73,9 +84,12 @@ shmem_team_split_strided(shmem_team_t parent_team, int start, int stride,
 		return -1;
 	struct sh_team_cfg c;
 	cfg_in(config, config_mask, &c);
+	struct sh_team *p = face_team(__func__, parent_team);
+	if (!p)
+		return -1;
 	struct sh_team *t = NULL;
-	int rc = sh_team_split_strided(face_team(parent_team), start, stride,
-				       size, &c, config_mask, &t);
+	int rc = sh_team_split_strided(p, start, stride, size, &c, config_mask,
+				       &t);
 	if (rc < 0)
 		return -1;
 	*new_team = (shmem_team_t)t;
@@ -101,9 +115,12 @@ shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 	struct sh_team_cfg xc, yc;
 	cfg_in(xaxis_config, xaxis_mask, &xc);
 	cfg_in(yaxis_config, yaxis_mask, &yc);
+	struct sh_team *p = face_team(__func__, parent_team);
+	if (!p)
+		return -1;
 	struct sh_team *x = NULL, *y = NULL;
-	int rc = sh_team_split_2d(face_team(parent_team), xrange, &xc,
-				  xaxis_mask, &x, &yc, yaxis_mask, &y);
+	int rc = sh_team_split_2d(p, xrange, &xc, xaxis_mask, &x, &yc,
+				  yaxis_mask, &y);
 	if (rc < 0)
 		return -1;
 	*xaxis_team = (shmem_team_t)x;
@@ -116,7 +133,10 @@ shmem_team_sync(shmem_team_t team)
 {
 	if (team == SHMEM_TEAM_INVALID || !sh.initialized)
 		return -1;
-	int rc = sh_team_sync(face_team(team));
+	struct sh_team *t = face_team(__func__, team);
+	if (!t)
+		return -1;
+	int rc = sh_team_sync(t);
 	if (rc == -EHOSTDOWN || rc == -ETIMEDOUT || rc == -EHOSTUNREACH)
 		face_fail(__func__, rc, -1, "team", team);
 	return rc < 0 ? -1 : 0;
@@ -132,5 +152,9 @@ shmem_team_destroy(shmem_team_t team)
 		sh_fatal(__func__, "team %s is predefined and cannot be "
 			 "destroyed", team == SHMEM_TEAM_WORLD ?
 			 "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
-	sh_team_destroy(face_team(team));
+	struct sh_team *t = sh_team_live(team);
+	if (!t)
+		sh_fatal(__func__, "team %p is not a team (destroyed already, "
+			 "or never made by a split)", (void *)team);
+	sh_team_destroy(t);
 }

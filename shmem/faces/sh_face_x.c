@@ -103,6 +103,13 @@ shmemx_signal_wait_until_timeout(uint64_t *sig_addr, int cmp,
 	if (sig_addr == NULL || ((uintptr_t)sig_addr & 7) != 0 ||
 	    cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_GE || timeout_ms < 0)
 		return -EINVAL;
+	if (sh_remote_ptr(sig_addr, 8, sh.me) == NULL) {
+		/* As the waits of shmem.h refuse it (sh_face_sync.c). */
+		u_warn("shmem", "%s: sig_addr %p is not a symmetric address "
+		       "(pe %d): not in the symmetric heap or the program's "
+		       "static data", __func__, (void *)sig_addr, sh.me);
+		return -EFAULT;
+	}
 	struct bounded b = {
 		.sig = sig_addr, .cmp = cmp, .value = cmp_value,
 		.deadline = u_now_ns() + (uint64_t)timeout_ms * 1000000ull,

@@ -364,12 +364,22 @@ def case_misuse(me, n):
            np.zeros(4))
     raises(TypeError, "must be a torch.Tensor", shmem.aclshmem_free_tensor,
            t.data_ptr())
+    tp = t.data_ptr()
     shmem.aclshmem_free_tensor(t)
-    raises(ValueError, "freed already", shmem.aclshmem_free_tensor, t)
-    # a pointer freed with aclshmem_free cannot be freed as a tensor again
+    # the tensor let go of the freed memory: empty, indexing raises
+    assert t.numel() == 0 and t.shape == (0,), t.shape
+    raises(IndexError, "out of bounds", t.__getitem__, 0)
+    raises(ValueError, "not made by", shmem.aclshmem_free_tensor, t)
+    assert tp != 0 and t.data_ptr() != tp
+    # aclshmem_free refuses the memory of a live tensor (it would dangle)
     u = shmem.aclshmem_create_tensor((8,))
-    shmem.aclshmem_free(u.data_ptr())
-    raises(ValueError, "freed already", shmem.aclshmem_free_tensor, u)
+    e = raises(ValueError, "", shmem.aclshmem_free, u.data_ptr())
+    assert str(e) == "aclshmem_free: ptr %#x is the memory of a tensor " \
+        "made by aclshmem_create_tensor: free it with " \
+        "aclshmem_free_tensor" % u.data_ptr(), str(e)
+    u.fill_(3)
+    assert u.sum().item() == 24
+    shmem.aclshmem_free_tensor(u)
     # bad create arguments
     raises(TypeError, "torch.dtype", shmem.aclshmem_create_tensor, (2,),
            dtype=np.float32)
@@ -393,17 +403,63 @@ def case_misuse(me, n):
            a.reshape(9))
     raises(TypeError, "not a numpy dtype", shmem.aclshmemx_create_array,
            (3,), object())
+    e = raises(ValueError, "", shmem.aclshmem_free, a.ctypes.data)
+    assert str(e) == "aclshmem_free: ptr %#x is the memory of an array " \
+        "made by aclshmemx_create_array: free it with " \
+        "aclshmemx_free_array" % a.ctypes.data, str(e)
     shmem.aclshmemx_free_array(a)
     raises(ValueError, "freed already", shmem.aclshmemx_free_array, a)
+    # the freed array is read-only: writes raise (the heap stays mapped,
+    # reads do not fault)
+    assert not a.flags.writeable
+    raises(ValueError, "read-only", a.__setitem__, (0, 0), 1.0)
+    # a view over aclshmemx_buffer does not own its memory: the free goes
+    # on, the view reads the heap (still mapped) without faulting
+    q = shmem.aclshmem_malloc(64)
+    mv = memoryview(shmem.aclshmemx_buffer(q, 64))
+    shmem.aclshmem_free(q)
+    assert len(bytes(mv)) == 64
+    mv.release()
     shmem.aclshmem_barrier_all()
-    # finalize warns about tensors still allocated
-    keep = shmem.aclshmem_create_tensor((4,))
+    # finalize warns about tensors still allocated; afterwards the
+    # module's tensors are empty, its arrays read-only, and every view of
+    # symmetric memory reads zeros instead of faulting (it used to be a
+    # SIGSEGV)
+    keep = shmem.aclshmem_create_tensor((1024,), dtype=torch.int64)
+    keep.fill_(7)
+    tview = keep[512:]
+    arr = shmem.aclshmemx_create_array((4096,), "i8")
+    arr[:] = 9
+    aview = arr[1:]
+    q = shmem.aclshmem_malloc(64)
+    mv = memoryview(shmem.aclshmemx_buffer(q, 64))
+    ranges = [(keep.data_ptr(), 8192), (arr.ctypes.data, 32768), (q, 64)]
     import warnings
     with warnings.catch_warnings(record=True) as ws:
         warnings.simplefilter("always")
         shmem.aclshmem_finalize()
     assert any("not freed" in str(x.message) for x in ws), ws
-    del keep
+    assert not any("kept mapped" in str(x.message) for x in ws), ws
+    assert keep.numel() == 0
+    raises(IndexError, "out of bounds", keep.__getitem__, 0)
+    assert tview.sum().item() == 0 and tview.numel() == 512
+    assert not arr.flags.writeable
+    raises(ValueError, "read-only", arr.__setitem__, 0, 1)
+    assert int(arr.sum()) == 0 and int(aview.sum()) == 0
+    aview[0] = 5   # private memory nobody else uses
+    assert bytes(mv) == bytes(64)
+    raises(ValueError, "finalized", memoryview, mv.obj)
+    # the last views gone (a, freed before, is one too: its memory was
+    # given to keep), their stand-in memory is unmapped
+    assert int(a.sum()) == 0
+    del keep, tview, arr, aview, mv, a
+    import gc
+    gc.collect()
+    with open("/proc/self/maps") as f:
+        spans = [tuple(int(x, 16) for x in ln.split()[0].split("-"))
+                 for ln in f]
+    for lo, n in ranges:
+        assert not any(a <= lo < b for a, b in spans), "%#x still mapped" % lo
 
 
 def case_notorch(me, n):
@@ -449,6 +505,60 @@ def case_badargs(me, n):
     raises(ValueError, "is 0 (NULL)", put, p, 0, 8, 0)
     raises(ValueError, "is 0 (NULL)", get, 0, p, 8, 0)
     put(p, 0, 0, 0)   # 0 bytes: nothing to read
+    # the messages carry the real numbers (PyErr_Format has no %llx)
+    e = raises(ValueError, "", put, s, s, 8, 0)
+    assert str(e).startswith("aclshmem_putmem: dest %#x (8 bytes) is not "
+                             "inside the symmetric heap [%#x, 0x"
+                             % (s, base)), str(e)
+    end = int(str(e).rsplit(", ", 1)[1].rstrip(")"), 16)
+    assert end > base, str(e)
+    e = raises(ValueError, "", put, p, 2**64 - 4, 8, 0)
+    assert str(e) == "aclshmem_putmem: source 0xfffffffffffffffc + 8 bytes " \
+        "wraps around", str(e)
+    # a local side that is not memory of this process: ValueError, not a
+    # dead interpreter (it used to be a SIGSEGV)
+    for f in (put, shmem.aclshmem_putmem_nbi):
+        e = raises(ValueError, "", f, p, 8, 8, 0)
+        assert str(e) == "%s: source 0x8 (8 bytes) is not readable memory " \
+            "of this process" % f.__name__, str(e)
+    for f in (get, shmem.aclshmem_getmem_nbi):
+        e = raises(ValueError, "", f, 4096, p, 64, 0)
+        assert str(e) == "%s: dest 0x1000 (64 bytes) is not writable " \
+            "memory of this process" % f.__name__, str(e)
+    # readable but not writable (the text of libc): a get refuses it
+    text = ctypes.cast(ctypes.CDLL(None).printf, ctypes.c_void_p).value
+    e = raises(ValueError, "", get, text, p, 8, 0)
+    assert str(e) == "aclshmem_getmem: dest %#x (8 bytes) is not writable " \
+        "memory of this process" % text, str(e)
+    put(p, text, 8, me)   # reading it is fine
+    # a range whose first page is fine and a later one is not
+    import mmap
+    m = mmap.mmap(-1, 2 * mmap.PAGESIZE)
+    ma = ctypes.addressof(ctypes.c_char.from_buffer(m))
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+    assert libc.mprotect(ma + mmap.PAGESIZE, mmap.PAGESIZE, 0) == 0
+    e = raises(ValueError, "", put, p, ma + mmap.PAGESIZE - 8, 16, 0)
+    assert str(e) == "aclshmem_putmem: source %#x (16 bytes) is not " \
+        "readable memory of this process" % (ma + mmap.PAGESIZE - 8), str(e)
+    put(p, ma, mmap.PAGESIZE, me)
+    assert libc.mprotect(ma + mmap.PAGESIZE, mmap.PAGESIZE, 3) == 0
+    del e
+    m.close()
+    ps0 = shmem.aclshmemx_putmem_signal
+    e = raises(ValueError, "", ps0, p, 8, 8, p + 512, 1, 0, 0)
+    assert str(e) == "aclshmemx_putmem_signal: source 0x8 (8 bytes) is not " \
+        "readable memory of this process", str(e)
+    e = raises(ValueError, "", ps0, p, s, 8, p + 513, 1, 0, 0)
+    assert str(e) == "aclshmemx_putmem_signal: sig_addr %#x is not 8-byte " \
+        "aligned" % (p + 513), str(e)
+    e = raises(ValueError, "", shmem.aclshmem_signal_wait_until, p + 4, 1, 1)
+    assert str(e) == "aclshmem_signal_wait_until: sig_addr %#x is not " \
+        "8-byte aligned" % (p + 4), str(e)
+    b = shmem.aclshmemx_buffer(p, 24)
+    assert repr(b) == "<shmem.SymmetricBuffer ptr=%#x nbytes=24>" % p, \
+        repr(b)
+    del b
     ps = shmem.aclshmemx_putmem_signal
     raises(ValueError, "sig_op 7", ps, p, s, 8, p + 512, 1, 7, 0)
     raises(ValueError, "not 8-byte aligned", ps, p, s, 8, p + 513, 1, 0, 0)

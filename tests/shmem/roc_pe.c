@@ -763,6 +763,26 @@ case_teams(void)
 	rocshmem_team_destroy(y);
 	rocshmem_team_destroy(x);
 	rocshmem_team_destroy(even);
+	/* destroyed and forged handles: the error results, no crash */
+	long junk[16];
+	memset(junk, 0x41, sizeof(junk));
+	rocshmem_team_t gone[] = { x, (rocshmem_team_t)junk };
+	for (int i = 0; i < 2; i++) {
+		rocshmem_team_t t = gone[i], nt = ROCSHMEM_TEAM_WORLD;
+		CHECK(rocshmem_team_my_pe(t) == -1 &&
+		      rocshmem_team_n_pes(t) == -1, "dead team %d: me/n", i);
+		CHECK(rocshmem_team_translate_pe(t, 0, ROCSHMEM_TEAM_WORLD) ==
+		      -1, "dead team %d: translate", i);
+		CHECK(rocshmem_team_split_strided(t, 0, 1, 1, NULL, 0, &nt) !=
+		      ROCSHMEM_SUCCESS && nt == ROCSHMEM_TEAM_INVALID,
+		      "dead team %d: split", i);
+		rocshmem_team_t a = ROCSHMEM_TEAM_WORLD;
+		rocshmem_team_t b = ROCSHMEM_TEAM_WORLD;
+		CHECK(rocshmem_team_split_2d(t, 1, NULL, 0, &a, NULL, 0, &b) !=
+		      ROCSHMEM_SUCCESS && a == ROCSHMEM_TEAM_INVALID &&
+		      b == ROCSHMEM_TEAM_INVALID, "dead team %d: split_2d", i);
+	}
+	rocshmem_team_destroy(ROCSHMEM_TEAM_INVALID);
 	rocshmem_barrier_all();
 }
 

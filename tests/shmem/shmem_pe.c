@@ -739,6 +739,76 @@ case_teams(void)
 	shmem_barrier_all();
 }
 
+/* ---- deadteam: destroyed and forged team handles get the error result -- */
+
+/* Every team routine with a result, on handle t that is not a team. */
+static void
+check_not_team(shmem_team_t t, const char *what)
+{
+	long *sym = shmem_malloc(4 * sizeof(long));
+	CHECK(sym, "malloc");
+	CHECK(shmem_team_my_pe(t) == -1, "%s my_pe %d", what,
+	      shmem_team_my_pe(t));
+	CHECK(shmem_team_n_pes(t) == -1, "%s n_pes %d", what,
+	      shmem_team_n_pes(t));
+	CHECK(shmem_team_sync(t) == -1, "%s sync", what);
+	CHECK(shmem_team_translate_pe(t, 0, SHMEM_TEAM_WORLD) == -1 &&
+	      shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, t) == -1,
+	      "%s translate", what);
+	shmem_team_config_t cfg = { .num_contexts = 7 };
+	CHECK(shmem_team_get_config(t, SHMEM_TEAM_NUM_CONTEXTS, &cfg) == -1 &&
+	      cfg.num_contexts == 7, "%s get_config", what);
+	shmem_team_t nt = SHMEM_TEAM_WORLD;
+	CHECK(shmem_team_split_strided(t, 0, 1, 1, NULL, 0, &nt) != 0 &&
+	      nt == SHMEM_TEAM_INVALID, "%s split_strided", what);
+	shmem_team_t x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
+	CHECK(shmem_team_split_2d(t, 1, NULL, 0, &x, NULL, 0, &y) != 0 &&
+	      x == SHMEM_TEAM_INVALID && y == SHMEM_TEAM_INVALID,
+	      "%s split_2d", what);
+	shmem_ctx_t c = SHMEM_CTX_DEFAULT;
+	CHECK(shmem_team_create_ctx(t, 0, &c) != 0 && c == SHMEM_CTX_INVALID,
+	      "%s create_ctx", what);
+	CHECK(shmem_team_ptr(t, sym, 0) == NULL, "%s team_ptr", what);
+	CHECK(shmem_long_broadcast(t, sym, sym + 2, 1, 0) == -1 &&
+	      shmem_long_sum_reduce(t, sym, sym + 2, 1) == -1 &&
+	      shmem_long_fcollect(t, sym, sym + 2, 1) == -1,
+	      "%s collectives", what);
+	shmem_free(sym);
+}
+
+static void
+case_deadteam(void)
+{
+	shmem_team_t t = SHMEM_TEAM_INVALID;
+	CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0,
+				       &t) == 0 && t != SHMEM_TEAM_INVALID,
+	      "split");
+	CHECK(shmem_team_n_pes(t) == npes, "n_pes");
+	/* a context of the team is destroyed with it (1.5: its shareable
+	 * contexts) */
+	shmem_ctx_t c = SHMEM_CTX_INVALID;
+	CHECK(shmem_team_create_ctx(t, 0, &c) == 0 && c != SHMEM_CTX_INVALID,
+	      "create_ctx");
+	shmem_team_t ct = SHMEM_TEAM_INVALID;
+	CHECK(shmem_ctx_get_team(c, &ct) == 0 && ct == t, "ctx_get_team");
+	shmem_team_sync(t);
+	shmem_team_destroy(t);
+	CHECK(shmem_ctx_get_team(c, &ct) == -1 && ct == SHMEM_TEAM_INVALID,
+	      "the team's context went with it");
+	check_not_team(t, "destroyed");
+	/* a new team may get the same memory: the old handle then names
+	 * it, as a freed pointer would (not detectable); so no split here */
+	long junk[16];
+	memset(junk, 0x41, sizeof(junk));
+	check_not_team((shmem_team_t)junk, "forged");
+	/* destroying SHMEM_TEAM_INVALID does nothing (1.5) */
+	shmem_team_destroy(SHMEM_TEAM_INVALID);
+	/* the world still works */
+	CHECK(shmem_team_n_pes(SHMEM_TEAM_WORLD) == npes &&
+	      shmem_team_sync(SHMEM_TEAM_WORLD) == 0, "world");
+	shmem_barrier_all();
+}
+
 /* ---- mem: the collective allocation routines --------------------------- */
 
 static void
@@ -1037,6 +1107,13 @@ case_bad(const char *what)
 {
 	long *x = shmem_calloc(4, sizeof(long));
 	long stack[4] = { 0 };
+	/* teamdestroy: a team every PE made and destroyed */
+	shmem_team_t dead = SHMEM_TEAM_INVALID;
+	if (!strcmp(what, "teamdestroy")) {
+		CHECK(!shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes,
+						NULL, 0, &dead), "split");
+		shmem_team_destroy(dead);
+	}
 	shmem_barrier_all();
 	if (me == 0) {
 		if (!strcmp(what, "pe"))
@@ -1062,7 +1139,24 @@ case_bad(const char *what)
 			shmem_ctx_long_put(SHMEM_CTX_INVALID, x, stack, 1, 0);
 		else if (!strcmp(what, "cmp"))
 			shmem_long_wait_until(x, 99, 0);
-		else if (!strcmp(what, "sigop"))
+		else if (!strcmp(what, "waitaddr"))
+			shmem_long_wait_until(&stack[1], SHMEM_CMP_EQ, 1);
+		else if (!strcmp(what, "testaddr"))
+			shmem_long_test(&stack[1], SHMEM_CMP_EQ, 1);
+		else if (!strcmp(what, "waitalladdr"))
+			shmem_long_wait_until_all(stack, 4, NULL,
+						  SHMEM_CMP_EQ, 1);
+		else if (!strcmp(what, "sigwaitaddr"))
+			shmem_signal_wait_until((uint64_t *)&stack[2],
+						SHMEM_CMP_EQ, 1);
+		else if (!strcmp(what, "mallocwait")) {
+			long *m = malloc(sizeof(long));
+			CHECK(m, "malloc");
+			*m = 0;
+			shmem_long_wait_until(m, SHMEM_CMP_EQ, 1);
+		} else if (!strcmp(what, "teamdestroy")) {
+			shmem_team_destroy(dead);
+		} else if (!strcmp(what, "sigop"))
 			shmem_long_put_signal(x, stack, 1, (uint64_t *)&x[2],
 					      1, 5, npes - 1);
 		else if (!strcmp(what, "noinit")) {
@@ -1212,6 +1306,8 @@ main(int argc, char **argv)
 		case_wait();
 	else if (!strcmp(c, "teams"))
 		case_teams();
+	else if (!strcmp(c, "deadteam"))
+		case_deadteam();
 	else if (!strcmp(c, "mem"))
 		case_mem();
 	else if (!strcmp(c, "ptr"))

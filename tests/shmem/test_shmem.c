@@ -181,6 +181,23 @@ START_TEST(test_shmem_teams_spec_examples)
 }
 END_TEST
 
+START_TEST(test_shmem_dead_team_refused)
+{
+	/* 2 and 3 PEs: destroyed and forged team handles get the error
+	 * results, one warning each, no crash */
+	int n = 2 + _i % 2;
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(n, "direct", "deadteam", NULL, NULL);
+	ck_assert_msg(st == 0, "status %d:\n%s", st, out);
+	expect_ok(n, "deadteam");
+	ck_assert_msg(strstr(out, "shmem_team_n_pes: team 0x"), "%s", out);
+	ck_assert_msg(strstr(out, "is not a team (destroyed, or never made "
+			     "by a split)"), "%s", out);
+	leakcheck_end(&lc);
+}
+END_TEST
+
 START_TEST(test_shmem_mem_collective)
 {
 	ok_case(_i, "mem", NULL);
@@ -234,6 +251,14 @@ static const struct {
 		 "SHMEM_CMP_* value\n" },
 	{ "sigop", "zeshmem: PE 0: shmem_long_put_signal: sig_op 5 is neither "
 		   "SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD\n" },
+	/* a wait on memory no PE can write: put's refusal, not a hang */
+	{ "waitaddr", "zeshmem: PE 0: shmem_long_wait_until: ivar 0x" },
+	{ "testaddr", "zeshmem: PE 0: shmem_long_test: ivar 0x" },
+	{ "waitalladdr", "zeshmem: PE 0: shmem_long_wait_until_all: ivars 0x" },
+	{ "sigwaitaddr", "zeshmem: PE 0: shmem_signal_wait_until: ivar 0x" },
+	{ "mallocwait", "zeshmem: PE 0: shmem_long_wait_until: ivar 0x" },
+	/* a team destroyed twice */
+	{ "teamdestroy", "zeshmem: PE 0: shmem_team_destroy: team 0x" },
 };
 
 START_TEST(test_shmem_bad_input_ends_pe)
@@ -250,6 +275,13 @@ START_TEST(test_shmem_bad_input_ends_pe)
 	    !strcmp(bad[_i].what, "ctrl"))
 		ck_assert_msg(strstr(l, "is not a symmetric address (pe 2)"),
 			      "%s", out);
+	if (strstr(bad[_i].what, "wait") || !strcmp(bad[_i].what, "testaddr"))
+		ck_assert_msg(strstr(l, "is not a symmetric address (pe 0): "
+				     "not in the symmetric heap or the "
+				     "program's static data\n"), "%s", out);
+	if (!strcmp(bad[_i].what, "teamdestroy"))
+		ck_assert_msg(strstr(l, "is not a team (destroyed already, or "
+				     "never made by a split)\n"), "%s", out);
 	if (!strcmp(bad[_i].what, "align"))
 		ck_assert_msg(strstr(l, "is not 8-byte aligned"), "%s", out);
 }
@@ -302,6 +334,7 @@ shmem_suite(void)
 	tcase_add_loop_test(tc, test_shmem_put_signal_ordering, 0, loops);
 	tcase_add_loop_test(tc, test_shmem_wait_from_other_pe, 0, loops);
 	tcase_add_loop_test(tc, test_shmem_teams_spec_examples, 0, loops);
+	tcase_add_loop_test(tc, test_shmem_dead_team_refused, 0, 2);
 	/* Under mpirun too: PMIx stays up from the first init to exit. */
 	tcase_add_loop_test(tc, test_shmem_init_finalize_cycles, 0, loops);
 	if (!mpirun) {
