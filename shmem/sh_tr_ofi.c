@@ -706,7 +706,7 @@ static void *progress_main(void *arg);
 #define SHM_NAME 80
 static struct {
 	char name[SHM_SLOTS][SHM_NAME];
-	bool used[SHM_SLOTS];         /* atomic */
+	uint8_t used[SHM_SLOTS];      /* atomic: 0 free, 1 claimed, 2 named */
 	pid_t owner;
 	bool atexit_on;
 	pthread_once_t reaped;
@@ -724,15 +724,16 @@ pid_ns(void)
 void
 sh_tr_ofi_exit_cleanup(void)
 {
-	if (!shmn.owner || shmn.owner != getpid())
+	pid_t owner = __atomic_load_n(&shmn.owner, __ATOMIC_ACQUIRE);
+	if (!owner || owner != getpid())
 		return;
 	for (int i = 0; i < SHM_SLOTS; i++) {
-		if (!__atomic_load_n(&shmn.used[i], __ATOMIC_ACQUIRE))
+		if (__atomic_load_n(&shmn.used[i], __ATOMIC_ACQUIRE) != 2)
 			continue;
 		char path[16 + SHM_NAME];
 		snprintf(path, sizeof(path), "/dev/shm/%s", shmn.name[i]);
 		unlink(path);
-		__atomic_store_n(&shmn.used[i], false, __ATOMIC_RELEASE);
+		__atomic_store_n(&shmn.used[i], 0, __ATOMIC_RELEASE);
 	}
 }
 
@@ -778,24 +779,23 @@ shm_name(struct net_ep *e, uint64_t key)
 		 pid_ns(), (unsigned long long)u_now_ns(),
 		 (unsigned long long)key);
 	e->shm_slot = -1;
-	if (shmn.owner != getpid()) {
+	if (__atomic_load_n(&shmn.owner, __ATOMIC_RELAXED) != getpid()) {
 		/* first endpoint of this process (or of a forked child) */
 		memset(shmn.used, 0, sizeof(shmn.used));
-		shmn.owner = getpid();
+		__atomic_store_n(&shmn.owner, getpid(), __ATOMIC_RELEASE);
 	}
 	if (!shmn.atexit_on && !atexit(sh_tr_ofi_exit_cleanup))
 		shmn.atexit_on = true;
 	for (int i = 0; i < SHM_SLOTS; i++) {
-		bool no = false;
-		if (__atomic_load_n(&shmn.used[i], __ATOMIC_RELAXED))
+		uint8_t free_ = 0;
+		if (!__atomic_compare_exchange_n(&shmn.used[i], &free_, 1,
+						 false, __ATOMIC_ACQUIRE,
+						 __ATOMIC_RELAXED))
 			continue;
 		memcpy(shmn.name[i], nm, sizeof(nm));
-		if (__atomic_compare_exchange_n(&shmn.used[i], &no, true, false,
-						__ATOMIC_RELEASE,
-						__ATOMIC_RELAXED)) {
-			e->shm_slot = i;
-			break;
-		}
+		__atomic_store_n(&shmn.used[i], 2, __ATOMIC_RELEASE);
+		e->shm_slot = i;
+		break;
 	}
 	if (e->shm_slot < 0)
 		u_dbg("shmem", "%d shm endpoints: /dev/shm/%s is not removed "
@@ -814,8 +814,7 @@ ep_fid_close(struct net_ep *e)
 	fi_close(&e->ep->fid);
 	e->ep = NULL;
 	if (e->shm_slot >= 0)
-		__atomic_store_n(&shmn.used[e->shm_slot], false,
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(&shmn.used[e->shm_slot], 0, __ATOMIC_RELEASE);
 	e->shm_slot = -1;
 }
 
