@@ -18,7 +18,8 @@
  * the old constant keys 1, 2, 3, 65, 66, 67 and four random ones. Each
  * operation must end in an error completion, a refused connection or no
  * answer within 3 s: the child's status is the number that completed
- * without error. Then the job is let go: both PEs must find their
+ * without error. Every listening socket of the PEs must be bound to
+ * 127.0.0.1 (the job is on this host alone). Then the job is let go: both PEs must find their
  * pattern intact and still put to each other ("PE <n>: exposed ok").
  * Skips (77) unless root (setuid) or when the job cannot use tcp;ofi_rxm.
  */
@@ -52,6 +53,7 @@
 
 static struct sockaddr_in addrs[MAX_ADDRS];
 static int naddrs;
+static int not_loopback; /* listeners bound elsewhere than 127.0.0.1 */
 
 static void
 sleep_ms(int ms)
@@ -89,6 +91,12 @@ add_addr(uint32_t ip_net, uint16_t port_net)
 static void
 add_listener(uint32_t ip_net, uint16_t port_net)
 {
+	if (ip_net != htonl(INADDR_LOOPBACK)) {
+		struct in_addr a = { .s_addr = ip_net };
+		printf("a PE listens on %s:%u, not loopback\n", inet_ntoa(a),
+		       ntohs(port_net));
+		not_loopback++;
+	}
 	if (ip_net != htonl(INADDR_ANY)) {
 		add_addr(ip_net, port_net);
 		return;
@@ -406,6 +414,11 @@ main(int argc, char **argv)
 	for (int i = 0; !fail && i < naddrs; i++)
 		printf("a PE listens on %s:%u\n", inet_ntoa(addrs[i].sin_addr),
 		       ntohs(addrs[i].sin_port));
+	if (!fail && not_loopback) {
+		printf("FAIL: %d listening socket(s) of a job on one host not "
+		       "bound to loopback\n", not_loopback);
+		fail = 1;
+	}
 	if (!fail) {
 		fflush(stdout);
 		pid_t s = fork();
