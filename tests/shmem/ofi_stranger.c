@@ -13,7 +13,7 @@
  * ports), and forks a stranger: a child that drops to uid/gid 65534
  * (nobody) and, for each PE's address (a wildcard one as 127.0.0.1 and
  * as this host's other IPv4 addresses), inserts it into a libfabric AV
- * of its own and tries fi_read and fi_write of 4 KiB at offsets 0 and
+ * of its own and tries fi_read of 4 KiB at offset 0 and fi_write at
  * 2 MiB (offset addressing: tcp;ofi_rxm's mr_mode 0) under guessed keys:
  * the old constant keys 1, 2, 3, 65, 66, 67 and four random ones. Each
  * operation must end in an error completion, a refused connection or no
@@ -305,7 +305,7 @@ stranger(void)
 	 * PE may drop the connection of a rejected one. */
 	for (int i = 0; i < naddrs; i++)
 		for (int k = 0; k < 10; k++)
-			for (int op = 0; op < 4; op++) {
+			for (int op = 0; op < 2; op++) {
 				struct fab f = { 0 };
 				int rc = fab_open(&f);
 				if (rc) {
@@ -322,8 +322,8 @@ stranger(void)
 				if (fi_av_insert(f.av, &addrs[i], 1, &fa, 0,
 						 NULL) == 1) {
 					memset(buf, 0xEE, sizeof(buf));
-					opened += try_op(&f, fa, op & 1,
-							 (op >> 1) * (2u << 20),
+					opened += try_op(&f, fa, op,
+							 op * (2u << 20),
 							 keys[k], buf, where);
 				} else {
 					printf("stranger: %s: fi_av_insert "
@@ -425,7 +425,7 @@ main(int argc, char **argv)
 		if (s == 0)
 			_exit(stranger());
 		int ss = 0;
-		for (int i = 0; i < 12000 && waitpid(s, &ss, WNOHANG) != s;
+		for (int i = 0; i < 24000 && waitpid(s, &ss, WNOHANG) != s;
 		     i++)
 			sleep_ms(10);
 		if (waitpid(s, &ss, WNOHANG) == 0) {

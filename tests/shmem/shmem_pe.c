@@ -899,7 +899,7 @@ exposed_byte(size_t i)
 }
 
 /* Fills EXPOSED_BYTES of the heap with a pattern, writes DIR/ready.<me>
- * with its pid, then waits (60 s at most) for DIR/done while the
+ * with its pid, then waits (300 s at most) for DIR/done while the
  * progress thread serves whatever reaches the endpoint; then the
  * pattern must be intact and a put between PEs must still work. */
 static void
@@ -917,9 +917,9 @@ case_exposed(const char *dir)
 	CHECK(f && fprintf(f, "%d\n", (int)getpid()) > 0 && !fclose(f),
 	      "write %s", path);
 	snprintf(path, sizeof(path), "%s/done", dir);
-	for (int i = 0; i < 6000 && access(path, F_OK); i++)
+	for (int i = 0; i < 30000 && access(path, F_OK); i++)
 		sleep_ms(10);
-	CHECK(!access(path, F_OK), "no %s in 60 s", path);
+	CHECK(!access(path, F_OK), "no %s in 300 s", path);
 	shmem_barrier_all();
 	size_t bad = 0;
 	for (size_t i = 0; i < EXPOSED_BYTES; i++)
