@@ -79,6 +79,14 @@ struct sh_boot_ops {
 	 * return if it cannot, the caller then exits itself. */
 	void (*abort_job)(struct sh_boot *b, int status);
 	void (*fini)(struct sh_boot *b);
+	/* Optional. The PE the bootstrap knows dead (its server lost it),
+	 * -1 none; cheap, any thread (every wait on a peer of another node
+	 * asks it, sh_sync.c). */
+	int (*dead_pe)(struct sh_boot *b);
+	/* Optional. The IPv4 address (text) of this PE's end of its
+	 * bootstrap connection: the interface the bootstrap uses
+	 * (sh_tr_ofi.c binds its endpoints there); 0 or -errno. */
+	int (*local_addr)(struct sh_boot *b, char *buf, size_t len);
 };
 
 struct sh_boot {
@@ -86,6 +94,9 @@ struct sh_boot {
 	int rank, nranks;
 	int local_rank;                   /* -1: unknown until the host exchange */
 	unsigned timeout_s;               /* ZESHMEM_TIMEOUT */
+	/* Set by the runtime (sh_init.c): what a backend that ends the
+	 * process with _exit (an ABORT from the job) runs first. */
+	void (*before_exit)(void);
 	void *priv;
 };
 
@@ -131,6 +142,7 @@ struct sh_state {
 	ze_context_handle_t zctx;
 	/* identity */
 	uint64_t host_hash;               /* hostname + boot id */
+	bool one_host;                    /* every PE has this host_hash */
 	pid_t *pids;                      /* [npes] */
 	int *node_of;                     /* [npes]: node index of each PE */
 	int my_node, node_npes, node_rank;
@@ -192,8 +204,12 @@ SH_HIDDEN void sh_team_fini(void);
  * (of ZESHMEM_HOST_ID instead when it is set). */
 SH_HIDDEN uint64_t sh_host_identity(void);
 /* 0 when pe's process is alive, -EHOSTDOWN when it ended (node-local PEs:
- * its pidfd; others are assumed alive). Marks it dead for later calls. */
+ * its pidfd; others: the bootstrap's dead_pe, else assumed alive). Marks
+ * it dead for later calls. */
 SH_HIDDEN int sh_pe_check_alive(int pe);
+/* The PE the bootstrap knows dead (sh_boot_ops.dead_pe), marked dead
+ * (logged once); -1 none or unknown. */
+SH_HIDDEN int sh_boot_dead_news(void);
 
 /* ---- heap and allocator (sh_heap.c, sh_alloc.c) ------------------------ */
 
@@ -464,6 +480,11 @@ SH_HIDDEN uint64_t sh_static_wait_off(const void *p);
  * contracts; amo: esize 4/8, the bits of the value (float included). */
 SH_HIDDEN int sh_tr_ofi_init(void);
 SH_HIDDEN void sh_tr_ofi_fini(void);
+/* Removes the /dev/shm entries of this process's shm endpoints still
+ * open (libfabric's shm provider removes one at fi_close only): every
+ * exit path the runtime controls calls it (an atexit handler too);
+ * async-signal-safe, a no-op in a forked child. */
+SH_HIDDEN void sh_tr_ofi_exit_cleanup(void);
 SH_HIDDEN bool sh_tr_ofi_active(void);
 SH_HIDDEN int sh_tr_ofi_add_chunk(unsigned k);
 SH_HIDDEN void sh_tr_ofi_progress(void);

@@ -335,10 +335,15 @@ reader_main(void *arg)
 			pthread_cond_broadcast(&c->cv);
 			pthread_mutex_unlock(&c->mu);
 			break;
-		case SH_MSG_ABORT:
+		case SH_MSG_ABORT: {
+			void (*fn)(void) = __atomic_load_n(&b->before_exit,
+							   __ATOMIC_ACQUIRE);
 			u_info("shmem", "PE %d: PE %d ended the job with status "
 					"%d", b->rank, m.aux, m.arg);
+			if (fn) /* no atexit handler runs after _exit */
+				fn();
 			_exit(m.arg);
+		}
 		case SH_MSG_DEAD:
 			pthread_mutex_lock(&c->mu);
 			if (c->dead < 0)
@@ -528,12 +533,45 @@ uid_fini(struct sh_boot *b)
 	b->priv = NULL;
 }
 
+/* The PE the server reported dead, or the root when its connection
+ * ended; -1 none. */
+static int
+uid_dead_pe(struct sh_boot *b)
+{
+	struct uid_client *c = b->priv;
+	int pe;
+
+	pthread_mutex_lock(&c->mu);
+	pe = c->dead;
+	if (pe < 0 && c->lost && !c->closing)
+		pe = c->root_rank;
+	pthread_mutex_unlock(&c->mu);
+	return pe;
+}
+
+static int
+uid_local_addr(struct sh_boot *b, char *buf, size_t len)
+{
+	struct uid_client *c = b->priv;
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+
+	if (getsockname(c->fd, (struct sockaddr *)&a, &alen) < 0)
+		return -errno;
+	if (a.sin_family != AF_INET ||
+	    !inet_ntop(AF_INET, &a.sin_addr, buf, (socklen_t)len))
+		return -EAFNOSUPPORT;
+	return 0;
+}
+
 static const struct sh_boot_ops uid_ops = {
 	.name = "uid",
 	.allgather = uid_allgather,
 	.barrier = uid_barrier,
 	.abort_job = uid_abort_job,
 	.fini = uid_fini,
+	.dead_pe = uid_dead_pe,
+	.local_addr = uid_local_addr,
 };
 
 static int

@@ -99,6 +99,7 @@ sh_global_exit(int status)
 {
 	fflush(stdout);
 	fflush(stderr);
+	sh_tr_ofi_exit_cleanup(); /* _exit runs no atexit handler */
 	if (sh.boot && sh.boot->ops && sh.boot->ops->abort_job)
 		sh.boot->ops->abort_job(sh.boot, status);
 	_exit(status);
@@ -347,6 +348,9 @@ sh_init(const void *uid, int rank, int nranks, int thread_req,
 		sh_static_fini();
 		return err;
 	}
+	/* atomic: the bootstrap's reader thread runs already */
+	__atomic_store_n(&sh.boot->before_exit, sh_tr_ofi_exit_cleanup,
+			 __ATOMIC_RELEASE);
 	sh.me = sh.boot->rank;
 	sh.npes = sh.boot->nranks;
 	if (sh.boot->timeout_s)

@@ -28,9 +28,13 @@
  * Sleeps last at most SLICE_MS; after each, the PEs the wait depends on are
  * checked (a pidfd per node peer: readable once the process ended, zombie
  * included, which kill(pid, 0) would miss) and the wait fails with
- * -EHOSTDOWN when one ended. A wait on a PE whose end cannot be seen
- * (another node, part 2) fails with -ETIMEDOUT after ZESHMEM_TIMEOUT
- * seconds; a wait on live node PEs is not bounded (they may compute).
+ * -EHOSTDOWN when one ended. A PE of another node (every peer, over
+ * the network transport) has no pidfd: the bootstrap's news of a dead
+ * PE (its server saw the PE's connection end; sh_boot_ops.dead_pe) is
+ * asked instead, at the same points, so its end is noticed as soon.
+ * A wait on a PE whose end neither shows (PMIx across nodes) fails with
+ * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds; a wait on live node PEs is
+ * not bounded (they may compute).
  */
 #include "sh.h"
 
@@ -116,6 +120,21 @@ sh_wake_barrier(int pe)
 }
 
 int
+sh_boot_dead_news(void)
+{
+	struct sh_boot *b = sh.boot;
+	if (!b || !b->ops || !b->ops->dead_pe || !sh.peers)
+		return -1;
+	int pe = b->ops->dead_pe(b);
+	if ((unsigned)pe >= (unsigned)sh.npes || pe == sh.me)
+		return -1;
+	if (!__atomic_exchange_n(&sh.peers[pe].dead, true, __ATOMIC_ACQ_REL))
+		u_err("shmem", "PE %d (pid %d) ended (the bootstrap lost it)",
+		      pe, sh.pids ? sh.pids[pe] : 0);
+	return pe;
+}
+
+int
 sh_pe_check_alive(int pe)
 {
 	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
@@ -123,8 +142,15 @@ sh_pe_check_alive(int pe)
 	struct sh_peer *p = &sh.peers[pe];
 	if (p->dead)
 		return -EHOSTDOWN;
-	if (pe == sh.me || !p->local)
+	if (pe == sh.me)
 		return 0;
+	if (!p->local) {
+		/* A PE of another node (or every PE, over the network
+		 * transport): no pidfd; the bootstrap's server saw its
+		 * connection end. */
+		sh_boot_dead_news();
+		return p->dead ? -EHOSTDOWN : 0;
+	}
 	bool dead = false;
 	if (p->pidfd >= 0) {
 		struct pollfd pf = { .fd = p->pidfd, .events = POLLIN };

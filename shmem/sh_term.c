@@ -102,6 +102,7 @@ sh_term_poll(void)
 	uint64_t t = __atomic_load_n(&term_at, __ATOMIC_ACQUIRE);
 	if (!t || mono_ns() - t <= SH_TERM_END_MS * 1000000ull)
 		return;
+	sh_tr_ofi_exit_cleanup();
 	signal(SIGTERM, SIG_DFL);
 	raise(SIGTERM);
 }

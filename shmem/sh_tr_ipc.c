@@ -179,6 +179,12 @@ sh_tr_ipc_init(void)
 			goto err;
 		}
 	}
+	/* Before ZESHMEM_TRANSPORT=ofi makes every PE a node of its own:
+	 * whether the job is on this host alone (sh_tr_ofi.c then binds its
+	 * endpoints to loopback). */
+	sh.one_host = true;
+	for (int i = 0; i < n; i++)
+		sh.one_host = sh.one_host && all[i].host == mine.host;
 	/* ZESHMEM_TRANSPORT=ofi: every PE a node of its own (all peers over
 	 * the network); ipc: PEs on other nodes are an error. */
 	for (int i = 0; i < n; i++) {

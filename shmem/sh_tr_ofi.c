@@ -26,7 +26,7 @@
  * addresses into its AV. mr_mode: the hints offer FI_MR_VIRT_ADDR |
  * FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT
  * (ZESHMEM_OFI_MR: scalable offers 0: offset addressing and requested
- * keys k + 1; basic, or a list of bits required: sh_tr_ofi_mode.c);
+ * keys; basic, or a list of bits required: sh_tr_ofi_mode.c);
  * the remote address is base + offset with FI_MR_VIRT_ADDR,
  * the offset in the chunk without; with FI_MR_LOCAL, local buffers
  * outside the heap (the caller's source, an AMO's operands) are
@@ -86,6 +86,30 @@
  * off the contexts' endpoints, so that their operations move only in
  * their own calls (tests/shmem/shmem_ctxq_pe.c).
  *
+ * Who may touch the heap: libfabric's tcp (and sockets, udp) providers
+ * authenticate no peer and encrypt nothing: any process that reaches a
+ * PE's endpoint (any uid on the host, any host on the path) and names a
+ * region's key and an address in it reads and writes that region, and
+ * anyone on the path sees the data and the keys go by. So (issue 26):
+ * every region peers may access (heap chunks, static data, symmetric
+ * aliases) has a random 64-bit requested key (getrandom, a new one per
+ * region and job: remote_key), which only the job's PEs learn (the
+ * bootstrap's all-gather); a guess is rejected by the target's provider
+ * (tcp;ofi_rxm drops the connection: the stranger's operation ends in
+ * error). Where the provider chooses keys (FI_MR_PROV_KEY) they are its
+ * own and no secret (remote_key). The endpoints of those providers are
+ * bound (FI_SOURCE) to loopback when every PE is on this host, else to
+ * the address of the PE's bootstrap connection (bind_addr): not to every
+ * interface. Within that, the key is the only guard: on a network others
+ * can watch, run the job on a private one (or verbs). shm's regions are
+ * reached by the kernel's cross-memory attach, which only the same uid
+ * (or CAP_SYS_PTRACE) may do. shm's /dev/shm entries go on every exit
+ * the runtime controls, and a killed PE's at the next job (shm_name).
+ *
+ * Dead peers: a wait on a PE of another node asks the bootstrap whether
+ * it lost that PE (sh_sync.c, sh_pe_check_alive), as the node-local path
+ * asks a pidfd.
+ *
  * Errors: -EINVAL bad pe, -EFAULT not in the heap, -EIO an operation
  * failed (logged with the provider's text), -ETIMEDOUT a completion did
  * not come within ZESHMEM_TIMEOUT, -EOPNOTSUPP built without libfabric.
@@ -103,8 +127,11 @@
 
 #ifdef ZESHMEM_HAVE_OFI
 
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <pthread.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -117,6 +144,10 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -263,6 +294,7 @@ struct net_ep {
 	 * when the endpoint has something to progress; -1: none, sleeps
 	 * are plain. */
 	int wfd;
+	int shm_slot;                 /* its shmn slot (shm), -1 none */
 	struct sh_ctx *owner;         /* NULL for e0 */
 	struct net_ep *next;          /* ofi.eps, under ofi.eps_lock */
 };
@@ -289,6 +321,8 @@ static struct {
 	bool flush;                   /* no usable FI_DELIVERY_COMPLETE */
 	size_t max_msg, inject;
 	uint64_t tmp_key;             /* atomic: requested keys of temp MRs */
+	uint64_t dead_at;             /* atomic: ns the bootstrap's news of a
+					 dead PE was first seen, 0 none */
 	enum amo_how how[SH_AMO_XOR + 1][2];
 	bool nofetch[SH_AMO_XOR + 1][2]; /* fi_atomic valid (no result) */
 	bool have_max32;
@@ -334,9 +368,10 @@ make_hints(const char *prov, uint64_t mr_offer, bool delivery)
 	return h;
 }
 
+/* node: the address to bind the endpoint to (FI_SOURCE), NULL none. */
 static int
 get_info(const char *prov, uint64_t mr_offer, bool delivery,
-	 struct fi_info **out)
+	 const char *node, struct fi_info **out)
 {
 	struct fi_info *h = make_hints(prov, mr_offer, delivery);
 	if (!h)
@@ -347,17 +382,94 @@ get_info(const char *prov, uint64_t mr_offer, bool delivery,
 		return -ENOMEM;
 	}
 	sig_save(s);
-	int rc = fi_getinfo(FI_VER, NULL, NULL, 0, h, out);
+	int rc = fi_getinfo(FI_VER, node, NULL, node ? FI_SOURCE : 0, h, out);
 	sig_restore(s, "fi_getinfo");
 	free(s);
 	fi_freeinfo(h);
 	return rc;
 }
 
+/* Where the endpoints of a provider that listens on IP sockets (tcp,
+ * sockets, udp) are bound, as IPv4 text into buf ("" when the provider
+ * picks: FI_TCP_IFACE, else every interface): loopback when every PE is
+ * on this host (sh.one_host), else the address of this PE's end of its
+ * bootstrap connection (the unique-id bootstrap: the interface that
+ * reaches the root, ZESHMEM_BOOT_IFACE's where the root listens there),
+ * else (PMIx) ZESHMEM_BOOT_IFACE's address when it names one. */
+static int
+bind_addr(char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (sh.one_host) {
+		snprintf(buf, len, "127.0.0.1");
+		return 0;
+	}
+	struct sh_boot *b = sh.boot;
+	if (b && b->ops && b->ops->local_addr &&
+	    !b->ops->local_addr(b, buf, len))
+		return 0;
+	buf[0] = '\0';
+	const char *ifc = u_option_str(U_OPT_SH_BOOT_IFACE);
+	if (!ifc || !*ifc)
+		return 0;
+	struct in_addr a;
+	if (inet_pton(AF_INET, ifc, &a) != 1) {
+		struct ifreq ifr = { 0 };
+		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifc);
+		int ok = fd >= 0 && !ioctl(fd, SIOCGIFADDR, &ifr) &&
+			 ifr.ifr_addr.sa_family == AF_INET;
+		if (fd >= 0)
+			close(fd);
+		if (!ok) {
+			u_err("shmem", "ZESHMEM_BOOT_IFACE=%s: no IPv4 "
+				       "interface or address of that name",
+			      ifc);
+			return -ENODEV;
+		}
+		a = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr;
+	}
+	inet_ntop(AF_INET, &a, buf, (socklen_t)len);
+	return 0;
+}
+
+static bool
+ip_provider(const char *name)
+{
+	return strstr(name, "tcp") || strstr(name, "sockets") ||
+	       strstr(name, "udp");
+}
+
+/* fi (a provider that listens on IP sockets, found with no address)
+ * again, bound to node: the same provider chain. */
+static int
+rebind(struct fi_info **fi, const char *node, bool delivery)
+{
+	struct fi_info *b = NULL;
+	char *prov = strdup((*fi)->fabric_attr->prov_name);
+	if (!prov)
+		return -ENOMEM;
+	int rc = get_info(prov, ofi.mr_offer, delivery, node, &b);
+	if (rc || !b) {
+		u_err("shmem", "provider %s cannot bind its endpoint to %s: "
+			       "%s", prov, node, fi_strerror(rc ? -rc : 0));
+		free(prov);
+		return -EADDRNOTAVAIL;
+	}
+	free(prov);
+	fi_freeinfo(*fi);
+	*fi = b;
+	return 0;
+}
+
 /* The provider's fi_info, or -ENODEV (logged). */
 static int
 pick_provider(struct fi_info **out)
 {
+	char node[INET_ADDRSTRLEN];
+	int berr = bind_addr(node, sizeof(node));
+	if (berr)
+		return berr;
 	const char *want = u_option_str(U_OPT_SH_PROVIDER);
 	const char *mr = u_option_str(U_OPT_SH_OFI_MR);
 	if (sh_ofi_mr_parse(mr, &ofi.mr_offer, &ofi.mr_strict)) {
@@ -380,12 +492,23 @@ pick_provider(struct fi_info **out)
 	for (size_t i = 0; i < n; i++) {
 		for (int d = 1; d >= 0; d--) {
 			struct fi_info *fi = NULL;
-			if (get_info(list[i], ofi.mr_offer, d, &fi) || !fi)
+			if (get_info(list[i], ofi.mr_offer, d, NULL, &fi) ||
+			    !fi)
 				continue;
 			if (d && !sh_ofi_delivery_usable(
 					 fi->fabric_attr->prov_name)) {
 				fi_freeinfo(fi);
 				continue;
+			}
+			const char *pn = fi->fabric_attr->prov_name;
+			if (node[0] && ip_provider(pn)) {
+				int err = rebind(&fi, node, d);
+				if (err) {
+					fi_freeinfo(fi);
+					return err;
+				}
+				u_dbg("shmem", "provider %s bound to %s",
+				      fi->fabric_attr->prov_name, node);
 			}
 			ofi.delivery = d;
 			*out = fi;
@@ -407,12 +530,58 @@ fi_fail(const char *what, int rc)
 	return rc == -FI_ENOMEM ? -ENOMEM : -EIO;
 }
 
+/* The requested key of a region that peers may read and write (heap
+ * chunks, static data, symmetric aliases): 64 random bits from
+ * getrandom, never below REMOTE_KEY_MIN (the local-only regions' keys:
+ * bounce slots SH_MAX_CHUNKS + 1, temporaries from 1 << 20 up), masked
+ * to the provider's mr_key_size. The key is the region's capability:
+ * the tcp and sockets providers authenticate no peer, so whoever reaches
+ * the endpoint and names a region's key reads and writes it; a random
+ * key only the job's PEs learn (the bootstrap's all-gather) makes a
+ * guess fail (the provider answers FI_EKEYREJECTED). Where the provider
+ * chooses keys (FI_MR_PROV_KEY: verbs, ZESHMEM_OFI_MR=basic/prov_key)
+ * the request is ignored and the key is the provider's: verbs' rkeys
+ * are the NIC's (32 bits, partly predictable), libfabric's util
+ * providers number regions 1, 2, ...: no secret there. */
+#define REMOTE_KEY_MIN (1ull << 32)
+#define REMOTE_KEY_TRIES 4
+
+static int
+remote_key(uint64_t *key)
+{
+	uint64_t v;
+	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v)) {
+		int e = errno;
+		u_err("shmem", "getrandom for a region key: %s", strerror(e));
+		return -e;
+	}
+	size_t ks = ofi.info->domain_attr->mr_key_size;
+	if (ks && ks < sizeof(v))
+		v &= (1ull << (8 * ks)) - 1;
+	if (v < REMOTE_KEY_MIN && (!ks || ks > 4))
+		v |= REMOTE_KEY_MIN;
+	*key = v;
+	return 0;
+}
+
 /* Registers [p, p + len) for access as key (requested when the provider
- * does not pick keys). */
+ * does not pick keys). A region with remote access ignores key and gets
+ * a random one (remote_key; another draw if the provider has it). */
 static int
 reg(void *p, size_t len, uint64_t access, uint64_t key, struct fid_mr **out)
 {
-	int rc = fi_mr_reg(ofi.dom, p, len, access, 0, key, 0, out, NULL);
+	bool remote = access & (FI_REMOTE_READ | FI_REMOTE_WRITE);
+	int rc;
+	for (int t = 0;; t++) {
+		if (remote) {
+			int err = remote_key(&key);
+			if (err)
+				return err;
+		}
+		rc = fi_mr_reg(ofi.dom, p, len, access, 0, key, 0, out, NULL);
+		if (rc != -FI_ENOKEY || !remote || t + 1 >= REMOTE_KEY_TRIES)
+			break;
+	}
 	if (rc)
 		return fi_fail("fi_mr_reg", rc);
 	if (ofi.mr_ep) {
@@ -451,7 +620,7 @@ reg_chunk(unsigned k)
 	const struct sh_chunk *c = &sh_heap.chunk[k];
 	int err = reg(sh_heap.base + c->off, c->size,
 		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-		      k + 1, &ofi.mr[k]);
+		      0 /* random: remote_key */, &ofi.mr[k]);
 	if (err)
 		return err;
 	ofi.desc[k] = fi_mr_desc(ofi.mr[k]);
@@ -519,12 +688,141 @@ amo_caps(void)
 
 static void *progress_main(void *arg);
 
+/* ---- shm's /dev/shm entries -------------------------------------------- */
+
+/* libfabric's shm provider keeps each endpoint's region (16 MiB) as
+ * /dev/shm/<the name fi_setname gave>, removed by fi_close only: a PE
+ * that ends any other way leaves it behind. The names this process gave
+ * are kept here (slots, set before fi_enable, cleared after fi_close),
+ * and sh_tr_ofi_exit_cleanup removes those still open on every way out
+ * the runtime controls: exit (an atexit handler: sh_fatal, a return from
+ * main), shmem_global_exit and the bootstrap's ABORT (_exit), the
+ * launcher's SIGTERM (sh_term.c). Not in a forked child (owner pid).
+ * A killed PE's entries are reaped by the next job of the same user on
+ * this machine: names are zeshmem_<pid>_<pid namespace>_<time>_<key>,
+ * and an entry of ours (owner uid) whose namespace is this process's and
+ * whose pid is gone there is removed (sh_shm_reap). */
+#define SHM_SLOTS 256
+#define SHM_NAME 80
+static struct {
+	char name[SHM_SLOTS][SHM_NAME];
+	uint8_t used[SHM_SLOTS];      /* atomic: 0 free, 1 claimed, 2 named */
+	pid_t owner;
+	bool atexit_on;
+	pthread_once_t reaped;
+} shmn = { .reaped = PTHREAD_ONCE_INIT };
+
+static unsigned long long
+pid_ns(void)
+{
+	struct stat st;
+	if (stat("/proc/self/ns/pid", &st))
+		return 0;
+	return (unsigned long long)st.st_ino;
+}
+
+void
+sh_tr_ofi_exit_cleanup(void)
+{
+	pid_t owner = __atomic_load_n(&shmn.owner, __ATOMIC_ACQUIRE);
+	if (!owner || owner != getpid())
+		return;
+	for (int i = 0; i < SHM_SLOTS; i++) {
+		if (__atomic_load_n(&shmn.used[i], __ATOMIC_ACQUIRE) != 2)
+			continue;
+		char path[16 + SHM_NAME];
+		snprintf(path, sizeof(path), "/dev/shm/%s", shmn.name[i]);
+		unlink(path);
+		__atomic_store_n(&shmn.used[i], 0, __ATOMIC_RELEASE);
+	}
+}
+
+/* Entries of dead PEs of this user in this pid namespace (see above). */
+static void
+shm_reap(void)
+{
+	unsigned long long ns = pid_ns();
+	DIR *d = ns ? opendir("/dev/shm") : NULL;
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		int pid = 0, n = 0;
+		unsigned long long ens = 0;
+		if (sscanf(de->d_name, "zeshmem_%d_%llx_%n", &pid, &ens,
+			   &n) != 2 ||
+		    !n || pid <= 0 || ens != ns || pid == getpid())
+			continue;
+		if (!kill(pid, 0) || errno != ESRCH)
+			continue;
+		struct stat st;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (!unlinkat(dirfd(d), de->d_name, 0))
+			u_info("shmem", "removed /dev/shm/%s: a shm endpoint "
+					"of pid %d, which is gone", de->d_name,
+			       pid);
+	}
+	closedir(d);
+}
+
+/* Names e's shm region: a name of this process, namespace, endpoint and
+ * moment (one left by a killed process of the same pid would make
+ * fi_enable fail with EBUSY), kept for sh_tr_ofi_exit_cleanup. */
+static int
+shm_name(struct net_ep *e, uint64_t key)
+{
+	pthread_once(&shmn.reaped, shm_reap);
+	char nm[SHM_NAME];
+	snprintf(nm, sizeof(nm), "zeshmem_%d_%llx_%llx_%llx", (int)getpid(),
+		 pid_ns(), (unsigned long long)u_now_ns(),
+		 (unsigned long long)key);
+	e->shm_slot = -1;
+	if (__atomic_load_n(&shmn.owner, __ATOMIC_RELAXED) != getpid()) {
+		/* first endpoint of this process (or of a forked child) */
+		memset(shmn.used, 0, sizeof(shmn.used));
+		__atomic_store_n(&shmn.owner, getpid(), __ATOMIC_RELEASE);
+	}
+	if (!shmn.atexit_on && !atexit(sh_tr_ofi_exit_cleanup))
+		shmn.atexit_on = true;
+	for (int i = 0; i < SHM_SLOTS; i++) {
+		uint8_t free_ = 0;
+		if (!__atomic_compare_exchange_n(&shmn.used[i], &free_, 1,
+						 false, __ATOMIC_ACQUIRE,
+						 __ATOMIC_RELAXED))
+			continue;
+		memcpy(shmn.name[i], nm, sizeof(nm));
+		__atomic_store_n(&shmn.used[i], 2, __ATOMIC_RELEASE);
+		e->shm_slot = i;
+		break;
+	}
+	if (e->shm_slot < 0)
+		u_dbg("shmem", "%d shm endpoints: /dev/shm/%s is not removed "
+			       "on an early exit", SHM_SLOTS, nm);
+	int rc = fi_setname(&e->ep->fid, nm, strlen(nm) + 1);
+	return rc ? fi_fail("fi_setname", rc) : 0;
+}
+
+/* Closes e's endpoint; fi_close removed its shm region (a failed
+ * fi_enable never made it): its name is no longer ours to remove. */
+static void
+ep_fid_close(struct net_ep *e)
+{
+	if (!e->ep)
+		return;
+	fi_close(&e->ep->fid);
+	e->ep = NULL;
+	if (e->shm_slot >= 0)
+		__atomic_store_n(&shmn.used[e->shm_slot], 0, __ATOMIC_RELEASE);
+	e->shm_slot = -1;
+}
+
 /* Closes what ep_open opened (any part of it). */
 static void
 ep_close(struct net_ep *e)
 {
-	if (e->ep)
-		fi_close(&e->ep->fid);
+	ep_fid_close(e);
 	if (e->bounce_mr)
 		fi_close(&e->bounce_mr->fid);
 	if (e->cq)
@@ -554,6 +852,7 @@ ep_open(struct net_ep *e, uint64_t bounce_key)
 		return -ENOMEM;
 	e->flush_buf = e->bounce + BOUNCE_SLOTS * BOUNCE_BYTES;
 	e->wfd = -1;
+	e->shm_slot = -1;
 	struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_CONTEXT,
 				  .wait_obj = FI_WAIT_NONE, .size = 64 };
 	if (strstr(fi->fabric_attr->prov_name, "tcp")) {
@@ -584,15 +883,10 @@ ep_open(struct net_ep *e, uint64_t bounce_key)
 	    (rc = fi_ep_bind(e->ep, &e->cntr->fid, FI_WRITE | FI_READ)))
 		return fi_fail("fi_ep_bind", rc);
 	if (!strncmp(fi->fabric_attr->prov_name, "shm", 3)) {
-		/* shm names its region <pid>:0:0 in /dev/shm; one left by a
-		 * killed process of the same pid makes fi_enable fail with
-		 * EBUSY: a name of this process, endpoint and moment. */
-		char nm[64];
-		snprintf(nm, sizeof(nm), "zeshmem_%d_%llx_%llx", (int)getpid(),
-			 (unsigned long long)u_now_ns(),
-			 (unsigned long long)bounce_key);
-		if ((rc = fi_setname(&e->ep->fid, nm, strlen(nm) + 1)))
-			return fi_fail("fi_setname", rc);
+		/* shm would name its region <pid>:0:0 in /dev/shm */
+		int err = shm_name(e, bounce_key);
+		if (err)
+			return err;
 	}
 	if ((rc = fi_enable(e->ep)))
 		return fi_fail("fi_enable", rc);
@@ -631,9 +925,7 @@ close_all(void)
 	}
 	ofi.neps = 0;
 	pthread_mutex_unlock(&ofi.eps_lock);
-	if (ofi.e0.ep)
-		fi_close(&ofi.e0.ep->fid);
-	ofi.e0.ep = NULL;
+	ep_fid_close(&ofi.e0);
 	if (ofi.e0.bounce_mr)
 		fi_close(&ofi.e0.bounce_mr->fid);
 	ofi.e0.bounce_mr = NULL;
@@ -715,8 +1007,8 @@ open_local(struct blob *mine)
 	return 0;
 }
 
-/* Static data (sh_static.c): registered as one more MR (requested key
- * SH_MAX_CHUNKS + 2), its key and base all-gathered; collective. A PE
+/* Static data (sh_static.c): registered as one more MR (a random key,
+ * as the heap's), its key and base all-gathered; collective. A PE
  * that cannot register fails init (as a heap chunk would). */
 static int
 static_exchange(void)
@@ -730,7 +1022,7 @@ static_exchange(void)
 		mine.status = reg((void *)sh_static.map_lo, sh_static.map_len,
 				  FI_READ | FI_WRITE | FI_REMOTE_READ |
 					  FI_REMOTE_WRITE,
-				  SH_MAX_CHUNKS + 2, &ofi.smr);
+				  0 /* random: remote_key */, &ofi.smr);
 		if (!mine.status) {
 			ofi.sdesc = fi_mr_desc(ofi.smr);
 			mine.key = fi_mr_key(ofi.smr);
@@ -1079,6 +1371,30 @@ backoff_on(struct net_ep *e, uint64_t *t0)
 	ep_sleep(e, (us > 100 ? 100 : us) * 1000);
 }
 
+/* A PE the bootstrap knows dead (sh_boot_dead_news) since more than
+ * DEAD_GRACE_NS: an operation or wait still unanswered then gives up
+ * (tcp;ofi_rxm reports a peer that is gone only as -FI_EAGAIN while it
+ * reconnects, and counts nothing for operations lost with it). Which
+ * PE an operation waits for is not known here: the grace lets those to
+ * live PEs complete first. */
+#define DEAD_GRACE_NS 300000000ull
+
+static bool
+dead_overdue(void)
+{
+	uint64_t t = __atomic_load_n(&ofi.dead_at, __ATOMIC_ACQUIRE);
+	if (!t) {
+		if (sh_boot_dead_news() < 0)
+			return false;
+		uint64_t zero = 0;
+		__atomic_compare_exchange_n(&ofi.dead_at, &zero, u_now_ns(),
+					    false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
+		return false;
+	}
+	return u_now_ns() - t > DEAD_GRACE_NS;
+}
+
 /* Waits until every operation posted on e so far completed. */
 static int
 wait_all(struct net_ep *e)
@@ -1108,6 +1424,16 @@ wait_all(struct net_ep *e)
 		if (!(i & 255)) {
 			if (sh_term_overdue())
 				return sh_term_give_up(-1, "network operations");
+			if (dead_overdue()) {
+				u_err("shmem", "network operations: %llu of "
+					       "%llu complete %llu ms after a "
+					       "PE's end (the bootstrap lost "
+					       "it)",
+				      (unsigned long long)(done + errs),
+				      (unsigned long long)target,
+				      DEAD_GRACE_NS / 1000000);
+				return -EHOSTDOWN;
+			}
 			uint64_t now = u_now_ns();
 			if (!t0)
 				t0 = now;
@@ -1167,7 +1493,7 @@ sh_tr_ofi_fence(struct sh_ctx *c)
 			progress_ep(e);                                      \
 			if (u_now_ns() - t_ >                                \
 				    (uint64_t)sh.timeout_s * 1000000000ull || \
-			    sh_term_overdue())                               \
+			    sh_term_overdue() || dead_overdue())             \
 				break;                                       \
 			backoff_on(e, &b_);                                  \
 		}                                                            \
@@ -1181,6 +1507,12 @@ post_fail(const char *what, ssize_t rc, int pe)
 {
 	if (rc == -FI_EAGAIN && sh_term_overdue())
 		return sh_term_give_up(pe, what);
+	if (rc == -FI_EAGAIN && dead_overdue()) {
+		u_err("shmem", "%s to PE %d: not accepted %llu ms after a "
+			       "PE's end (the bootstrap lost it)", what, pe,
+		      DEAD_GRACE_NS / 1000000);
+		return -EHOSTDOWN;
+	}
 	u_err("shmem", "%s to PE %d: %s", what, pe, fi_strerror((int)-rc));
 	return rc == -FI_EAGAIN ? -ETIMEDOUT : -EIO;
 }
@@ -1726,10 +2058,9 @@ sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
 	if (!sh.heap_host_accessible)
 		return -EOPNOTSUPP; /* as reg_chunk: no FI_HMEM_ZE here */
 	struct fid_mr *m;
-	uint64_t k = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
 	int err = reg(p, len,
-		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, k,
-		      &m);
+		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+		      0 /* random: remote_key */, &m);
 	if (err)
 		return err;
 	*mr = m;
@@ -1769,6 +2100,11 @@ sh_tr_ofi_init(void)
 
 void
 sh_tr_ofi_fini(void)
+{
+}
+
+void
+sh_tr_ofi_exit_cleanup(void)
 {
 }
 

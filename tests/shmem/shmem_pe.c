@@ -990,6 +990,50 @@ case_nodekill_wait(void)
 	CHECK(0, "barrier passed with PEs %d.. dead", first_dead);
 }
 
+/* ---- exposed: a stranger tries the heap (tests/shmem/ofi_stranger.c) --- */
+
+#define EXPOSED_BYTES (4u << 20)
+
+static unsigned char
+exposed_byte(size_t i)
+{
+	return (unsigned char)((i * 7 + (size_t)me * 13 + 1) & 0xff);
+}
+
+/* Fills EXPOSED_BYTES of the heap with a pattern, writes DIR/ready.<me>
+ * with its pid, then waits (300 s at most) for DIR/done while the
+ * progress thread serves whatever reaches the endpoint; then the
+ * pattern must be intact and a put between PEs must still work. */
+static void
+case_exposed(const char *dir)
+{
+	unsigned char *b = shmem_malloc(EXPOSED_BYTES);
+	long *x = shmem_calloc(1, sizeof(long));
+	char path[512];
+	CHECK(b && x && dir, "malloc, or no DIR");
+	for (size_t i = 0; i < EXPOSED_BYTES; i++)
+		b[i] = exposed_byte(i);
+	shmem_barrier_all();
+	snprintf(path, sizeof(path), "%s/ready.%d", dir, me);
+	FILE *f = fopen(path, "w");
+	CHECK(f && fprintf(f, "%d\n", (int)getpid()) > 0 && !fclose(f),
+	      "write %s", path);
+	snprintf(path, sizeof(path), "%s/done", dir);
+	for (int i = 0; i < 30000 && access(path, F_OK); i++)
+		sleep_ms(10);
+	CHECK(!access(path, F_OK), "no %s in 300 s", path);
+	shmem_barrier_all();
+	size_t bad = 0;
+	for (size_t i = 0; i < EXPOSED_BYTES; i++)
+		bad += b[i] != exposed_byte(i);
+	CHECK(!bad, "%zu bytes of the heap changed", bad);
+	shmem_long_p(x, 100 + me, (me + 1) % npes);
+	shmem_barrier_all();
+	CHECK(*x == 100 + (me + npes - 1) % npes, "put after: %ld", *x);
+	shmem_free(x);
+	shmem_free(b);
+}
+
 /* ---- sigterm: the runtime's SIGTERM catch (sh_term.c) ------------------ */
 
 static void
@@ -1183,14 +1227,39 @@ uid_ring(void)
 }
 
 /* kill: the last PE dies (SIGKILL) after the ring, the others' next
- * barrier must end them with the line naming it. */
+ * barrier must end them with the line naming it. killwait: the others
+ * wait_until a word only the dead PE would set; killget: they get from
+ * it (200 ms after its death), until it fails. */
+enum { UID_KILL = 1, UID_KILLWAIT, UID_KILLGET };
+
+static int
+uid_kill_mode(const char *s)
+{
+	if (!s)
+		return 0;
+	return !strcmp(s, "kill") ? UID_KILL : !strcmp(s, "killwait")
+		? UID_KILLWAIT : !strcmp(s, "killget") ? UID_KILLGET : 0;
+}
+
 static void
 uid_kill(int kill)
 {
 	if (!kill)
 		return;
+	long *w = shmem_calloc(1, sizeof(long));
+	CHECK(w, "calloc");
+	shmem_barrier_all();
 	if (me == npes - 1)
 		raise(SIGKILL);
+	if (kill == UID_KILLWAIT) {
+		shmem_long_wait_until(w, SHMEM_CMP_NE, 0);
+		CHECK(0, "wait_until passed with PE %d dead", npes - 1);
+	}
+	if (kill == UID_KILLGET) {
+		sleep_ms(200);
+		for (;;)
+			(void)shmem_long_g(w, npes - 1);
+	}
 	shmem_barrier_all();
 	CHECK(0, "barrier passed with PE %d dead", npes - 1);
 }
@@ -1212,8 +1281,11 @@ case_uid(const char *self, int n, int kill)
 		kids[r] = fork();
 		CHECK(kids[r] >= 0, "fork");
 		if (kids[r] == 0) {
-			execl(self, self, "uid-child", rank, nr, hex,
-			      kill ? "kill" : (char *)NULL, (char *)NULL);
+			static const char *const kn[] = { NULL, "kill",
+							  "killwait",
+							  "killget" };
+			execl(self, self, "uid-child", rank, nr, hex, kn[kill],
+			      (char *)NULL);
 			_exit(127);
 		}
 	}
@@ -1272,13 +1344,13 @@ main(int argc, char **argv)
 	}
 	if (!strcmp(c, "uid")) {
 		case_uid(argv[0], arg ? arg : 3,
-			 argc > 3 && !strcmp(argv[3], "kill"));
+			 uid_kill_mode(argc > 3 ? argv[3] : NULL));
 		printf("PE 0: uid ok\n");
 		return 0;
 	}
 	if (!strcmp(c, "uid-child") && argc > 4) {
 		case_uid_child(atoi(argv[2]), atoi(argv[3]), argv[4],
-			       argc > 5 && !strcmp(argv[5], "kill"));
+			       uid_kill_mode(argc > 5 ? argv[5] : NULL));
 		return 0;
 	}
 	CHECK(shmem_my_pe() == -1 && shmem_n_pes() == -1, "before init");
@@ -1316,6 +1388,8 @@ main(int argc, char **argv)
 		case_nodekill();
 	else if (!strcmp(c, "nodekill_wait"))
 		case_nodekill_wait();
+	else if (!strcmp(c, "exposed"))
+		case_exposed(argc > 2 ? argv[2] : NULL);
 	else if (!strcmp(c, "global_exit"))
 		case_global_exit(arg);
 	else if (!strcmp(c, "bad") && argc > 2)
