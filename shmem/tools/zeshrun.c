@@ -257,9 +257,8 @@ main(int argc, char **argv)
 	}
 
 	/* The bootstrap root. */
-	const char *iface = u_option_str(U_OPT_SH_BOOT_IFACE);
 	struct sh_uid_info info;
-	int lfd = sh_uid_listen(iface[0] ? iface : "127.0.0.1", &info);
+	int lfd = sh_uid_listen(u_option_str(U_OPT_SH_BOOT_IFACE), &info);
 	if (lfd < 0) {
 		fprintf(stderr, "zeshrun: bootstrap socket: %s\n",
 			strerror(-lfd));
