@@ -26,7 +26,9 @@
  * it, every PE is told DEAD, and every later round fails the same way at
  * once. ABORT (shmem_global_exit) is relayed to every PE, the one in this
  * process last; after it, closed connections are expected and quiet.
- * A PE may say BYE and come back with a new HELLO (finalize, init again).
+ * A PE may say BYE and come back with a new HELLO (finalize, init again);
+ * a HELLO of the same process that is read before the BYE on its old
+ * connection waits for it (up to the HELLO's deadline).
  *
  * Every socket is close-on-exec. Writes to a PE block, bounded by a send
  * timeout of ZESHMEM_TIMEOUT (its reader thread always reads); reads never
@@ -87,6 +89,7 @@ struct rank_slot {
 struct stranger {
 	int fd;
 	uint64_t deadline;            /* u_now_ns */
+	bool whole;                   /* HELLO in; its rank's BYE is not */
 	size_t got;
 	uint8_t buf[sizeof(struct sh_msg) + sizeof(struct sh_hello)];
 };
@@ -450,6 +453,10 @@ check_hello(struct sh_uid_srv *s, const struct sh_hello *h)
 		return -ECANCELED;
 	switch (s->r[h->rank].st) {
 	case R_LIVE:
+		/* The same process again: it said BYE on its old connection
+		 * (finalize, init again), which may not be read yet. */
+		if (s->r[h->rank].pid == (pid_t)h->pid)
+			return -EINPROGRESS;
 		u_err("shmem", "PE %u connected twice (pids %d and %u)",
 		      h->rank, (int)s->r[h->rank].pid, h->pid);
 		return -EADDRINUSE;
@@ -473,43 +480,34 @@ welcome(struct sh_uid_srv *s, int fd, int ret)
 		       (ssize_t)sizeof(m) ? 0 : -1;
 }
 
-/* Reads stranger k's HELLO so far; when it is whole, either a rank takes
- * the connection or it is closed. */
+/* Stranger k's whole HELLO is in: a rank takes the connection, or it is
+ * answered and closed, or (its rank's old connection still open, the same
+ * process: its BYE is on the way) it waits for that, up to its deadline;
+ * then late is true and it is refused. */
 static void
-on_stranger(struct sh_uid_srv *s, int k)
+hello_in(struct sh_uid_srv *s, int k, bool late)
 {
 	struct stranger *t = &s->st[k];
-	struct sh_msg m;
 	struct sh_hello h;
-	ssize_t got;
 	int ret;
 
-	do {
-		got = recv(t->fd, t->buf + t->got, sizeof(t->buf) - t->got,
-			   MSG_DONTWAIT);
-	} while (got < 0 && errno == EINTR);
-	if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-		return;
-	if (got <= 0) {
-		u_dbg("shmem", "bootstrap server: a connection closed before "
-			       "its HELLO");
-		stranger_drop(s, k);
-		return;
-	}
-	t->got += (size_t)got;
-	if (t->got >= sizeof(m)) {
-		memcpy(&m, t->buf, sizeof(m));
-		if (m.type != SH_MSG_HELLO || m.len != sizeof(h)) {
-			refused(s, "a connection that sent no HELLO");
-			welcome(s, t->fd, -EPROTO);
-			stranger_drop(s, k);
-			return;
-		}
-	}
-	if (t->got < sizeof(t->buf))
-		return;
-	memcpy(&h, t->buf + sizeof(m), sizeof(h));
+	memcpy(&h, t->buf + sizeof(struct sh_msg), sizeof(h));
 	ret = check_hello(s, &h);
+	if (ret == -EINPROGRESS) {
+		/* what the old connection holds, its BYE perhaps */
+		on_rank(s, (int)h.rank);
+		settle(s);
+		ret = check_hello(s, &h);
+	}
+	if (ret == -EINPROGRESS && !late) {
+		t->whole = true;
+		return;
+	}
+	if (ret == -EINPROGRESS) {
+		u_err("shmem", "PE %u connected again (pid %u) and its old "
+			       "connection did not end", h.rank, h.pid);
+		ret = -EADDRINUSE;
+	}
 	if (welcome(s, t->fd, ret) || ret) {
 		stranger_drop(s, k);
 		return;
@@ -533,12 +531,52 @@ on_stranger(struct sh_uid_srv *s, int k)
 	u_dbg("shmem", "PE %u (pid %u) connected", h.rank, h.pid);
 }
 
+/* Reads stranger k's HELLO so far; hello_in once it is whole. */
+static void
+on_stranger(struct sh_uid_srv *s, int k)
+{
+	struct stranger *t = &s->st[k];
+	struct sh_msg m;
+	ssize_t got;
+
+	if (t->whole)
+		return;
+	do {
+		got = recv(t->fd, t->buf + t->got, sizeof(t->buf) - t->got,
+			   MSG_DONTWAIT);
+	} while (got < 0 && errno == EINTR);
+	if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return;
+	if (got <= 0) {
+		u_dbg("shmem", "bootstrap server: a connection closed before "
+			       "its HELLO");
+		stranger_drop(s, k);
+		return;
+	}
+	t->got += (size_t)got;
+	if (t->got >= sizeof(m)) {
+		memcpy(&m, t->buf, sizeof(m));
+		if (m.type != SH_MSG_HELLO || m.len != sizeof(struct sh_hello)) {
+			refused(s, "a connection that sent no HELLO");
+			welcome(s, t->fd, -EPROTO);
+			stranger_drop(s, k);
+			return;
+		}
+	}
+	if (t->got == sizeof(t->buf))
+		hello_in(s, k, false);
+}
+
 /* Strangers past their deadline (the oldest first: deadlines are in
  * accept order). */
 static void
 expire(struct sh_uid_srv *s, uint64_t now)
 {
 	while (s->nst && s->st[0].deadline <= now) {
+		if (s->st[0].whole) {
+			hello_in(s, 0, true);
+			continue;
+		}
 		u_dbg("shmem", "bootstrap server: a connection sent no whole "
 			       "HELLO in %d ms: closed", HELLO_MS);
 		stranger_drop(s, 0);
@@ -595,8 +633,8 @@ ms_until(uint64_t now, uint64_t then)
 	return then <= now ? 0 : (int)((then - now) / 1000000ull) + 1;
 }
 
-/* poll entries: 0 wake, 1 listener, then ranks, then strangers. who[]:
- * rank i, or -1 - k for stranger k. */
+/* poll entries: 0 wake, 1 listener, then ranks, then the strangers whose
+ * HELLO is not whole yet. who[]: rank i, or -1 - k for stranger k. */
 static void *
 srv_main(void *arg)
 {
@@ -645,6 +683,8 @@ srv_main(void *arg)
 		}
 		first_st = k;
 		for (int j = 0; j < s->nst; j++) {
+			if (s->st[j].whole)
+				continue;     /* nothing more to read */
 			who[k] = -1 - j;
 			pfd[k++] = (struct pollfd){ .fd = s->st[j].fd,
 						    .events = POLLIN };
@@ -676,6 +716,9 @@ srv_main(void *arg)
 		for (int j = k - 1; j >= first_st; j--)
 			if (pfd[j].revents)
 				on_stranger(s, -1 - who[j]);
+		for (int t = s->nst - 1; t >= 0; t--)
+			if (s->st[t].whole)
+				hello_in(s, t, false);
 		if (pfd[1].revents)
 			on_accept(s);
 	}
