@@ -33,6 +33,9 @@
  *                      ready.<rank>, waits for go2, does 20 rounds, waits
  *                      for go3 (the job lives while the test looks at its
  *                      strangers) and closes
+ *   keep               every PE forks a child that forks a grandchild; both
+ *                      sleep (pids in $BOOT_DIR/out.<rank>), the PE writes
+ *                      ready.<rank> and sleeps: the test kills zeshrun
  *   join HEX R N how   rank R of N with the id HEX, whose root is the test
  *                      process: allgather (how = gather: exact contents;
  *                      mismatch: 8 bytes where the root gives 4, -EPROTO)
@@ -409,6 +412,39 @@ main(int argc, char **argv)
 		barrier_ok(b);
 		sh_boot_close(b);
 		note("ok");
+		return 0;
+	}
+	if (!strcmp(mode, "keep")) {
+		char word[64], name[32];
+		boot(NULL, 0, 0, &b);
+		int up[2];
+		if (pipe(up))
+			fail("pipe");
+		pid_t kid = fork();
+		if (kid == 0) {
+			/* the child: a grandchild, its pid up the pipe */
+			pid_t g = fork();
+			if (g == 0) {
+				for (int i = 0; i < 600; i++)
+					sleep_ms(100);
+				_exit(0);
+			}
+			if (write(up[1], &g, sizeof(g)) != sizeof(g))
+				_exit(1);
+			for (int i = 0; i < 600; i++)
+				sleep_ms(100);
+			_exit(0);
+		}
+		pid_t g = -1;
+		if (kid < 0 || read(up[0], &g, sizeof(g)) != sizeof(g))
+			fail("fork");
+		snprintf(word, sizeof(word), "%d %d", (int)kid, (int)g);
+		note(word);
+		barrier_ok(b);
+		snprintf(name, sizeof(name), "ready.%d", b->rank);
+		touch(name);
+		for (int i = 0; i < 600; i++)
+			sleep_ms(100);
 		return 0;
 	}
 	if (!strcmp(mode, "selfroot")) {

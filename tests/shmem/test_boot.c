@@ -459,6 +459,41 @@ START_TEST(test_single_pe)
 }
 END_TEST
 
+/* zeshrun itself killed by SIGKILL: its PEs die, and so do their
+ * children and grandchildren (the job's keeper kills the process group). */
+START_TEST(test_zeshrun_killed)
+{
+	enum { N = 3 };
+	char *argv[] = { (char *)ZESHRUN, "-n", "3", (char *)BOOT_PE, "keep",
+			 NULL };
+	pid_t kids[2 * N];
+
+	pid_t pid = start(argv);
+	wait_ready(N);
+	for (int pe = 0; pe < N; pe++) {
+		char name[16], buf[64];
+		int a = 0, b = 0;
+		snprintf(name, sizeof(name), "out.%d", pe);
+		ck_assert_int_eq(sscanf(slurp(name, buf, sizeof(buf)), "%d %d",
+					&a, &b), 2);
+		ck_assert_int_gt(a, 1);
+		ck_assert_int_gt(b, 1);
+		kids[2 * pe] = a;
+		kids[2 * pe + 1] = b;
+	}
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(finish(pid), 128 + SIGKILL);
+	/* Bounded: 5 s for what the keeper does at once. */
+	for (int k = 0; k < 2 * N; k++) {
+		int i;
+		for (i = 0; i < 500 && !proc_gone(kids[k]); i++)
+			poll(NULL, 0, 10);
+		ck_assert_msg(proc_gone(kids[k]), "PE %d's %s %d lives", k / 2,
+			      k % 2 ? "grandchild" : "child", (int)kids[k]);
+	}
+}
+END_TEST
+
 /* ---- strangers at the job's bootstrap port -----------------------------
  * A process of another uid (65534 when the test runs as root) that can
  * reach the port but does not know the job's secret: idle connections,
@@ -1155,6 +1190,7 @@ boot_suite(void)
 	tcase_add_loop_test(tc, test_signal_forward, 0, 3);
 	tcase_add_test(tc, test_abort_status);
 	tcase_add_test(tc, test_no_orphans);
+	tcase_add_test(tc, test_zeshrun_killed);
 	tcase_add_test(tc, test_strangers);
 	suite_add_tcase(s, tc);
 	return s;
