@@ -5,7 +5,8 @@
  * sh_boot_uid_create binds the root's listening socket (loopback unless
  * ZESHMEM_BOOT_IFACE names an interface: the id cannot know where the
  * other ranks will run) and encodes its address and a random job nonce,
- * the job's secret, into the id (sh_boot_impl.h has the layout); the process that holds that socket serves the job
+ * the job's secret, into the id (sh_boot_impl.h has the layout); the
+ * process that holds that socket serves the job
  * (sh_boot_uid_srv.c) once it opens the bootstrap with the same id,
  * whatever its rank. zeshrun holds it itself and serves, so there every PE
  * is only a client.
@@ -547,7 +548,7 @@ static const struct sh_boot_ops uid_ops = {
 /* The handshake on a new connection. The HELLO goes in one write, with
  * the connect: the server gives a connection little time for it. -EAGAIN:
  * the server closed the connection before it answered (it does that to
- * connections it takes for strangers'); the caller connects again. */
+ * connections it takes for strangers); the caller connects again. */
 static int
 hello(struct sh_boot *b, struct uid_client *c, uint64_t nonce, int wait_ms)
 {
