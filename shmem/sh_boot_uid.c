@@ -166,14 +166,23 @@ pick_addr(const char *iface, struct in_addr *out)
 	return ret;
 }
 
-static uint64_t
-job_nonce(void)
+/* The job's secret: from the kernel's generator or not at all (a clock
+ * and a pid are guessable). */
+static int
+job_nonce(uint64_t *out)
 {
-	uint64_t v = 0;
+	ssize_t n;
 
-	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
-		v = u_now_ns() ^ ((uint64_t)getpid() << 32);
-	return v ? v : 1;
+	do
+		n = getrandom(out, sizeof(*out), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(*out)) {
+		int err = n < 0 ? errno : EIO;
+		u_err("shmem", "unique id: no random secret: getrandom: %s",
+		      strerror(err));
+		return -err;
+	}
+	return 0;
 }
 
 int
@@ -199,7 +208,11 @@ sh_uid_listen(const char *iface, struct sh_uid_info *info)
 		close(fd);
 		return ret;
 	}
-	info->nonce = job_nonce();
+	ret = job_nonce(&info->nonce);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
 	u_dbg("shmem", "unique id root listens on %s:%u",
 	      inet_ntoa(info->addr.sin_addr), ntohs(info->addr.sin_port));
 	return fd;
