@@ -6,7 +6,10 @@
  * shmemx_get_uniqueid, sends the bytes to the others however it likes, and
  * every process calls shmemx_init_attr(rank, nranks, &uid) instead of
  * shmem_init. The root (rank 0, the process that made the id) serves the
- * exchange over TCP during init; the id holds its address and a nonce.
+ * exchange over TCP during init; the id holds its address and a nonce
+ * (the job's secret). The root listens on loopback unless
+ * ZESHMEM_BOOT_IFACE names an interface: set it where the id is made when
+ * the job's processes run on several nodes.
  */
 #ifndef ZESHMEM_SHMEMX_H
 #define ZESHMEM_SHMEMX_H

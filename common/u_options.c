@@ -180,8 +180,10 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"single" },
 	[U_OPT_SH_BOOT_IFACE] = { "ZESHMEM_BOOT_IFACE", U_OPT_STRING, "", 0, 0,
 		"shmem: interface name or IPv4 address the unique-id root "
-		"listens on; default: loopback when alone on the machine, else "
-		"the first non-loopback interface" },
+		"(zeshrun, or the process that made the id) listens on; "
+		"default: loopback, which serves PEs of this machine only: a "
+		"unique-id job on several nodes names the interface here, on "
+		"the root" },
 	[U_OPT_SH_UNIQUEID] = { "ZESHMEM_UNIQUEID", U_OPT_STRING, "", 0, 0,
 		"shmem: the job's unique id (hex), set by zeshrun" },
 	[U_OPT_SH_RANK] = { "ZESHMEM_RANK", U_OPT_UINT, "0", 0, 1 << 24,

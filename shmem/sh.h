@@ -107,9 +107,10 @@ struct sh_boot {
 SH_HIDDEN int sh_boot_open(const void *uid, int rank, int nranks,
 			   struct sh_boot **out);
 SH_HIDDEN void sh_boot_close(struct sh_boot *b);
-/* Root side of the unique id: binds the listening socket (ZESHMEM_BOOT_IFACE)
- * and fills uid (SH_UID_BYTES). The socket is kept for the later
- * sh_boot_open(uid, 0, n) of the same process. */
+/* Root side of the unique id: binds the listening socket
+ * (ZESHMEM_BOOT_IFACE, else loopback) and fills uid (SH_UID_BYTES). The
+ * socket is kept for the later sh_boot_open(uid, 0, n) of the same
+ * process. */
 SH_HIDDEN int sh_boot_uid_create(void *uid);
 /* Encode / decode the id as hex text (ZESHMEM_UNIQUEID). */
 SH_HIDDEN void sh_boot_uid_to_hex(const void *uid, char *hex /* 2*SH_UID_BYTES+1 */);

@@ -12,6 +12,10 @@
  *   10 u8[16] address (IPv4 in the first 4 bytes, network order)
  *   26 u8[6] zero                 32 u64 job nonce (random)
  *   40 .. 127 zero
+ * The nonce is the job's secret (getrandom): only who was given the id
+ * knows it, and the root takes a connection for a PE only when its HELLO
+ * carries it. zeshrun hands the id to its PEs in their environment, which
+ * only the same uid (and root) can read.
  *
  * Wire (a star: every PE has one TCP connection to the root, which serves
  * the whole job): a message is a struct sh_msg header plus len payload
@@ -79,9 +83,10 @@ SH_HIDDEN int sh_boot_uid_open(struct sh_boot *b, const void *uid);
 /* -EOPNOTSUPP when built without PMIx. */
 SH_HIDDEN int sh_boot_pmix_open(struct sh_boot *b);
 
-/* sh_boot_uid.c: the root's listening socket. iface: name or IPv4 text,
- * "" for the default (first non-loopback interface up, else loopback).
- * Returns the listening fd (close-on-exec) and fills info. */
+/* sh_boot_uid.c: the root's listening socket. iface: name or IPv4 text
+ * (ZESHMEM_BOOT_IFACE), "" for loopback (127.0.0.1): a root that nobody
+ * told otherwise serves its own machine only. Returns the listening fd
+ * (close-on-exec) and fills info. */
 SH_HIDDEN int sh_uid_listen(const char *iface, struct sh_uid_info *info);
 
 /* sh_boot_uid_srv.c: the root's server, on its own thread.

@@ -2,14 +2,19 @@
 /*
  * sh_boot_uid.c: the unique-id bootstrap, PE side.
  *
- * sh_boot_uid_create binds the root's listening socket and encodes its
- * address and a random job nonce into the id (sh_boot_impl.h has the
- * layout); the process that holds that socket serves the job
+ * sh_boot_uid_create binds the root's listening socket (loopback unless
+ * ZESHMEM_BOOT_IFACE names an interface: the id cannot know where the
+ * other ranks will run) and encodes its address and a random job nonce,
+ * the job's secret, into the id (sh_boot_impl.h has the layout); the
+ * process that holds that socket serves the job
  * (sh_boot_uid_srv.c) once it opens the bootstrap with the same id,
  * whatever its rank. zeshrun holds it itself and serves, so there every PE
  * is only a client.
  *
- * Every PE (the root's own too) has one TCP connection to the server. A
+ * Every PE (the root's own too) has one TCP connection to the server; its
+ * HELLO goes in one write with the connect (the server gives a connection
+ * 1 s for it) and a connection the server closed before it answered is
+ * made again, within ZESHMEM_TIMEOUT. A
  * reader thread per PE owns the socket's receive side: it hands results to
  * the calling thread (a condition variable, waits bounded by
  * ZESHMEM_TIMEOUT), records the PE the server reports dead (the next boot
@@ -136,41 +141,48 @@ pick_addr(const char *iface, struct in_addr *out)
 	struct ifaddrs *ifa, *i;
 	int ret = -ENODEV;
 
-	if (iface[0] && inet_pton(AF_INET, iface, out) == 1)
+	if (!iface[0]) {
+		/* Nothing named: this machine only (see sh_uid_listen). */
+		out->s_addr = htonl(INADDR_LOOPBACK);
+		return 0;
+	}
+	if (inet_pton(AF_INET, iface, out) == 1)
 		return 0;
 	if (getifaddrs(&ifa) < 0)
 		return -errno;
 	for (i = ifa; i; i = i->ifa_next) {
 		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET)
 			continue;
-		if (!(i->ifa_flags & IFF_UP))
-			continue;
-		if (iface[0] ? strcmp(i->ifa_name, iface) != 0
-			     : (i->ifa_flags & IFF_LOOPBACK) != 0)
+		if (!(i->ifa_flags & IFF_UP) || strcmp(i->ifa_name, iface))
 			continue;
 		*out = ((struct sockaddr_in *)i->ifa_addr)->sin_addr;
 		ret = 0;
 		break;
 	}
 	freeifaddrs(ifa);
-	if (ret && !iface[0]) {
-		out->s_addr = htonl(INADDR_LOOPBACK);
-		ret = 0;
-	}
 	if (ret)
 		u_err("shmem", "ZESHMEM_BOOT_IFACE=%s: no IPv4 interface or "
 			       "address of that name", iface);
 	return ret;
 }
 
-static uint64_t
-job_nonce(void)
+/* The job's secret: from the kernel's generator or not at all (a clock
+ * and a pid are guessable). */
+static int
+job_nonce(uint64_t *out)
 {
-	uint64_t v = 0;
+	ssize_t n;
 
-	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
-		v = u_now_ns() ^ ((uint64_t)getpid() << 32);
-	return v ? v : 1;
+	do
+		n = getrandom(out, sizeof(*out), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(*out)) {
+		int err = n < 0 ? errno : EIO;
+		u_err("shmem", "unique id: no random secret: getrandom: %s",
+		      strerror(err));
+		return -err;
+	}
+	return 0;
 }
 
 int
@@ -196,7 +208,11 @@ sh_uid_listen(const char *iface, struct sh_uid_info *info)
 		close(fd);
 		return ret;
 	}
-	info->nonce = job_nonce();
+	ret = job_nonce(&info->nonce);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
 	u_dbg("shmem", "unique id root listens on %s:%u",
 	      inet_ntoa(info->addr.sin_addr), ntohs(info->addr.sin_port));
 	return fd;
@@ -274,9 +290,15 @@ connect_root(const struct sh_uid_info *info, unsigned timeout_s)
 			return -err;
 		}
 		if (u_now_ns() >= end) {
-			u_err("shmem", "unique id: no root at %s:%u after %u s",
+			bool lo = ntohl(info->addr.sin_addr.s_addr) >> 24 ==
+				  127;
+			u_err("shmem", "unique id: no root at %s:%u after %u s%s",
 			      inet_ntoa(info->addr.sin_addr),
-			      ntohs(info->addr.sin_port), timeout_s);
+			      ntohs(info->addr.sin_port), timeout_s,
+			      lo ? " (a root on loopback serves its own "
+				   "machine only: for PEs on other nodes, set "
+				   "ZESHMEM_BOOT_IFACE where the id is made)"
+				 : "");
 			return -ETIMEDOUT;
 		}
 		struct timespec ts = { 0, (long)delay_ms * 1000000L };
@@ -574,27 +596,47 @@ static const struct sh_boot_ops uid_ops = {
 	.local_addr = uid_local_addr,
 };
 
+/* The handshake on a new connection. The HELLO goes in one write, with
+ * the connect: the server gives a connection little time for it. -EAGAIN:
+ * the server closed the connection before it answered (it does that to
+ * connections it takes for strangers); the caller connects again. */
 static int
-hello(struct sh_boot *b, struct uid_client *c, uint64_t nonce)
+hello(struct sh_boot *b, struct uid_client *c, uint64_t nonce, int wait_ms)
 {
-	struct sh_hello h = { .nonce = nonce, .rank = (uint32_t)b->rank,
-			      .nranks = (uint32_t)b->nranks,
-			      .pid = (uint32_t)getpid(),
-			      .version = SH_UID_VERSION };
+	struct {
+		struct sh_msg m;
+		struct sh_hello h;
+	} out = {
+		.m = { .type = SH_MSG_HELLO, .aux = b->rank,
+		       .len = sizeof(struct sh_hello) },
+		.h = { .nonce = nonce, .rank = (uint32_t)b->rank,
+		       .nranks = (uint32_t)b->nranks,
+		       .pid = (uint32_t)getpid(),
+		       .version = SH_UID_VERSION },
+	};
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 	struct sh_msg m;
 	int ret;
 
-	ret = sh_send_msg(c->fd, SH_MSG_HELLO, 0, 0, b->rank, &h, sizeof(h));
+	_Static_assert(sizeof(out) == sizeof(struct sh_msg) +
+					      sizeof(struct sh_hello),
+		       "HELLO is one header and one sh_hello");
+	ret = sh_sock_write(c->fd, &out, sizeof(out));
+	if (ret == -EPIPE || ret == -ECONNRESET)
+		return -EAGAIN;
 	if (ret)
 		goto err;
-	ret = poll(&pfd, 1, (int)b->timeout_s * 1000);
+	do
+		ret = poll(&pfd, 1, wait_ms);
+	while (ret < 0 && errno == EINTR);
 	if (ret == 0) {
 		u_err("shmem", "PE %d: the bootstrap root did not answer in "
 			       "%u s", b->rank, b->timeout_s);
 		return -ETIMEDOUT;
 	}
 	ret = ret < 0 ? -errno : sh_sock_read(c->fd, &m, sizeof(m));
+	if (ret == -EPIPE || ret == -ECONNRESET)
+		return -EAGAIN;
 	if (ret)
 		goto err;
 	if (m.type != SH_MSG_WELCOME || m.len) {
@@ -612,6 +654,41 @@ err:
 	u_err("shmem", "PE %d: bootstrap handshake: %s", b->rank,
 	      strerror(-ret));
 	return ret;
+}
+
+/* Connects and says HELLO until the root answers, within timeout_s. */
+static int
+join_root(struct sh_boot *b, struct uid_client *c,
+	  const struct sh_uid_info *info)
+{
+	uint64_t end = u_now_ns() + (uint64_t)b->timeout_s * 1000000000ull;
+
+	for (unsigned tries = 1;; tries++) {
+		uint64_t now = u_now_ns();
+		int ret;
+
+		if (now >= end) {
+			u_err("shmem", "PE %d: the bootstrap root closed the "
+				       "connection %u times before it answered",
+			      b->rank, tries - 1);
+			return -ECONNRESET;
+		}
+		ret = connect_root(info, (unsigned)((end - now) /
+						    1000000000ull) + 1);
+		if (ret < 0)
+			return ret;
+		c->fd = ret;
+		ret = hello(b, c, info->nonce,
+			    (int)((end - now) / 1000000ull) + 1);
+		if (ret != -EAGAIN)
+			return ret;
+		u_dbg("shmem", "PE %d: the bootstrap root closed the "
+			       "connection before it answered: again", b->rank);
+		close(c->fd);
+		c->fd = -1;
+		struct timespec ts = { 0, 10000000L };
+		nanosleep(&ts, NULL);
+	}
 }
 
 int
@@ -652,12 +729,8 @@ sh_boot_uid_open(struct sh_boot *b, const void *uid)
 		if (ret)
 			goto err;
 	}
-	ret = connect_root(&info, b->timeout_s);
-	if (ret < 0)
-		goto err;
-	c->fd = ret;
 	b->priv = c;
-	ret = hello(b, c, info.nonce);
+	ret = join_root(b, c, &info);
 	if (ret)
 		goto err;
 

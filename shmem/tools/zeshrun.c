@@ -9,10 +9,20 @@
  * barriers on a thread (sh_boot_uid_srv.c) and starts the PEs with
  * fork+exec, each with ZESHMEM_RANK, ZESHMEM_NRANKS, ZESHMEM_LOCAL_RANK,
  * ZESHMEM_UNIQUEID and ZESHMEM_BOOTSTRAP=uid in its environment (made
- * before the fork: between fork and exec a child takes no lock). The PEs
- * form one process group (PE 0 leads it) and die with zeshrun
- * (PR_SET_PDEATHSIG), so none outlives the job. Rank 0 reads zeshrun's
- * stdin unless it is a terminal; the others read /dev/null.
+ * before the fork: between fork and exec a child takes no lock). Rank 0
+ * reads zeshrun's stdin unless it is a terminal; the others read
+ * /dev/null.
+ *
+ * Nothing outlives the job. The PEs and whatever they start form one
+ * process group, led by a small keeper process that zeshrun forks first:
+ * the keeper only waits for zeshrun's end (end of file on a pipe that
+ * zeshrun alone holds open) and then kills its own group. So when zeshrun
+ * ends in any way, SIGKILL included, every process of the group dies: the
+ * PEs (they also have PR_SET_PDEATHSIG) and their children, grandchildren
+ * and so on. A process that leaves the group (setsid, setpgid: a daemon,
+ * a shell's job control) leaves the job. The group's id is the keeper's
+ * pid, which is not reused while the keeper or any process of the group
+ * lives (only SIGKILL ends the keeper before zeshrun does).
  *
  * SIGINT, SIGTERM and SIGHUP are forwarded to the PEs. The first PE that
  * exits non-zero or dies by a signal ends the job: one line
@@ -50,6 +60,8 @@ struct pe {
 };
 
 static int abort_pipe[2] = { -1, -1 };
+/* zeshrun's end of the keeper's pipe: open until zeshrun exits. */
+static int keeper_fd = -1;
 
 static void
 usage(FILE *f)
@@ -177,6 +189,64 @@ child(char **argv, char **env, pid_t pgid, pid_t parent,
 	_exit(127);
 }
 
+/* The keeper (see the top): the leader of the job's process group. It is
+ * forked before any thread or socket exists and calls only what takes no
+ * lock. Returns its pid, which is the group's id, or -errno. */
+static pid_t
+start_keeper(void)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+		close(p[0]);
+		close(p[1]);
+		return -err;
+	}
+	if (pid == 0) {
+		sigset_t all;
+		char c;
+		int fd;
+
+		close(p[1]);
+		/* Signals zeshrun forwards to the group are the PEs'; only
+		 * SIGKILL ends the keeper. */
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, NULL);
+		/* It holds none of the caller's pipes open. */
+		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			dup2(fd, 0);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			if (fd > 2)
+				close(fd);
+		}
+		setpgid(0, 0);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		/* zeshrun ended: the whole group, this process with it. Never
+		 * a group that is not its own (setpgid failed). */
+		if (getpgrp() == getpid())
+			kill(0, SIGKILL);
+		_exit(0);
+	}
+	close(p[0]);
+	if (setpgid(pid, pid) < 0 && errno != EACCES) {
+		int err = errno;
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		close(p[1]);
+		return -err;
+	}
+	keeper_fd = p[1];
+	return pid;
+}
+
 /* A PE killed before it closed its network endpoint leaves the entry
  * libfabric's shm provider made for it (/dev/shm/zeshmem_<pid>_*, the name
  * sh_tr_ofi.c gives the endpoint): remove those of an ended PE. */
@@ -250,6 +320,13 @@ main(int argc, char **argv)
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	/* The keeper first: it inherits no thread and no socket. */
+	pid_t pgid = start_keeper();
+	if (pgid < 0) {
+		fprintf(stderr, "zeshrun: the job's process group: %s\n",
+			strerror(-pgid));
+		return 1;
+	}
 	int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0 || pipe2(abort_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		perror("zeshrun: signalfd");
@@ -257,9 +334,8 @@ main(int argc, char **argv)
 	}
 
 	/* The bootstrap root. */
-	const char *iface = u_option_str(U_OPT_SH_BOOT_IFACE);
 	struct sh_uid_info info;
-	int lfd = sh_uid_listen(iface[0] ? iface : "127.0.0.1", &info);
+	int lfd = sh_uid_listen(u_option_str(U_OPT_SH_BOOT_IFACE), &info);
 	if (lfd < 0) {
 		fprintf(stderr, "zeshrun: bootstrap socket: %s\n",
 			strerror(-lfd));
@@ -288,7 +364,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "zeshrun: out of memory\n");
 		return 1;
 	}
-	pid_t self = getpid(), pgid = 0;
+	pid_t self = getpid();
 	int live = 0, status = 0, sig_got = 0, abort_status = -1;
 	bool ending = false;
 	uint64_t kill_at = 0;
@@ -312,9 +388,7 @@ main(int argc, char **argv)
 		}
 		if (pid == 0)
 			child(prog, je.env, pgid, self, &oldmask, i);
-		setpgid(pid, pgid ? pgid : pid);
-		if (!pgid)
-			pgid = pid;
+		setpgid(pid, pgid);
 		pes[i].pid = pid;
 		live++;
 	}
@@ -395,9 +469,11 @@ main(int argc, char **argv)
 			}
 		}
 	}
-	/* Whatever the PEs left in their group goes with them. */
-	if (pgid > 0)
-		kill(-pgid, SIGKILL);
+	/* Whatever the PEs left in their group goes with them, and the
+	 * keeper (reaped last: until then its pid names the group). */
+	kill(-pgid, SIGKILL);
+	waitpid(pgid, NULL, 0);
+	close(keeper_fd);
 	sh_uid_srv_stop(srv, false);
 	free(je.env);
 	free(pes);

@@ -26,6 +26,16 @@
  *                      rounds (rank/size from ZESHMEM_RANK/NRANKS);
  *                      selfroot R V: then PE V dies (SIGKILL) and the
  *                      others' barrier must fail -EHOSTDOWN
+ *   strangers          (under zeshrun, beside test_boot's stranger of
+ *                      another uid) rank 0 writes the job's id to
+ *                      $BOOT_DIR/uid; every PE waits for $BOOT_DIR/go1,
+ *                      opens the bootstrap, does 20 rounds, writes
+ *                      ready.<rank>, waits for go2, does 20 rounds, waits
+ *                      for go3 (the job lives while the test looks at its
+ *                      strangers) and closes
+ *   keep               every PE forks a child that forks a grandchild; both
+ *                      sleep (pids in $BOOT_DIR/out.<rank>), the PE writes
+ *                      ready.<rank> and sleeps: the test kills zeshrun
  *   join HEX R N how   rank R of N with the id HEX, whose root is the test
  *                      process: allgather (how = gather: exact contents;
  *                      mismatch: 8 bytes where the root gives 4, -EPROTO)
@@ -207,6 +217,56 @@ sleep_ms(int ms)
 	poll(NULL, 0, ms);
 }
 
+/* $BOOT_DIR/name, empty. */
+static void
+touch(const char *name)
+{
+	const char *dir = getenv("BOOT_DIR");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ".", name);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fail("create %s: %s", path, strerror(errno));
+	close(fd);
+}
+
+/* Waits (bounded: 60 s) for the test to create $BOOT_DIR/name. */
+static void
+wait_file(const char *name)
+{
+	const char *dir = getenv("BOOT_DIR");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : ".", name);
+	for (int i = 0; i < 6000; i++) {
+		if (access(path, F_OK) == 0)
+			return;
+		sleep_ms(10);
+	}
+	fail("no %s", path);
+}
+
+/* The job's id as zeshrun gave it, to $BOOT_DIR/uid (whole or absent). */
+static void
+publish_uid(void)
+{
+	const char *dir = getenv("BOOT_DIR"), *hex = getenv("ZESHMEM_UNIQUEID");
+	char path[4096], tmp[4096];
+	FILE *f;
+
+	if (!dir || !hex)
+		fail("no BOOT_DIR or ZESHMEM_UNIQUEID");
+	snprintf(path, sizeof(path), "%s/uid", dir);
+	snprintf(tmp, sizeof(tmp), "%s/uid.tmp", dir);
+	f = fopen(tmp, "w");
+	if (!f || fputs(hex, f) < 0 || fclose(f))
+		fail("write %s", tmp);
+	if (rename(tmp, path))
+		fail("rename %s", tmp);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -330,6 +390,59 @@ main(int argc, char **argv)
 		barrier_ok(b);
 		if (b->rank == a1)
 			exit(1);
+		for (int i = 0; i < 600; i++)
+			sleep_ms(100);
+		return 0;
+	}
+	if (!strcmp(mode, "strangers")) {
+		const char *r = getenv("ZESHMEM_RANK");
+		unsigned epoch = 0;
+		char name[32];
+		me = r ? atoi(r) : 0;
+		if (me == 0)
+			publish_uid();
+		wait_file("go1");
+		boot(NULL, 0, 0, &b);
+		rounds(b, NULL, 20, &epoch);
+		snprintf(name, sizeof(name), "ready.%d", me);
+		touch(name);
+		wait_file("go2");
+		rounds(b, NULL, 20, &epoch);
+		wait_file("go3");
+		barrier_ok(b);
+		sh_boot_close(b);
+		note("ok");
+		return 0;
+	}
+	if (!strcmp(mode, "keep")) {
+		char word[64], name[32];
+		boot(NULL, 0, 0, &b);
+		int up[2];
+		if (pipe(up))
+			fail("pipe");
+		pid_t kid = fork();
+		if (kid == 0) {
+			/* the child: a grandchild, its pid up the pipe */
+			pid_t g = fork();
+			if (g == 0) {
+				for (int i = 0; i < 600; i++)
+					sleep_ms(100);
+				_exit(0);
+			}
+			if (write(up[1], &g, sizeof(g)) != sizeof(g))
+				_exit(1);
+			for (int i = 0; i < 600; i++)
+				sleep_ms(100);
+			_exit(0);
+		}
+		pid_t g = -1;
+		if (kid < 0 || read(up[0], &g, sizeof(g)) != sizeof(g))
+			fail("fork");
+		snprintf(word, sizeof(word), "%d %d", (int)kid, (int)g);
+		note(word);
+		barrier_ok(b);
+		snprintf(name, sizeof(name), "ready.%d", b->rank);
+		touch(name);
 		for (int i = 0; i < 600; i++)
 			sleep_ms(100);
 		return 0;

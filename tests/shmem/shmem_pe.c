@@ -1325,6 +1325,42 @@ case_uid_child(int rank, int n, const char *hex, int kill)
 	shmem_finalize();
 }
 
+/* stranger_grow (test_boot "grow"): PE 0 writes the job's id to
+ * $BOOT_DIR/uid; every PE waits (60 s at most) for $BOOT_DIR/go, made once
+ * strangers hold connections to the bootstrap port, then grows the heap
+ * (an allgather through the bootstrap) and checks the new chunk. */
+static void
+case_stranger_grow(void)
+{
+	const char *dir = getenv("BOOT_DIR");
+	const char *hex = getenv("ZESHMEM_UNIQUEID");
+	char path[4096], tmp[4096];
+
+	CHECK(dir && hex, "BOOT_DIR and ZESHMEM_UNIQUEID");
+	if (me == 0) {
+		snprintf(tmp, sizeof(tmp), "%s/uid.tmp", dir);
+		snprintf(path, sizeof(path), "%s/uid", dir);
+		FILE *f = fopen(tmp, "w");
+		CHECK(f && fputs(hex, f) >= 0 && fclose(f) == 0, "write id");
+		CHECK(rename(tmp, path) == 0, "rename id");
+	}
+	snprintf(path, sizeof(path), "%s/go", dir);
+	int i;
+	for (i = 0; i < 6000 && access(path, F_OK); i++)
+		sleep_ms(10);
+	CHECK(i < 6000, "no %s", path);
+	size_t big = shmemx_heap_size() + (4u << 20);
+	char *g = shmem_malloc(big);
+	CHECK(g, "growth to %zu", big);
+	g[big - 1] = (char)me;
+	shmem_barrier_all();
+	char v = 0;
+	shmem_getmem(&v, g + big - 1, 1, (me + 1) % npes);
+	CHECK(v == (char)((me + 1) % npes), "read the grown chunk");
+	shmem_barrier_all();
+	shmem_free(g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1392,6 +1428,8 @@ main(int argc, char **argv)
 		case_exposed(argc > 2 ? argv[2] : NULL);
 	else if (!strcmp(c, "global_exit"))
 		case_global_exit(arg);
+	else if (!strcmp(c, "stranger_grow"))
+		case_stranger_grow();
 	else if (!strcmp(c, "bad") && argc > 2)
 		case_bad(argv[2]);
 	else {

@@ -17,14 +17,19 @@
 #include "mpirun_crash.h"
 #include "u_options.h"
 
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +37,7 @@
 static char dir[256];
 static char shm[300];
 static const char *mpirun;
+static const char *shmem_pe;     /* argument "grow": the shmem_pe program */
 static bool asan_set;
 
 static void
@@ -453,6 +459,292 @@ START_TEST(test_single_pe)
 }
 END_TEST
 
+/* zeshrun itself killed by SIGKILL: its PEs die, and so do their
+ * children and grandchildren (the job's keeper kills the process group). */
+START_TEST(test_zeshrun_killed)
+{
+	enum { N = 3 };
+	char *argv[] = { (char *)ZESHRUN, "-n", "3", (char *)BOOT_PE, "keep",
+			 NULL };
+	pid_t kids[2 * N];
+
+	pid_t pid = start(argv);
+	wait_ready(N);
+	for (int pe = 0; pe < N; pe++) {
+		char name[16], buf[64];
+		int a = 0, b = 0;
+		snprintf(name, sizeof(name), "out.%d", pe);
+		ck_assert_int_eq(sscanf(slurp(name, buf, sizeof(buf)), "%d %d",
+					&a, &b), 2);
+		ck_assert_int_gt(a, 1);
+		ck_assert_int_gt(b, 1);
+		kids[2 * pe] = a;
+		kids[2 * pe + 1] = b;
+	}
+	ck_assert_int_eq(kill(pid, SIGKILL), 0);
+	ck_assert_int_eq(finish(pid), 128 + SIGKILL);
+	/* Bounded: 5 s for what the keeper does at once. */
+	for (int k = 0; k < 2 * N; k++) {
+		int i;
+		for (i = 0; i < 500 && !proc_gone(kids[k]); i++)
+			poll(NULL, 0, 10);
+		ck_assert_msg(proc_gone(kids[k]), "PE %d's %s %d lives", k / 2,
+			      k % 2 ? "grandchild" : "child", (int)kids[k]);
+	}
+}
+END_TEST
+
+/* ---- strangers at the job's bootstrap port -----------------------------
+ * A process of another uid (65534 when the test runs as root) that can
+ * reach the port but does not know the job's secret: idle connections,
+ * connections that send 1 byte, HELLOs with a guessed nonce, a header
+ * that is no HELLO. The job must not notice, and the server must close
+ * each within its deadline (1 s) while the job goes on. */
+
+struct stranger {
+	pid_t pid;
+	int cmd, ans;                 /* pipes to and from it */
+};
+
+static int
+stranger_conn(const struct sockaddr_in *a)
+{
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || connect(fd, (const struct sockaddr *)a, sizeof(*a)))
+		_exit(20);
+	return fd;
+}
+
+/* The child: for '1' a wave of 300 idle and 3 one-byte connections, for
+ * '2' 100 idle, 3 one-byte, 2 guessed HELLOs and 1 header that is no
+ * HELLO, for '3' 3 one-byte connections alone (each one held a server
+ * that read HELLO blocking); 'c': every connection closed by the server
+ * (bounded 60 s) and the guessed HELLOs answered -EACCES; 'q': exit.
+ * Answers 'k' or 'n'. */
+static void
+stranger_main(int cmd, int ans, const struct sh_uid_info *info)
+{
+	static int fds[1024], bad[8];
+	int n = 0, nbad = 0;
+	char c;
+
+	if (geteuid() == 0 && (setgroups(0, NULL) || setgid(65534) ||
+			       setuid(65534)))
+		_exit(21);
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < 1024) {
+		rl.rlim_cur = rl.rlim_max < 1024 ? rl.rlim_max : 1024;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	while (read(cmd, &c, 1) == 1) {
+		char ok = 'k';
+		if (c == '1' || c == '2' || c == '3') {
+			int idle = c == '1' ? 300 : c == '2' ? 100 : 0;
+			for (int i = 0; i < idle && n < 900; i++)
+				fds[n++] = stranger_conn(&info->addr);
+			for (int i = 0; i < 3; i++) {
+				int fd = stranger_conn(&info->addr);
+				if (send(fd, "x", 1, MSG_NOSIGNAL) != 1)
+					ok = 'n';
+				fds[n++] = fd;
+			}
+			for (int i = 0; c == '2' && i < 3; i++) {
+				struct {
+					struct sh_msg m;
+					struct sh_hello h;
+				} h = { .m = { .type = i < 2 ? SH_MSG_HELLO
+							     : SH_MSG_COLL,
+					       .len = sizeof(struct sh_hello) },
+					.h = { .nonce = info->nonce + 1 + i,
+					       .nranks = 3,
+					       .version = SH_UID_VERSION } };
+				int fd = stranger_conn(&info->addr);
+				if (send(fd, &h, sizeof(h), MSG_NOSIGNAL) !=
+				    (ssize_t)sizeof(h))
+					ok = 'n';
+				if (i < 2)
+					bad[nbad++] = fd;
+				else
+					fds[n++] = fd;
+			}
+		} else if (c == 'c') {
+			/* the guessed HELLOs: refused with -EACCES */
+			for (int i = 0; i < nbad; i++) {
+				struct sh_msg m;
+				struct pollfd p = { .fd = bad[i],
+						    .events = POLLIN };
+				if (poll(&p, 1, 60000) != 1 ||
+				    recv(bad[i], &m, sizeof(m), MSG_WAITALL) !=
+					    (ssize_t)sizeof(m) ||
+				    m.type != SH_MSG_WELCOME ||
+				    m.arg != -EACCES)
+					ok = 'n';
+				fds[n++] = bad[i];
+			}
+			nbad = 0;
+			/* every one closed (end of file or reset), 60 s at
+			 * most for all: far past their 1 s, far short of
+			 * the job's ZESHMEM_TIMEOUT */
+			for (int i = 0; i < n; i++) {
+				struct pollfd p = { .fd = fds[i],
+						    .events = POLLIN };
+				char b[64];
+				ssize_t got = 1;
+				while (got > 0) {
+					if (poll(&p, 1, 60000) != 1)
+						break;
+					got = recv(fds[i], b, sizeof(b), 0);
+				}
+				if (got > 0)
+					ok = 'n';
+				close(fds[i]);
+			}
+			n = 0;
+		} else {
+			_exit(0);
+		}
+		if (write(ans, &ok, 1) != 1)
+			_exit(22);
+	}
+	_exit(0);
+}
+
+static void
+stranger_start(struct stranger *st, const struct sh_uid_info *info)
+{
+	int cmd[2], ans[2];
+
+	ck_assert_int_eq(pipe2(cmd, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(ans, O_CLOEXEC), 0);
+	st->pid = fork();
+	ck_assert_int_ge(st->pid, 0);
+	if (st->pid == 0) {
+		close(cmd[1]);
+		close(ans[0]);
+		stranger_main(cmd[0], ans[1], info);
+	}
+	close(cmd[0]);
+	close(ans[1]);
+	st->cmd = cmd[1];
+	st->ans = ans[0];
+}
+
+/* One command, its answer within 90 s. */
+static void
+stranger_do(struct stranger *st, char c)
+{
+	struct pollfd p = { .fd = st->ans, .events = POLLIN };
+	char a = 0;
+
+	ck_assert_int_eq(write(st->cmd, &c, 1), 1);
+	ck_assert_msg(poll(&p, 1, 90000) == 1, "stranger: no answer to %c", c);
+	ck_assert_int_eq(read(st->ans, &a, 1), 1);
+	ck_assert_msg(a == 'k', "stranger: %c failed", c);
+}
+
+static void
+stranger_end(struct stranger *st)
+{
+	int ws;
+
+	ck_assert_int_eq(write(st->cmd, "q", 1), 1);
+	close(st->cmd);
+	close(st->ans);
+	ck_assert_int_eq(waitpid(st->pid, &ws, 0), st->pid);
+	ck_assert_int_eq(WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, 0);
+}
+
+/* The job's root, from the id its rank 0 wrote to $BOOT_DIR/uid. */
+static void
+job_root(struct sh_uid_info *info)
+{
+	char buf[2 * SH_UID_BYTES + 8];
+	uint8_t uid[SH_UID_BYTES];
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		if (strlen(slurp("uid", buf, sizeof(buf))) == 2 * SH_UID_BYTES)
+			break;
+		poll(NULL, 0, 10);
+	}
+	ck_assert_msg(i < 3000, "the job wrote no id");
+	ck_assert_int_eq(sh_boot_uid_from_hex(buf, uid), 0);
+	ck_assert_int_eq(sh_uid_decode(uid, info), 0);
+}
+
+static void
+make_file(const char *name)
+{
+	char path[400];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+}
+
+/* A new job whose port strangers crowd before its PEs connect, and that
+ * meets more strangers while it runs: it ends well under a
+ * ZESHMEM_TIMEOUT of 600 s, and every stranger is closed while it lives. */
+START_TEST(test_strangers)
+{
+	struct sh_uid_info info;
+	struct stranger st;
+
+	setenv("ZESHMEM_TIMEOUT", "600", 1);
+	char *argv[] = { (char *)ZESHRUN, "-n", "3", (char *)BOOT_PE,
+			 "strangers", NULL };
+	pid_t pid = start(argv);
+	unsetenv("ZESHMEM_TIMEOUT");
+	job_root(&info);
+	/* zeshrun's root listens on loopback */
+	ck_assert_uint_eq(ntohl(info.addr.sin_addr.s_addr), INADDR_LOOPBACK);
+	stranger_start(&st, &info);
+	stranger_do(&st, '1');
+	make_file("go1");
+	wait_ready(3);
+	stranger_do(&st, '2');
+	make_file("go2");
+	stranger_do(&st, 'c');
+	make_file("go3");
+	ck_assert_int_eq(finish(pid), 0);
+	stranger_end(&st);
+	for (int pe = 0; pe < 3; pe++)
+		expect_out(pe, "ok");
+	ck_assert_int_eq(count_in_err("zeshmem:"), 0);
+}
+END_TEST
+
+/* A growing shmem_malloc (a bootstrap allgather on every PE) while
+ * strangers hold connections to the job's port: it succeeds. */
+START_TEST(test_strangers_grow)
+{
+	struct sh_uid_info info;
+	struct stranger st;
+
+	setenv("ZESHMEM_TIMEOUT", "600", 1);
+	setenv("ZESHMEM_SYMMETRIC_SIZE", "8M", 1);
+	char *argv[] = { (char *)ZESHRUN, "-n", "2", (char *)shmem_pe,
+			 "stranger_grow", NULL };
+	pid_t pid = start(argv);
+	unsetenv("ZESHMEM_TIMEOUT");
+	unsetenv("ZESHMEM_SYMMETRIC_SIZE");
+	job_root(&info);
+	stranger_start(&st, &info);
+	stranger_do(&st, '3');
+	make_file("go");
+	ck_assert_int_eq(finish(pid), 0);
+	stranger_do(&st, 'c');
+	stranger_end(&st);
+	char buf[65536];
+	slurp("err", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "PE 0: stranger_grow ok") &&
+		      strstr(buf, "PE 1: stranger_grow ok"), "%s", buf);
+}
+END_TEST
+
 /* ---- in this process ------------------------------------------------- */
 
 static void
@@ -621,6 +913,102 @@ START_TEST(test_inprocess_root)
 }
 END_TEST
 
+/* The local address of the TCP socket listening on port (network order)
+ * as the kernel shows it (/proc/net/tcp), or 0xffffffff when none. */
+static uint32_t
+listen_addr(uint16_t port)
+{
+	FILE *f = fopen("/proc/net/tcp", "r");
+	char line[512];
+	uint32_t got = 0xffffffffu;
+
+	if (!f)
+		return got;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned a, p, st;
+		if (sscanf(line, " %*d: %x:%x %*x:%*x %x", &a, &p, &st) == 3 &&
+		    p == ntohs(port) && st == 0x0a)
+			got = a;   /* the address's bytes, as in s_addr */
+	}
+	fclose(f);
+	return got;
+}
+
+/* Makes an id with ZESHMEM_BOOT_IFACE=iface (NULL: unset): 0 when its root
+ * listens on want (host order), in the id and in the kernel, and a job of
+ * one PE runs through it; else a step number. */
+static int
+root_on(const char *iface, uint32_t want)
+{
+	uint8_t uid[SH_UID_BYTES];
+	struct sh_uid_info info;
+	struct sh_boot *b;
+
+	opts_env("ZESHMEM_BOOT_IFACE", iface);
+	int ret = sh_boot_uid_create(uid);
+	opts_env("ZESHMEM_BOOT_IFACE", NULL);
+	if (ret)
+		return 1;
+	if (sh_uid_decode(uid, &info))
+		return 2;
+	if (ntohl(info.addr.sin_addr.s_addr) != want)
+		return 3;
+	if (listen_addr(info.addr.sin_port) != htonl(want))
+		return 4;
+	if (sh_boot_open(uid, 0, 1, &b))
+		return 5;
+	ret = b->ops->barrier(b) ? 6 : 0;
+	sh_boot_close(b);
+	return ret;
+}
+
+/* The unique-id root listens on loopback unless ZESHMEM_BOOT_IFACE names
+ * an interface; in a network namespace made here with a veth pair (an
+ * address only inside it: 10.211.79.1), loopback still by default, the
+ * veth's address when it is named. */
+START_TEST(test_root_loopback)
+{
+	warm_threads();
+	ck_assert_int_eq(root_on(NULL, INADDR_LOOPBACK), 0);
+	ck_assert_int_eq(root_on("lo", INADDR_LOOPBACK), 0);
+	ck_assert_int_eq(root_on("127.0.0.1", INADDR_LOOPBACK), 0);
+
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		char cmd[400], a[16];
+		/* the namespace goes with this process */
+		if (unshare(CLONE_NEWNET))
+			_exit(77);
+		snprintf(a, sizeof(a), "zbt%da", (int)getpid() % 1000000);
+		snprintf(cmd, sizeof(cmd),
+			 "ip link set lo up && "
+			 "ip link add %s type veth peer name zbt%db && "
+			 "ip addr add 10.211.79.1/24 dev %s && "
+			 "ip link set %s up && ip link set zbt%db up",
+			 a, (int)getpid() % 1000000, a, a,
+			 (int)getpid() % 1000000);
+		if (system(cmd) != 0)
+			_exit(78);
+		int r = root_on(NULL, INADDR_LOOPBACK);
+		if (r)
+			_exit(10 + r);
+		r = root_on(a, 0x0ad34f01u);   /* 10.211.79.1 */
+		_exit(r ? 20 + r : 0);
+	}
+	int ws;
+	ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+	int rc = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+	if (rc == 77 || rc == 78)
+		printf("test_root_loopback: network namespace part skipped: "
+		       "%s\n", rc == 77 ? "unshare(CLONE_NEWNET) refused (not "
+					  "root?)" : "ip could not make a veth "
+						     "pair");
+	else
+		ck_assert_int_eq(rc, 0);
+}
+END_TEST
+
 /* Two PEs disagree on the allgather's length: both get -EPROTO. */
 START_TEST(test_mismatch)
 {
@@ -784,6 +1172,7 @@ boot_suite(void)
 	tcase_add_test(tc, test_open_no_root);
 	tcase_add_test(tc, test_inprocess_root);
 	tcase_add_test(tc, test_mismatch);
+	tcase_add_test(tc, test_root_loopback);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("jobs");
@@ -801,6 +1190,22 @@ boot_suite(void)
 	tcase_add_loop_test(tc, test_signal_forward, 0, 3);
 	tcase_add_test(tc, test_abort_status);
 	tcase_add_test(tc, test_no_orphans);
+	tcase_add_test(tc, test_zeshrun_killed);
+	tcase_add_test(tc, test_strangers);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Argument "grow": a job of shmem_pe (the next argument), the whole
+ * runtime, meets strangers. */
+static Suite *
+grow_suite(void)
+{
+	Suite *s = suite_create("shmem-boot-grow");
+	TCase *tc = tcase_create("grow");
+
+	tcase_add_checked_fixture(tc, job_setup, job_teardown);
+	tcase_add_test(tc, test_strangers_grow);
 	suite_add_tcase(s, tc);
 	return s;
 }
@@ -907,6 +1312,10 @@ main(int argc, char **argv)
 		if (!mpirun)
 			return 77;
 		return check_run(mpirun_suite(), CK_NORMAL, true);
+	}
+	if (argc > 2 && !strcmp(argv[1], "grow")) {
+		shmem_pe = argv[2];
+		return check_run(grow_suite(), CK_NORMAL, true);
 	}
 	return check_run(boot_suite(), CK_NORMAL, true);
 }
