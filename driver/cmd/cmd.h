@@ -33,7 +33,9 @@
  * still needs outlives the handle.
  *
  * Locks (no two of them are ever held at the same time, except
- * queue->lock -> event->hint_lock at submit; every other is a leaf):
+ * queue->lock -> event->hint_lock at submit, queue->lock -> engine->lock
+ * (submit, end of batch) and engines_lock -> engine->lock (cmd_prio.c);
+ * every other is a leaf):
  *   reg_lock          the registry table (cmd_registry.c);
  *   cmd_sync_lock     signalled state of fences; waiters sleep on
  *                     cmd_sync_cond (CLOCK_MONOTONIC). Events take no lock:
@@ -43,6 +45,8 @@
  *   list->lock        a regular list's ops, closed flag, executing count;
  *   pool->lock        an event pool's slot table;
  *   event->hint_lock  which queue an event's hint names (cmd_event.c);
+ *   engine->lock      the priority state of the queues of one engine
+ *                     (cmd_prio.c);
  *   mem_lock          the in-flight batch list and deferred frees
  *                     (cmd_mem.c); usm is called only after releasing it.
  *
@@ -208,6 +212,16 @@ struct _ze_command_queue_handle_t {
 					* sleeps on (stop wakes it) */
 	_Atomic bool blocked_shared;   /* ... and whether that word is in
 					* shared memory (non-private futex) */
+	/* Priority (cmd_prio.c): the engine of (dev, ordinal, index) */
+	struct cmd_engine *eng;
+	_Atomic uint32_t *prio_mixed;  /* &eng->mixed: nonzero when the
+					* engine has queues of several
+					* priorities */
+	struct _ze_command_queue_handle_t *prio_next; /* eng->queues */
+	uint8_t prio_rank;             /* LOW 0, NORMAL 1, HIGH 2 */
+	_Atomic bool prio_act;         /* runnable work (eng->lock) */
+	bool prio_inop;                /* in an op (eng->lock) */
+	uint32_t prio_ack;             /* last settle gen seen (eng->lock) */
 };
 
 struct _ze_command_list_handle_t {
@@ -461,6 +475,29 @@ ze_result_t cmd_queue_collect(struct _ze_command_queue_handle_t *q,
 ze_result_t cmd_ctx_dev(ze_context_handle_t hc, ze_device_handle_t hd,
 			struct _ze_context_handle_t **c,
 			struct _ze_device_handle_t **d);
+
+/* cmd_prio.c: priority between the queues of one engine. */
+/* Adds q (its dev, ordinal, index, priority set) to its engine; may wait
+ * for the engine's other queues to settle (see there). 0 or -errno. */
+int cmd_prio_join(struct _ze_command_queue_handle_t *q);
+/* Takes a stopped q out of its engine (nothing when it is in none). */
+void cmd_prio_leave(struct _ze_command_queue_handle_t *q);
+/* Before an op's data, after its event waits: waits while the engine has
+ * higher-priority work or lower ops running; true when the op is counted
+ * (then cmd_prio_exit after it). One atomic load when not mixed. */
+bool cmd_prio_enter_slow(struct _ze_command_queue_handle_t *q);
+static inline bool
+cmd_prio_enter(struct _ze_command_queue_handle_t *q)
+{
+	return atomic_load(q->prio_mixed) && cmd_prio_enter_slow(q);
+}
+void cmd_prio_exit(struct _ze_command_queue_handle_t *q);
+/* q has no runnable work (blocks on an event, or its FIFO is empty). */
+void cmd_prio_idle(struct _ze_command_queue_handle_t *q);
+/* A batch was queued with nothing ahead of it; runnable: its waits are
+ * satisfied (called under q->lock). */
+void cmd_prio_submitted(struct _ze_command_queue_handle_t *q, bool runnable);
+bool cmd_prio_mixed(const struct _ze_command_queue_handle_t *q);
 
 /* cmd_list.c */
 struct _ze_command_list_handle_t *cmd_list_get(ze_command_list_handle_t h);

@@ -322,6 +322,9 @@ cmd_events_wait(struct _ze_event_handle_t **ev, uint32_t n,
 	if (cmd_events_ready(ev, n))
 		return 0;
 	cmd_sync_init();
+	/* Blocked: lower-priority queues of the engine may run (they may be
+	 * what signals these events). */
+	cmd_prio_idle(q);
 	for (uint32_t i = 0; i < n; i++) {
 		struct cmd_slot *s = ev[i]->slot;
 		/* Producer/consumer chains hand over in microseconds. */
