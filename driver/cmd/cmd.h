@@ -237,6 +237,9 @@ struct _ze_command_list_handle_t {
 	uint32_t executing;            /* batches using it (lock) */
 	struct cmd_op *ops;            /* lock; immutable while executing */
 	size_t nops, cap;
+	bool has_cb;                   /* an op signals a counter-based
+					* event (lock; immutable while
+					* executing) */
 };
 
 struct _ze_fence_handle_t {
@@ -262,7 +265,11 @@ struct cmd_slot {
 	_Atomic uint32_t status;       /* 0 or CMD_SLOT_LOST, written before
 					* state becomes SET */
 	_Atomic uint64_t ts_start, ts_end; /* written before state is SET */
-	uint8_t pad[40];               /* one cache line per event */
+	_Atomic uint64_t counter;      /* counter-based events: how many ops
+					* that signal it have completed; it
+					* is complete when that reaches the
+					* number armed (cmd_event_cb.c) */
+	uint8_t pad[32];               /* one cache line per event */
 };
 _Static_assert(sizeof(struct cmd_slot) == 64, "one line per event slot");
 
@@ -298,6 +305,15 @@ struct _ze_event_handle_t {
 	pthread_mutex_t hint_lock;
 	_Atomic(struct _ze_command_queue_handle_t *) hint_q;
 	_Atomic uint64_t hint_ticket;
+	/* Counter-based (zeEventCounterBasedCreate, cmd_event_cb.c): its pool
+	 * is its own (one slot) and goes with it. */
+	bool cb;
+	ze_event_counter_based_flags_t cb_flags;
+	uint64_t cb_armed;             /* signalling ops appended or
+					* executed so far (hint_lock) */
+	bool cb_ipc_got;               /* cb_ipc was handed out: put it
+					* back at destroy (hint_lock) */
+	ze_ipc_event_pool_handle_t cb_ipc;
 };
 
 /* Resolves handle h with getter (a registry lookup that returns a reference)
@@ -423,7 +439,37 @@ ze_result_t cmd_pool_new(struct _ze_context_handle_t *ctx,
 			 struct cmd_slot *slots, void *ipc_base, bool imported,
 			 ze_event_pool_handle_t *out);
 
+/* Creates an event at desc->index of p (a reference on p is taken). */
+ze_result_t cmd_event_create(struct _ze_event_pool_handle_t *p,
+			     const ze_event_desc_t *desc,
+			     ze_event_handle_t *phEvent);
+/* Sets e's slot (status, timestamps) and wakes its waiters: the signal of
+ * an ordinary event, the last completion of a counter-based one. */
+void cmd_event_set(struct _ze_event_handle_t *e, uint64_t start,
+		   uint64_t end, uint32_t status);
+
+/* cmd_event_cb.c: counter-based events. */
+/* An op that signals e was appended to an immediate list or executed:
+ * e is not complete until that op has completed. */
+void cmd_cb_arm(struct _ze_event_handle_t *e);
+/* Arms the counter-based events b signals (before it is submitted). */
+void cmd_cb_arm_batch(struct cmd_batch *b);
+/* One op that signals e completed. */
+void cmd_cb_complete(struct _ze_event_handle_t *e, uint64_t start,
+		     uint64_t end, uint32_t status);
+/* Why an append may not signal e (an opened IPC event), or
+ * ZE_RESULT_SUCCESS; reset: an append of an event reset. */
+ze_result_t cmd_cb_check_append(const struct _ze_event_handle_t *e,
+				bool reset);
+/* zeEventDestroy of a counter-based event: the event, then its pool. */
+ze_result_t cmd_cb_destroy(struct _ze_event_handle_t *e);
+
 /* cmd_event_ipc.c */
+/* The counter-based flags an IPC pool's header carries (0: a plain pool),
+ * and setting them (the exporter, at creation). */
+uint32_t cmd_ipc_pool_cb_flags(const struct _ze_event_pool_handle_t *p);
+void cmd_ipc_pool_set_cb_flags(struct _ze_event_pool_handle_t *p,
+			       uint32_t flags);
 /* Room for the header and count slots of an IPC pool (page multiple). */
 size_t cmd_ipc_pool_bytes(uint32_t count);
 /* Makes the shared memory of an IPC pool: 0 and *base, *slots. */

@@ -678,6 +678,7 @@ cmd_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
 	 * no need to wake the worker first. */
 	bool sync = q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
 	uint64_t ticket;
+	cmd_cb_arm_batch(b); /* counter-based events its lists signal */
 	int err = cmd_queue_submit(q, b, !sync, &ticket);
 	if (err) {
 		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,

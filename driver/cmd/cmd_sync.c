@@ -178,6 +178,16 @@ void
 cmd_event_signal(struct _ze_event_handle_t *e, uint64_t start, uint64_t end,
 		 uint32_t status)
 {
+	if (e->cb)
+		cmd_cb_complete(e, start, end, status);
+	else
+		cmd_event_set(e, start, end, status);
+}
+
+void
+cmd_event_set(struct _ze_event_handle_t *e, uint64_t start, uint64_t end,
+	      uint32_t status)
+{
 	struct cmd_slot *s = e->slot;
 	atomic_store_explicit(&s->ts_start, start, memory_order_relaxed);
 	atomic_store_explicit(&s->ts_end, end, memory_order_relaxed);
