@@ -454,6 +454,8 @@ void cmd_event_set(struct _ze_event_handle_t *e, uint64_t start,
 void cmd_cb_arm(struct _ze_event_handle_t *e);
 /* Arms the counter-based events b signals (before it is submitted). */
 void cmd_cb_arm_batch(struct cmd_batch *b);
+/* ... and takes those arms back: b was not queued after all. */
+void cmd_cb_unarm_batch(struct cmd_batch *b);
 /* One op that signals e completed. */
 void cmd_cb_complete(struct _ze_event_handle_t *e, uint64_t start,
 		     uint64_t end, uint32_t status);

@@ -61,19 +61,43 @@ cmd_cb_arm(struct _ze_event_handle_t *e)
 	pthread_mutex_unlock(&e->hint_lock);
 }
 
-void
-cmd_cb_arm_batch(struct cmd_batch *b)
+/* Takes back one arm of e (its op will not run). */
+static void
+cb_unarm(struct _ze_event_handle_t *e)
+{
+	pthread_mutex_lock(&e->hint_lock);
+	e->cb_armed--;
+	if (atomic_load(&e->slot->counter) >= e->cb_armed)
+		cmd_event_set(e, atomic_load(&e->slot->ts_start),
+			      atomic_load(&e->slot->ts_end), 0);
+	pthread_mutex_unlock(&e->hint_lock);
+}
+
+static void
+arm_batch(struct cmd_batch *b, void (*fn)(struct _ze_event_handle_t *))
 {
 	if (b->has_op && b->op.signal && b->op.signal->cb)
-		cmd_cb_arm(b->op.signal);
+		fn(b->op.signal);
 	for (uint32_t i = 0; i < b->nlists; i++) {
 		struct _ze_command_list_handle_t *l = b->lists[i];
 		if (!l->has_cb) /* immutable while executing */
 			continue;
 		for (size_t j = 0; j < l->nops; j++)
 			if (l->ops[j].signal && l->ops[j].signal->cb)
-				cmd_cb_arm(l->ops[j].signal);
+				fn(l->ops[j].signal);
 	}
+}
+
+void
+cmd_cb_arm_batch(struct cmd_batch *b)
+{
+	arm_batch(b, cmd_cb_arm);
+}
+
+void
+cmd_cb_unarm_batch(struct cmd_batch *b)
+{
+	arm_batch(b, cb_unarm);
 }
 
 void

@@ -278,6 +278,7 @@ cmd_list_submit(struct _ze_command_list_handle_t *l, struct cmd_batch *b)
 	cmd_cb_arm_batch(b); /* counter-based events it signals */
 	/* Asynchronous: a host wait on its signal event may run it. */
 	if (cmd_queue_submit_hint(q, b, !sync, !sync, &ticket)) {
+		cmd_cb_unarm_batch(b);
 		cmd_batch_free(b);
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"the list is being destroyed");

@@ -681,6 +681,7 @@ cmd_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
 	cmd_cb_arm_batch(b); /* counter-based events its lists signal */
 	int err = cmd_queue_submit(q, b, !sync, &ticket);
 	if (err) {
+		cmd_cb_unarm_batch(b);
 		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 			     "the queue is being destroyed");
 		goto err;
