@@ -214,9 +214,9 @@ struct _ze_command_queue_handle_t {
 					* shared memory (non-private futex) */
 	/* Priority (cmd_prio.c): the engine of (dev, ordinal, index) */
 	struct cmd_engine *eng;
-	_Atomic uint32_t *prio_mixed;  /* &eng->mixed: nonzero when the
-					* engine has queues of several
-					* priorities */
+	_Atomic bool prio_on;          /* the engine has queues of several
+					* priorities (written under
+					* eng->lock) */
 	struct _ze_command_queue_handle_t *prio_next; /* eng->queues */
 	uint8_t prio_rank;             /* LOW 0, NORMAL 1, HIGH 2 */
 	_Atomic bool prio_act;         /* runnable work (eng->lock) */
@@ -537,15 +537,25 @@ bool cmd_prio_enter_slow(struct _ze_command_queue_handle_t *q);
 static inline bool
 cmd_prio_enter(struct _ze_command_queue_handle_t *q)
 {
-	return atomic_load(q->prio_mixed) && cmd_prio_enter_slow(q);
+	return atomic_load(&q->prio_on) && cmd_prio_enter_slow(q);
 }
 void cmd_prio_exit(struct _ze_command_queue_handle_t *q);
 /* q has no runnable work (blocks on an event, or its FIFO is empty). */
-void cmd_prio_idle(struct _ze_command_queue_handle_t *q);
+void cmd_prio_idle_slow(struct _ze_command_queue_handle_t *q);
+static inline void
+cmd_prio_idle(struct _ze_command_queue_handle_t *q)
+{
+	if (atomic_load_explicit(&q->prio_act, memory_order_relaxed))
+		cmd_prio_idle_slow(q);
+}
 /* A batch was queued with nothing ahead of it; runnable: its waits are
- * satisfied (called under q->lock). */
+ * satisfied (called under q->lock, only when cmd_prio_mixed). */
 void cmd_prio_submitted(struct _ze_command_queue_handle_t *q, bool runnable);
-bool cmd_prio_mixed(const struct _ze_command_queue_handle_t *q);
+static inline bool
+cmd_prio_mixed(const struct _ze_command_queue_handle_t *q)
+{
+	return atomic_load(&q->prio_on);
+}
 
 /* cmd_list.c */
 struct _ze_command_list_handle_t *cmd_list_get(ze_command_list_handle_t h);

@@ -12,9 +12,10 @@
  *   rank     LOW 0, NORMAL 1, HIGH 2 (the API's enum is NORMAL 0, LOW 1,
  *            HIGH 2).
  *   mixed    the engine has live queues of more than one rank. Only then
- *            does priority cost anything: a worker's check before each op
- *            is one atomic load of `mixed` (cmd_prio_enter), so engines
- *            whose queues are all NORMAL run exactly as before.
+ *            does priority cost anything: each queue of the engine has a
+ *            copy of it (prio_on), and a worker's check before each op is
+ *            one atomic load of its own queue's copy (cmd_prio_enter), so
+ *            engines whose queues are all NORMAL run as before.
  *   active   a queue with runnable work: its worker (or a stealer) is at or
  *            in an op whose event waits are satisfied, or a batch was
  *            submitted to it whose waits were satisfied with nothing ahead
@@ -32,20 +33,20 @@
  *            on ops that are running; a lower queue only on higher queues
  *            that can run: no cycle, and no spinning.
  *   settle   the change of an engine from not mixed to mixed (a queue of a
- *            new rank created): a worker that read `mixed` as 0 may be in an
+ *            new rank created): a worker that read prio_on false may be in an
  *            op it did not count. The creator waits until each other queue
  *            of the engine has passed the gate since (acknowledged the
  *            generation), is idle (completed == submitted) or sleeps on an
  *            event (blocked_on); the last two are read with seq_cst against
- *            the seq_cst store of `mixed` (a worker reads `mixed` after it
- *            takes a batch or leaves an event wait). Bounded by one op; it
- *            looks every SETTLE_SLICE_NS since a worker that goes idle does
- *            not signal the engine.
+ *            the seq_cst store of that queue's prio_on (a worker reads it
+ *            after it takes a batch or leaves an event wait). Bounded by
+ *            one op; it looks every SETTLE_SLICE_NS since a worker that
+ *            goes idle does not signal the engine.
  *
  * Locks: engines_lock (the engine table; join/leave) -> engine->lock;
  * queue->lock -> engine->lock (submit, end of batch). engine->lock guards
- * the queue list, the per-rank counts, the per-queue act/inop/ack_gen, and
- * gen/settling; `mixed` and q->prio_act are also read without it.
+ * the queue list, mixed, the per-rank counts, the per-queue act/inop/ack,
+ * and gen/settling; q->prio_on and q->prio_act are also read without it.
  */
 #include "cmd.h"
 
@@ -60,7 +61,7 @@ struct cmd_engine {
 	struct _ze_device_handle_t *dev;
 	uint32_t ordinal, index;
 	uint32_t users;                   /* queues joined (engines_lock) */
-	_Atomic uint32_t mixed;           /* written under lock */
+	bool mixed;                       /* every q->prio_on says it */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct _ze_command_queue_handle_t *queues; /* via prio_next (lock) */
@@ -73,7 +74,6 @@ struct cmd_engine {
 
 static pthread_mutex_t engines_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cmd_engine *engines;
-static _Atomic uint32_t never_mixed; /* what a queue left reads */
 
 static uint8_t
 rank_of(ze_command_queue_priority_t p)
@@ -100,6 +100,16 @@ settled(const struct _ze_command_queue_handle_t *l, uint32_t gen)
 		return true;
 	uint64_t s = atomic_load(&l->submitted);
 	return atomic_load(&l->completed) >= s;
+}
+
+/* Tells every queue of e whether e is mixed now (engine lock held). */
+static void
+set_mixed(struct cmd_engine *e)
+{
+	e->mixed = ranks_used(e) > 1;
+	for (struct _ze_command_queue_handle_t *l = e->queues; l;
+	     l = l->prio_next)
+		atomic_store(&l->prio_on, e->mixed);
 }
 
 static void
@@ -146,20 +156,18 @@ cmd_prio_join(struct _ze_command_queue_handle_t *q)
 	e->users++;
 	q->prio_rank = rank_of(q->priority);
 	q->eng = e;
-	q->prio_mixed = &e->mixed;
 	pthread_mutex_lock(&e->lock);
 	pthread_mutex_unlock(&engines_lock);
 	/* A concurrent settle must finish before this queue may run work
 	 * that counts on it. */
 	while (e->settling)
 		pthread_cond_wait(&e->cond, &e->lock);
-	bool was = atomic_load(&e->mixed) != 0;
+	bool was = e->mixed;
 	q->prio_next = e->queues;
 	e->queues = q;
 	e->nrank[q->prio_rank]++;
-	bool now = ranks_used(e) > 1;
-	atomic_store(&e->mixed, now);
-	if (now && !was) {
+	set_mixed(e);
+	if (e->mixed && !was) {
 		e->gen++;
 		e->settling = true;
 		settle(e, q);
@@ -189,11 +197,11 @@ cmd_prio_leave(struct _ze_command_queue_handle_t *q)
 	atomic_store(&q->prio_act, false);
 	q->prio_inop = false;
 	e->nrank[q->prio_rank]--;
-	atomic_store(&e->mixed, ranks_used(e) > 1);
+	atomic_store(&q->prio_on, false);
+	set_mixed(e);
 	pthread_cond_broadcast(&e->cond);
 	pthread_mutex_unlock(&e->lock);
 	q->eng = NULL;
-	q->prio_mixed = &never_mixed;
 	bool last = --e->users == 0;
 	if (last) {
 		struct cmd_engine **ep = &engines;
@@ -207,12 +215,6 @@ cmd_prio_leave(struct _ze_command_queue_handle_t *q)
 		pthread_mutex_destroy(&e->lock);
 		free(e);
 	}
-}
-
-static bool
-mixed(const struct _ze_command_queue_handle_t *q)
-{
-	return q->eng && atomic_load(&q->eng->mixed);
 }
 
 /* engine lock held */
@@ -274,10 +276,8 @@ cmd_prio_exit(struct _ze_command_queue_handle_t *q)
 }
 
 void
-cmd_prio_idle(struct _ze_command_queue_handle_t *q)
+cmd_prio_idle_slow(struct _ze_command_queue_handle_t *q)
 {
-	if (!atomic_load_explicit(&q->prio_act, memory_order_relaxed))
-		return;
 	struct cmd_engine *e = q->eng;
 	pthread_mutex_lock(&e->lock);
 	set_active(e, q, false);
@@ -287,16 +287,10 @@ cmd_prio_idle(struct _ze_command_queue_handle_t *q)
 void
 cmd_prio_submitted(struct _ze_command_queue_handle_t *q, bool runnable)
 {
-	if (!runnable || !mixed(q))
+	if (!runnable)
 		return;
 	struct cmd_engine *e = q->eng;
 	pthread_mutex_lock(&e->lock);
 	set_active(e, q, true);
 	pthread_mutex_unlock(&e->lock);
-}
-
-bool
-cmd_prio_mixed(const struct _ze_command_queue_handle_t *q)
-{
-	return mixed(q);
 }
