@@ -55,6 +55,8 @@ static const ze_device_dditable_t impl_device = {
 	.pfnGetStatus = drv_zeDeviceGetStatus,
 	.pfnGetGlobalTimestamps = drv_zeDeviceGetGlobalTimestamps,
 	.pfnGetRootDevice = drv_zeDeviceGetRootDevice,
+	.pfnGetCounterBasedEventMaxValue =
+		cmd_zeDeviceGetCounterBasedEventMaxValue,
 };
 
 static const ze_context_dditable_t impl_context = {
@@ -199,6 +201,13 @@ static const ze_event_dditable_t impl_event = {
 	.pfnGetEventPool = cmd_zeEventGetEventPool,
 	.pfnGetSignalScope = cmd_zeEventGetSignalScope,
 	.pfnGetWaitScope = cmd_zeEventGetWaitScope,
+	.pfnCounterBasedCreate = cmd_zeEventCounterBasedCreate,
+	.pfnCounterBasedGetIpcHandle = cmd_zeEventCounterBasedGetIpcHandle,
+	.pfnCounterBasedOpenIpcHandle = cmd_zeEventCounterBasedOpenIpcHandle,
+	.pfnCounterBasedCloseIpcHandle = cmd_zeEventCounterBasedCloseIpcHandle,
+	.pfnCounterBasedGetDeviceAddress =
+		cmd_zeEventCounterBasedGetDeviceAddress,
+	.pfnGetCounterBasedFlags = cmd_zeEventGetCounterBasedFlags,
 };
 
 static ze_result_t

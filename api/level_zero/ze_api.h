@@ -1230,10 +1230,26 @@ typedef struct _ze_event_query_kernel_timestamps_results_ext_properties_t ze_eve
 ZE_APIEXPORT ze_result_t ZE_APICALL zeEventQueryKernelTimestampsExt(ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t *pCount, ze_event_query_kernel_timestamps_results_ext_properties_t *pResults); /* 1.6 */
 typedef ze_result_t (ZE_APICALL *ze_pfnEventQueryKernelTimestampsExt_t)(ze_event_handle_t hEvent, ze_device_handle_t hDevice, uint32_t *pCount, ze_event_query_kernel_timestamps_results_ext_properties_t *pResults);
 
-/* 1.15: counter-based events (descriptor not defined here: flag values unverified) */
+/* 1.15: counter-based events (values and layout as upstream's ze_api.h) */
 typedef uint32_t ze_event_counter_based_flags_t;
-typedef struct _ze_event_counter_based_desc_t ze_event_counter_based_desc_t;
-/* zemem: one char array member; its size of ZE_MAX_IPC_HANDLE_SIZE is assumed */
+typedef enum _ze_event_counter_based_flag_t {
+    ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE = ZE_BIT(0),
+    ZE_EVENT_COUNTER_BASED_FLAG_NON_IMMEDIATE = ZE_BIT(1),
+    ZE_EVENT_COUNTER_BASED_FLAG_HOST_VISIBLE = ZE_BIT(2),
+    ZE_EVENT_COUNTER_BASED_FLAG_IPC = ZE_BIT(3),
+    ZE_EVENT_COUNTER_BASED_FLAG_DEVICE_TIMESTAMP = ZE_BIT(4),
+    ZE_EVENT_COUNTER_BASED_FLAG_HOST_TIMESTAMP = ZE_BIT(5),
+    ZE_EVENT_COUNTER_BASED_FLAG_GRAPH_EXTERNAL = ZE_BIT(6), /* later spec */
+    ZE_EVENT_COUNTER_BASED_FLAG_FORCE_UINT32 = 0x7fffffff
+} ze_event_counter_based_flag_t;
+typedef struct _ze_event_counter_based_desc_t {
+    ze_structure_type_t stype;
+    const void *pNext;
+    ze_event_counter_based_flags_t flags;
+    ze_event_scope_flags_t signal;
+    ze_event_scope_flags_t wait;
+} ze_event_counter_based_desc_t;
+/* one char array member of ZE_MAX_IPC_HANDLE_SIZE, as upstream */
 typedef struct _ze_ipc_event_counter_based_handle_t {
     char data[ZE_MAX_IPC_HANDLE_SIZE];
 } ze_ipc_event_counter_based_handle_t;

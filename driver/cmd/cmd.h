@@ -33,7 +33,9 @@
  * still needs outlives the handle.
  *
  * Locks (no two of them are ever held at the same time, except
- * queue->lock -> event->hint_lock at submit; every other is a leaf):
+ * queue->lock -> event->hint_lock at submit, queue->lock -> engine->lock
+ * (submit, end of batch) and engines_lock -> engine->lock (cmd_prio.c);
+ * every other is a leaf):
  *   reg_lock          the registry table (cmd_registry.c);
  *   cmd_sync_lock     signalled state of fences; waiters sleep on
  *                     cmd_sync_cond (CLOCK_MONOTONIC). Events take no lock:
@@ -43,6 +45,8 @@
  *   list->lock        a regular list's ops, closed flag, executing count;
  *   pool->lock        an event pool's slot table;
  *   event->hint_lock  which queue an event's hint names (cmd_event.c);
+ *   engine->lock      the priority state of the queues of one engine
+ *                     (cmd_prio.c);
  *   mem_lock          the in-flight batch list and deferred frees
  *                     (cmd_mem.c); usm is called only after releasing it.
  *
@@ -208,6 +212,16 @@ struct _ze_command_queue_handle_t {
 					* sleeps on (stop wakes it) */
 	_Atomic bool blocked_shared;   /* ... and whether that word is in
 					* shared memory (non-private futex) */
+	/* Priority (cmd_prio.c): the engine of (dev, ordinal, index) */
+	struct cmd_engine *eng;
+	_Atomic bool prio_on;          /* the engine has queues of several
+					* priorities (written under
+					* eng->lock) */
+	struct _ze_command_queue_handle_t *prio_next; /* eng->queues */
+	uint8_t prio_rank;             /* LOW 0, NORMAL 1, HIGH 2 */
+	_Atomic bool prio_act;         /* runnable work (eng->lock) */
+	bool prio_inop;                /* in an op (eng->lock) */
+	uint32_t prio_ack;             /* last settle gen seen (eng->lock) */
 };
 
 struct _ze_command_list_handle_t {
@@ -223,6 +237,9 @@ struct _ze_command_list_handle_t {
 	uint32_t executing;            /* batches using it (lock) */
 	struct cmd_op *ops;            /* lock; immutable while executing */
 	size_t nops, cap;
+	bool has_cb;                   /* an op signals a counter-based
+					* event (lock; immutable while
+					* executing) */
 };
 
 struct _ze_fence_handle_t {
@@ -248,7 +265,11 @@ struct cmd_slot {
 	_Atomic uint32_t status;       /* 0 or CMD_SLOT_LOST, written before
 					* state becomes SET */
 	_Atomic uint64_t ts_start, ts_end; /* written before state is SET */
-	uint8_t pad[40];               /* one cache line per event */
+	_Atomic uint64_t counter;      /* counter-based events: how many ops
+					* that signal it have completed; it
+					* is complete when that reaches the
+					* number armed (cmd_event_cb.c) */
+	uint8_t pad[32];               /* one cache line per event */
 };
 _Static_assert(sizeof(struct cmd_slot) == 64, "one line per event slot");
 
@@ -284,6 +305,15 @@ struct _ze_event_handle_t {
 	pthread_mutex_t hint_lock;
 	_Atomic(struct _ze_command_queue_handle_t *) hint_q;
 	_Atomic uint64_t hint_ticket;
+	/* Counter-based (zeEventCounterBasedCreate, cmd_event_cb.c): its pool
+	 * is its own (one slot) and goes with it. */
+	bool cb;
+	ze_event_counter_based_flags_t cb_flags;
+	uint64_t cb_armed;             /* signalling ops appended or
+					* executed so far (hint_lock) */
+	bool cb_ipc_got;               /* cb_ipc was handed out: put it
+					* back at destroy (hint_lock) */
+	ze_ipc_event_pool_handle_t cb_ipc;
 };
 
 /* Resolves handle h with getter (a registry lookup that returns a reference)
@@ -409,7 +439,39 @@ ze_result_t cmd_pool_new(struct _ze_context_handle_t *ctx,
 			 struct cmd_slot *slots, void *ipc_base, bool imported,
 			 ze_event_pool_handle_t *out);
 
+/* Creates an event at desc->index of p (a reference on p is taken). */
+ze_result_t cmd_event_create(struct _ze_event_pool_handle_t *p,
+			     const ze_event_desc_t *desc,
+			     ze_event_handle_t *phEvent);
+/* Sets e's slot (status, timestamps) and wakes its waiters: the signal of
+ * an ordinary event, the last completion of a counter-based one. */
+void cmd_event_set(struct _ze_event_handle_t *e, uint64_t start,
+		   uint64_t end, uint32_t status);
+
+/* cmd_event_cb.c: counter-based events. */
+/* An op that signals e was appended to an immediate list or executed:
+ * e is not complete until that op has completed. */
+void cmd_cb_arm(struct _ze_event_handle_t *e);
+/* Arms the counter-based events b signals (before it is submitted). */
+void cmd_cb_arm_batch(struct cmd_batch *b);
+/* ... and takes those arms back: b was not queued after all. */
+void cmd_cb_unarm_batch(struct cmd_batch *b);
+/* One op that signals e completed. */
+void cmd_cb_complete(struct _ze_event_handle_t *e, uint64_t start,
+		     uint64_t end, uint32_t status);
+/* Why an append may not signal e (an opened IPC event), or
+ * ZE_RESULT_SUCCESS; reset: an append of an event reset. */
+ze_result_t cmd_cb_check_append(const struct _ze_event_handle_t *e,
+				bool reset);
+/* zeEventDestroy of a counter-based event: the event, then its pool. */
+ze_result_t cmd_cb_destroy(struct _ze_event_handle_t *e);
+
 /* cmd_event_ipc.c */
+/* The counter-based flags an IPC pool's header carries (0: a plain pool),
+ * and setting them (the exporter, at creation). */
+uint32_t cmd_ipc_pool_cb_flags(const struct _ze_event_pool_handle_t *p);
+void cmd_ipc_pool_set_cb_flags(struct _ze_event_pool_handle_t *p,
+			       uint32_t flags);
 /* Room for the header and count slots of an IPC pool (page multiple). */
 size_t cmd_ipc_pool_bytes(uint32_t count);
 /* Makes the shared memory of an IPC pool: 0 and *base, *slots. */
@@ -461,6 +523,39 @@ ze_result_t cmd_queue_collect(struct _ze_command_queue_handle_t *q,
 ze_result_t cmd_ctx_dev(ze_context_handle_t hc, ze_device_handle_t hd,
 			struct _ze_context_handle_t **c,
 			struct _ze_device_handle_t **d);
+
+/* cmd_prio.c: priority between the queues of one engine. */
+/* Adds q (its dev, ordinal, index, priority set) to its engine; may wait
+ * for the engine's other queues to settle (see there). 0 or -errno. */
+int cmd_prio_join(struct _ze_command_queue_handle_t *q);
+/* Takes a stopped q out of its engine (nothing when it is in none). */
+void cmd_prio_leave(struct _ze_command_queue_handle_t *q);
+/* Before an op's data, after its event waits: waits while the engine has
+ * higher-priority work or lower ops running; true when the op is counted
+ * (then cmd_prio_exit after it). One atomic load when not mixed. */
+bool cmd_prio_enter_slow(struct _ze_command_queue_handle_t *q);
+static inline bool
+cmd_prio_enter(struct _ze_command_queue_handle_t *q)
+{
+	return atomic_load(&q->prio_on) && cmd_prio_enter_slow(q);
+}
+void cmd_prio_exit(struct _ze_command_queue_handle_t *q);
+/* q has no runnable work (blocks on an event, or its FIFO is empty). */
+void cmd_prio_idle_slow(struct _ze_command_queue_handle_t *q);
+static inline void
+cmd_prio_idle(struct _ze_command_queue_handle_t *q)
+{
+	if (atomic_load_explicit(&q->prio_act, memory_order_relaxed))
+		cmd_prio_idle_slow(q);
+}
+/* A batch was queued with nothing ahead of it; runnable: its waits are
+ * satisfied (called under q->lock, only when cmd_prio_mixed). */
+void cmd_prio_submitted(struct _ze_command_queue_handle_t *q, bool runnable);
+static inline bool
+cmd_prio_mixed(const struct _ze_command_queue_handle_t *q)
+{
+	return atomic_load(&q->prio_on);
+}
 
 /* cmd_list.c */
 struct _ze_command_list_handle_t *cmd_list_get(ze_command_list_handle_t h);

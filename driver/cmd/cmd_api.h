@@ -222,6 +222,23 @@ ze_result_t cmd_zeEventPoolOpenIpcHandle(ze_context_handle_t hContext,
 ze_result_t cmd_zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool);
 ze_result_t cmd_zeEventPoolPutIpcHandle(ze_context_handle_t hContext,
 					ze_ipc_event_pool_handle_t hIpc);
+/* cmd_event_cb.c */
+ze_result_t cmd_zeEventCounterBasedCreate(
+	ze_context_handle_t hContext, ze_device_handle_t hDevice,
+	const ze_event_counter_based_desc_t *desc, ze_event_handle_t *phEvent);
+ze_result_t cmd_zeEventCounterBasedGetIpcHandle(
+	ze_event_handle_t hEvent, ze_ipc_event_counter_based_handle_t *phIpc);
+ze_result_t cmd_zeEventCounterBasedOpenIpcHandle(
+	ze_context_handle_t hContext, ze_ipc_event_counter_based_handle_t hIpc,
+	ze_event_handle_t *phEvent);
+ze_result_t cmd_zeEventCounterBasedCloseIpcHandle(ze_event_handle_t hEvent);
+ze_result_t cmd_zeEventCounterBasedGetDeviceAddress(
+	ze_event_handle_t hEvent, uint64_t *completionValue,
+	uint64_t *deviceAddress);
+ze_result_t cmd_zeEventGetCounterBasedFlags(
+	ze_event_handle_t hEvent, ze_event_counter_based_flags_t *pFlags);
+ze_result_t cmd_zeDeviceGetCounterBasedEventMaxValue(
+	ze_device_handle_t hDevice, uint64_t *maxValue);
 /* cmd_queue.c */
 ze_result_t cmd_zeCommandListImmediateAppendCommandListsExp(
 	ze_command_list_handle_t hCommandListImmediate,

@@ -64,6 +64,8 @@ begin(struct append *a, ze_command_list_handle_t h, ze_event_handle_t hSignal,
 	ze_result_t r = ZE_RESULT_SUCCESS;
 	if (hSignal)
 		r = get_event(a, hSignal, "hSignalEvent", &a->op.signal);
+	if (!r && a->op.signal && a->op.signal->cb)
+		r = cmd_cb_check_append(a->op.signal, false);
 	if (!r && nwait) {
 		a->op.wait = calloc(nwait, sizeof(*a->op.wait));
 		if (!a->op.wait)
@@ -457,7 +459,9 @@ append_event_op(ze_command_list_handle_t hCommandList, ze_event_handle_t hEvent,
 	if (r)
 		return r;
 	a.op.kind = kind;
-	return end(&a, ZE_RESULT_SUCCESS);
+	return end(&a, kind == CMD_OP_RESET && a.op.signal->cb
+			       ? cmd_cb_check_append(a.op.signal, true)
+			       : ZE_RESULT_SUCCESS);
 }
 
 ze_result_t

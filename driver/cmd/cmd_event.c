@@ -260,9 +260,9 @@ cmd_zeEventPoolGetFlags(ze_event_pool_handle_t hEventPool,
 		    ZE_RESULT_SUCCESS, p->flags);
 }
 
-static ze_result_t
-event_create(struct _ze_event_pool_handle_t *p, const ze_event_desc_t *desc,
-	     ze_event_handle_t *phEvent)
+ze_result_t
+cmd_event_create(struct _ze_event_pool_handle_t *p,
+		 const ze_event_desc_t *desc, ze_event_handle_t *phEvent)
 {
 	if (desc->stype != ZE_STRUCTURE_TYPE_EVENT_DESC)
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
@@ -332,7 +332,7 @@ cmd_zeEventCreate(ze_event_pool_handle_t hEventPool,
 				"desc or phEvent is NULL");
 	struct _ze_event_pool_handle_t *p;
 	CMD_GET(p, pool_get, hEventPool, "hEventPool");
-	ze_result_t r = event_create(p, desc, phEvent);
+	ze_result_t r = cmd_event_create(p, desc, phEvent);
 	cmd_obj_put(&p->obj);
 	return r;
 }
@@ -343,7 +343,9 @@ cmd_zeEventDestroy(ze_event_handle_t hEvent)
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
 	ze_result_t r = ZE_RESULT_SUCCESS;
-	if (cmd_reg_remove(&e->obj)) {
+	if (e->cb) {
+		r = cmd_cb_destroy(e);
+	} else if (cmd_reg_remove(&e->obj)) {
 		struct _ze_event_pool_handle_t *p = e->pool;
 		pthread_mutex_lock(&p->lock);
 		p->used[e->index] = 0;
@@ -363,10 +365,17 @@ cmd_zeEventHostSignal(ze_event_handle_t hEvent)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	uint64_t now = u_now_ns();
-	cmd_event_signal(e, now, now, 0);
+	ze_result_t r = ZE_RESULT_SUCCESS;
+	if (e->cb) {
+		r = DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			     "event %p is counter-based: only the ops it is "
+			     "appended to signal it", (void *)e);
+	} else {
+		uint64_t now = u_now_ns();
+		cmd_event_signal(e, now, now, 0);
+	}
 	cmd_obj_put(&e->obj);
-	return ZE_RESULT_SUCCESS;
+	return r;
 }
 
 ze_result_t
@@ -374,9 +383,15 @@ cmd_zeEventHostReset(ze_event_handle_t hEvent)
 {
 	struct _ze_event_handle_t *e;
 	CMD_GET(e, cmd_event_get, hEvent, "hEvent");
-	cmd_event_reset(e);
+	ze_result_t r = ZE_RESULT_SUCCESS;
+	if (e->cb)
+		r = DRV_FAIL(ZE_RESULT_ERROR_UNSUPPORTED_FEATURE,
+			     "event %p is counter-based: it needs no reset "
+			     "(each append re-arms it)", (void *)e);
+	else
+		cmd_event_reset(e);
 	cmd_obj_put(&e->obj);
-	return ZE_RESULT_SUCCESS;
+	return r;
 }
 
 ze_result_t

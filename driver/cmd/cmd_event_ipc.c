@@ -18,7 +18,9 @@
  *                put are zeMemGetIpcHandle, zeMemOpenIpcHandle,
  *                zeMemCloseIpcHandle and zeMemPutIpcHandle on that memory.
  *   header       the first 64 bytes of the pool memory: magic, version,
- *                count and flags, written by the exporter; the importer
+ *                count, flags and, for the one-slot pool of a
+ *                counter-based event (cmd_event_cb.c), that event's
+ *                flags, written by the exporter; the importer
  *                checks them against the size of what it mapped before it
  *                trusts the count.
  *   import       zeEventPoolOpenIpcHandle maps the memory and builds a pool
@@ -45,7 +47,8 @@ struct pool_header {
 	uint32_t version;
 	uint32_t count;
 	uint32_t flags;
-	uint8_t pad[44];
+	uint32_t cb_flags; /* a counter-based event's pool: its flags */
+	uint8_t pad[40];
 };
 _Static_assert(sizeof(struct pool_header) == sizeof(struct cmd_slot),
 	       "the slots start one line in");
@@ -90,6 +93,20 @@ cmd_ipc_pool_alloc(struct _ze_context_handle_t *ctx,
 	*base = p;
 	*slots = (struct cmd_slot *)(h + 1);
 	return ZE_RESULT_SUCCESS;
+}
+
+uint32_t
+cmd_ipc_pool_cb_flags(const struct _ze_event_pool_handle_t *p)
+{
+	const struct pool_header *h = p->ipc_base;
+	return h ? h->cb_flags : 0;
+}
+
+void
+cmd_ipc_pool_set_cb_flags(struct _ze_event_pool_handle_t *p, uint32_t flags)
+{
+	struct pool_header *h = p->ipc_base;
+	h->cb_flags = flags;
 }
 
 void

@@ -365,15 +365,11 @@ cmd_skip_op(struct cmd_op *op)
 	}
 }
 
-int
-cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
-	    struct cmd_op *op)
+/* The op past its event waits: checks, data, progress, signal. */
+static int
+run_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
+       struct cmd_op *op)
 {
-	if (op->nwait) {
-		int err = cmd_events_wait(op->wait, op->nwait, q);
-		if (err)
-			return err;
-	}
 	if ((op->probe & (CMD_VMM_DST | CMD_VMM_SRC)) && check_vmm_op(q, op)) {
 		cmd_skip_op(op);
 		return -EFAULT;
@@ -398,4 +394,21 @@ cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 					 data ? u_now_ns() : start, 0);
 	}
 	return 0;
+}
+
+int
+cmd_exec_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
+	    struct cmd_op *op)
+{
+	if (op->nwait) {
+		int err = cmd_events_wait(op->wait, op->nwait, q);
+		if (err)
+			return err;
+	}
+	/* Higher-priority work of the engine first (cmd_prio.c). */
+	bool counted = cmd_prio_enter(q);
+	int err = run_op(q, b, op);
+	if (counted)
+		cmd_prio_exit(q);
+	return err;
 }

@@ -237,6 +237,7 @@ cmd_zeCommandListReset(ze_command_list_handle_t hCommandList)
 		uint32_t busy = l->executing;
 		if (!busy) {
 			drop_ops(l);
+			l->has_cb = false;
 			l->closed = false;
 		}
 		pthread_mutex_unlock(&l->lock);
@@ -274,8 +275,10 @@ cmd_list_submit(struct _ze_command_list_handle_t *l, struct cmd_batch *b)
 	struct _ze_command_queue_handle_t *q = l->queue;
 	bool sync = q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
 	uint64_t ticket;
+	cmd_cb_arm_batch(b); /* counter-based events it signals */
 	/* Asynchronous: a host wait on its signal event may run it. */
 	if (cmd_queue_submit_hint(q, b, !sync, !sync, &ticket)) {
+		cmd_cb_unarm_batch(b);
 		cmd_batch_free(b);
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 				"the list is being destroyed");
@@ -312,8 +315,11 @@ cmd_list_add(struct _ze_command_list_handle_t *l, struct cmd_op *op)
 			why = "no memory";
 		}
 	}
-	if (!why)
+	if (!why) {
 		l->ops[l->nops++] = *op;
+		if (op->signal && op->signal->cb)
+			l->has_cb = true;
+	}
 	pthread_mutex_unlock(&l->lock);
 	if (why) {
 		cmd_op_release(op);

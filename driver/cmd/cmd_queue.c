@@ -34,9 +34,17 @@
  * and Synchronize waiters wake. So once Synchronize or a fence returns, the
  * memory and the lists are free to reuse.
  *
+ *   priority queues of one engine (device, ordinal, index) with different
+ *            priorities: before each op a worker lets higher-priority
+ *            runnable work of its engine run first (cmd_prio.c); a batch
+ *            queued with nothing ahead of it and its waits satisfied
+ *            marks its queue runnable at submit, so lower queues stop at
+ *            their next op even before this worker wakes up.
+ *
  * Locking: queue->lock guards the FIFO, `submitted`, `wake_at`,
  * `inline_busy` and `stopping` changes; `completed` is published under it
- * too and read atomically. No one holds it while running ops. Leaf lock.
+ * too and read atomically. No one holds it while running ops. It is taken
+ * before engine->lock (submit, end of batch: cmd_prio.c).
  */
 #include "cmd.h"
 
@@ -49,6 +57,8 @@
 #include "u_os.h"
 
 #define WORKER_STACK (1024u * 1024u)
+
+static bool stealable(const struct cmd_batch *b);
 
 struct _ze_command_queue_handle_t *
 cmd_queue_get(ze_command_queue_handle_t h)
@@ -189,6 +199,8 @@ finish_batch(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		q->wake_at = UINT64_MAX;
 		pthread_cond_broadcast(&q->done_cond);
 	}
+	if (!q->head)
+		cmd_prio_idle(q); /* nothing more to run (cmd_prio.c) */
 	if (stolen) {
 		q->inline_busy = false;
 		if (q->head)
@@ -384,11 +396,16 @@ cmd_queue_create(struct _ze_context_handle_t *ctx,
 	} else if ((err = cmd_reg_add(&q->obj, CMD_T_QUEUE, queue_release))) {
 		goto err_done;
 	}
-	err = start_worker(q, &box->stack);
+	err = cmd_prio_join(q);
 	if (err)
 		goto err_reg;
+	err = start_worker(q, &box->stack);
+	if (err)
+		goto err_prio;
 	*out = q;
 	return ZE_RESULT_SUCCESS;
+err_prio:
+	cmd_prio_leave(q);
 err_reg:
 	if (!implicit)
 		cmd_reg_remove(&q->obj);
@@ -413,6 +430,7 @@ cmd_queue_stop(struct _ze_command_queue_handle_t *q)
 	pthread_mutex_unlock(&q->lock);
 	cmd_queue_unblock(q);      /* a worker blocked on an event */
 	pthread_join(q->worker, NULL);
+	cmd_prio_leave(q);
 	munmap(box->stack, WORKER_STACK);
 	box->stack = NULL;
 }
@@ -451,6 +469,10 @@ cmd_queue_submit_hint(struct _ze_command_queue_handle_t *q,
 	else
 		q->head = b;
 	q->tail = b;
+	/* Nothing ahead of it: the engine's lower-priority queues stop at
+	 * their next op if it can run (cmd_prio.c). */
+	if (cmd_prio_mixed(q) && atomic_load(&q->completed) + 1 == t)
+		cmd_prio_submitted(q, stealable(b));
 	if (wake)
 		pthread_cond_signal(&q->work_cond);
 	pthread_mutex_unlock(&q->lock);
@@ -656,8 +678,10 @@ cmd_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
 	 * no need to wake the worker first. */
 	bool sync = q->mode == ZE_COMMAND_QUEUE_MODE_SYNCHRONOUS;
 	uint64_t ticket;
+	cmd_cb_arm_batch(b); /* counter-based events its lists signal */
 	int err = cmd_queue_submit(q, b, !sync, &ticket);
 	if (err) {
+		cmd_cb_unarm_batch(b);
 		r = DRV_FAIL(ZE_RESULT_ERROR_INVALID_ARGUMENT,
 			     "the queue is being destroyed");
 		goto err;

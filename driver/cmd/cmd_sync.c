@@ -178,6 +178,16 @@ void
 cmd_event_signal(struct _ze_event_handle_t *e, uint64_t start, uint64_t end,
 		 uint32_t status)
 {
+	if (e->cb)
+		cmd_cb_complete(e, start, end, status);
+	else
+		cmd_event_set(e, start, end, status);
+}
+
+void
+cmd_event_set(struct _ze_event_handle_t *e, uint64_t start, uint64_t end,
+	      uint32_t status)
+{
 	struct cmd_slot *s = e->slot;
 	atomic_store_explicit(&s->ts_start, start, memory_order_relaxed);
 	atomic_store_explicit(&s->ts_end, end, memory_order_relaxed);
@@ -322,6 +332,9 @@ cmd_events_wait(struct _ze_event_handle_t **ev, uint32_t n,
 	if (cmd_events_ready(ev, n))
 		return 0;
 	cmd_sync_init();
+	/* Blocked: lower-priority queues of the engine may run (they may be
+	 * what signals these events). */
+	cmd_prio_idle(q);
 	for (uint32_t i = 0; i < n; i++) {
 		struct cmd_slot *s = ev[i]->slot;
 		/* Producer/consumer chains hand over in microseconds. */

@@ -57,5 +57,7 @@ TCase *tc_case_region(void); /* test_cmd_copy.c */
 TCase *tc_case_thread(void); /* test_cmd_thread.c */
 TCase *tc_case_free(void);   /* test_cmd_thread.c */
 TCase *tc_case_ext(void);    /* test_cmd_ext.c */
+TCase *tc_case_prio(void);   /* test_cmd_prio.c */
+TCase *tc_case_cb(void);     /* test_cmd_cb.c */
 
 #endif

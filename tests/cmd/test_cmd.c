@@ -598,5 +598,7 @@ main(void)
 	suite_add_tcase(s, tc_case_thread());
 	suite_add_tcase(s, tc_case_free());
 	suite_add_tcase(s, tc_case_ext());
+	suite_add_tcase(s, tc_case_prio());
+	suite_add_tcase(s, tc_case_cb());
 	return check_run(s, CK_NORMAL, false);
 }

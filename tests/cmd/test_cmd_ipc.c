@@ -15,6 +15,10 @@
  * the parent waits for both, sees the copy's timestamps, and resets one
  * that the child then sees reset.
  *
+ * Counter-based events ("--child-cb"): the child opens the parent's IPC
+ * counter-based event, sees it armed, sleeps until the parent's op
+ * completes it, and again after a second append re-armed it.
+ *
  * Exits 77 (skipped, reason printed) when the driver has no IPC entry
  * points.
  */
@@ -195,10 +199,65 @@ child_events(void)
 	return 0;
 }
 
+/* A counter-based event of the parent: seen armed (not complete), waited
+ * on until the parent's op completes it, re-armed by a second append of
+ * the parent (no reset) and waited on again; an opened event may not be
+ * signalled here. */
 static int
-child_main(bool events)
+child_cb(void)
 {
-	int rc = events ? child_events() : child_work();
+	int rc = child_open();
+	if (rc)
+		return rc;
+	ze_result_t want = ZE_RESULT_SUCCESS;
+	ze_ipc_event_counter_based_handle_t h;
+	if (full_io(CHILD_IN, &h, sizeof(h), false))
+		return -1;
+	ze_event_handle_t e = NULL;
+	STEP(zt.event.pfnCounterBasedOpenIpcHandle(zt.ctx, h, &e));
+	ze_event_counter_based_flags_t fl = 0;
+	STEP(zt.event.pfnGetCounterBasedFlags(e, &fl));
+	if (fl != (ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE |
+		   ZE_EVENT_COUNTER_BASED_FLAG_IPC)) {
+		fprintf(stderr, "child: flags 0x%x\n", fl);
+		return -1;
+	}
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, 0 };
+	ze_command_list_handle_t l;
+	STEP(zt.list.pfnCreateImmediate(zt.ctx, zt.dev, &qd, &l));
+	want = ZE_RESULT_ERROR_UNSUPPORTED_FEATURE;
+	STEP(zt.list.pfnAppendBarrier(l, e, 0, NULL));
+	STEP(zt.event.pfnHostSignal(e));
+	for (int round = 0; round < 2; round++) {
+		int go = 0;
+		if (round && full_io(CHILD_IN, &go, sizeof(go), false))
+			return -1;
+		want = ZE_RESULT_NOT_READY;
+		STEP(zt.event.pfnQueryStatus(e));
+		go = 1;
+		if (full_io(CHILD_OUT, &go, sizeof(go), true))
+			return -1;
+		/* Sleeps on the shared word until the parent's op ran. */
+		want = ZE_RESULT_SUCCESS;
+		STEP(zt.event.pfnHostSynchronize(e, UINT64_MAX));
+		/* A wait in a list of this process: already satisfied. */
+		STEP(zt.list.pfnAppendBarrier(l, NULL, 1, &e));
+		STEP(zt.list.pfnHostSynchronize(l, UINT64_MAX));
+		if (full_io(CHILD_OUT, &go, sizeof(go), true))
+			return -1;
+	}
+	STEP(zt.list.pfnDestroy(l));
+	STEP(zt.event.pfnCounterBasedCloseIpcHandle(e));
+	STEP(zt.context.pfnDestroy(zt.ctx));
+	return 0;
+}
+
+static int
+child_main(int mode)
+{
+	int rc = mode == 2 ? child_cb() : mode ? child_events() : child_work();
 	full_io(CHILD_OUT, &rc, sizeof(rc), true);
 	return rc ? 1 : 0;
 }
@@ -404,13 +463,84 @@ START_TEST(test_ipc_event_pool_two_processes)
 }
 END_TEST
 
+START_TEST(test_ipc_counter_based_event_two_processes)
+{
+	ze_event_counter_based_desc_t d = {
+		ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, NULL,
+		ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE |
+			ZE_EVENT_COUNTER_BASED_FLAG_IPC,
+		0, 0 };
+	ze_event_handle_t e = NULL;
+	ck_assert_int_eq(zt.event.pfnCounterBasedCreate(zt.ctx, zt.dev, &d,
+							&e),
+			 ZE_RESULT_SUCCESS);
+	ze_event_pool_handle_t gp = NULL;
+	ze_event_pool_desc_t pd = { ZE_STRUCTURE_TYPE_EVENT_POOL_DESC, NULL,
+				    0, 2 };
+	ck_assert_int_eq(zt.event_pool.pfnCreate(zt.ctx, &pd, 0, NULL, &gp),
+			 ZE_RESULT_SUCCESS);
+	ze_event_handle_t gate[2] = { pool_event(gp, 0), pool_event(gp, 1) };
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, 0 };
+	ze_command_list_handle_t l = NULL;
+	ck_assert_int_eq(zt.list.pfnCreateImmediate(zt.ctx, zt.dev, &qd, &l),
+			 ZE_RESULT_SUCCESS);
+	/* Armed before the child sees it. */
+	ck_assert_int_eq(zt.list.pfnAppendBarrier(l, e, 1, &gate[0]),
+			 ZE_RESULT_SUCCESS);
+	ze_ipc_event_counter_based_handle_t h, h2;
+	ck_assert_int_eq(zt.event.pfnCounterBasedGetIpcHandle(e, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnCounterBasedGetIpcHandle(e, &h2),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(memcmp(&h, &h2, sizeof(h)), 0);
+	int to, from, rc = -1, go = 0, status;
+	pid_t pid = start_child(&to, &from, "--child-cb");
+	ck_assert_int_eq(full_io(to, &h, sizeof(h), true), 0);
+	for (int round = 0; round < 2; round++) {
+		if (round) {
+			/* Re-armed by a second append, no reset. */
+			ck_assert_int_eq(zt.list.pfnAppendBarrier(l, e, 1,
+								  &gate[1]),
+					 ZE_RESULT_SUCCESS);
+			ck_assert_int_eq(full_io(to, &go, sizeof(go), true),
+					 0);
+		}
+		ck_assert_int_eq(full_io(from, &go, sizeof(go), false), 0);
+		ck_assert_int_eq(go, 1);
+		ck_assert_int_eq(zt.event.pfnQueryStatus(e),
+				 ZE_RESULT_NOT_READY);
+		ck_assert_int_eq(zt.event.pfnHostSignal(gate[round]),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.event.pfnHostSynchronize(e, UINT64_MAX),
+				 ZE_RESULT_SUCCESS);
+		/* The child saw it complete too. */
+		ck_assert_int_eq(full_io(from, &go, sizeof(go), false), 0);
+	}
+	ck_assert_int_eq(full_io(from, &rc, sizeof(rc), false), 0);
+	close(to);
+	close(from);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(rc == 0, "child failed with 0x%x (see stderr)", rc);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(zt.list.pfnDestroy(l), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(gate[0]), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(gate[1]), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(gp), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(e), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 int
 main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--child"))
-		return child_main(false);
+		return child_main(0);
 	if (argc > 1 && !strcmp(argv[1], "--child-events"))
-		return child_main(true);
+		return child_main(1);
+	if (argc > 1 && !strcmp(argv[1], "--child-cb"))
+		return child_main(2);
 	self_exe = "/proc/self/exe";
 	struct zt probe;
 	memset(&probe, 0, sizeof(probe));
@@ -430,6 +560,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_ipc_event_pool_errors);
 	tcase_add_test(tc, test_ipc_event_pool_same_process);
 	tcase_add_test(tc, test_ipc_event_pool_two_processes);
+	tcase_add_test(tc, test_ipc_counter_based_event_two_processes);
 	suite_add_tcase(s, tc);
 	return check_run(s, CK_NORMAL, false);
 }

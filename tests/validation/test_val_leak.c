@@ -227,6 +227,27 @@ START_TEST(test_leak_at_exit_clean)
 }
 END_TEST
 
+/* Counter-based events (1.15) pass through the layer; the event row of
+ * the table counts their create with zeEventCreate's. */
+START_TEST(test_leak_counter_based_events)
+{
+	int st;
+	vt_switches("plk");
+	char *out = run_child("chain", "counter-based", &st);
+	if (!WIFEXITED(st) || WEXITSTATUS(st))
+		fprintf(stderr, "--- output ---\n%s--- end ---\n", out);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	assert_has(out, "host-signal=0x78000003\n");
+	assert_has(out, "                 zeEventCreate = 0     |\n"
+			"     zeEventCounterBasedCreate = 1     |\n");
+	assert_has(out, "                zeEventDestroy = 1    ");
+	ck_assert_ptr_null(strstr(out, "LEAK"));
+	ck_assert_int_eq(vt_count_findings(out), 0);
+	free(out);
+}
+END_TEST
+
 START_TEST(test_leak_checker_off)
 {
 	int st;
@@ -251,6 +272,7 @@ suite(void)
 	tcase_add_test(t, test_leak_at_exit);
 	tcase_add_test(t, test_leak_at_exit_clean);
 	tcase_add_test(t, test_leak_checker_off);
+	tcase_add_test(t, test_leak_counter_based_events);
 	suite_add_tcase(s, t);
 	return s;
 }

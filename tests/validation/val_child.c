@@ -108,6 +108,43 @@ ipc_open(const char *hex)
 	       c.api.zeContextDestroy(c.ctx) != ZE_RESULT_SUCCESS;
 }
 
+/* Counter-based events through the layer: created, signalled by an
+ * immediate list's append, waited on, refused a host signal, destroyed
+ * (the leak table pairs the create with zeEventDestroy). */
+static int
+counter_based(void)
+{
+	const ze_event_dditable_t *ev = &c.ddi.Event;
+	const ze_command_list_dditable_t *cl = &c.ddi.CommandList;
+	if (!ev->pfnCounterBasedCreate || !ev->pfnGetCounterBasedFlags) {
+		printf("the chain has no counter-based events\n");
+		return 1;
+	}
+	ze_event_counter_based_desc_t d = {
+		ZE_STRUCTURE_TYPE_EVENT_COUNTER_BASED_DESC, NULL,
+		ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE, 0, 0 };
+	ze_event_handle_t e = NULL;
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, 0 };
+	ze_command_list_handle_t l = NULL;
+	static char a[256], b[256];
+	memset(a, 0x3c, sizeof(a));
+	ze_event_counter_based_flags_t fl = 0;
+	if (ev->pfnCounterBasedCreate(c.ctx, c.dev, &d, &e) ||
+	    cl->pfnCreateImmediate(c.ctx, c.dev, &qd, &l) ||
+	    cl->pfnAppendMemoryCopy(l, b, a, sizeof(a), e, 0, NULL) ||
+	    ev->pfnHostSynchronize(e, UINT64_MAX) ||
+	    ev->pfnQueryStatus(e) || ev->pfnGetCounterBasedFlags(e, &fl) ||
+	    fl != ZE_EVENT_COUNTER_BASED_FLAG_IMMEDIATE || b[255] != 0x3c)
+		return 1;
+	ze_result_t r = ev->pfnHostSignal(e);
+	printf("host-signal=0x%x\n", (unsigned)r);
+	fflush(stdout);
+	return cl->pfnDestroy(l) || ev->pfnDestroy(e) ||
+	       c.api.zeContextDestroy(c.ctx) != ZE_RESULT_SUCCESS;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -136,6 +173,8 @@ main(int argc, char **argv)
 		return clean();
 	if (!strcmp(argv[2], "double-free"))
 		return double_free();
+	if (!strcmp(argv[2], "counter-based"))
+		return counter_based();
 	if (!strcmp(argv[2], "ipc-open"))
 		return ipc_open(argc > 3 ? argv[3] : NULL);
 	fprintf(stderr, "val_child: unknown scenario %s\n", argv[2]);
