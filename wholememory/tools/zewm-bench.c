@@ -4,7 +4,7 @@
  * baseline measured in the same run (medians of --trials runs).
  *
  *   gather  n random rows (--rows, default 1M) of 128 B from a table of
- *           --table-mb MiB (default 2048) by wholememory_gather, for
+ *           --table-mb MiB (default 2048) by wholememoryx_gather, for
  *           CONTINUOUS, CHUNKED and DISTRIBUTED host memory, against a
  *           memcpy gather of the same rows from a local array of the
  *           table's size (target for the mapped types: >= 0.7x);
@@ -94,8 +94,8 @@ bench_gather(wholememory_memory_type_t t, size_t table, const int64_t *idx,
 		b[k] = now_s() - t0;
 		wholememory_communicator_barrier(comm);
 		t0 = now_s();
-		if ((e = wholememory_gather(h, idx, n, out, ROW)))
-			die("wholememory_gather", e);
+		if ((e = wholememoryx_gather(h, idx, n, out, ROW)))
+			die("wholememoryx_gather", e);
 		v[k] = now_s() - t0;
 	}
 	wholememory_communicator_barrier(comm);
