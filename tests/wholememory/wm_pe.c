@@ -12,6 +12,7 @@
 #include <check.h>
 
 #include <wholememory/wholememory.h>
+#include <wholememory/wholememory_op.h>
 
 #include "check_run.h"
 #include "wm_pe.h"
@@ -1050,6 +1051,37 @@ START_TEST(test_no_leaks)
 						      types[t], locs[l], 64,
 						      NULL));
 				OK(wholememory_free(h));
+				/* a tensor, and a gather that converts
+				 * (temporary memory on DISTRIBUTED) */
+				wholememory_tensor_description_t d;
+				wholememory_initialize_tensor_desc(&d);
+				d.dim = 2;
+				d.sizes[0] = 64;
+				d.sizes[1] = d.strides[0] = 16;
+				d.dtype = WHOLEMEMORY_DT_FLOAT;
+				wholememory_tensor_t tt, ti, to;
+				OK(wholememory_create_tensor(&tt, &d, world,
+							     types[t], locs[l],
+							     NULL));
+				int64_t ix[4] = { 63, 0, 5, 5 };
+				uint16_t hv[4 * 16];
+				wholememory_tensor_description_t id = d, od = d;
+				id.dim = 1;
+				id.sizes[0] = 4;
+				id.strides[0] = 1;
+				id.dtype = WHOLEMEMORY_DT_INT64;
+				od.sizes[0] = 4;
+				od.dtype = WHOLEMEMORY_DT_HALF;
+				OK(wholememory_make_tensor_from_pointer(&ti, ix,
+									&id));
+				OK(wholememory_make_tensor_from_pointer(&to, hv,
+									&od));
+				OK(wholememory_gather(tt, ti, to, NULL, NULL,
+						      -1));
+				OK(wholememory_destroy_tensor(ti));
+				OK(wholememory_destroy_tensor(to));
+				OK(wholememory_communicator_barrier(world));
+				OK(wholememory_destroy_tensor(tt));
 			}
 		wholememory_comm_t c;
 		OK(wholememory_split_communicator(&c, world, 0, 0));
