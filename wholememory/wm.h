@@ -21,7 +21,11 @@
  *             on a communicator of part of the world within one node).
  *             wm_mem.c
  *   io        load_from_file / store_to_file. wm_io.c
- *   gather    gather / scatter by index. wm_gather.c
+ *   gather    wholememoryx_gather / _scatter: rows by index. wm_gather.c
+ *   tensor    descriptions and tensors (a description over a handle or
+ *             plain memory). wm_tensor.c
+ *   op        wholememory_gather / _scatter on tensors: indices of two
+ *             types, element conversion, the command list. wm_op.c
  *
  * Errors: 0 or -errno inside; wm_result() (wm_comm.c) is the one place
  * an -errno becomes a wholememory_error_code_t:
@@ -46,6 +50,7 @@
 
 #include <level_zero/ze_api.h>
 #include <wholememory/wholememory.h>
+#include <wholememory/wholememory_tensor.h>
 
 #include "u_log.h"
 
@@ -53,6 +58,7 @@
 #define WM_API __attribute__((visibility("default")))
 #define WM_COMM_MAGIC 0x776d636du   /* "wmcm" */
 #define WM_HANDLE_MAGIC 0x776d686eu /* "wmhn" */
+#define WM_TENSOR_MAGIC 0x776d7473u /* "wmts" */
 
 struct wholememory_comm_ {
 	uint32_t magic;
@@ -97,6 +103,10 @@ int wm_result(int err);
 bool wm_comm_live(const struct wholememory_comm_ *c);
 bool wm_handle_live(const struct wholememory_handle_ *h);
 void wm_handle_register(struct wholememory_handle_ *h, bool add);
+/* Any object of the registry (its first word its magic); register
+ * returns 0 or -ENOMEM. */
+bool wm_obj_live(const void *p, uint32_t magic);
+int wm_obj_register(void *p, bool add);
 /* Level Zero objects of the library (after the world exists). */
 ze_context_handle_t wm_ze_ctx(void);
 ze_device_handle_t wm_ze_dev(void);
@@ -130,5 +140,30 @@ int wm_owner(const struct wholememory_handle_ *h, size_t off);
 /* Where this rank reaches rank r's partition directly, NULL if it
  * cannot (another node, DISTRIBUTED). */
 char *wm_rank_ptr(const struct wholememory_handle_ *h, int r);
+
+/* ---- wm_gather.c ------------------------------------------------------- */
+/* Rows by index, checked (wholememoryx_gather / _scatter). */
+wholememory_error_code_t wm_rows(struct wholememory_handle_ *h,
+				 const int64_t *idx, size_t n, char *buf,
+				 size_t eb, bool put);
+/* Bytes [off, off + len) of the table <-> buf, split at partitions;
+ * *rma set when a non-blocking get / put was issued (shmem_quiet it). */
+void wm_move(struct wholememory_handle_ *h, size_t off, size_t len,
+	     char *buf, bool put, bool *rma);
+/* keep[i] = 1 when no later j has idx[j] == idx[i] (free it). */
+int wm_last_of_each(const int64_t *idx, size_t n, uint8_t **keep);
+
+/* ---- wm_tensor.c ------------------------------------------------------- */
+struct wholememory_tensor_ {
+	uint32_t magic;
+	struct wholememory_handle_ *handle;  /* NULL: plain memory */
+	void *storage;
+	wholememory_tensor_description_t desc;
+	struct wholememory_tensor_ *root;
+	bool own_handle;
+};
+bool wm_tensor_live(const struct wholememory_tensor_ *t);
+/* Frees t's record only (finalize: what the program left). */
+void wm_tensor_drop(struct wholememory_tensor_ *t);
 
 #endif

@@ -159,6 +159,21 @@ wm_handle_live(const struct wholememory_handle_ *h)
 	return reg_has(h, WM_HANDLE_MAGIC);
 }
 
+bool
+wm_obj_live(const void *p, uint32_t magic)
+{
+	return reg_has(p, magic);
+}
+
+int
+wm_obj_register(void *p, bool add)
+{
+	if (add)
+		return reg_add(p);
+	reg_del(p);
+	return 0;
+}
+
 void
 wm_handle_register(struct wholememory_handle_ *h, bool add)
 {
@@ -544,7 +559,19 @@ wholememory_finalize(void)
 {
 	if (!wm.inited)
 		return WHOLEMEMORY_SUCCESS;
-	/* what the program left: handles first, then communicators */
+	/* what the program left: tensors' records, handles, then
+	 * communicators */
+	for (;;) {
+		void *p = NULL;
+		pthread_mutex_lock(&reg_lock);
+		for (size_t i = 0; i < reg_n && !p; i++)
+			if (*(uint32_t *)reg[i] == WM_TENSOR_MAGIC)
+				p = reg[i];
+		pthread_mutex_unlock(&reg_lock);
+		if (!p)
+			break;
+		wm_tensor_drop(p);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (;;) {
 			void *p = NULL;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * wm_gather: wholememory_gather / wholememory_scatter (beyond the seed):
- * rows by global index. Not collective.
+ * wm_gather: wholememoryx_gather / wholememoryx_scatter (zemem's
+ * extension): rows by global index on a handle. Not collective.
+ * wm_op.c runs WholeMemory's tensor ops through wm_rows().
  *
  * Mapped memory (CONTINUOUS, CHUNKED): one memcpy per row from the global
  * range. Symmetric-heap memory (DISTRIBUTED, HIERARCHY): a row of this
@@ -45,9 +46,9 @@ check(struct wholememory_handle_ *h, const int64_t *idx, size_t n, const void *b
 }
 
 /* One row piece [off, off + len) of the table <-> buf. */
-static void
-move(struct wholememory_handle_ *h, size_t off, size_t len, char *buf, bool put,
-     bool *rma)
+void
+wm_move(struct wholememory_handle_ *h, size_t off, size_t len, char *buf,
+	bool put, bool *rma)
 {
 	while (len) {
 		int r = wm_owner(h, off);
@@ -77,8 +78,8 @@ move(struct wholememory_handle_ *h, size_t off, size_t len, char *buf, bool put,
 }
 
 /* keep[i] = 1 when no later j has idx[j] == idx[i]. 0 or -ENOMEM. */
-static int
-last_of_each(const int64_t *idx, size_t n, uint8_t **keep_out)
+int
+wm_last_of_each(const int64_t *idx, size_t n, uint8_t **keep_out)
 {
 	unsigned bits = 4;
 	while (bits < 62 && ((size_t)1 << bits) < 2 * n)
@@ -110,8 +111,8 @@ last_of_each(const int64_t *idx, size_t n, uint8_t **keep_out)
 	return 0;
 }
 
-static wholememory_error_code_t
-rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
+wholememory_error_code_t
+wm_rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
      size_t eb, bool put)
 {
 	int err = check(h, idx, n, buf, eb);
@@ -129,14 +130,14 @@ rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
 		return WHOLEMEMORY_SUCCESS;
 	}
 	uint8_t *keep = NULL;
-	if (put && n > 1 && (err = last_of_each(idx, n, &keep))) {
+	if (put && n > 1 && (err = wm_last_of_each(idx, n, &keep))) {
 		u_err(WM_TOPIC, "scatter of %zu rows: no memory for the "
 		      "duplicate check", n);
 		return wm_result(err);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!keep || keep[i])
-			move(h, (size_t)idx[i] * eb, eb, buf + i * eb, put,
+			wm_move(h, (size_t)idx[i] * eb, eb, buf + i * eb, put,
 			     &rma);
 	free(keep);
 	if (rma)
@@ -145,18 +146,18 @@ rows(struct wholememory_handle_ *h, const int64_t *idx, size_t n, char *buf,
 }
 
 WM_API wholememory_error_code_t
-wholememory_gather(wholememory_handle_t wholememory_handle,
-		   const int64_t *indices, size_t n, void *out,
-		   size_t entry_bytes)
+wholememoryx_gather(wholememory_handle_t wholememory_handle,
+		    const int64_t *indices, size_t n, void *out,
+		    size_t entry_bytes)
 {
-	return rows(wholememory_handle, indices, n, out, entry_bytes, false);
+	return wm_rows(wholememory_handle, indices, n, out, entry_bytes, false);
 }
 
 WM_API wholememory_error_code_t
-wholememory_scatter(wholememory_handle_t wholememory_handle,
-		    const int64_t *indices, size_t n, const void *in,
-		    size_t entry_bytes)
+wholememoryx_scatter(wholememory_handle_t wholememory_handle,
+		     const int64_t *indices, size_t n, const void *in,
+		     size_t entry_bytes)
 {
-	return rows(wholememory_handle, indices, n, (char *)in, entry_bytes,
-		    true);
+	return wm_rows(wholememory_handle, indices, n, (char *)in,
+		       entry_bytes, true);
 }

@@ -413,15 +413,32 @@ wholememory_get_global_reference(wholememory_gref_t *wholememory_gref,
 	if (h->type != WHOLEMEMORY_MT_CONTINUOUS &&
 	    h->type != WHOLEMEMORY_MT_CHUNKED)
 		return WHOLEMEMORY_INVALID_INPUT;
+	/* WholeMemory's: one range (CONTINUOUS, CHUNKED HOST) is stride 0;
+	 * CHUNKED DEVICE is the per-rank pointers with the partition
+	 * stride, owner = offset / stride when every rank but the last
+	 * ones holds exactly that stride (same_chunk) */
 	bool chunked_dev = h->type == WHOLEMEMORY_MT_CHUNKED &&
 			   h->loc == WHOLEMEMORY_ML_DEVICE;
-	wholememory_gref->pointer = chunked_dev ? (void *)h->rank_ptr : h->base;
 	wholememory_gref->rank_memory_offsets = h->offs;
 	wholememory_gref->world_size = h->comm->size;
-	wholememory_gref->stride = h->gran;
+	if (!chunked_dev) {
+		wholememory_gref->pointer = h->base;
+		wholememory_gref->stride = 0;
+		wholememory_gref->same_chunk = false;
+		return WHOLEMEMORY_SUCCESS;
+	}
+	size_t stride = h->sizes[0], widest = 0;
 	bool same = true;
-	for (int r = 0; r + 1 < h->comm->size; r++)
-		same = same && h->sizes[r] == h->sizes[0];
+	for (int r = 0; r < h->comm->size; r++) {
+		size_t at = (size_t)r * stride;
+		same = same && h->offs[r] == (at < h->total ? at : h->total);
+		if (h->sizes[r] > widest)
+			widest = h->sizes[r];
+	}
+	/* and the last rank holds no more than stride */
+	same = same && h->total <= (size_t)h->comm->size * stride;
+	wholememory_gref->pointer = (void *)h->rank_ptr;
+	wholememory_gref->stride = same ? stride : widest;
 	wholememory_gref->same_chunk = same;
 	return WHOLEMEMORY_SUCCESS;
 }
@@ -446,4 +463,11 @@ wholememory_get_rank_partition_offsets(size_t *rank_mem_offsets,
 	memcpy(rank_mem_offsets, wholememory_handle->offs,
 	       sizeof(size_t) * wholememory_handle->comm->size);
 	return WHOLEMEMORY_SUCCESS;
+}
+
+WM_API wholememory_gref_t
+wholememory_create_continuous_global_reference(void *ptr)
+{
+	wholememory_gref_t g = { .pointer = ptr, .world_size = 1 };
+	return g;
 }

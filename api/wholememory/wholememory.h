@@ -6,10 +6,13 @@
  * total_size bytes split into one partition per rank, reached by every
  * rank through mappings (CONTINUOUS, CHUNKED, HIERARCHY within a node) or
  * through libzeshmem's RMA (DISTRIBUTED, HIERARCHY across nodes).
- * The seed's C++ default arguments are plain parameters here (pass
- * LEVEL_INFO and NULL). Beyond the seed: wholememory_gref_t,
- * wholememory_create_communicator_from_env, wholememory_gather /
- * wholememory_scatter.
+ * C++ callers get the real header's default arguments (wholememory_init's
+ * log_level LEVEL_INFO, wholememory_malloc's rank_entry_partition
+ * nullptr); C callers pass them. wholememory_gref_t: global_reference.h.
+ * Tensors, gather / scatter on tensors: wholememory_tensor.h,
+ * wholememory_op.h. Beyond the seed (zemem extensions, at the end):
+ * wholememory_create_communicator_from_env and the row-index gather /
+ * scatter on a handle, wholememoryx_gather / wholememoryx_scatter.
  *
  * Distributed backends: WHOLEMEMORY_DB_NONE is libzeshmem's own RMA (the
  * only backend here); NCCL and NVSHMEM are WHOLEMEMORY_NOT_SUPPORTED.
@@ -20,6 +23,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <wholememory/global_reference.h>
+
+/* A default argument for C++ callers; nothing in C. */
+#ifndef WHOLEMEMORY_DEFAULT_ARG
+#ifdef __cplusplus
+#define WHOLEMEMORY_DEFAULT_ARG(v) = v
+#else
+#define WHOLEMEMORY_DEFAULT_ARG(v)
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -96,21 +110,9 @@ typedef struct {
 	int clique_num;
 } clique_info_t;
 
-/* The global reference of CONTINUOUS and CHUNKED memory: pointer is the
- * global pointer, or (CHUNKED DEVICE) an array of world_size per-rank
- * pointers; rank_memory_offsets has world_size + 1 entries (the last is
- * the total size); stride the data granularity; same_chunk true when
- * every rank holds the same size (the last may hold less). */
-typedef struct {
-	void *pointer;
-	size_t *rank_memory_offsets;
-	int world_size;
-	size_t stride;
-	bool same_chunk;
-} wholememory_gref_t;
-
-wholememory_error_code_t wholememory_init(unsigned int flags,
-					  LogLevel log_level);
+wholememory_error_code_t wholememory_init(
+	unsigned int flags,
+	LogLevel log_level WHOLEMEMORY_DEFAULT_ARG(LEVEL_INFO));
 wholememory_error_code_t wholememory_finalize(void);
 wholememory_error_code_t wholememory_create_unique_id(
 	wholememory_unique_id_t *unique_id);
@@ -150,7 +152,8 @@ wholememory_error_code_t wholememory_malloc(
 	wholememory_handle_t *wholememory_handle_ptr, size_t total_size,
 	wholememory_comm_t comm, wholememory_memory_type_t memory_type,
 	wholememory_memory_location_t memory_location,
-	size_t data_granularity, size_t *rank_entry_partition);
+	size_t data_granularity,
+	size_t *rank_entry_partition WHOLEMEMORY_DEFAULT_ARG(nullptr));
 wholememory_error_code_t wholememory_free(
 	wholememory_handle_t wholememory_handle);
 wholememory_error_code_t wholememory_get_communicator(
@@ -203,14 +206,17 @@ bool wholememory_is_intranode_communicator(wholememory_comm_t comm);
 bool wholememory_is_intra_mnnvl_communicator(wholememory_comm_t comm);
 bool wholememory_is_build_with_nvshmem(void);
 
-/* Beyond the seed: rows by global index (entry_bytes each, the row of
- * index i at byte i * entry_bytes of the table). Not collective; every
- * index must lie in the table (WHOLEMEMORY_INVALID_VALUE otherwise,
- * nothing copied). */
-wholememory_error_code_t wholememory_gather(
+/* ---- zemem extensions ------------------------------------------------
+ * Rows by global index on a handle (entry_bytes each, the row of index i
+ * at byte i * entry_bytes of the table), for every memory type. Not
+ * collective; every index must lie in the table (WHOLEMEMORY_INVALID_VALUE
+ * otherwise, nothing copied). A scatter naming a row several times leaves
+ * its last value. (zemem's first wholememory_gather / wholememory_scatter;
+ * those names are WholeMemory's tensor ops now: wholememory_op.h.) */
+wholememory_error_code_t wholememoryx_gather(
 	wholememory_handle_t wholememory_handle, const int64_t *indices,
 	size_t n, void *out, size_t entry_bytes);
-wholememory_error_code_t wholememory_scatter(
+wholememory_error_code_t wholememoryx_scatter(
 	wholememory_handle_t wholememory_handle, const int64_t *indices,
 	size_t n, const void *in, size_t entry_bytes);
 

@@ -12,8 +12,10 @@
 #include <check.h>
 
 #include <wholememory/wholememory.h>
+#include <wholememory/wholememory_op.h>
 
 #include "check_run.h"
+#include "wm_pe.h"
 #include "leakcheck.h"
 
 #include <fcntl.h>
@@ -29,26 +31,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define EQ(a, b) ck_assert_int_eq((a), (b))
-#define OK(x) EQ((x), WHOLEMEMORY_SUCCESS)
-/* cond holds for every i in [0, n): one assertion (check's assertions
- * are slow in hot loops without fork) */
-#define ALL(n, cond)                                                     \
-	do {                                                             \
-		size_t bad_ = 0;                                         \
-		for (size_t i = 0; i < (size_t)(n); i++)                 \
-			bad_ += !(cond);                                 \
-		ck_assert_uint_eq(bad_, 0);                              \
-	} while (0)
-
-static wholememory_comm_t world;
-static int me, np;
+wholememory_comm_t world;
+int me, np;
 
 /* A failed assertion leaves its test early on one rank only, and the
  * other ranks' next collective would wait for it: the failing rank skips
  * every later test (its setup fails), prints check's report and ends
  * without finalizing, so zeshrun ends the job at once. */
-static bool test_done, broken;
+bool test_done;
+static bool broken;
 
 static void
 setup(void)
@@ -65,16 +56,16 @@ teardown(void)
 		broken = true;
 }
 
-static const wholememory_memory_type_t types[] = {
+const wholememory_memory_type_t types[4] = {
 	WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_MT_CHUNKED,
 	WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_MT_HIERARCHY,
 };
-static const wholememory_memory_location_t locs[] = {
+const wholememory_memory_location_t locs[2] = {
 	WHOLEMEMORY_ML_HOST, WHOLEMEMORY_ML_DEVICE,
 };
 
 /* The value of 8-byte word w of the table in the tests' pattern. */
-static uint64_t
+uint64_t
 pat(uint64_t w, uint64_t salt)
 {
 	return (w + 1) * 0x9e3779b97f4a7c15ull ^ salt;
@@ -208,8 +199,8 @@ START_TEST(test_bad_handles)
 	EQ(wholememory_get_data_granularity(fh), 0);
 	int64_t i0 = 0;
 	uint64_t v;
-	EQ(wholememory_gather(fh, &i0, 1, &v, 8), WHOLEMEMORY_INVALID_INPUT);
-	EQ(wholememory_scatter(fh, &i0, 1, &v, 8), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememoryx_gather(fh, &i0, 1, &v, 8), WHOLEMEMORY_INVALID_INPUT);
+	EQ(wholememoryx_scatter(fh, &i0, 1, &v, 8), WHOLEMEMORY_INVALID_INPUT);
 	const char *fn = "/nonexistent";
 	EQ(wholememory_load_from_file(fh, 0, 8, 8, &fn, 1, 0),
 	   WHOLEMEMORY_INVALID_INPUT);
@@ -336,11 +327,15 @@ check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
 	if (t == WHOLEMEMORY_MT_CONTINUOUS || t == WHOLEMEMORY_MT_CHUNKED) {
 		OK(eg);
 		EQ(g.world_size, np);
-		EQ(g.stride, gran);
 		for (int r = 0; r <= np; r++)
 			EQ(g.rank_memory_offsets[r], r < np ? offs[r] : total);
 		if (t == WHOLEMEMORY_MT_CHUNKED &&
 		    l == WHOLEMEMORY_ML_DEVICE) {
+			/* the per-rank pointers and the partition stride:
+			 * the default plan is same_chunk, owner =
+			 * offset / stride */
+			EQ(g.stride, sizes[0]);
+			ck_assert(g.same_chunk);
 			for (int r = 0; r < np; r++) {
 				void *rp;
 				size_t rs, ro;
@@ -348,7 +343,12 @@ check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
 							       r, h));
 				ck_assert_ptr_eq(((void **)g.pointer)[r], rp);
 			}
+			char **rpp = g.pointer;
+			ALL(total / 8, *(uint64_t *)(rpp[i * 8 / g.stride] +
+						     i * 8 % g.stride) ==
+					       pat(i, t * 10 + l));
 		} else {
+			EQ(g.stride, 0);
 			ck_assert_ptr_eq(g.pointer, gp);
 		}
 	} else {
@@ -377,7 +377,7 @@ check_type(wholememory_memory_type_t t, wholememory_memory_location_t l,
 	uint64_t *out = malloc(8 * nrow);
 	for (size_t i = 0; i < nrow; i++)
 		idx[i] = (int64_t)(nrow - 1 - i);
-	OK(wholememory_gather(h, idx, nrow, out, 8));
+	OK(wholememoryx_gather(h, idx, nrow, out, 8));
 	ALL(nrow, out[i] == pat(nrow - 1 - i, t * 10 + l));
 	free(idx);
 	free(out);
@@ -613,7 +613,7 @@ sub_type(wholememory_comm_t c, wholememory_memory_type_t t,
 	uint64_t buf[128 * 3];
 	for (size_t i = 0; i < nrow; i++)
 		idx[i] = (int64_t)(nrow - 1 - i);
-	OK(wholememory_gather(h, idx, nrow, buf, eb));
+	OK(wholememoryx_gather(h, idx, nrow, buf, eb));
 	ALL(nrow * 3, buf[i] == pat((uint64_t)idx[i / 3] * 3 + i % 3, salt));
 	OK(wholememory_communicator_barrier(c));
 	/* the last rank scatters every row three times in one call: the
@@ -628,7 +628,7 @@ sub_type(wholememory_comm_t c, wholememory_memory_type_t t,
 					v + 1 + i / nrow;
 			}
 		}
-		OK(wholememory_scatter(h, idx, 3 * nrow, buf, eb));
+		OK(wholememoryx_scatter(h, idx, 3 * nrow, buf, eb));
 	}
 	OK(wholememory_communicator_barrier(c));
 	/* stores: this rank's partition holds the last values */
@@ -637,7 +637,7 @@ sub_type(wholememory_comm_t c, wholememory_memory_type_t t,
 	for (int i = 0; i < 64; i++)
 		idx[i] = i % 7 == 0 ? 1 : rand() % (int)nrow;
 	memset(buf, 0, sizeof(buf));
-	OK(wholememory_gather(h, idx, 64, buf, eb));
+	OK(wholememoryx_gather(h, idx, 64, buf, eb));
 	ALL(64 * 3, buf[i] == ~pat((uint64_t)idx[i / 3] * 3 + i % 3, salt));
 	OK(wholememory_communicator_barrier(c));
 	OK(wholememory_free(h));
@@ -688,7 +688,7 @@ START_TEST(test_scatter_dups)
 					buf[2 * i] = i;
 					buf[2 * i + 1] = (uint64_t)me;
 				}
-				OK(wholememory_scatter(h, idx, n, buf, eb));
+				OK(wholememoryx_scatter(h, idx, n, buf, eb));
 			}
 			OK(wholememory_communicator_barrier(world));
 		}
@@ -698,7 +698,7 @@ START_TEST(test_scatter_dups)
 		uint64_t out[64 * 2];
 		for (size_t j = 0; j < nrow; j++)
 			all[j] = (int64_t)j;
-		OK(wholememory_gather(h, all, nrow, out, eb));
+		OK(wholememoryx_gather(h, all, nrow, out, eb));
 		size_t bad = 0;
 		for (size_t j = 0; j < nrow; j++) {
 			size_t last = 0;
@@ -748,7 +748,7 @@ log_round(int level)
 	/* an error of this rank alone (no collective): an error line */
 	int64_t bad = -1;
 	char b[8];
-	EQ(wholememory_gather(h, &bad, 1, b, 8), WHOLEMEMORY_INVALID_VALUE);
+	EQ(wholememoryx_gather(h, &bad, 1, b, 8), WHOLEMEMORY_INVALID_VALUE);
 	OK(wholememory_free(h));
 }
 
@@ -795,26 +795,27 @@ START_TEST(test_gather_scatter)
 				for (int k = 0; k < 3; k++)
 					buf[3 * i + k] = idx[i] * 10 + k;
 			}
-			OK(wholememory_scatter(h, idx, rows, buf, eb));
+			OK(wholememoryx_scatter(h, idx, rows, buf, eb));
 		}
 		OK(wholememory_communicator_barrier(world));
 		/* every rank gathers random rows, with duplicates */
 		for (int i = 0; i < 64; i++)
 			idx[i] = i % 5 == 0 ? 3 : rand() % (int)rows;
 		memset(buf, 0, sizeof(buf));
-		OK(wholememory_gather(h, idx, 64, buf, eb));
+		OK(wholememoryx_gather(h, idx, 64, buf, eb));
 		ALL(64 * 3, buf[i] == (uint64_t)idx[i / 3] * 10 + i % 3);
 		/* out of range: nothing copied */
 		int64_t bad[2] = { 1, (int64_t)rows };
 		buf[0] = 777;
-		EQ(wholememory_gather(h, bad, 2, buf, eb),
+		EQ(wholememoryx_gather(h, bad, 2, buf, eb),
 		   WHOLEMEMORY_INVALID_VALUE);
 		ck_assert_uint_eq(buf[0], 777);
 		bad[1] = -1;
-		EQ(wholememory_scatter(h, bad, 2, buf, eb),
+		EQ(wholememoryx_scatter(h, bad, 2, buf, eb),
 		   WHOLEMEMORY_INVALID_VALUE);
-		EQ(wholememory_gather(h, bad, 0, NULL, eb), WHOLEMEMORY_SUCCESS);
-		EQ(wholememory_gather(h, idx, 1, NULL, eb),
+		EQ(wholememoryx_gather(h, bad, 0, NULL, eb),
+		   WHOLEMEMORY_SUCCESS);
+		EQ(wholememoryx_gather(h, idx, 1, NULL, eb),
 		   WHOLEMEMORY_INVALID_INPUT);
 		OK(wholememory_communicator_barrier(world));
 		OK(wholememory_free(h));
@@ -1050,6 +1051,37 @@ START_TEST(test_no_leaks)
 						      types[t], locs[l], 64,
 						      NULL));
 				OK(wholememory_free(h));
+				/* a tensor, and a gather that converts
+				 * (temporary memory on DISTRIBUTED) */
+				wholememory_tensor_description_t d;
+				wholememory_initialize_tensor_desc(&d);
+				d.dim = 2;
+				d.sizes[0] = 64;
+				d.sizes[1] = d.strides[0] = 16;
+				d.dtype = WHOLEMEMORY_DT_FLOAT;
+				wholememory_tensor_t tt, ti, to;
+				OK(wholememory_create_tensor(&tt, &d, world,
+							     types[t], locs[l],
+							     NULL));
+				int64_t ix[4] = { 63, 0, 5, 5 };
+				uint16_t hv[4 * 16];
+				wholememory_tensor_description_t id = d, od = d;
+				id.dim = 1;
+				id.sizes[0] = 4;
+				id.strides[0] = 1;
+				id.dtype = WHOLEMEMORY_DT_INT64;
+				od.sizes[0] = 4;
+				od.dtype = WHOLEMEMORY_DT_HALF;
+				OK(wholememory_make_tensor_from_pointer(&ti, ix,
+									&id));
+				OK(wholememory_make_tensor_from_pointer(&to, hv,
+									&od));
+				OK(wholememory_gather(tt, ti, to, NULL, NULL,
+						      -1));
+				OK(wholememory_destroy_tensor(ti));
+				OK(wholememory_destroy_tensor(to));
+				OK(wholememory_communicator_barrier(world));
+				OK(wholememory_destroy_tensor(tt));
 			}
 		wholememory_comm_t c;
 		OK(wholememory_split_communicator(&c, world, 0, 0));
@@ -1082,6 +1114,7 @@ wm_suite(void)
 	tcase_add_test(tc, test_scatter_dups);
 	tcase_add_test(tc, test_log_level);
 	tcase_add_test(tc, test_files);
+	wm_tensor_tests(tc);
 	tcase_add_test(tc, test_no_leaks);
 	suite_add_tcase(s, tc);
 	return s;
@@ -1121,7 +1154,7 @@ mn_type(wholememory_memory_type_t t, int ppn)
 	uint64_t *out = malloc(total);
 	for (size_t i = 0; i < rows; i++)
 		idx[i] = (int64_t)((i * 5 + (size_t)me) % rows);
-	MN(wholememory_gather(h, idx, rows, out, gran) == 0);
+	MN(wholememoryx_gather(h, idx, rows, out, gran) == 0);
 	size_t bad = 0;
 	for (size_t i = 0; i < rows; i++)
 		for (int k = 0; k < 2; k++)
@@ -1140,7 +1173,7 @@ mn_type(wholememory_memory_type_t t, int ppn)
 			o2[2 * i] = last ? ~pat(2 * j, t) : 5;
 			o2[2 * i + 1] = last ? ~pat(2 * j + 1, t) : 6;
 		}
-		MN(wholememory_scatter(h, i2, 2 * rows, o2, gran) == 0);
+		MN(wholememoryx_scatter(h, i2, 2 * rows, o2, gran) == 0);
 		free(i2);
 		free(o2);
 	}

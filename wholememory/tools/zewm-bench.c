@@ -4,10 +4,16 @@
  * baseline measured in the same run (medians of --trials runs).
  *
  *   gather  n random rows (--rows, default 1M) of 128 B from a table of
- *           --table-mb MiB (default 2048) by wholememory_gather, for
+ *           --table-mb MiB (default 2048) by wholememoryx_gather, for
  *           CONTINUOUS, CHUNKED and DISTRIBUTED host memory, against a
  *           memcpy gather of the same rows from a local array of the
  *           table's size (target for the mapped types: >= 0.7x);
+ *   tensor  the same through WholeMemory's tensor op: wholememory_gather
+ *           of n random rows (int64 indices) of 128 B and 512 B (float
+ *           rows) from a 2-D tensor of the table's size, CONTINUOUS,
+ *           CHUNKED and DISTRIBUTED, against the same local memcpy
+ *           gather (numpy's fancy-index floor; target for the mapped
+ *           types: >= 0.7x); --tensor 0 skips it.
  *   load    wholememory_load_from_file of a --file-mb MiB file (default
  *           1024) into a CONTINUOUS table, against reading the same file
  *           with read(2) into a 128 KiB buffer as `cat file > /dev/null`
@@ -23,6 +29,7 @@
  * file lives in --dir (default /tmp) and is removed at the end.
  */
 #include <wholememory/wholememory.h>
+#include <wholememory/wholememory_op.h>
 #include <shmemx.h>
 
 #include <fcntl.h>
@@ -94,8 +101,8 @@ bench_gather(wholememory_memory_type_t t, size_t table, const int64_t *idx,
 		b[k] = now_s() - t0;
 		wholememory_communicator_barrier(comm);
 		t0 = now_s();
-		if ((e = wholememory_gather(h, idx, n, out, ROW)))
-			die("wholememory_gather", e);
+		if ((e = wholememoryx_gather(h, idx, n, out, ROW)))
+			die("wholememoryx_gather", e);
 		v[k] = now_s() - t0;
 	}
 	wholememory_communicator_barrier(comm);
@@ -104,11 +111,82 @@ bench_gather(wholememory_memory_type_t t, size_t table, const int64_t *idx,
 	return median(v, trials);
 }
 
+static wholememory_tensor_t
+plain_tensor(void *p, int64_t rows, int64_t cols, wholememory_dtype_t dt)
+{
+	wholememory_tensor_description_t d;
+	wholememory_initialize_tensor_desc(&d);
+	d.dim = cols ? 2 : 1;
+	d.sizes[0] = rows;
+	if (cols) {
+		d.sizes[1] = cols;
+		d.strides[0] = cols;
+	}
+	d.dtype = dt;
+	wholememory_tensor_t t;
+	int e = wholememory_make_tensor_from_pointer(&t, p, &d);
+	if (e)
+		die("wholememory_make_tensor_from_pointer", e);
+	return t;
+}
+
+/* As bench_gather, through wholememory_gather on a tensor of rows of
+ * row bytes (floats). */
+static double
+bench_tensor(wholememory_memory_type_t t, size_t table, size_t row,
+	     const int64_t *idx, size_t n, char *out, const char *local,
+	     int trials, double *base)
+{
+	int64_t rows = (int64_t)(table / row), cols = (int64_t)(row / 4);
+	wholememory_tensor_description_t d;
+	wholememory_initialize_tensor_desc(&d);
+	d.dim = 2;
+	d.sizes[0] = rows;
+	d.sizes[1] = cols;
+	d.strides[0] = cols;
+	d.dtype = WHOLEMEMORY_DT_FLOAT;
+	wholememory_tensor_t tab, lt;
+	int e = wholememory_create_tensor(&tab, &d, comm, t,
+					  WHOLEMEMORY_ML_HOST, NULL);
+	if (e)
+		die("wholememory_create_tensor", e);
+	if ((e = wholememory_tensor_map_local_tensor(tab, &lt)))
+		die("wholememory_tensor_map_local_tensor", e);
+	size_t lrows = (size_t)wholememory_tensor_get_tensor_description(
+		lt)->sizes[0];
+	memset(wholememory_tensor_get_data_pointer(lt), me + 1, lrows * row);
+	wholememory_destroy_tensor(lt);
+	wholememory_tensor_t ti = plain_tensor((void *)idx, (int64_t)n, 0,
+					       WHOLEMEMORY_DT_INT64);
+	wholememory_tensor_t to = plain_tensor(out, (int64_t)n, cols,
+					       WHOLEMEMORY_DT_FLOAT);
+	double v[MAXT], b[MAXT];
+	for (int k = 0; k < trials; k++) {
+		wholememory_communicator_barrier(comm);
+		double t0 = now_s();
+		for (size_t i = 0; i < n; i++)
+			memcpy(out + i * row, local + (size_t)idx[i] * row,
+			       row);
+		b[k] = now_s() - t0;
+		wholememory_communicator_barrier(comm);
+		t0 = now_s();
+		if ((e = wholememory_gather(tab, ti, to, NULL, NULL, -1)))
+			die("wholememory_gather", e);
+		v[k] = now_s() - t0;
+	}
+	wholememory_communicator_barrier(comm);
+	wholememory_destroy_tensor(ti);
+	wholememory_destroy_tensor(to);
+	wholememory_destroy_tensor(tab);
+	*base = median(b, trials);
+	return median(v, trials);
+}
+
 int
 main(int argc, char **argv)
 {
 	size_t table_mb = 2048, rows = 1 << 20, file_mb = 1024;
-	int trials = 5, do_gather = 1;
+	int trials = 5, do_gather = 1, do_tensor = 1;
 	const char *dir = "/tmp";
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--table-mb"))
@@ -121,12 +199,15 @@ main(int argc, char **argv)
 			trials = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--gather"))
 			do_gather = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--tensor"))
+			do_tensor = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--dir"))
 			dir = argv[i + 1];
 		else {
 			fprintf(stderr, "usage: zeshrun -n 2 -- zewm-bench "
 				"[--table-mb M] [--rows N] [--file-mb M] "
-				"[--trials T] [--dir D] [--gather 0|1]\n");
+				"[--trials T] [--dir D] [--gather 0|1] "
+				"[--tensor 0|1]\n");
 			return 2;
 		}
 	}
@@ -175,7 +256,6 @@ main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		tt[i] = bench_gather(ty[i].t, table, idx, rows, out, local,
 				     trials, &base[i]);
-	free(local);
 	if (me == 0) {
 		printf("gather: %zu rows of %d B from %zu MiB on %d ranks, "
 		       "median of %d\n", rows, ROW, table_mb, np, trials);
@@ -185,6 +265,36 @@ main(int argc, char **argv)
 			       tt[i] * 1e3, rows * ROW / tt[i] / 1e9,
 			       base[i] * 1e3, base[i] / tt[i]);
 	}
+	/* the tensor op, rows of 128 B and 512 B */
+	static const size_t rb[] = { 128, 512 };
+	for (int r = 0; do_tensor && r < 2; r++) {
+		char *o2 = malloc(rows * rb[r]);
+		if (!o2)
+			die("malloc", -1);
+		memset(o2, 0, rows * rb[r]);
+		size_t trows = table / rb[r];
+		for (size_t i = 0; i < rows; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			idx[i] = (int64_t)(x % trows);
+		}
+		for (int i = 0; i < 3; i++)
+			tt[i] = bench_tensor(ty[i].t, table, rb[r], idx, rows,
+					     o2, local, trials, &base[i]);
+		free(o2);
+		if (me)
+			continue;
+		printf("tensor gather: %zu rows of %zu B from %zu MiB on %d "
+		       "ranks, median of %d\n", rows, rb[r], table_mb, np,
+		       trials);
+		for (int i = 0; i < 3; i++)
+			printf("  %-12s %8.1f ms %6.2f GB/s   local memcpy "
+			       "gather %8.1f ms   %.2fx local\n", ty[i].name,
+			       tt[i] * 1e3, rows * rb[r] / tt[i] / 1e9,
+			       base[i] * 1e3, base[i] / tt[i]);
+	}
+	free(local);
 	free(idx);
 	free(out);
 

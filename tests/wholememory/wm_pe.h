@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+/*
+ * wm_pe.h: what the cases of one wm_pe job share (wm_pe.c: the job and
+ * the handle cases; wm_tensor_cases.c: tensors and their ops).
+ */
+#ifndef WM_PE_H
+#define WM_PE_H
+
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <wholememory/wholememory.h>
+
+#define EQ(a, b) ck_assert_int_eq((a), (b))
+#define OK(x) EQ((x), WHOLEMEMORY_SUCCESS)
+/* cond holds for every i in [0, n): one assertion (check's assertions
+ * are slow in hot loops without fork) */
+#define ALL(n, cond)                                                     \
+	do {                                                             \
+		size_t bad_ = 0;                                         \
+		for (size_t i = 0; i < (size_t)(n); i++)                 \
+			bad_ += !(cond);                                 \
+		ck_assert_uint_eq(bad_, 0);                              \
+	} while (0)
+
+extern wholememory_comm_t world;
+extern int me, np;
+/* set by a test that ran to its end (wm_pe.c's teardown) */
+extern bool test_done;
+extern const wholememory_memory_type_t types[4];
+extern const wholememory_memory_location_t locs[2];
+/* The value of 8-byte word w of the table in the tests' pattern. */
+uint64_t pat(uint64_t w, uint64_t salt);
+/* wm_tensor_cases.c */
+void wm_tensor_tests(TCase *tc);
+
+#endif
