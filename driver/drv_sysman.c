@@ -168,8 +168,14 @@ drv_zesDeviceGetProperties(zes_device_handle_t h, zes_device_properties_t *p)
 		return r;
 	if (!p)
 		return NULL_POINTER(p);
-	memset(&p->core, 0, sizeof(p->core));
-	p->core.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+	/* The core part is filled as zeDeviceGetProperties fills it, with the
+	 * caller's stype and chain when the stype is one of the structure's
+	 * (an application that zeroed it gets the 1.0 structure, no chain). */
+	if (p->core.stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES &&
+	    p->core.stype != ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2) {
+		p->core.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+		p->core.pNext = NULL;
+	}
 	if ((r = drv_zeDeviceGetProperties(h, &p->core)))
 		return r;
 	p->numSubdevices = 0;

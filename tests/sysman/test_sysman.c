@@ -145,14 +145,27 @@ START_TEST(test_zesDeviceGetProperties_strings)
 	ze_device_properties_t core = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
 	ck_assert_int_eq(zeDeviceGetProperties(devs[1], &core),
 			 ZE_RESULT_SUCCESS);
-	zes_device_properties_t p = { ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES };
-	memset(p.serialNumber, 'x', sizeof(p.serialNumber));
+	zes_device_properties_t p;
+	memset(&p, 'x', sizeof(p)); /* garbage core stype and chain */
+	p.stype = ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES;
+	p.pNext = NULL;
 	ck_assert_int_eq(zesDeviceGetProperties(devs[1], &p),
 			 ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(p.core.type, ZE_DEVICE_TYPE_CPU);
 	ck_assert_str_eq(p.core.name, core.name);
 	ck_assert_mem_eq(p.core.uuid.id, core.uuid.id, ZE_MAX_DEVICE_UUID_SIZE);
 	ck_assert_uint_eq(p.core.maxMemAllocSize, core.maxMemAllocSize);
+	/* A garbage core stype is the 1.0 structure (nanosecond timer); the
+	 * 1.2 one, kept, has the timer in cycles per second. */
+	ck_assert_int_eq(p.core.stype, ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES);
+	ck_assert_uint_eq(p.core.timerResolution, 1);
+	zes_device_properties_t p12 = { ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES };
+	p12.core.stype = ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2;
+	ck_assert_int_eq(zesDeviceGetProperties(devs[1], &p12),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(p12.core.stype,
+			 ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES_1_2);
+	ck_assert_uint_eq(p12.core.timerResolution, 1000000000u);
 	ck_assert_uint_eq(p.numSubdevices, 0);
 	ck_assert_str_eq(p.serialNumber, "unknown");
 	ck_assert_str_eq(p.boardNumber, "unknown");
@@ -255,6 +268,19 @@ START_TEST(test_zesMemoryGetState_moves_exactly)
 	ck_assert_uint_eq(free_of(m), BUDGET - 4097 - 77);
 	ck_assert_int_eq(zeMemFree(ctx, a), ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(zeMemFree(ctx, b), ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(free_of(m), BUDGET);
+	/* A physical memory object counts against its device's budget. */
+	size_t pg = 0;
+	ck_assert_int_eq(zeVirtualMemQueryPageSize(ctx, devs[1], 2 << 20, &pg),
+			 ZE_RESULT_SUCCESS);
+	ze_physical_mem_desc_t pd = { ZE_STRUCTURE_TYPE_PHYSICAL_MEM_DESC,
+				      NULL, 0, 2 * pg };
+	ze_physical_mem_handle_t ph;
+	ck_assert_int_eq(zePhysicalMemCreate(ctx, devs[1], &pd, &ph),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(free_of(m), BUDGET - 2 * pg);
+	ck_assert_uint_eq(free_of(module_of(devs[0])), BUDGET);
+	ck_assert_int_eq(zePhysicalMemDestroy(ctx, ph), ZE_RESULT_SUCCESS);
 	ck_assert_uint_eq(free_of(m), BUDGET);
 	/* Host memory belongs to no device. */
 	ck_assert_int_eq(zeMemAllocHost(ctx, &hdesc, 1 << 20, 0, &a),
@@ -413,6 +439,29 @@ START_TEST(test_zesInit_counts)
 }
 END_TEST
 
+START_TEST(test_zesDeviceGetProperties_ext_chain)
+{
+	ck_assert_int_eq(zesInit(0), ZE_RESULT_SUCCESS);
+	core_init();
+	ze_device_properties_t core = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES };
+	ck_assert_int_eq(zeDeviceGetProperties(devs[0], &core),
+			 ZE_RESULT_SUCCESS);
+	zes_device_ext_properties_t x;
+	memset(&x, 0x77, sizeof(x));
+	x.stype = ZES_STRUCTURE_TYPE_DEVICE_EXT_PROPERTIES;
+	x.pNext = NULL;
+	zes_device_properties_t p = { ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				      &x };
+	ck_assert_int_eq(zesDeviceGetProperties(devs[0], &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_mem_eq(x.uuid.id, core.uuid.id, ZES_MAX_UUID_SIZE);
+	ck_assert_int_eq(x.type, ZES_DEVICE_TYPE_CPU);
+	ck_assert_uint_eq(x.flags, ZES_DEVICE_PROPERTY_FLAG_INTEGRATED |
+					   ZES_DEVICE_PROPERTY_FLAG_ONDEMANDPAGING);
+	core_fini();
+}
+END_TEST
+
 START_TEST(test_zesDriverGet_before_zesInit)
 {
 	ck_assert_int_eq(unsetenv("ZES_ENABLE_SYSMAN"), 0);
@@ -559,6 +608,7 @@ sysman_suite(void)
 	tcase_add_test(tc, test_zesDevicePciGetProperties_no_pci);
 #ifdef SYSMAN_ZEMEM
 	tcase_add_test(tc, test_zesInit_counts);
+	tcase_add_test(tc, test_zesDeviceGetProperties_ext_chain);
 	tcase_add_test(tc, test_zesDriverGet_before_zesInit);
 	tcase_add_test(tc, test_zes_getters_version_gating);
 #else
