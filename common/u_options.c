@@ -51,6 +51,11 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"read optional sysfs and procfs files (CPU cache topology, ...); "
 		"0: answer as on a machine that lacks them (the fallbacks: "
 		"sysconf and defaults), as tests of such machines do" },
+	[U_OPT_ZES_ENABLE_SYSMAN] = { "ZES_ENABLE_SYSMAN", U_OPT_BOOL, "0", 0,
+		1,
+		"Sysman through core handles: the driver and device handles of "
+		"zeDriverGet / zeDeviceGet work in zes* calls without zesInit "
+		"(as with Intel's driver)" },
 	[U_OPT_IPC_TRANSPORT] = { "ZEMEM_IPC_TRANSPORT", U_OPT_STRING, "auto",
 		0, 0,
 		"how zeMemOpenIpcHandle gets the exporter's fd when the handle "

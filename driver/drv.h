@@ -34,12 +34,16 @@
 
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
+#include <level_zero/zes_api.h>
 
 #include "drv_core.h"
 
 /* drv_driver.c */
+#define DRV_VERSION_TEXT "0.1.0"
 /* Set up the driver once; 0 or -errno. */
 int drv_global_init(void);
+/* The CPU's model name (/proc/cpuinfo, else "CPU"), once initialised. */
+const char *drv_cpu_model(void);
 /* Stable 16-byte id derived from a name and an ordinal. */
 void drv_make_uuid(uint8_t out[16], const char *what, uint32_t ordinal);
 
@@ -170,6 +174,24 @@ ze_result_t drv_zeMemGetAtomicAccessAttributeExp(
 ze_result_t drv_free_fail(int err, const void *ptr);
 /* Called by context destroy: release the device budget of a freed block. */
 void drv_mem_release(const struct usm_info *info, void *arg);
+
+/* drv_sysman.c: the Sysman (zes) memory subset */
+ze_result_t drv_zesInit(zes_init_flags_t flags);
+ze_result_t drv_zesDriverGet(uint32_t *pCount, zes_driver_handle_t *phDrivers);
+ze_result_t drv_zesDeviceGet(zes_driver_handle_t h, uint32_t *pCount,
+			     zes_device_handle_t *phDevices);
+ze_result_t drv_zesDeviceGetProperties(zes_device_handle_t h,
+				       zes_device_properties_t *p);
+ze_result_t drv_zesDevicePciGetProperties(zes_device_handle_t h,
+					  zes_pci_properties_t *p);
+ze_result_t drv_zesDeviceEnumMemoryModules(zes_device_handle_t h,
+					   uint32_t *pCount,
+					   zes_mem_handle_t *phMemory);
+ze_result_t drv_zesMemoryGetProperties(zes_mem_handle_t h,
+				       zes_mem_properties_t *p);
+ze_result_t drv_zesMemoryGetState(zes_mem_handle_t h, zes_mem_state_t *p);
+ze_result_t drv_zesMemoryGetBandwidth(zes_mem_handle_t h,
+				      zes_mem_bandwidth_t *p);
 
 /* The entry points and hooks of the floors below: vmm/vmm.h, ipc/ipc_api.h,
  * cmd/cmd_api.h (drv_ddi.c fills the tables from them). */

@@ -5,6 +5,7 @@
  * budgets and the copy engine's wait hook. Calls nothing above it.
  */
 #include "drv_core.h"
+#include "usm_fast.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -115,6 +116,17 @@ drv_budget_reserve(struct _ze_device_handle_t *dev, size_t size)
 	 * first, so one thread alone always sees the exact budget. */
 	credit_flush(dev);
 	return drv_budget_take(dev, size);
+}
+
+uint64_t
+drv_budget_used(struct _ze_device_handle_t *dev)
+{
+	uint64_t used = atomic_load_explicit(&dev->used, memory_order_relaxed);
+	/* usm_fast_tc: the thread's cache if it has one (a thread that never
+	 * allocated holds no credit; none is created for it). */
+	struct usm_tcache *tc = usm_fast_tc(drv_driver.heap);
+	uint64_t mine = tc ? usm_fast_credit(tc)[dev->ordinal] : 0;
+	return used > mine ? used - mine : 0;
 }
 
 void

@@ -58,6 +58,9 @@ struct _ze_device_handle_t {
 	uint64_t budget;               /* bytes of device memory */
 	uint64_t max_alloc;            /* maxMemAllocSize */
 	_Atomic uint64_t used;         /* bytes of device memory in use */
+	/* Bytes the copy engine's ops on this device's queues read and
+	 * wrote (zesMemoryGetBandwidth); counted by cmd_exec.c. */
+	_Atomic uint64_t bytes_read, bytes_written;
 	ze_device_uuid_t uuid;
 	char name[ZE_MAX_DEVICE_NAME];
 };
@@ -198,6 +201,11 @@ drv_budget_take(struct _ze_device_handle_t *dev, uint64_t size)
 		memory_order_relaxed));
 	return true;
 }
+/* Bytes of dev's budget in use by allocations: the counter less the
+ * budget the calling thread holds in advance (its credit, which a
+ * reservation of this thread takes first). Other threads' credit counts as
+ * used: it is not available to this thread. */
+uint64_t drv_budget_used(struct _ze_device_handle_t *dev);
 /* usm's credit hook: a thread's unused budget on device slot goes back. */
 void drv_budget_credit_hook(unsigned slot, uint64_t amount);
 

@@ -8,11 +8,16 @@
  * that exist at the caller's version (ZE_<TABLE>_DDI_FIELDS gives the
  * version of each field), and only non-NULL ones: a caller's table is
  * never written past its end, and an unimplemented table gets nothing.
- * The zet/zes getters exist because loaders require them; they fill nothing.
+ * The Sysman getters of the tables the driver implements (Global, Driver,
+ * Device, Memory: drv_sysman.c) do the same with ZES_<TABLE>_DDI_FIELDS.
+ * The other zet/zes getters exist because loaders require them; they fill
+ * nothing.
  */
 #include "drv.h"
 
+#include <level_zero/zes_ddi.h>
 #include <zemem/ze_ddi_versions.h>
+#include <zemem/zes_ddi_versions.h>
 
 /* Every table starts empty (tentative definitions); the implemented ones
  * are defined below. */
@@ -238,7 +243,45 @@ check_getter(ze_api_version_t version, const void *table)
 	}
 ZE_DDI_TABLES(DEFINE_GETTER)
 
-/* Tools (zet) and sysman (zes) tables: required by loaders, not
+/* Sysman (zes): the memory subset (drv_sysman.c). */
+static const zes_global_dditable_t impl_zes_global = {
+	.pfnInit = drv_zesInit,
+};
+
+static const zes_driver_dditable_t impl_zes_driver = {
+	.pfnGet = drv_zesDriverGet,
+};
+
+static const zes_device_dditable_t impl_zes_device = {
+	.pfnGetProperties = drv_zesDeviceGetProperties,
+	.pfnPciGetProperties = drv_zesDevicePciGetProperties,
+	.pfnEnumMemoryModules = drv_zesDeviceEnumMemoryModules,
+	.pfnGet = drv_zesDeviceGet,
+};
+
+static const zes_memory_dditable_t impl_zes_memory = {
+	.pfnGetProperties = drv_zesMemoryGetProperties,
+	.pfnGetState = drv_zesMemoryGetState,
+	.pfnGetBandwidth = drv_zesMemoryGetBandwidth,
+};
+
+#define DEFINE_ZES_GETTER(tname, Getter, FIELDS)                            \
+	ZE_DLLEXPORT ze_result_t ZE_APICALL zesGet##Getter##ProcAddrTable(  \
+		ze_api_version_t version, zes_##tname##_dditable_t *table)  \
+	{                                                                   \
+		const zes_##tname##_dditable_t *impl = &impl_zes_##tname;   \
+		ze_result_t r = check_getter(version, table);               \
+		if (r)                                                      \
+			return r;                                           \
+		FIELDS(COPY_FIELD)                                          \
+		return ZE_RESULT_SUCCESS;                                   \
+	}
+DEFINE_ZES_GETTER(global, Global, ZES_GLOBAL_DDI_FIELDS)
+DEFINE_ZES_GETTER(driver, Driver, ZES_DRIVER_DDI_FIELDS)
+DEFINE_ZES_GETTER(device, Device, ZES_DEVICE_DDI_FIELDS)
+DEFINE_ZES_GETTER(memory, Memory, ZES_MEMORY_DDI_FIELDS)
+
+/* Tools (zet) and the other sysman (zes) tables: required by loaders, not
  * implemented. Their table types are not declared in api/: the getters take
  * the table as an opaque pointer and write nothing. */
 #define TOOL_GETTERS(X)                                                     \
@@ -254,13 +297,12 @@ ZE_DDI_TABLES(DEFINE_GETTER)
 	X(zetGetMetricTracerExpProcAddrTable)                               \
 	X(zetGetMetricDecoderExpProcAddrTable)                              \
 	X(zetGetDeviceExpProcAddrTable)                                     \
-	X(zesGetGlobalProcAddrTable) X(zesGetDriverProcAddrTable)           \
-	X(zesGetDriverExpProcAddrTable) X(zesGetDeviceProcAddrTable)        \
+	X(zesGetDriverExpProcAddrTable)                                     \
 	X(zesGetDeviceExpProcAddrTable) X(zesGetSchedulerProcAddrTable)     \
 	X(zesGetPerformanceFactorProcAddrTable) X(zesGetPowerProcAddrTable) \
 	X(zesGetFrequencyProcAddrTable) X(zesGetEngineProcAddrTable)        \
 	X(zesGetStandbyProcAddrTable) X(zesGetFirmwareProcAddrTable)        \
-	X(zesGetFirmwareExpProcAddrTable) X(zesGetMemoryProcAddrTable)      \
+	X(zesGetFirmwareExpProcAddrTable)                                   \
 	X(zesGetFabricPortProcAddrTable) X(zesGetTemperatureProcAddrTable)  \
 	X(zesGetPsuProcAddrTable) X(zesGetFanProcAddrTable)                 \
 	X(zesGetLedProcAddrTable) X(zesGetRasProcAddrTable)                 \

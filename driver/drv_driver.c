@@ -20,6 +20,7 @@
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_err;
+static char cpu[128];  /* the CPU's model name, set at init */
 
 #define ZEMEM_DRIVER_VERSION ((0u << 24) | (1u << 16) | 0u)
 
@@ -87,7 +88,6 @@ static void
 global_init(void)
 {
 	struct _ze_driver_handle_t *d = &drv_driver;
-	char cpu[128];
 	/* The address map's fork handlers before every other (its lock is
 	 * the leaf: taken last, released first); then IPC's: usm's,
 	 * registered with the heap, must run before them (usm_tcache.c). */
@@ -125,6 +125,8 @@ global_init(void)
 		dev->budget = budget;
 		dev->max_alloc = max_alloc;
 		atomic_init(&dev->used, 0);
+		atomic_init(&dev->bytes_read, 0);
+		atomic_init(&dev->bytes_written, 0);
 		drv_make_uuid(dev->uuid.id, "zemem-cpu-device-", i);
 		snprintf(dev->name, sizeof(dev->name), "zemem CPU device %u (%s)",
 			 i, cpu);
@@ -136,9 +138,15 @@ global_init(void)
 	ipc_driver_init();
 	u_info("drv", "zemem %s: %u device(s), %llu MiB device memory each, "
 		      "maxMemAllocSize %llu MiB",
-	       "0.1.0", d->device_count,
+	       DRV_VERSION_TEXT, d->device_count,
 	       (unsigned long long)(budget >> 20),
 	       (unsigned long long)(max_alloc >> 20));
+}
+
+const char *
+drv_cpu_model(void)
+{
+	return cpu;
 }
 
 int

@@ -4,9 +4,15 @@
  * drivers (version, IPC properties, free policies, extensions), devices
  * with all their properties (core, compute, queue groups, module, memory,
  * memory access, caches, external memory, peers), the VMM page sizes,
- * zemem's options (--env), and a self-check that allocates, touches,
- * queries and frees one allocation of each kind and round-trips one IPC
- * handle inside this process.
+ * the Sysman view of each device (its properties, memory modules with
+ * their state and traffic, PCI), zemem's options (--env), and a
+ * self-check that allocates, touches, queries and frees one allocation of
+ * each kind, round-trips one IPC handle inside this process, and sees the
+ * Sysman free memory move by exactly one device allocation.
+ *
+ * Sysman is reached through the core handles: zemem-info sets
+ * ZES_ENABLE_SYSMAN=1 before zeInit unless the environment sets it (the
+ * system's loader may be spec 1.4, which has no zesInit).
  *
  * It is an ordinary Level Zero application linked with the system's loader
  * (libze_loader.so.1). When ZE_ENABLE_ALT_DRIVERS is not set it points the
@@ -15,6 +21,7 @@
  * says why (tool_explain_no_driver) and exits 1.
  */
 #include <level_zero/ze_api.h>
+#include <level_zero/zes_api.h>
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -292,6 +299,141 @@ print_vmm(ze_context_handle_t ctx, ze_device_handle_t dev)
 }
 
 /* Allocate, touch, query and free one allocation of each kind. */
+static const char *
+mem_type_name(zes_mem_type_t t)
+{
+	static const char *const names[] = {
+		"HBM", "DDR", "DDR3", "DDR4", "DDR5", "LPDDR", "LPDDR3",
+		"LPDDR4", "LPDDR5", "SRAM", "L1", "L3", "GRF", "SLM", "GDDR4",
+		"GDDR5", "GDDR5X", "GDDR6", "GDDR6X", "GDDR7",
+	};
+	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t]
+							     : "other";
+}
+
+/* The Sysman view of dev: properties, memory modules, PCI. */
+static void
+print_sysman(ze_device_handle_t dev)
+{
+	zes_device_properties_t sp = { ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				       NULL };
+	ze_result_t r = zesDeviceGetProperties(dev, &sp);
+	if (r) {
+		printf("    sysman                 %s\n", tool_result_str(r));
+		return;
+	}
+	printf("    sysman                 brand %s, model %s, vendor %s, "
+	       "serial %s, board %s, driver %s, %u sub-devices\n",
+	       sp.brandName, sp.modelName, sp.vendorName, sp.serialNumber,
+	       sp.boardNumber, sp.driverVersion, sp.numSubdevices);
+	uint32_t n = 0;
+	zes_mem_handle_t mh[8];
+	r = zesDeviceEnumMemoryModules(dev, &n, NULL);
+	if (n > 8)
+		n = 8;
+	if (!r && n)
+		r = zesDeviceEnumMemoryModules(dev, &n, mh);
+	if (r)
+		printf("    sysman memory          %s\n", tool_result_str(r));
+	for (uint32_t i = 0; !r && i < n; i++) {
+		zes_mem_properties_t mp = { ZES_STRUCTURE_TYPE_MEM_PROPERTIES,
+					    NULL };
+		zes_mem_state_t st = { ZES_STRUCTURE_TYPE_MEM_STATE, NULL };
+		zes_mem_bandwidth_t bw;
+		memset(&bw, 0, sizeof(bw));
+		ze_result_t rp = zesMemoryGetProperties(mh[i], &mp);
+		ze_result_t rs = zesMemoryGetState(mh[i], &st);
+		ze_result_t rb = zesMemoryGetBandwidth(mh[i], &bw);
+		if (rp)
+			printf("    memory module %u        properties: %s\n",
+			       i, tool_result_str(rp));
+		else
+			printf("    memory module %u        %s, %s memory, "
+			       "physical size %s\n", i, mem_type_name(mp.type),
+			       mp.location == ZES_MEM_LOC_DEVICE ? "device"
+								 : "system",
+			       hsize(mp.physicalSize));
+		if (rs)
+			printf("      state                %s\n",
+			       tool_result_str(rs));
+		else
+			printf("      state                free %s of %s, "
+			       "health %s\n", hsize(st.free), hsize(st.size),
+			       st.health == ZES_MEM_HEALTH_OK ? "ok"
+							      : "not ok");
+		if (rb)
+			printf("      bandwidth            %s\n",
+			       tool_result_str(rb));
+		else
+			printf("      bandwidth            read %" PRIu64
+			       " B, written %" PRIu64 " B\n",
+			       bw.readCounter, bw.writeCounter);
+	}
+	zes_pci_properties_t pp = { ZES_STRUCTURE_TYPE_PCI_PROPERTIES, NULL };
+	r = zesDevicePciGetProperties(dev, &pp);
+	if (r == ZE_RESULT_ERROR_UNSUPPORTED_FEATURE)
+		printf("    sysman pci             none (not on a PCI bus)\n");
+	else if (r)
+		printf("    sysman pci             %s\n", tool_result_str(r));
+	else
+		printf("    sysman pci             %04x:%02x:%02x.%x\n",
+		       pp.address.domain, pp.address.bus, pp.address.device,
+		       pp.address.function);
+}
+
+/* The Sysman free memory of dev's first module, or UINT64_MAX. */
+static uint64_t
+sysman_free(ze_device_handle_t dev)
+{
+	uint32_t n = 1;
+	zes_mem_handle_t m;
+	zes_mem_state_t st = { ZES_STRUCTURE_TYPE_MEM_STATE, NULL };
+	if (zesDeviceEnumMemoryModules(dev, &n, &m) || !n ||
+	    zesMemoryGetState(m, &st))
+		return UINT64_MAX;
+	return st.free;
+}
+
+/* One device allocation of 1 MiB + 1 byte: the Sysman free memory drops
+ * by exactly that and comes back after the free. */
+static void
+check_sysman(ze_context_handle_t ctx, ze_device_handle_t dev)
+{
+	ze_device_mem_alloc_desc_t dd = {
+		ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC, NULL, 0, 0
+	};
+	const size_t size = (1 << 20) + 1;
+	const char *verdict = "ok";
+	zes_device_properties_t sp = { ZES_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				       NULL };
+	if (zesDeviceGetProperties(dev, &sp) || strcmp(sp.brandName, "zemem")) {
+		/* Another driver may round sizes or share the memory. */
+		printf("  self-check sysman  skipped (not a zemem device)\n");
+		return;
+	}
+	uint64_t before = sysman_free(dev), during = 0, after = 0;
+	void *p = NULL;
+	ze_result_t r = zeMemAllocDevice(ctx, &dd, size, 0, dev, &p);
+	if (before == UINT64_MAX) {
+		verdict = "no Sysman memory state";
+	} else if (r) {
+		verdict = tool_result_str(r);
+	} else {
+		during = sysman_free(dev);
+		zeMemFree(ctx, p);
+		p = NULL;
+		after = sysman_free(dev);
+		if (during != before - size || after != before)
+			verdict = "free memory did not move by the allocation";
+	}
+	if (p)
+		zeMemFree(ctx, p);
+	if (strcmp(verdict, "ok"))
+		failures++;
+	printf("  self-check sysman  1 MiB + 1 B device alloc moves free "
+	       "memory exactly: %s\n", verdict);
+}
+
 static void
 check_kinds(ze_context_handle_t ctx, ze_device_handle_t dev)
 {
@@ -453,6 +595,7 @@ print_driver(ze_driver_handle_t drv, uint32_t i, bool check)
 		print_core(devs[k], k);
 		print_compute(devs[k]);
 		print_memory(devs[k]);
+		print_sysman(devs[k]);
 		if (ctx)
 			print_vmm(ctx, devs[k]);
 	}
@@ -460,6 +603,7 @@ print_driver(ze_driver_handle_t drv, uint32_t i, bool check)
 	if (check && ndev && ctx) {
 		check_kinds(ctx, devs[0]);
 		check_ipc(ctx, devs[0]);
+		check_sysman(ctx, devs[0]);
 	}
 	if (ctx)
 		zeContextDestroy(ctx);
@@ -482,6 +626,8 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* Sysman through the core handles (before zeInit reads it). */
+	setenv("ZES_ENABLE_SYSMAN", "1", 0);
 	const char *chosen = tool_default_driver();
 	if (chosen)
 		printf("ZE_ENABLE_ALT_DRIVERS was not set; using %s\n", chosen);

@@ -356,6 +356,39 @@ guarded_data(const struct cmd_op *op, bool *data)
 	return 0;
 }
 
+/* What op read and wrote, added to its queue's device's counters (Sysman's
+ * memory bandwidth): a copy reads and writes its size, a fill writes its
+ * size, a region copy reads and writes width * height * depth, a
+ * timestamp writes 8 bytes. */
+static void
+count_bytes(struct _ze_device_handle_t *dev, const struct cmd_op *op)
+{
+	uint64_t rd = 0, wr = 0;
+	switch (op->kind) {
+	case CMD_OP_COPY:
+		rd = wr = op->u.copy.size;
+		break;
+	case CMD_OP_FILL:
+		wr = op->u.fill.size;
+		break;
+	case CMD_OP_REGION:
+		rd = wr = (uint64_t)op->u.region.width * op->u.region.height *
+			  op->u.region.depth;
+		break;
+	case CMD_OP_TIMESTAMP:
+		wr = sizeof(uint64_t);
+		break;
+	default:
+		return;
+	}
+	if (rd)
+		atomic_fetch_add_explicit(&dev->bytes_read, rd,
+					  memory_order_relaxed);
+	if (wr)
+		atomic_fetch_add_explicit(&dev->bytes_written, wr,
+					  memory_order_relaxed);
+}
+
 void
 cmd_skip_op(struct cmd_op *op)
 {
@@ -384,6 +417,8 @@ run_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 	} else {
 		data = run_data(op);
 	}
+	if (data)
+		count_bytes(q->dev, op);
 	atomic_fetch_add_explicit(&b->progress, 1, memory_order_release);
 	cmd_mem_progress();
 	if (op->signal) {
