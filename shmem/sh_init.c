@@ -4,7 +4,8 @@
  *
  * Init, in order (finalize undoes it in reverse):
  *   1. the Level Zero driver: ZE_ENABLE_ALT_DRIVERS is pointed at zemem's driver beside this library in the build tree
- *      (../driver/libze_zemem.so.1), else the installed one, when the
+ *      (../driver/libze_zemem.so.1), else the one beside it (the Python
+ *      wheel's package folder), else the installed one, when the
  *      program did not set it (as the tools do); zeInit, the first driver
  *      with a device, device (node rank mod count), a context;
  *   2. the bootstrap (sh_boot_open): rank, size;
@@ -163,6 +164,14 @@ default_driver(void)
 			if (realpath(path, real) &&
 			    snprintf(path, sizeof(path),
 				     "%s/libze_zemem.so.1", real) <
+				    (int)sizeof(path) &&
+			    !access(path, R_OK))
+				found = path;
+			/* The Python wheel: the driver beside this library
+			 * (both in the shmem package's folder). */
+			if (!found &&
+			    snprintf(path, sizeof(path),
+				     "%s/libze_zemem.so.1", dir) <
 				    (int)sizeof(path) &&
 			    !access(path, R_OK))
 				found = path;

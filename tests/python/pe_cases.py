@@ -581,7 +581,30 @@ def case_badargs(me, n):
     raises(ValueError, "not inside", shmem.aclshmem_ptr, s, 0)
     raises(ValueError, "not inside", shmem.aclshmemx_buffer, p, 1 << 40)
     raises(TypeError, "shmem.Team", shmem.team_my_pe, None)
-    raises(TypeError, "shmem.Team", shmem.team_n_pes, 0)
+    raises(TypeError, "shmem.Team or 0", shmem.team_n_pes, "0")
+    # ACLSHMEM's int team ids: 0 is the world team, others are refused
+    assert shmem.team_n_pes(0) == n and shmem.team_my_pe(0) == me
+    assert shmem.team_translate_pe(0, me, shmem.SHMEM_TEAM_WORLD) == me
+    e = raises(shmem.AclshmemInvalid, "team id 3: the only int team id is 0",
+               shmem.team_n_pes, 3)
+    assert isinstance(e, ValueError)
+    assert issubclass(shmem.AclshmemError, RuntimeError)
+    # the enums hold the constants' values
+    assert shmem.SignalOp.SET == shmem.ACLSHMEM_SIGNAL_SET
+    assert shmem.SignalOp.ADD == shmem.ACLSHMEM_SIGNAL_ADD
+    for c in ("EQ", "NE", "GT", "GE", "LT", "LE"):
+        assert shmem.CmpOp[c] == getattr(shmem, "ACLSHMEM_CMP_" + c)
+    # set_log_level by logging's names
+    shmem.set_log_level("warning")
+    shmem.set_log_level("ERROR")
+    raises(ValueError, "level 'loud' is not a logging level name",
+           shmem.set_log_level, "loud")
+    shmem.set_log_level("WARN")
+    # a second free raises (ValueError), naming the address
+    d = shmem.aclshmem_malloc(64)
+    shmem.aclshmem_free(d)
+    raises(shmem.AclshmemInvalid, "ptr %s is not a live allocation" %
+           hex(d), shmem.aclshmem_free, d)
     w0 = shmem.SHMEM_TEAM_WORLD
     raises(ValueError, "src_pe %d is out of range" % n,
            shmem.team_translate_pe, w0, n, w0)

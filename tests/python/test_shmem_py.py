@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Tests of the Python module `shmem` (python/shmem.c), run by meson test
+"""Tests of the Python package `shmem` (python/shmem), run by meson test
 with Debian's interpreter under pytest. Each test starts a real job: PEs
 are processes of pe_cases.py (or the seed's example) started by the
 build's zeshrun, by mpirun, or by this file over the unique-id start.
@@ -282,6 +282,36 @@ def test_global_exit(n):
 
 
 # ---- the module itself --------------------------------------------------------------
+
+def test_docstrings_signatures():
+    """The package: __version__, inspect.signature of every function and
+    class, the stub and py.typed beside the module."""
+    code = r"""
+import inspect, os, shmem
+assert shmem.__version__ == "0.1.0", shmem.__version__
+assert shmem.aclshmem_info_get_name()
+d = os.path.dirname(shmem.__file__)
+assert os.path.exists(os.path.join(d, "py.typed"))
+stub = open(os.path.join(d, "__init__.pyi")).read()
+names = [n for n in dir(shmem) if not n.startswith("_")]
+for n in names:
+    f = getattr(shmem, n)
+    if callable(f) and not isinstance(f, type) or n == "InitAttr":
+        inspect.signature(f)
+    assert n in stub, n
+sig = lambda f: str(inspect.signature(f))
+assert sig(shmem.aclshmem_putmem) == "(dest, source, bytes, pe)"
+assert sig(shmem.aclshmem_init) == "(attributes, /)"
+assert sig(shmem.aclshmem_finalize) == "()"
+assert sig(shmem.aclshmem_create_tensor) == \
+    "(shape, dtype=None, device_id=0)"
+assert sig(shmem.InitAttr) == "(mem_size=0, op_engine_type=None)"
+print("signatures ok")
+"""
+    out = subprocess.run([PY, "-c", code], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, timeout=JOB_S)
+    assert out.returncode == 0 and "signatures ok" in out.stdout, out.stdout
+
 
 def test_docstrings():
     """Every function and class has a docstring; help(shmem) renders."""

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * shmem.c: the CPython extension module `shmem`: ACLSHMEM's host API
+ * _shmem.c: the CPython extension module `shmem._shmem` (the package
+ * `shmem` re-exports it): ACLSHMEM's host API
  * (seed 003) on libzeshmem, written against the Python C API and the
  * library's public shmem.h / shmemx.h only.
  *
@@ -48,6 +49,25 @@
 #define NOGIL_BYTES (64 * 1024)
 /* The slice of a signal wait between checks for signals. */
 #define WAIT_SLICE_MS 100
+
+/* shmem.AclshmemError (a RuntimeError: the runtime failed) and
+ * shmem.AclshmemInvalid (a ValueError: a bad argument), made at import. */
+static PyObject *AclshmemError;
+static PyObject *AclshmemInvalid;
+/* The addresses aclshmem_malloc / calloc / align returned and
+ * aclshmem_free has not freed (a second free raises). */
+static PyObject *live_ptrs;
+
+static PyObject *
+live_add(void *p)
+{
+	PyObject *r = PyLong_FromVoidPtr(p);
+	if (r && p && PySet_Add(live_ptrs, r)) {
+		Py_DECREF(r);
+		return NULL;
+	}
+	return r;
+}
 
 static PyObject *registry;      /* {ptr: (kind, weakref)} */
 static unsigned long generation; /* bumped by every successful init */
@@ -117,7 +137,7 @@ get_ll(const char *fn, const char *what, PyObject *o, long long lo,
 	if (x == -1 && PyErr_Occurred())
 		return -1;
 	if (ovf || x < lo || x > hi) {
-		PyErr_Format(PyExc_ValueError, "%s: %s %S is out of range "
+		PyErr_Format(AclshmemInvalid, "%s: %s %S is out of range "
 			     "[%lld, %lld]", fn, what, o, lo, hi);
 		return -1;
 	}
@@ -147,7 +167,7 @@ get_u64(const char *fn, const char *what, PyObject *o, uint64_t *v)
 	unsigned long long x = PyLong_AsUnsignedLongLong(i);
 	if (x == (unsigned long long)-1 && PyErr_Occurred()) {
 		PyErr_Clear();
-		PyErr_Format(PyExc_ValueError, "%s: %s %S is negative or does "
+		PyErr_Format(AclshmemInvalid, "%s: %s %S is negative or does "
 			     "not fit in 64 bits", fn, what, i);
 		Py_DECREF(i);
 		return -1;
@@ -164,7 +184,7 @@ get_size(const char *fn, const char *what, PyObject *o, size_t *v)
 	if (get_u64(fn, what, o, &x))
 		return -1;
 	if (x > (uint64_t)PY_SSIZE_T_MAX) {
-		PyErr_Format(PyExc_ValueError, "%s: %s %llu is too large", fn,
+		PyErr_Format(AclshmemInvalid, "%s: %s %llu is too large", fn,
 			     what, (unsigned long long)x);
 		return -1;
 	}
@@ -178,7 +198,7 @@ static int
 need_init(const char *fn)
 {
 	if (shmem_my_pe() < 0) {
-		PyErr_Format(PyExc_RuntimeError, "%s: the runtime is not "
+		PyErr_Format(AclshmemError, "%s: the runtime is not "
 			     "initialized (call aclshmem_init first)", fn);
 		return -1;
 	}
@@ -204,19 +224,19 @@ fail_rc(const char *fn, int rc)
 	case EHOSTDOWN:
 		d = dead_pe();
 		if (d >= 0)
-			return PyErr_Format(PyExc_RuntimeError, "%s: PE %d of "
+			return PyErr_Format(AclshmemError, "%s: PE %d of "
 					    "the job ended", fn, d);
-		return PyErr_Format(PyExc_RuntimeError, "%s: a PE of the job "
+		return PyErr_Format(AclshmemError, "%s: a PE of the job "
 				    "ended", fn);
 	case ETIMEDOUT:
-		return PyErr_Format(PyExc_RuntimeError, "%s: no answer within "
+		return PyErr_Format(AclshmemError, "%s: no answer within "
 				    "ZESHMEM_TIMEOUT=%u s", fn,
 				    shmemx_timeout());
 	case ENODEV:
-		return PyErr_Format(PyExc_RuntimeError, "%s: the runtime is "
+		return PyErr_Format(AclshmemError, "%s: the runtime is "
 				    "not initialized", fn);
 	default:
-		return PyErr_Format(PyExc_RuntimeError, "%s: %s", fn,
+		return PyErr_Format(AclshmemError, "%s: %s", fn,
 				    strerror(-rc));
 	}
 }
@@ -228,12 +248,12 @@ check_pe(const char *fn, long long pe, int alive)
 {
 	int n = shmem_n_pes();
 	if (pe < 0 || pe >= n) {
-		PyErr_Format(PyExc_ValueError, "%s: pe %lld is out of range "
+		PyErr_Format(AclshmemInvalid, "%s: pe %lld is out of range "
 			     "(the job's PEs are 0..%d)", fn, pe, n - 1);
 		return -1;
 	}
 	if (alive && !shmem_pe_accessible((int)pe)) {
-		PyErr_Format(PyExc_RuntimeError, "%s: PE %lld of the job "
+		PyErr_Format(AclshmemError, "%s: PE %lld of the job "
 			     "ended", fn, pe);
 		return -1;
 	}
@@ -248,7 +268,7 @@ check_sym(const char *fn, const char *what, uint64_t p, uint64_t n)
 	uint64_t size = shmemx_heap_size();
 	uint64_t need = n ? n : 1;
 	if (p < base || p - base >= size || need > size - (p - base)) {
-		PyErr_Format(PyExc_ValueError, "%s: %s %p (%llu bytes) is "
+		PyErr_Format(AclshmemInvalid, "%s: %s %p (%llu bytes) is "
 			     "not inside the symmetric heap [%p, %p)",
 			     fn, what, (void *)(uintptr_t)p,
 			     (unsigned long long)n, (void *)(uintptr_t)base,
@@ -265,11 +285,11 @@ check_local(const char *fn, const char *what, uint64_t p, uint64_t n,
 	    int write)
 {
 	if (n && !p) {
-		PyErr_Format(PyExc_ValueError, "%s: %s is 0 (NULL)", fn, what);
+		PyErr_Format(AclshmemInvalid, "%s: %s is 0 (NULL)", fn, what);
 		return -1;
 	}
 	if (n && p + n < p) {
-		PyErr_Format(PyExc_ValueError, "%s: %s %p + %llu bytes "
+		PyErr_Format(AclshmemInvalid, "%s: %s %p + %llu bytes "
 			     "wraps around", fn, what, (void *)(uintptr_t)p,
 			     (unsigned long long)n);
 		return -1;
@@ -279,7 +299,7 @@ check_local(const char *fn, const char *what, uint64_t p, uint64_t n,
 	 * interpreter). -ENOSYS: the kernel cannot tell; the copy goes on. */
 	int err = u_probe((const void *)(uintptr_t)p, (size_t)n, write);
 	if (err == -EFAULT) {
-		PyErr_Format(PyExc_ValueError, "%s: %s %p (%llu bytes) is not "
+		PyErr_Format(AclshmemInvalid, "%s: %s %p (%llu bytes) is not "
 			     "%s memory of this process", fn, what,
 			     (void *)(uintptr_t)p, (unsigned long long)n,
 			     write ? "writable" : "readable");
@@ -297,6 +317,7 @@ typedef struct {
 } InitAttrObject;
 
 static PyObject *op_engine_enum; /* shmem.OpEngineType */
+static PyObject *team_world_obj; /* shmem.SHMEM_TEAM_WORLD */
 
 static int
 InitAttr_init(InitAttrObject *self, PyObject *args, PyObject *kw)
@@ -395,7 +416,7 @@ static PyTypeObject InitAttrType = {
 	.tp_name = "shmem.InitAttr",
 	.tp_basicsize = sizeof(InitAttrObject),
 	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "InitAttr(mem_size=0, op_engine_type=None)\n\n"
+	.tp_doc = "InitAttr(mem_size=0, op_engine_type=None)\n--\n\n"
 		  "Initialization attributes for aclshmem_init.\n\n"
 		  "mem_size: size of the symmetric heap in bytes (every PE must "
 		  "use the same).",
@@ -504,14 +525,28 @@ static PyTypeObject TeamType = {
 	.tp_repr = (reprfunc)Team_repr,
 };
 
-static PyObject *team_world_obj;
 
 static int
 get_team(const char *fn, const char *what, PyObject *o, shmem_team_t *t)
 {
+	if (PyLong_Check(o) && !PyBool_Check(o)) {
+		/* ACLSHMEM's int team ids: 0 is the world team. */
+		int ovf;
+		long long id = PyLong_AsLongLongAndOverflow(o, &ovf);
+		if (id == -1 && PyErr_Occurred())
+			return -1;
+		if (ovf || id != 0) {
+			PyErr_Format(AclshmemInvalid, "%s: %s: team id %S: the "
+				     "only int team id is 0 (the world team); "
+				     "other teams are shmem.Team objects", fn,
+				     what, o);
+			return -1;
+		}
+		o = team_world_obj;
+	}
 	if (!PyObject_TypeCheck(o, &TeamType)) {
-		PyErr_Format(PyExc_TypeError, "%s: %s must be a shmem.Team, not "
-			     "%.100s", fn, what, Py_TYPE(o)->tp_name);
+		PyErr_Format(PyExc_TypeError, "%s: %s must be a shmem.Team or "
+			     "0, not %.100s", fn, what, Py_TYPE(o)->tp_name);
 		return -1;
 	}
 	if (need_init(fn))
@@ -522,7 +557,7 @@ get_team(const char *fn, const char *what, PyObject *o, shmem_team_t *t)
 		return 0;
 	}
 	if (to->destroyed || to->gen != generation) {
-		PyErr_Format(PyExc_ValueError, "%s: %s was destroyed", fn, what);
+		PyErr_Format(AclshmemInvalid, "%s: %s was destroyed", fn, what);
 		return -1;
 	}
 	*t = to->team;
@@ -666,7 +701,7 @@ static int
 SymBuf_getbuffer(SymBufObject *self, Py_buffer *view, int flags)
 {
 	if (self->gen != generation || shmem_my_pe() < 0) {
-		PyErr_SetString(PyExc_ValueError, "SymmetricBuffer: the "
+		PyErr_SetString(AclshmemInvalid, "SymmetricBuffer: the "
 				"runtime was finalized since it was made");
 		view->obj = NULL;
 		return -1;
@@ -783,7 +818,7 @@ apply_attrs(const char *fn, unsigned long long mem_size, int copy)
 		return 0; /* a second init is a no-op */
 	int rc = shmemx_set_heap_size((size_t)mem_size);
 	if (rc == -EINVAL) {
-		PyErr_Format(PyExc_ValueError, "%s: mem_size %llu is out of "
+		PyErr_Format(AclshmemInvalid, "%s: mem_size %llu is out of "
 			     "range (64 KiB .. 64 TiB, or 0 for the default)",
 			     fn, mem_size);
 		return -1;
@@ -798,6 +833,7 @@ apply_attrs(const char *fn, unsigned long long mem_size, int copy)
 }
 
 PyDoc_STRVAR(init_doc,
+"aclshmem_init($module, attributes, /)\n--\n\n"
 "aclshmem_init(attributes: InitAttr) -> InitStatus\n\n"
 "Initialize the runtime with the given attributes (heap size, copy "
 "engine).\n\n"
@@ -826,6 +862,7 @@ py_init(PyObject *m, PyObject *attr)
 }
 
 PyDoc_STRVAR(init_uid_doc,
+"aclshmem_init_using_unique_id($module, rank, nranks, mem_size, uid)\n--\n\n"
 "aclshmem_init_using_unique_id(rank: int, nranks: int, mem_size: int, "
 "uid: bytes) -> InitStatus\n\n"
 "Initialize using a unique ID for multi-process coordination.\n\n"
@@ -857,7 +894,7 @@ py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 		return NULL;
 	shmemx_uniqueid_t uid;
 	if (b.len != (Py_ssize_t)sizeof(uid.internal)) {
-		PyErr_Format(PyExc_ValueError, "%s: uid has %zd bytes, not %zu "
+		PyErr_Format(AclshmemInvalid, "%s: uid has %zd bytes, not %zu "
 			     "(use aclshmem_get_unique_id())", fn, b.len,
 			     sizeof(uid.internal));
 		PyBuffer_Release(&b);
@@ -878,6 +915,7 @@ py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 }
 
 PyDoc_STRVAR(uid_doc,
+"aclshmem_get_unique_id($module)\n--\n\n"
 "aclshmem_get_unique_id() -> bytes\n\n"
 "Generate a unique ID for coordinating a multi-process initialization.\n\n"
 "Called by rank 0, which then serves the others' initialization: send "
@@ -893,7 +931,7 @@ py_get_uid(PyObject *m, PyObject *unused)
 	rc = shmemx_get_uniqueid(&uid);
 	Py_END_ALLOW_THREADS
 	if (rc)
-		return PyErr_Format(PyExc_RuntimeError, "aclshmem_get_unique_id:"
+		return PyErr_Format(AclshmemError, "aclshmem_get_unique_id:"
 				    " no bootstrap socket could be bound (see "
 				    "stderr)");
 	return PyBytes_FromStringAndSize((const char *)uid.internal,
@@ -925,6 +963,7 @@ detach(const char *kind, PyObject *obj)
 }
 
 PyDoc_STRVAR(finalize_doc,
+"aclshmem_finalize($module)\n--\n\n"
 "aclshmem_finalize() -> None\n\n"
 "Finalize and clean up the runtime.\n\n"
 "Must be called by all PEs before the program ends; releases all "
@@ -953,6 +992,7 @@ py_finalize(PyObject *m, PyObject *unused)
 		}
 	}
 	PyDict_Clear(registry);
+	PySet_Clear(live_ptrs);
 	if (live && PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
 				     "aclshmem_finalize: %zd symmetric "
 				     "array(s)/tensor(s) not freed; they must "
@@ -990,6 +1030,7 @@ registry_drop(uint64_t ptr)
 }
 
 PyDoc_STRVAR(malloc_doc,
+"aclshmem_malloc($module, nbytes, /)\n--\n\n"
 "aclshmem_malloc(nbytes: int) -> int\n\n"
 "Allocate nbytes of symmetric memory from the heap.\n\n"
 "Returns the address as an int, or 0 on failure (or for 0 bytes). The "
@@ -1013,10 +1054,11 @@ py_malloc(PyObject *m, PyObject *arg)
 	if (get_size("aclshmem_malloc", "nbytes", arg, &n) ||
 	    need_init("aclshmem_malloc"))
 		return NULL;
-	return PyLong_FromVoidPtr(do_malloc(n));
+	return live_add(do_malloc(n));
 }
 
 PyDoc_STRVAR(calloc_doc,
+"aclshmem_calloc($module, count, size)\n--\n\n"
 "aclshmem_calloc(count: int, size: int) -> int\n\n"
 "Allocate count * size bytes of zeroed symmetric memory.\n\n"
 "Returns the address, or 0 on failure. All PEs must call with the same "
@@ -1038,10 +1080,11 @@ py_calloc(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	Py_BEGIN_ALLOW_THREADS
 	p = shmem_calloc(c, s);
 	Py_END_ALLOW_THREADS
-	return PyLong_FromVoidPtr(p);
+	return live_add(p);
 }
 
 PyDoc_STRVAR(align_doc,
+"aclshmem_align($module, alignment, size)\n--\n\n"
 "aclshmem_align(alignment: int, size: int) -> int\n\n"
 "Allocate size bytes of symmetric memory aligned to alignment bytes (a "
 "power of 2).\n\n"
@@ -1062,17 +1105,18 @@ py_align(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	    get_size(fn, "size", o[1], &s))
 		return NULL;
 	if (a == 0 || (a & (a - 1)))
-		return PyErr_Format(PyExc_ValueError, "%s: alignment %zu is not "
+		return PyErr_Format(AclshmemInvalid, "%s: alignment %zu is not "
 				    "a power of 2", fn, a);
 	if (need_init(fn))
 		return NULL;
 	Py_BEGIN_ALLOW_THREADS
 	p = shmem_align(a, s);
 	Py_END_ALLOW_THREADS
-	return PyLong_FromVoidPtr(p);
+	return live_add(p);
 }
 
 PyDoc_STRVAR(free_doc,
+"aclshmem_free($module, ptr, /)\n--\n\n"
 "aclshmem_free(ptr: int) -> None\n\n"
 "Free symmetric memory allocated with aclshmem_malloc / calloc / align.\n\n"
 "All PEs free collectively (a barrier, then the free). 0 is allowed (the "
@@ -1100,7 +1144,7 @@ py_free(PyObject *m, PyObject *arg)
 	if (owner && owner != Py_None) {
 		int t = !strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(v, 0)),
 				"tensor");
-		return PyErr_Format(PyExc_ValueError, "%s: ptr %p is the "
+		return PyErr_Format(AclshmemInvalid, "%s: ptr %p is the "
 				    "memory of %s made by %s: free it with %s",
 				    fn,
 				    (void *)(uintptr_t)p,
@@ -1110,6 +1154,21 @@ py_free(PyObject *m, PyObject *arg)
 				    t ? "aclshmem_free_tensor"
 				      : "aclshmemx_free_array");
 	}
+	if (p && !v) {
+		/* Not an array's or tensor's: one of malloc / calloc /
+		 * align's still live, else a second free. */
+		PyObject *pk = PyLong_FromUnsignedLongLong(p);
+		int d = pk ? PySet_Discard(live_ptrs, pk) : -1;
+		Py_XDECREF(pk);
+		if (d < 0)
+			return NULL;
+		if (!d)
+			return PyErr_Format(AclshmemInvalid, "%s: ptr %p is "
+					    "not a live allocation of "
+					    "aclshmem_malloc / calloc / align "
+					    "(freed twice?)", fn,
+					    (void *)(uintptr_t)p);
+	}
 	registry_drop(p);
 	Py_BEGIN_ALLOW_THREADS
 	shmem_free((void *)(uintptr_t)p);
@@ -1118,6 +1177,7 @@ py_free(PyObject *m, PyObject *arg)
 }
 
 PyDoc_STRVAR(ptr_doc,
+"aclshmem_ptr($module, local_ptr, pe)\n--\n\n"
 "aclshmem_ptr(local_ptr: int, pe: int) -> int\n\n"
 "Address through which this process can load and store pe's copy of the "
 "symmetric object at local_ptr, or 0 if it is not accessible (a PE on "
@@ -1141,6 +1201,7 @@ py_ptr(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
 }
 
 PyDoc_STRVAR(heap_base_doc,
+"aclshmemx_get_heap_base($module)\n--\n\n"
 "aclshmemx_get_heap_base() -> int\n\n"
 "Base address of this PE's symmetric heap.");
 
@@ -1153,6 +1214,7 @@ py_heap_base(PyObject *m, PyObject *unused)
 }
 
 PyDoc_STRVAR(my_pe_doc,
+"my_pe($module)\n--\n\n"
 "my_pe() -> int\n\nThe PE number of the calling process (0 .. "
 "pe_count()-1).");
 
@@ -1165,6 +1227,7 @@ py_my_pe(PyObject *m, PyObject *unused)
 }
 
 PyDoc_STRVAR(pe_count_doc,
+"pe_count($module)\n--\n\n"
 "pe_count() -> int\n\nThe total number of PEs of the job.");
 
 static PyObject *
@@ -1212,19 +1275,23 @@ rma(const char *fn, enum rma_kind k, PyObject *const *args, Py_ssize_t nargs,
 }
 
 PyDoc_STRVAR(putmem_doc,
+"aclshmem_putmem($module, dest, source, bytes, pe)\n--\n\n"
 "aclshmem_putmem(dest: int, source: int, bytes: int, pe: int) -> None\n\n"
 "Blocking put: copy bytes from local source to the symmetric dest on PE "
 "pe. source may be reused on return.");
 PyDoc_STRVAR(getmem_doc,
+"aclshmem_getmem($module, dest, source, bytes, pe)\n--\n\n"
 "aclshmem_getmem(dest: int, source: int, bytes: int, pe: int) -> None\n\n"
 "Blocking get: copy bytes from the symmetric source on PE pe to local "
 "dest.");
 PyDoc_STRVAR(putmem_nbi_doc,
+"aclshmem_putmem_nbi($module, dest, source, bytes, pe)\n--\n\n"
 "aclshmem_putmem_nbi(dest: int, source: int, bytes: int, pe: int) -> "
 "None\n\n"
 "Non-blocking put: may complete asynchronously; call aclshmem_quiet() "
 "before reusing source or relying on remote visibility.");
 PyDoc_STRVAR(getmem_nbi_doc,
+"aclshmem_getmem_nbi($module, dest, source, bytes, pe)\n--\n\n"
 "aclshmem_getmem_nbi(dest: int, source: int, bytes: int, pe: int) -> "
 "None\n\n"
 "Non-blocking get: dest holds the data after aclshmem_quiet().");
@@ -1272,11 +1339,11 @@ put_signal(const char *fn, int nbi, PyObject *const *args, Py_ssize_t nargs,
 	    get_ll(fn, "pe", o[6], INT32_MIN, INT32_MAX, &pe))
 		return NULL;
 	if (op != SHMEM_SIGNAL_SET && op != SHMEM_SIGNAL_ADD)
-		return PyErr_Format(PyExc_ValueError, "%s: sig_op %lld is not "
+		return PyErr_Format(AclshmemInvalid, "%s: sig_op %lld is not "
 				    "ACLSHMEM_SIGNAL_SET or ACLSHMEM_SIGNAL_ADD",
 				    fn, op);
 	if (sig & 7)
-		return PyErr_Format(PyExc_ValueError, "%s: sig_addr %p is "
+		return PyErr_Format(AclshmemInvalid, "%s: sig_addr %p is "
 				    "not 8-byte aligned", fn,
 				    (void *)(uintptr_t)sig);
 	if (need_init(fn) || check_pe(fn, pe, 1) ||
@@ -1300,6 +1367,8 @@ put_signal(const char *fn, int nbi, PyObject *const *args, Py_ssize_t nargs,
 }
 
 PyDoc_STRVAR(put_signal_doc,
+"aclshmemx_putmem_signal($module, dest, source, nbytes, sig_addr, "
+"signal, sig_op, pe)\n--\n\n"
 "aclshmemx_putmem_signal(dest: int, source: int, nbytes: int, "
 "sig_addr: int, signal: int, sig_op: int, pe: int) -> None\n\n"
 "Blocking put of nbytes to dest on pe, then an atomic update of the "
@@ -1307,6 +1376,8 @@ PyDoc_STRVAR(put_signal_doc,
 "signal, ACLSHMEM_SIGNAL_ADD adds it. The data is visible at pe whenever "
 "the signal is.");
 PyDoc_STRVAR(put_signal_nbi_doc,
+"aclshmemx_putmem_signal_nbi($module, dest, source, nbytes, sig_addr, "
+"signal, sig_op, pe)\n--\n\n"
 "aclshmemx_putmem_signal_nbi(dest: int, source: int, nbytes: int, "
 "sig_addr: int, signal: int, sig_op: int, pe: int) -> None\n\n"
 "Non-blocking put with signal (source reusable after aclshmem_quiet()).");
@@ -1325,6 +1396,7 @@ py_put_signal_nbi(PyObject *m, PyObject *const *a, Py_ssize_t n,
 }
 
 PyDoc_STRVAR(wait_doc,
+"aclshmem_signal_wait_until($module, sig_addr, cmp, cmp_val)\n--\n\n"
 "aclshmem_signal_wait_until(sig_addr: int, cmp: int, cmp_val: int) -> "
 "None\n\n"
 "Wait until the local signal word sig_addr compares to cmp_val as cmp "
@@ -1347,10 +1419,10 @@ py_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
 	    get_u64(fn, "cmp_val", o[2], &val))
 		return NULL;
 	if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_GE)
-		return PyErr_Format(PyExc_ValueError, "%s: cmp %lld is not an "
+		return PyErr_Format(AclshmemInvalid, "%s: cmp %lld is not an "
 				    "ACLSHMEM_CMP_* value", fn, cmp);
 	if (sig & 7)
-		return PyErr_Format(PyExc_ValueError, "%s: sig_addr %p is "
+		return PyErr_Format(AclshmemInvalid, "%s: sig_addr %p is "
 				    "not 8-byte aligned", fn,
 				    (void *)(uintptr_t)sig);
 	if (need_init(fn) || check_sym(fn, "sig_addr", sig, 8))
@@ -1385,6 +1457,7 @@ py_wait(PyObject *m, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn)
 }
 
 PyDoc_STRVAR(barrier_doc,
+"aclshmem_barrier_all($module)\n--\n\n"
 "aclshmem_barrier_all() -> None\n\n"
 "Barrier over all PEs: completes this PE's outstanding puts "
 "(aclshmem_quiet), then waits until every PE arrived. RuntimeError when a "
@@ -1405,6 +1478,7 @@ py_barrier(PyObject *m, PyObject *unused)
 }
 
 PyDoc_STRVAR(quiet_doc,
+"aclshmem_quiet($module)\n--\n\n"
 "aclshmem_quiet() -> None\n\n"
 "Complete every put, get and signal this PE issued (the non-blocking ones "
 "included): afterwards their data is at the targets and sources may be "
@@ -1422,6 +1496,7 @@ py_quiet(PyObject *m, PyObject *unused)
 /* ---- teams ---------------------------------------------------------------- */
 
 PyDoc_STRVAR(split_strided_doc,
+"team_split_strided($module, start, stride, size, parent_team)\n--\n\n"
 "team_split_strided(start: int, stride: int, size: int, parent_team) -> "
 "Team | None\n\n"
 "Create a team of size PEs of parent_team: start, start + stride, ... "
@@ -1450,7 +1525,7 @@ py_split_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 		   &stride))
 		return NULL;
 	if (start + (size - 1) * stride >= n)
-		return PyErr_Format(PyExc_ValueError, "%s: start %lld + (size %lld"
+		return PyErr_Format(AclshmemInvalid, "%s: start %lld + (size %lld"
 				    " - 1) * stride %lld is not a PE of the "
 				    "parent team (%d PEs)", fn, start, size,
 				    stride, n);
@@ -1460,12 +1535,13 @@ py_split_strided(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 				      (int)size, NULL, 0, &t);
 	Py_END_ALLOW_THREADS
 	if (rc)
-		return PyErr_Format(PyExc_RuntimeError, "%s: the split failed "
+		return PyErr_Format(AclshmemError, "%s: the split failed "
 				    "(see stderr)", fn);
 	return team_new(t);
 }
 
 PyDoc_STRVAR(split_2d_doc,
+"team_split_2d($module, xdim, xaxis_teams, ydim, yaxis_teams)\n--\n\n"
 "team_split_2d(xdim: int, xaxis_teams: list, ydim: int, yaxis_teams: "
 "list) -> None\n\n"
 "Split SHMEM_TEAM_WORLD into a 2D grid of xdim columns and ydim rows (ydim "
@@ -1493,7 +1569,7 @@ py_split_2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	long long n = shmem_n_pes(), xr = xdim < n ? xdim : n;
 	long long want = (n + xr - 1) / xr;
 	if (ydim != want)
-		return PyErr_Format(PyExc_ValueError, "%s: ydim %lld does not "
+		return PyErr_Format(AclshmemInvalid, "%s: ydim %lld does not "
 				    "match: %lld PEs in rows of %lld make %lld",
 				    fn, ydim, n, xr, want);
 	shmem_team_t x = SHMEM_TEAM_INVALID, y = SHMEM_TEAM_INVALID;
@@ -1503,7 +1579,7 @@ py_split_2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 				 NULL, 0, &y);
 	Py_END_ALLOW_THREADS
 	if (rc)
-		return PyErr_Format(PyExc_RuntimeError, "%s: the split failed "
+		return PyErr_Format(AclshmemError, "%s: the split failed "
 				    "(see stderr)", fn);
 	PyObject *xo = team_new(x), *yo = team_new(y);
 	int bad = !xo || !yo || PyList_Append(o[1], xo) ||
@@ -1516,6 +1592,7 @@ py_split_2d(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 }
 
 PyDoc_STRVAR(translate_doc,
+"team_translate_pe($module, src_team, src_pe, dest_team)\n--\n\n"
 "team_translate_pe(src_team, src_pe: int, dest_team) -> int\n\n"
 "The number in dest_team of the PE that is src_pe in src_team, or -1 when "
 "that PE is not in dest_team.");
@@ -1539,6 +1616,7 @@ py_translate(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 }
 
 PyDoc_STRVAR(team_my_pe_doc,
+"team_my_pe($module, team, /)\n--\n\n"
 "team_my_pe(team) -> int\n\nThe calling PE's number within team.");
 
 static PyObject *
@@ -1551,6 +1629,7 @@ py_team_my_pe(PyObject *m, PyObject *team)
 }
 
 PyDoc_STRVAR(team_n_pes_doc,
+"team_n_pes($module, team, /)\n--\n\n"
 "team_n_pes(team) -> int\n\nThe number of PEs in team.");
 
 static PyObject *
@@ -1563,6 +1642,7 @@ py_team_n_pes(PyObject *m, PyObject *team)
 }
 
 PyDoc_STRVAR(team_destroy_doc,
+"team_destroy($module, team, /)\n--\n\n"
 "team_destroy(team) -> None\n\n"
 "Destroy a team and release its resources; all its PEs call this "
 "collectively. SHMEM_TEAM_WORLD cannot be destroyed (ValueError).");
@@ -1576,7 +1656,7 @@ py_team_destroy(PyObject *m, PyObject *team)
 		return NULL;
 	TeamObject *to = (TeamObject *)team;
 	if (to->world)
-		return PyErr_Format(PyExc_ValueError, "%s: SHMEM_TEAM_WORLD is "
+		return PyErr_Format(AclshmemInvalid, "%s: SHMEM_TEAM_WORLD is "
 				    "predefined and cannot be destroyed", fn);
 	to->destroyed = 1;
 	Py_BEGIN_ALLOW_THREADS
@@ -1588,6 +1668,7 @@ py_team_destroy(PyObject *m, PyObject *team)
 /* ---- configuration and info ---------------------------------------------- */
 
 PyDoc_STRVAR(version_doc,
+"aclshmem_info_get_version($module)\n--\n\n"
 "aclshmem_info_get_version() -> str\n\n"
 "The library's version: the OpenSHMEM version it implements, "
 "\"major.minor\".");
@@ -1601,6 +1682,7 @@ py_version(PyObject *m, PyObject *unused)
 }
 
 PyDoc_STRVAR(name_doc,
+"aclshmem_info_get_name($module)\n--\n\n"
 "aclshmem_info_get_name() -> str\n\nThe library's name (vendor string).");
 
 static PyObject *
@@ -1612,6 +1694,7 @@ py_name(PyObject *m, PyObject *unused)
 }
 
 PyDoc_STRVAR(log_doc,
+"set_log_level($module, level, /)\n--\n\n"
 "set_log_level(level: int) -> None\n\n"
 "Set the library's logging threshold with a Python logging level: "
 "logging.DEBUG, INFO, WARNING, ERROR, CRITICAL (CRITICAL and above: "
@@ -1621,17 +1704,39 @@ static PyObject *
 py_set_log_level(PyObject *m, PyObject *arg)
 {
 	long long l;
-	if (get_ll("set_log_level", "level", arg, 0, INT32_MAX, &l))
+	if (PyUnicode_Check(arg)) {
+		/* logging's names, any case (WARN and FATAL too) */
+		static const struct { const char *n; int l; } names[] = {
+			{ "NOTSET", 0 }, { "DEBUG", 10 }, { "INFO", 20 },
+			{ "WARNING", 30 }, { "WARN", 30 }, { "ERROR", 40 },
+			{ "CRITICAL", 50 }, { "FATAL", 50 },
+		};
+		PyObject *up = PyObject_CallMethod(arg, "upper", NULL);
+		if (!up)
+			return NULL;
+		l = -1;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!PyUnicode_CompareWithASCIIString(up, names[i].n))
+				l = names[i].l;
+		Py_DECREF(up);
+		if (l < 0)
+			return PyErr_Format(AclshmemInvalid, "set_log_level: "
+					    "level %R is not a logging level "
+					    "name (DEBUG, INFO, WARNING, ERROR, "
+					    "CRITICAL)", arg);
+	} else if (get_ll("set_log_level", "level", arg, 0, INT32_MAX, &l)) {
 		return NULL;
+	}
 	int z = l == 0 ? 5 : l < 10 ? 5 : l < 20 ? 4 : l < 30 ? 3 :
 		l < 40 ? 2 : l < 50 ? 1 : 0;
 	if (shmemx_set_log_level(z))
-		return PyErr_Format(PyExc_RuntimeError, "set_log_level: the "
+		return PyErr_Format(AclshmemError, "set_log_level: the "
 				    "library refused level %d", z);
 	Py_RETURN_NONE;
 }
 
 PyDoc_STRVAR(global_exit_doc,
+"aclshmem_global_exit($module, status, /)\n--\n\n"
 "aclshmem_global_exit(status: int) -> None\n\n"
 "End every PE of the job with exit status status (does not return). For "
 "coordinated error handling; sys.stdout and sys.stderr are flushed "
@@ -1702,7 +1807,7 @@ get_shape(const char *fn, PyObject *shape, size_t *count)
 			     &d) ||
 		    __builtin_mul_overflow(c, d, &c)) {
 			if (!PyErr_Occurred())
-				PyErr_Format(PyExc_ValueError, "%s: shape %S has "
+				PyErr_Format(AclshmemInvalid, "%s: shape %S has "
 					     "too many elements", fn, t);
 			Py_DECREF(t);
 			return NULL;
@@ -1719,17 +1824,17 @@ alloc_buffer(const char *fn, size_t count, size_t itemsize)
 {
 	size_t n;
 	if (count == 0)
-		return PyErr_Format(PyExc_ValueError, "%s: shape has no "
+		return PyErr_Format(AclshmemInvalid, "%s: shape has no "
 				    "elements", fn);
 	if (__builtin_mul_overflow(count, itemsize, &n) ||
 	    n > (size_t)PY_SSIZE_T_MAX)
-		return PyErr_Format(PyExc_ValueError, "%s: %zu elements of %zu "
+		return PyErr_Format(AclshmemInvalid, "%s: %zu elements of %zu "
 				    "bytes are too many", fn, count, itemsize);
 	if (need_init(fn))
 		return NULL;
 	void *p = do_malloc(n);
 	if (!p)
-		return PyErr_Format(PyExc_RuntimeError, "%s: the symmetric heap "
+		return PyErr_Format(AclshmemError, "%s: the symmetric heap "
 				    "has no room for %zu bytes", fn, n);
 	PyObject *b = symbuf_new((uint64_t)(uintptr_t)p, n);
 	if (!b) {
@@ -1773,7 +1878,7 @@ forget(const char *fn, const char *kind, PyObject *obj, uint64_t ptr)
 		Py_DECREF(k);
 		if (PyErr_Occurred())
 			return NULL;
-		return PyErr_Format(PyExc_ValueError, "%s: this %s was not made "
+		return PyErr_Format(AclshmemInvalid, "%s: this %s was not made "
 				    "by the matching create call, or was freed "
 				    "already", fn, kind);
 	}
@@ -1781,7 +1886,7 @@ forget(const char *fn, const char *kind, PyObject *obj, uint64_t ptr)
 	if (owner != obj ||
 	    strcmp(PyUnicode_AsUTF8(PyTuple_GET_ITEM(v, 0)), kind)) {
 		Py_DECREF(k);
-		return PyErr_Format(PyExc_ValueError, "%s: this %s shares "
+		return PyErr_Format(AclshmemInvalid, "%s: this %s shares "
 				    "symmetric memory with one made by a create "
 				    "call but is not that object (a view?); "
 				    "free the original", fn, kind);
@@ -1798,6 +1903,8 @@ forget(const char *fn, const char *kind, PyObject *obj, uint64_t ptr)
 }
 
 PyDoc_STRVAR(create_tensor_doc,
+"aclshmem_create_tensor($module, shape, dtype=None, device_id=0)\n"
+"--\n\n"
 "aclshmem_create_tensor(shape: tuple, dtype: torch.dtype = torch.float32, "
 "device_id: int = 0) -> torch.Tensor\n\n"
 "Create a PyTorch tensor backed by symmetric memory.\n\n"
@@ -1850,7 +1957,7 @@ py_create_tensor(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 		goto out_dtype;
 	int mine = shmemx_device_index();
 	if (mine >= 0 && dev != mine) {
-		PyErr_Format(PyExc_ValueError, "%s: device_id %lld: this PE's "
+		PyErr_Format(AclshmemInvalid, "%s: device_id %lld: this PE's "
 			     "symmetric heap is on Level Zero device %d", fn,
 			     dev, mine);
 		goto out_dtype;
@@ -1930,6 +2037,7 @@ data_ptr(PyObject *obj, int tensor, uint64_t *p)
 }
 
 PyDoc_STRVAR(free_tensor_doc,
+"aclshmem_free_tensor($module, tensor, /)\n--\n\n"
 "aclshmem_free_tensor(tensor: torch.Tensor) -> None\n\n"
 "Free the symmetric memory backing a tensor made by "
 "aclshmem_create_tensor (collective). Refuses (ValueError) tensors it did "
@@ -1971,6 +2079,7 @@ py_free_tensor(PyObject *m, PyObject *obj)
 }
 
 PyDoc_STRVAR(create_array_doc,
+"aclshmemx_create_array($module, shape, dtype=None)\n--\n\n"
 "aclshmemx_create_array(shape: tuple, dtype=numpy.float32) -> "
 "numpy.ndarray\n\n"
 "Create a numpy array whose memory is a new symmetric allocation (no "
@@ -2010,7 +2119,7 @@ py_create_array(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	if (PyErr_Occurred())
 		goto out_dt;
 	if (itemsize == 0) {
-		PyErr_Format(PyExc_ValueError, "%s: dtype %R has no fixed size",
+		PyErr_Format(AclshmemInvalid, "%s: dtype %R has no fixed size",
 			     fn, dt);
 		goto out_dt;
 	}
@@ -2044,6 +2153,7 @@ out_np:
 }
 
 PyDoc_STRVAR(free_array_doc,
+"aclshmemx_free_array($module, array, /)\n--\n\n"
 "aclshmemx_free_array(array: numpy.ndarray) -> None\n\n"
 "Free the symmetric memory of an array made by aclshmemx_create_array "
 "(collective); refuses other arrays, views and second frees. The array "
@@ -2067,6 +2177,7 @@ py_free_array(PyObject *m, PyObject *obj)
 }
 
 PyDoc_STRVAR(buffer_doc,
+"aclshmemx_buffer($module, ptr, nbytes)\n--\n\n"
 "aclshmemx_buffer(ptr: int, nbytes: int) -> SymmetricBuffer\n\n"
 "A buffer-protocol object over nbytes of this PE's symmetric heap at ptr "
 "(memoryview(b), numpy.frombuffer(b), torch.frombuffer(b): no copy). It "
@@ -2085,7 +2196,7 @@ py_buffer(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	    need_init(fn) || check_sym(fn, "ptr", p, n))
 		return NULL;
 	if (n > (uint64_t)PY_SSIZE_T_MAX)
-		return PyErr_Format(PyExc_ValueError, "%s: nbytes too large", fn);
+		return PyErr_Format(AclshmemInvalid, "%s: nbytes too large", fn);
 	return symbuf_new(p, n);
 }
 
@@ -2151,7 +2262,7 @@ PyDoc_STRVAR(module_doc,
 
 static struct PyModuleDef moddef = {
 	PyModuleDef_HEAD_INIT,
-	.m_name = "shmem",
+	.m_name = "shmem._shmem",
 	.m_doc = module_doc,
 	.m_size = -1,
 	.m_methods = methods,
@@ -2163,10 +2274,10 @@ add_int(PyObject *m, const char *name, long v)
 	return PyModule_AddIntConstant(m, name, v);
 }
 
-PyMODINIT_FUNC PyInit_shmem(void);
+PyMODINIT_FUNC PyInit__shmem(void);
 
 PyMODINIT_FUNC
-PyInit_shmem(void)
+PyInit__shmem(void)
 {
 	PyObject *m = PyModule_Create(&moddef);
 	if (!m)
@@ -2180,6 +2291,23 @@ PyInit_shmem(void)
 	    PyModule_AddObjectRef(m, "Team", (PyObject *)&TeamType) ||
 	    PyModule_AddObjectRef(m, "SymmetricBuffer",
 				  (PyObject *)&SymBufType))
+		goto err;
+	AclshmemError = PyErr_NewExceptionWithDoc(
+		"shmem.AclshmemError", "The runtime failed a call (a "
+		"RuntimeError; the message names the call).",
+		PyExc_RuntimeError, NULL);
+	AclshmemInvalid = PyErr_NewExceptionWithDoc(
+		"shmem.AclshmemInvalid", "A bad argument (a ValueError; the "
+		"message names the call and shows the value).",
+		PyExc_ValueError, NULL);
+	if (!AclshmemError || !AclshmemInvalid ||
+	    PyModule_AddObjectRef(m, "AclshmemError", AclshmemError) ||
+	    PyModule_AddObjectRef(m, "AclshmemInvalid", AclshmemInvalid))
+		goto err;
+	if (PyModule_AddStringConstant(m, "__version__",
+				       ZEMEM_VERSION_STRING))
+		goto err;
+	if (!(live_ptrs = PySet_New(NULL)))
 		goto err;
 	if (!(registry = PyDict_New()))
 		goto err;
@@ -2210,6 +2338,46 @@ PyInit_shmem(void)
 	Py_XDECREF(d);
 	if (PyModule_AddObjectRef(m, "OpEngineType", op_engine_enum))
 		goto err;
+	/* SignalOp and CmpOp: the ACLSHMEM_SIGNAL_* and ACLSHMEM_CMP_*
+	 * values as IntEnums (the calls take either). */
+	en = PyImport_ImportModule("enum");
+	ie = en ? PyObject_GetAttrString(en, "IntEnum") : NULL;
+	Py_XDECREF(en);
+	if (!ie)
+		goto err;
+	PyObject *sop = PyObject_CallFunction(ie, "s[(si)(si)]", "SignalOp",
+					      "SET", SHMEM_SIGNAL_SET,
+					      "ADD", SHMEM_SIGNAL_ADD);
+	PyObject *cop = PyObject_CallFunction(
+		ie, "s[(si)(si)(si)(si)(si)(si)]", "CmpOp",
+		"EQ", SHMEM_CMP_EQ, "NE", SHMEM_CMP_NE, "GT", SHMEM_CMP_GT,
+		"GE", SHMEM_CMP_GE, "LT", SHMEM_CMP_LT, "LE", SHMEM_CMP_LE);
+	Py_DECREF(ie);
+	struct { PyObject *e; const char *doc; } en2[] = {
+		{ sop, "How a put with signal updates the signal word: SET "
+		       "or ADD (ACLSHMEM_SIGNAL_SET / ADD)." },
+		{ cop, "A wait's comparison: EQ, NE, GT, GE, LT, LE "
+		       "(ACLSHMEM_CMP_*)." },
+	};
+	int bad = !sop || !cop;
+	for (int i = 0; i < 2 && !bad; i++) {
+		PyObject *s_mn = PyUnicode_FromString("shmem");
+		PyObject *s_d = PyUnicode_FromString(en2[i].doc);
+		bad = !s_mn || !s_d ||
+		      PyObject_SetAttrString(en2[i].e, "__module__", s_mn) ||
+		      PyObject_SetAttrString(en2[i].e, "__doc__", s_d);
+		Py_XDECREF(s_mn);
+		Py_XDECREF(s_d);
+	}
+	if (bad || PyModule_AddObject(m, "SignalOp", sop)) {
+		Py_XDECREF(sop);
+		Py_XDECREF(cop);
+		goto err;
+	}
+	if (PyModule_AddObject(m, "CmpOp", cop)) {
+		Py_DECREF(cop);
+		goto err;
+	}
 	TeamObject *w = PyObject_New(TeamObject, &TeamType);
 	if (!w)
 		goto err;

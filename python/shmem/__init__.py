@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+"""ACLSHMEM's host API on zemem's libzeshmem (OpenSHMEM-style symmetric
+memory over Level Zero).
+
+Initialize with aclshmem_init(InitAttr()) (or aclshmem_init_using_
+unique_id), allocate symmetric memory (aclshmem_malloc, or
+aclshmem_create_tensor / aclshmemx_create_array), move data with
+aclshmem_putmem / getmem / aclshmemx_putmem_signal, synchronise with
+aclshmem_barrier_all / aclshmem_quiet / aclshmem_signal_wait_until, and
+end with aclshmem_finalize(). Pointers are ints. Start the PEs with
+zeshrun -n N python3 prog.py, or mpirun.
+
+Bad arguments raise ValueError or TypeError; runtime failures
+RuntimeError naming the call.
+"""
+from ._shmem import *  # noqa: F401,F403 (the API is the module's)
+from ._shmem import __version__  # noqa: F401
