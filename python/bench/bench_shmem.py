@@ -3,7 +3,7 @@
 
 usage (from the top of the tree, after ninja -C build):
   PYTHONPATH=build/python build/shmem/tools/zeshrun -n 2 -- \\
-      /usr/bin/python3 python/bench_shmem.py [--quick]
+      /usr/bin/python3 python/bench/bench_shmem.py [--quick]
 
 PE 0 times, from Python, aclshmem_putmem of n bytes to PE 1 followed by
 aclshmem_quiet (8 B and 1 MiB, and a 4 MiB put of a torch tensor into a
