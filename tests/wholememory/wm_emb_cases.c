@@ -20,6 +20,7 @@
 #include <wholememory/wholememory_op.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -773,4 +774,120 @@ wm_emb_leak_round(void)
 	}
 	free(a);
 	EQ(get_wholememory_tensor_count(), before);
+}
+
+/* ---- several nodes ("wm_pe multinode": no check suite there) ------------ */
+
+static int mnf;
+#define MF(c)                                                            \
+	do {                                                             \
+		if (!(c)) {                                              \
+			fprintf(stderr, "PE %d: %s:%d: %s\n", me,        \
+				__FILE__, __LINE__, #c);                 \
+			mnf++;                                           \
+		}                                                        \
+	} while (0)
+
+static wholememory_tensor_t
+mf_ptensor(void *p, wholememory_tensor_description_t d)
+{
+	wholememory_tensor_t t = NULL;
+	MF(wholememory_make_tensor_from_pointer(&t, p, &d) == 0);
+	return t;
+}
+
+/* Embeddings whose partitions lie on several nodes (DISTRIBUTED,
+ * HIERARCHY; a learnable DISTRIBUTED cache): LazyAdam and RMSProp steps
+ * against the reference. The count of failed checks. */
+int
+wm_emb_multinode(void)
+{
+	int64_t rows = 11 * np + 3, dim = 5;
+	float *got = malloc(4 * (size_t)(rows * dim));
+	int64_t *all = malloc(8 * (size_t)rows);
+	for (int64_t i = 0; i < rows; i++)
+		all[i] = i;
+	for (int c = 0; c < 3; c++)
+		for (int k = 0; k < 2; k++) {
+			struct ref R;
+			ref_init(&R, k ? WHOLEMEMORY_OPT_RMSPROP
+				       : WHOLEMEMORY_OPT_LAZY_ADAM, rows, dim);
+			wholememory_embedding_cache_policy_t p = NULL;
+			int pr = c < 2 ? 0 :
+				wholememory_create_embedding_cache_policy(&p,
+					world, WHOLEMEMORY_MT_DISTRIBUTED,
+					WHOLEMEMORY_ML_HOST,
+					WHOLEMEMORY_AT_READWRITE, 0.5f);
+			MF(pr == 0);
+			wholememory_embedding_t e = NULL;
+			wholememory_tensor_description_t d =
+				md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+			MF(wholememory_create_embedding(&e, &d, world,
+				c == 1 ? WHOLEMEMORY_MT_HIERARCHY
+				       : WHOLEMEMORY_MT_DISTRIBUTED,
+				WHOLEMEMORY_ML_HOST, p, NULL, -1, 0) == 0);
+			if (p)
+				wholememory_destroy_embedding_cache_policy(p);
+			if (!e)
+				break;
+			/* rank 0 writes every row */
+			for (int64_t i = 0; i < rows * dim; i++)
+				got[i] = R.w[i];
+			wholememory_tensor_t I = mf_ptensor(all,
+				vd(rows, WHOLEMEMORY_DT_INT64));
+			wholememory_tensor_t V = mf_ptensor(got,
+				md(rows, dim, WHOLEMEMORY_DT_FLOAT));
+			wholememory_tensor_t ET =
+				wholememory_embedding_get_embedding_tensor(e);
+			if (me == 0)
+				MF(wholememory_scatter(V, I, ET, NULL, NULL,
+						       -1) == 0);
+			MF(wholememory_communicator_barrier(world) == 0);
+			wholememory_embedding_optimizer_t o = NULL;
+			MF(wholememory_create_embedding_optimizer(&o,
+							R.type) == 0);
+			MF(wholememory_optimizer_set_parameter(o,
+				"weight_decay", &R.wd) == 0);
+			MF(wholememory_embedding_set_optimizer(e, o) == 0);
+			for (int s = 0; s < 3; s++) {
+				int64_t ix[64];
+				float *g = malloc(4 * 64 * (size_t)dim);
+				size_t n = step_lists(me, s, rows, dim, ix, g);
+				wholememory_tensor_t SI = mf_ptensor(ix,
+					vd((int64_t)n, WHOLEMEMORY_DT_INT64));
+				wholememory_tensor_t SG = mf_ptensor(g,
+					md((int64_t)n, dim,
+					   WHOLEMEMORY_DT_FLOAT));
+				float lr = 0.25f / (float)(s + 1);
+				MF(wholememory_embedding_gather_gradient_apply(
+					e, SI, SG, true, lr, NULL, 0) == 0);
+				ref_step(&R, s, lr);
+				wholememory_destroy_tensor(SI);
+				wholememory_destroy_tensor(SG);
+				free(g);
+				MF(wholememory_embedding_gather(e, I, V, true,
+								NULL, 0) == 0);
+				size_t bad = 0;
+				for (int64_t i = 0; i < rows * dim; i++)
+					bad += memcmp(&got[i], &R.w[i], 4) != 0;
+				MF(bad == 0);
+			}
+			MF(wholememory_embedding_writeback_cache(e, 0) == 0);
+			MF(wholememory_gather(
+				wholememory_embedding_get_embedding_tensor(e),
+				I, V, NULL, NULL, -1) == 0);
+			size_t bad = 0;
+			for (int64_t i = 0; i < rows * dim; i++)
+				bad += memcmp(&got[i], &R.w[i], 4) != 0;
+			MF(bad == 0);
+			wholememory_destroy_tensor(I);
+			wholememory_destroy_tensor(V);
+			MF(wholememory_communicator_barrier(world) == 0);
+			MF(wholememory_destroy_embedding(e) == 0);
+			wholememory_destroy_embedding_optimizer(o);
+			ref_free(&R);
+		}
+	free(all);
+	free(got);
+	return mnf;
 }

@@ -575,3 +575,107 @@ wm_graph_tests(TCase *tc)
 	tcase_add_test(tc, test_graph_errors);
 	tcase_add_test(tc, test_graph_unique_self_loop);
 }
+
+/* ---- several nodes ("wm_pe multinode": no check suite there) ------------ */
+
+#define WSAMPLE wholegraph_csr_weighted_sample_without_replacement
+#define USAMPLE wholegraph_csr_unweighted_sample_without_replacement
+
+/* Sampling from a graph in DISTRIBUTED and HIERARCHY memory whose
+ * partitions lie on several nodes, against the reference. The count of
+ * failed checks. */
+int
+wm_graph_multinode(void)
+{
+	int fails = 0;
+#define GF(c)                                                            \
+	do {                                                             \
+		if (!(c)) {                                              \
+			fprintf(stderr, "PE %d: %s:%d: %s\n", me,        \
+				__FILE__, __LINE__, #c);                 \
+			fails++;                                         \
+		}                                                        \
+	} while (0)
+	static struct csr g;
+	csr_build(&g);
+	int64_t ix[GN * 13];
+	for (int64_t i = 0; i < g.ne; i++)
+		ix[i] = i;
+	for (int t = 2; t < 4; t++) {
+		wholememory_tensor_t T[3] = { NULL, NULL, NULL };
+		const void *src[3] = { g.row, g.col, g.w };
+		int64_t len[3] = { GN + 1, g.ne, g.ne };
+		wholememory_dtype_t dt[3] = { WHOLEMEMORY_DT_INT64,
+					      WHOLEMEMORY_DT_INT64,
+					      WHOLEMEMORY_DT_FLOAT };
+		for (int a = 0; a < 3; a++) {
+			wholememory_tensor_description_t d = v1(len[a], dt[a]);
+			GF(wholememory_create_tensor(&T[a], &d, world, types[t],
+				WHOLEMEMORY_ML_HOST, NULL) == 0);
+			wholememory_tensor_t I = NULL, S = NULL;
+			wholememory_make_tensor_from_pointer(&I, ix,
+				&(wholememory_tensor_description_t){
+					.dim = 1, .sizes = { len[a] },
+					.strides = { 1 },
+					.dtype = WHOLEMEMORY_DT_INT64 });
+			wholememory_make_tensor_from_pointer(&S, (void *)src[a],
+							     &d);
+			if (me == 0)
+				GF(wholememory_scatter(S, I, T[a], NULL, NULL,
+						       -1) == 0);
+			wholememory_destroy_tensor(I);
+			wholememory_destroy_tensor(S);
+		}
+		GF(wholememory_communicator_barrier(world) == 0);
+		int64_t cen[GN];
+		int32_t off[GN + 1];
+		for (int i = 0; i < GN; i++)
+			cen[i] = (i * 7 + me) % GN;
+		wholememory_tensor_t CT = NULL, OT = NULL;
+		wholememory_tensor_description_t cd =
+			v1(GN, WHOLEMEMORY_DT_INT64);
+		wholememory_tensor_description_t od =
+			v1(GN + 1, WHOLEMEMORY_DT_INT);
+		wholememory_make_tensor_from_pointer(&CT, cen, &cd);
+		wholememory_make_tensor_from_pointer(&OT, off, &od);
+		wholememory_env_func_t env = test_env();
+		for (int w = 0; w < 2; w++) {
+			struct out dest = { 0 }, cid = { 0 }, gid = { 0 };
+			int r;
+			if (w)
+				r = WSAMPLE(
+					T[0], T[1], T[2], CT, 3, OT, &dest,
+					&cid, &gid, 5, &env, NULL);
+			else
+				r = USAMPLE(
+					T[0], T[1], CT, 3, OT, &dest, &cid,
+					&gid, 5, &env, NULL);
+			GF(r == 0);
+			int64_t e[16], q = 0;
+			size_t bad = 0;
+			for (size_t i = 0; !r && i < GN; i++) {
+				int64_t n = ref_sample(&g, cen[i], i, 3, 5,
+						       w == 1, e);
+				bad += off[i] != q;
+				for (int64_t j = 0; j < n; j++, q++) {
+					int64_t ge = ((int64_t *)gid.p)[q];
+					bad += ge != e[j];
+					bad += ((int64_t *)dest.p)[q] !=
+					       g.col[ge];
+				}
+			}
+			GF(bad == 0);
+			free(dest.p);
+			free(cid.p);
+			free(gid.p);
+		}
+		wholememory_destroy_tensor(CT);
+		wholememory_destroy_tensor(OT);
+		GF(wholememory_communicator_barrier(world) == 0);
+		for (int a = 0; a < 3; a++)
+			if (T[a])
+				GF(wholememory_destroy_tensor(T[a]) == 0);
+	}
+#undef GF
+	return fails;
+}

@@ -1282,6 +1282,8 @@ multinode(void)
 	}
 	mn_type(WHOLEMEMORY_MT_DISTRIBUTED, ppn);
 	mn_type(WHOLEMEMORY_MT_HIERARCHY, ppn);
+	mn_fail += wm_emb_multinode();
+	mn_fail += wm_graph_multinode();
 	MN(wholememory_communicator_barrier(world) == 0);
 	if (!mn_fail)
 		printf("PE %d: multinode ok\n", me);

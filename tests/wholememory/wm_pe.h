@@ -39,5 +39,9 @@ void wm_emb_tests(TCase *tc);
 void wm_graph_tests(TCase *tc);
 /* embeddings of each cache kind through their calls (the leak round) */
 void wm_emb_leak_round(void);
+/* "wm_pe multinode": embeddings and sampling across nodes (the count of
+ * failed checks, each printed) */
+int wm_emb_multinode(void);
+int wm_graph_multinode(void);
 
 #endif
