@@ -5,10 +5,13 @@
  *
  * An embedding is a table tensor of rows padded to 16 bytes (raw) and
  * its (rows, dim) sub tensor (view). Gradient steps are owner-computes:
- * every rank's indices and gradient rows are all-gathered over the
- * communicator's mailbox, each rank keeps the records of the rows it
- * owns, sums the gradients of a row in record order and steps the row
- * in its local partition (states: tensors of the same partition).
+ * each rank sorts its (index, gradient row) records by owner into its
+ * partition of an exchange table (DISTRIBUTED, kept by the embedding,
+ * grown when a step needs more), the counts per owner are all-gathered
+ * over the mailbox, and each owner reads the records of its rows from
+ * every rank (memcpy or RMA), sums the gradients of a row in record
+ * order (rank, then index order) and steps the row in its local
+ * partition (states: tensors of the same partition).
  *
  * Caches: a rank's rows map to its slots by local row number modulo the
  * slot count (direct-mapped).
@@ -25,6 +28,8 @@
 
 #include <wholememory/embedding.h>
 #include <wholememory/wholememory_op.h>
+
+#include <shmem.h>
 
 #include <errno.h>
 #include <math.h>
@@ -77,6 +82,9 @@ struct wholememory_embedding_ {
 	char *ro_data;                    /* read-only: nslots rows */
 	int64_t *ro_tag;
 	wholememory_tensor_t c_data, c_tag;   /* learnable */
+	/* gradient exchange: xcap bytes per rank */
+	wholememory_handle_t xh;
+	size_t xcap;
 };
 
 static const char *const names_sgd[] = { NULL };
@@ -275,6 +283,8 @@ emb_free(struct wholememory_embedding_ *e)
 		if (e->st_raw[i])
 			wholememory_destroy_tensor(e->st_raw[i]);
 	}
+	if (e->xh)
+		wholememory_free(e->xh);
 	if (e->c_data)
 		wholememory_destroy_tensor(e->c_data);
 	if (e->c_tag)
@@ -965,68 +975,123 @@ wholememory_embedding_gather_gradient_apply(
 		      (long long)e->dim);
 		r = WHOLEMEMORY_INVALID_INPUT;
 	}
-	/* every rank's count and verdict */
-	int64_t mine[2] = { (int64_t)n, (int64_t)r };
-	int64_t *all = malloc(sizeof(mine) * (size_t)np);
-	char *send = NULL, *recv = NULL;
+	/* every rank's verdict and records per owner */
+	size_t cw = (size_t)np + 1;
+	int64_t *all = malloc(sizeof(int64_t) * cw * ((size_t)np + 1));
+	int64_t *mine = all ? all + cw * (size_t)np : NULL;
+	size_t *fill = calloc((size_t)np + 1, sizeof(size_t));
+	char *recv = NULL;
 	struct rec *own = NULL;
 	float *sum = NULL;
-	if (!all) {
+	if (!all || !fill) {
+		/* (as wm_barrier: a rank without these few bytes cannot
+		 * take part) */
+		free(all);
+		free(fill);
 		free(idx);
 		return WHOLEMEMORY_OUT_OF_MEMORY;
 	}
-	int err = wm_allgather(c, mine, sizeof(mine), all);
+	memset(mine, 0, sizeof(int64_t) * cw);
+	mine[0] = (int64_t)r;
+	for (size_t i = 0; !r && i < n; i++)
+		mine[1 + owner_of(e, idx[i])]++;
+	int err = wm_allgather(c, mine, sizeof(int64_t) * cw, all);
 	if (err) {
 		r = wm_result(err);
 		goto out;
 	}
-	size_t cap = 0;
+	size_t cap = 0, nin = 0;
 	for (int q = 0; q < np; q++) {
-		if (all[2 * q + 1] && !r) {
+		const int64_t *cq = all + cw * (size_t)q;
+		if (cq[0] && !r) {
 			u_err(WM_TOPIC, "%s: rank %d's call failed", call, q);
-			r = (wholememory_error_code_t)all[2 * q + 1];
+			r = (wholememory_error_code_t)cq[0];
 		}
-		if ((size_t)all[2 * q] > cap)
-			cap = (size_t)all[2 * q];
+		size_t tot = 0;
+		for (int d = 0; d < np; d++)
+			tot += (size_t)cq[1 + d];
+		cap = tot > cap ? tot : cap;
+		nin += (size_t)cq[1 + me];
 	}
 	if (r || !cap)
 		goto out;
 	size_t dim = (size_t)e->dim, rec = 8 + dim * 4;
-	send = calloc(cap, rec);
-	recv = malloc(cap * rec * (size_t)np);
-	own = malloc(sizeof(*own) * (cap * (size_t)np) + 1);
+	/* the exchange table: grown on every rank alike (all know cap) */
+	if (cap * rec > e->xcap) {
+		size_t want = (cap * rec + 4095) / 4096 * 4096;
+		if (want < 2 * e->xcap)
+			want = 2 * e->xcap;
+		if (e->xh)
+			wholememory_free(e->xh);
+		e->xh = NULL;
+		e->xcap = 0;
+		r = wholememory_malloc(&e->xh, want * (size_t)np, c,
+				       WHOLEMEMORY_MT_DISTRIBUTED,
+				       WHOLEMEMORY_ML_HOST, want, NULL);
+		if (r) {
+			u_err(WM_TOPIC, "%s: no exchange table of %zu bytes "
+			      "per rank (ZESHMEM_SYMMETRIC_SIZE)", call, want);
+			e->xh = NULL;
+			goto out;
+		}
+		e->xcap = want;
+	}
+	char *part = NULL;
+	size_t psz, poff;
+	recv = malloc(nin * rec + 1);
+	own = malloc(sizeof(*own) * nin + 1);
 	sum = malloc(dim * 4 + 1);
+	err = wholememory_get_local_memory((void **)&part, &psz, &poff, e->xh)
+		? -EIO : 0;
 	/* every rank has its buffers, or every rank returns */
-	err = wm_agree(c, send && recv && own && sum ? 0 : -ENOMEM);
+	err = wm_agree(c, err ? err : recv && own && sum ? 0 : -ENOMEM);
 	if (err) {
 		u_err(WM_TOPIC, "%s: no memory for %zu gradient rows", call,
-		      cap * (size_t)np);
+		      nin);
 		r = wm_result(err);
 		goto out;
 	}
+	/* this rank's records, by owner, in index order */
+	const int64_t *cm = all + cw * (size_t)me + 1;
+	for (int d = 0; d < np; d++)
+		fill[d + 1] = fill[d] + (size_t)cm[d];
 	for (size_t i = 0; i < n; i++) {
-		memcpy(send + i * rec, &idx[i], 8);
-		memcpy(send + i * rec + 8,
-		       gp + (size_t)gd->strides[0] * 4 * i, dim * 4);
+		char *p = part + fill[owner_of(e, idx[i])]++ * rec;
+		memcpy(p, &idx[i], 8);
+		memcpy(p + 8, gp + (size_t)gd->strides[0] * 4 * i, dim * 4);
 	}
-	if ((err = wm_allgather(c, send, cap * rec, recv))) {
+	if ((err = wm_barrier(c))) {
 		r = wm_result(err);
 		goto out;
 	}
-	/* the records of this rank's rows */
+	/* the records of this rank's rows, rank by rank */
+	bool rma = false;
+	size_t at = 0;
+	for (int q = 0; q < np; q++) {
+		const int64_t *cq = all + cw * (size_t)q + 1;
+		size_t before = 0;
+		for (int d = 0; d < me; d++)
+			before += (size_t)cq[d];
+		size_t len = (size_t)cq[me] * rec;
+		if (len)
+			wm_move(e->xh, (size_t)q * e->xcap + before * rec,
+				len, recv + at, false, &rma);
+		at += len;
+	}
+	if (rma)
+		shmem_quiet();
 	size_t nown = 0, lo = e->starts[me], hi = e->starts[me + 1];
-	for (int q = 0; q < np; q++)
-		for (size_t j = 0; j < (size_t)all[2 * q]; j++) {
-			const char *p = recv + ((size_t)q * cap + j) * rec;
-			int64_t row;
-			memcpy(&row, p, 8);
-			if ((size_t)row < lo || (size_t)row >= hi)
-				continue;
-			own[nown].row = row;
-			own[nown].seq = nown;
-			own[nown].g = (const float *)(p + 8);
-			nown++;
-		}
+	for (size_t j = 0; j < nin; j++) {
+		const char *p = recv + j * rec;
+		int64_t row;
+		memcpy(&row, p, 8);
+		if ((size_t)row < lo || (size_t)row >= hi)
+			continue;
+		own[nown].row = row;
+		own[nown].seq = nown;
+		own[nown].g = (const float *)(p + 8);
+		nown++;
+	}
 	qsort(own, nown, sizeof(*own), rec_cmp);
 	char *table = local_of(e->raw);
 	char *cdata = e->c_data ? local_of(e->c_data) : NULL;
@@ -1060,7 +1125,7 @@ out:
 	free(sum);
 	free(own);
 	free(recv);
-	free(send);
+	free(fill);
 	free(all);
 	free(idx);
 	return r;
