@@ -36,9 +36,10 @@
  *
  * gather_gradient_apply is collective over the embedding's
  * communicator: every rank's (index, gradient row) goes to the rank
- * owning the row, which sums the gradients of a row named several times
- * (in float, in rank order, then in each rank's index order) and steps
- * that row once.
+ * owning the row (through an exchange table in the symmetric heap that
+ * the embedding keeps), which sums the gradients of a row named several
+ * times (in float, in rank order, then in each rank's index order) and
+ * steps that row once.
  *
  * Caches (wholememory_create_embedding_cache_policy, cache_ratio in
  * [1/512, 1]; each rank has ceil(ratio * its partition's rows) slots):
