@@ -305,6 +305,19 @@ emb_free(struct wholememory_embedding_ *e)
 	free(e);
 }
 
+/* r on every rank when no rank failed, else the first failure's
+ * class on every rank. */
+static wholememory_error_code_t
+agree(struct wholememory_comm_ *c, wholememory_error_code_t r)
+{
+	int err = r == WHOLEMEMORY_OUT_OF_MEMORY ? -ENOMEM : r ? -EINVAL : 0;
+	int all = wm_agree(c, err);
+	if (r)
+		return r;
+	return all ? (wholememory_error_code_t)wm_result(all)
+		   : WHOLEMEMORY_SUCCESS;
+}
+
 static wholememory_error_code_t
 cache_create(struct wholememory_embedding_ *e,
 	     const struct wholememory_embedding_cache_policy_ *p,
@@ -422,13 +435,19 @@ wholememory_create_embedding(
 		emb_free(e);
 		return r;
 	}
-	if ((r = cols_of(e->raw, e->dim, &e->view)) ||
-	    (r = wholememory_tensor_get_entry_offsets(e->starts, e->raw)) ||
-	    (r = wholememory_tensor_get_entry_partition_sizes(e->parts,
-							      e->raw)))
+	r = cols_of(e->raw, e->dim, &e->view);
+	if (!r)
+		r = wholememory_tensor_get_entry_offsets(e->starts, e->raw);
+	if (!r)
+		r = wholememory_tensor_get_entry_partition_sizes(e->parts,
+								 e->raw);
+	if ((r = agree(e->comm, r)))
 		goto fail;
-	if (cache_policy &&
-	    (r = cache_create(e, cache_policy, cache_policy->ratio)))
+	if (cache_policy)
+		r = cache_create(e, cache_policy, cache_policy->ratio);
+	/* a rank short of memory fails every rank's call (the tensors
+	 * are freed collectively) */
+	if ((r = agree(e->comm, r)))
 		goto fail;
 	e->magic = WM_EMB_MAGIC;
 	if (wm_obj_register(e, true)) {
@@ -515,15 +534,17 @@ wholememory_embedding_set_optimizer(wholememory_embedding_t e,
 		break;
 	}
 	wholememory_error_code_t r = WHOLEMEMORY_SUCCESS;
+	/* the tables (collective: every rank stops at the same one), then
+	 * this rank's views and initial values */
 	for (int i = 0; i < ns && !r; i++) {
 		wholememory_tensor_description_t d = mat_desc(
 			e->rows, cols[i], cols[i], WHOLEMEMORY_DT_FLOAT);
 		r = wholememory_create_tensor(&e->st_raw[i], &d, e->comm,
 					      e->type, e->loc, e->parts);
-		if (!r)
-			r = cols_of(e->st_raw[i],
-				    cols[i] == 2 ? 2 : e->dim,
-				    &e->st_view[i]);
+	}
+	for (int i = 0; i < ns && !r; i++) {
+		r = cols_of(e->st_raw[i], cols[i] == 2 ? 2 : e->dim,
+			    &e->st_view[i]);
 		if (r)
 			break;
 		float *p = (float *)local_of(e->st_raw[i]);
@@ -532,8 +553,7 @@ wholememory_embedding_set_optimizer(wholememory_embedding_t e,
 		for (size_t k = 0; p && k < cnt; k++)
 			p[k] = v;
 	}
-	if (!r)
-		r = wm_result(wm_barrier(e->comm));
+	r = agree(e->comm, r);
 	if (r) {
 		for (int i = 0; i < WM_NSTATE; i++) {
 			if (e->st_view[i])
