@@ -26,6 +26,10 @@
  *             plain memory). wm_tensor.c
  *   op        wholememory_gather / _scatter on tensors: indices of two
  *             types, element conversion, the command list. wm_op.c
+ *   embedding tables with sparse optimizers and caches, on the tensors
+ *             and ops. wm_embedding.c
+ *   graph     CSR neighbour sampling, append unique, self loops.
+ *             wm_graph.c
  *
  * Errors: 0 or -errno inside; wm_result() (wm_comm.c) is the one place
  * an -errno becomes a wholememory_error_code_t:
@@ -163,6 +167,11 @@ struct wholememory_tensor_ {
 	bool own_handle;
 };
 bool wm_tensor_live(const struct wholememory_tensor_ *t);
+
+/* ---- wm_op.c ----------------------------------------------------------- */
+/* The op runs in stream's order (wholememory_op.h): NULL, or an
+ * immediate command list synchronized first. */
+wholememory_error_code_t wm_order_after(void *stream, const char *call);
 /* Frees t's record only (finalize: what the program left). */
 void wm_tensor_drop(struct wholememory_tensor_ *t);
 

@@ -456,8 +456,8 @@ typedef ze_result_t (*is_immediate_fn)(ze_command_list_handle_t,
 typedef ze_result_t (*host_sync_fn)(ze_command_list_handle_t, uint64_t);
 
 /* The op runs in stream's order (wholememory_op.h). */
-static wholememory_error_code_t
-order_after(void *stream, const char *call)
+wholememory_error_code_t
+wm_order_after(void *stream, const char *call)
 {
 	if (!stream)
 		return WHOLEMEMORY_SUCCESS;
@@ -526,7 +526,7 @@ wholememory_gather(wholememory_tensor_t wholememory_tensor,
 					      indices_tensor, output_tensor,
 					      p_env_fns, call, "the output");
 	if (!e)
-		e = order_after(stream, call);
+		e = wm_order_after(stream, call);
 	if (e || !o.n || !o.tab.cols)
 		return e;
 	size_t cols = (size_t)o.tab.cols, tb = cols * o.tab.es;
@@ -582,7 +582,7 @@ wholememory_scatter(wholememory_tensor_t input_tensor,
 					      indices_tensor, input_tensor,
 					      p_env_fns, call, "the input");
 	if (!e)
-		e = order_after(stream, call);
+		e = wm_order_after(stream, call);
 	if (e || !o.n || !o.tab.cols)
 		return e;
 	size_t cols = (size_t)o.tab.cols, tb = cols * o.tab.es;

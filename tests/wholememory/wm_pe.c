@@ -1083,6 +1083,7 @@ START_TEST(test_no_leaks)
 				OK(wholememory_communicator_barrier(world));
 				OK(wholememory_destroy_tensor(tt));
 			}
+		wm_emb_leak_round();
 		wholememory_comm_t c;
 		OK(wholememory_split_communicator(&c, world, 0, 0));
 		OK(wholememory_destroy_communicator(c));
@@ -1115,6 +1116,8 @@ wm_suite(void)
 	tcase_add_test(tc, test_log_level);
 	tcase_add_test(tc, test_files);
 	wm_tensor_tests(tc);
+	wm_emb_tests(tc);
+	wm_graph_tests(tc);
 	tcase_add_test(tc, test_no_leaks);
 	suite_add_tcase(s, tc);
 	return s;
@@ -1279,6 +1282,8 @@ multinode(void)
 	}
 	mn_type(WHOLEMEMORY_MT_DISTRIBUTED, ppn);
 	mn_type(WHOLEMEMORY_MT_HIERARCHY, ppn);
+	mn_fail += wm_emb_multinode();
+	mn_fail += wm_graph_multinode();
 	MN(wholememory_communicator_barrier(world) == 0);
 	if (!mn_fail)
 		printf("PE %d: multinode ok\n", me);

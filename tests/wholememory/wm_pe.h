@@ -34,5 +34,14 @@ extern const wholememory_memory_location_t locs[2];
 uint64_t pat(uint64_t w, uint64_t salt);
 /* wm_tensor_cases.c */
 void wm_tensor_tests(TCase *tc);
+/* wm_emb_cases.c, wm_graph_cases.c */
+void wm_emb_tests(TCase *tc);
+void wm_graph_tests(TCase *tc);
+/* embeddings of each cache kind through their calls (the leak round) */
+void wm_emb_leak_round(void);
+/* "wm_pe multinode": embeddings and sampling across nodes (the count of
+ * failed checks, each printed) */
+int wm_emb_multinode(void);
+int wm_graph_multinode(void);
 
 #endif
