@@ -64,6 +64,29 @@
 #define WM_HANDLE_MAGIC 0x776d686eu /* "wmhn" */
 #define WM_TENSOR_MAGIC 0x776d7473u /* "wmts" */
 
+/* A 1-D description of n elements, and a 2-D one of rows x cols with a
+ * row stride (in elements). */
+static inline wholememory_tensor_description_t
+wm_desc1(int64_t n, wholememory_dtype_t dt)
+{
+	wholememory_tensor_description_t d;
+	wholememory_initialize_tensor_desc(&d);
+	d.dim = 1;
+	d.sizes[0] = n;
+	d.dtype = dt;
+	return d;
+}
+
+static inline wholememory_tensor_description_t
+wm_desc2(int64_t rows, int64_t cols, int64_t stride, wholememory_dtype_t dt)
+{
+	wholememory_tensor_description_t d = wm_desc1(rows, dt);
+	d.dim = 2;
+	d.sizes[1] = cols;
+	d.strides[0] = stride;
+	return d;
+}
+
 struct wholememory_comm_ {
 	uint32_t magic;
 	uint64_t id;                      /* same on every member */

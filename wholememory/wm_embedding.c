@@ -231,30 +231,6 @@ wholememory_destroy_embedding_cache_policy(
 
 /* ---- creation ---------------------------------------------------------- */
 
-static wholememory_tensor_description_t
-mat_desc(int64_t rows, int64_t cols, int64_t stride, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 2;
-	d.sizes[0] = rows;
-	d.sizes[1] = cols;
-	d.strides[0] = stride;
-	d.dtype = dt;
-	return d;
-}
-
-static wholememory_tensor_description_t
-vec_desc(int64_t n, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 1;
-	d.sizes[0] = n;
-	d.dtype = dt;
-	return d;
-}
-
 /* The (rows, cols) sub tensor of t (a new tensor). */
 static wholememory_error_code_t
 cols_of(wholememory_tensor_t t, int64_t cols, wholememory_tensor_t *out)
@@ -353,8 +329,8 @@ cache_create(struct wholememory_embedding_ *e,
 	}
 	int64_t total = (int64_t)e->slot_starts[n];
 	wholememory_tensor_description_t dd =
-		mat_desc(total, e->stride, e->stride, e->dt);
-	wholememory_tensor_description_t td = vec_desc(total,
+		wm_desc2(total, e->stride, e->stride, e->dt);
+	wholememory_tensor_description_t td = wm_desc1(total,
 						       WHOLEMEMORY_DT_INT64);
 	r = wholememory_create_tensor(&e->c_data, &dd, e->comm, p->type,
 				      p->loc, sp);
@@ -427,7 +403,7 @@ wholememory_create_embedding(
 		return WHOLEMEMORY_OUT_OF_MEMORY;
 	}
 	wholememory_tensor_description_t d =
-		mat_desc(e->rows, e->stride, e->stride, e->dt);
+		wm_desc2(e->rows, e->stride, e->stride, e->dt);
 	wholememory_error_code_t r = wholememory_create_tensor(
 		&e->raw, &d, comm, memory_type, memory_location,
 		embedding_entry_partition);
@@ -537,7 +513,7 @@ wholememory_embedding_set_optimizer(wholememory_embedding_t e,
 	/* the tables (collective: every rank stops at the same one), then
 	 * this rank's views and initial values */
 	for (int i = 0; i < ns && !r; i++) {
-		wholememory_tensor_description_t d = mat_desc(
+		wholememory_tensor_description_t d = wm_desc2(
 			e->rows, cols[i], cols[i], WHOLEMEMORY_DT_FLOAT);
 		r = wholememory_create_tensor(&e->st_raw[i], &d, e->comm,
 					      e->type, e->loc, e->parts);
@@ -659,11 +635,11 @@ gather_packed(wholememory_tensor_t t, const int64_t *rows, size_t n,
 	if (!n)
 		return WHOLEMEMORY_SUCCESS;
 	wholememory_tensor_t it = NULL, ot = NULL;
-	wholememory_tensor_description_t id = vec_desc((int64_t)n,
+	wholememory_tensor_description_t id = wm_desc1((int64_t)n,
 						       WHOLEMEMORY_DT_INT64);
 	wholememory_tensor_description_t od =
-		cols ? mat_desc((int64_t)n, cols, cols, dt)
-		     : vec_desc((int64_t)n, dt);
+		cols ? wm_desc2((int64_t)n, cols, cols, dt)
+		     : wm_desc1((int64_t)n, dt);
 	wholememory_error_code_t r = wholememory_make_tensor_from_pointer(
 		&it, (void *)rows, &id);
 	if (!r)
@@ -824,9 +800,9 @@ wholememory_embedding_gather(wholememory_embedding_t e,
 	if (n) {
 		wholememory_tensor_t pt = NULL, st = NULL;
 		wholememory_tensor_description_t pd =
-			mat_desc((int64_t)n, e->dim, e->dim, e->dt);
+			wm_desc2((int64_t)n, e->dim, e->dim, e->dt);
 		wholememory_tensor_description_t sd =
-			vec_desc((int64_t)n, WHOLEMEMORY_DT_INT64);
+			wm_desc1((int64_t)n, WHOLEMEMORY_DT_INT64);
 		r = wholememory_make_tensor_from_pointer(&pt, rows, &pd);
 		if (!r)
 			r = wholememory_make_tensor_from_pointer(&st, seq,

@@ -93,17 +93,6 @@ put_int(char *p, wholememory_dtype_t dt, size_t i, int64_t v)
 	}
 }
 
-static wholememory_tensor_description_t
-vec(int64_t n, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 1;
-	d.sizes[0] = n;
-	d.dtype = dt;
-	return d;
-}
-
 /* Elements idx[0 .. n) of the 1-D tensor t into dst as dt. */
 static wholememory_error_code_t
 read_at(wholememory_tensor_t t, const int64_t *idx, size_t n, void *dst,
@@ -112,9 +101,9 @@ read_at(wholememory_tensor_t t, const int64_t *idx, size_t n, void *dst,
 	if (!n)
 		return WHOLEMEMORY_SUCCESS;
 	wholememory_tensor_t it = NULL, ot = NULL;
-	wholememory_tensor_description_t id = vec((int64_t)n,
+	wholememory_tensor_description_t id = wm_desc1((int64_t)n,
 						  WHOLEMEMORY_DT_INT64);
-	wholememory_tensor_description_t od = vec((int64_t)n, dt);
+	wholememory_tensor_description_t od = wm_desc1((int64_t)n, dt);
 	wholememory_error_code_t r = wholememory_make_tensor_from_pointer(
 		&it, (void *)idx, &id);
 	if (!r)
@@ -148,7 +137,7 @@ static void *
 out_alloc(wholememory_env_func_t *env, void *ctx, int64_t n,
 	  wholememory_dtype_t dt)
 {
-	wholememory_tensor_description_t d = vec(n, dt);
+	wholememory_tensor_description_t d = wm_desc1(n, dt);
 	return env->output_fns.malloc_fn(&d, WHOLEMEMORY_MA_HOST, ctx,
 					 env->output_fns.global_context);
 }

@@ -38,28 +38,11 @@ ev(int64_t r, int64_t c)
 	return (float)((r * 37 + c * 11) % 257) * 0.125f - 16.0f;
 }
 
+/* rows x cols, rows packed */
 static wholememory_tensor_description_t
 md(int64_t rows, int64_t cols, wholememory_dtype_t dt)
 {
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 2;
-	d.sizes[0] = rows;
-	d.sizes[1] = cols;
-	d.strides[0] = cols;
-	d.dtype = dt;
-	return d;
-}
-
-static wholememory_tensor_description_t
-vd(int64_t n, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 1;
-	d.sizes[0] = n;
-	d.dtype = dt;
-	return d;
+	return desc2(rows, cols, cols, dt);
 }
 
 static wholememory_tensor_t
@@ -87,7 +70,7 @@ fill(wholememory_embedding_t e, int64_t rows, int64_t dim)
 			v[i * (size_t)dim + (size_t)c] = ev(ix[i], c);
 	}
 	(void)rows;
-	wholememory_tensor_t I = ptensor(ix, vd((int64_t)cnt,
+	wholememory_tensor_t I = ptensor(ix, desc1((int64_t)cnt,
 						WHOLEMEMORY_DT_INT64));
 	wholememory_tensor_t V = ptensor(v, md((int64_t)cnt, dim,
 					       WHOLEMEMORY_DT_FLOAT));
@@ -106,9 +89,9 @@ gather_all(wholememory_embedding_t e, int64_t rows, int64_t dim, float *out)
 	int64_t *ix = malloc(sizeof(int64_t) * (size_t)rows);
 	for (int64_t i = 0; i < rows; i++)
 		ix[i] = rows - 1 - i;
-	wholememory_tensor_t I = ptensor(ix, vd(rows, WHOLEMEMORY_DT_INT64));
+	wholememory_tensor_t I = ptensor(ix, desc1(rows, WHOLEMEMORY_DT_INT64));
 	float *rev = malloc(sizeof(float) * (size_t)(rows * dim));
-	wholememory_tensor_t O = ptensor(rev, md(rows, dim,
+	wholememory_tensor_t O = ptensor(rev, desc2(rows, dim, dim,
 						 WHOLEMEMORY_DT_FLOAT));
 	OK(wholememory_embedding_gather(e, I, O, true, NULL, 0));
 	for (int64_t i = 0; i < rows; i++)
@@ -127,8 +110,8 @@ gather_tensor(wholememory_tensor_t T, int64_t rows, int64_t cols, float *out)
 	int64_t *ix = malloc(sizeof(int64_t) * (size_t)rows);
 	for (int64_t i = 0; i < rows; i++)
 		ix[i] = i;
-	wholememory_tensor_t I = ptensor(ix, vd(rows, WHOLEMEMORY_DT_INT64));
-	wholememory_tensor_t O = ptensor(out, md(rows, cols,
+	wholememory_tensor_t I = ptensor(ix, desc1(rows, WHOLEMEMORY_DT_INT64));
+	wholememory_tensor_t O = ptensor(out, desc2(rows, cols, cols,
 						 WHOLEMEMORY_DT_FLOAT));
 	OK(wholememory_gather(T, I, O, NULL, NULL, -1));
 	OK(wholememory_destroy_tensor(I));
@@ -143,7 +126,7 @@ START_TEST(test_emb_gather)
 		for (int l = 0; l < 2; l++) {
 			wholememory_embedding_t e = NULL;
 			wholememory_tensor_description_t d =
-				md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+				desc2(rows, dim, dim, WHOLEMEMORY_DT_FLOAT);
 			d.strides[0] = 1000; /* ignored */
 			OK(wholememory_create_embedding(&e, &d, world,
 							types[t], locs[l],
@@ -170,9 +153,9 @@ START_TEST(test_emb_gather)
 			float *of = malloc(4 * n * (size_t)dim);
 			double *od = malloc(8 * n * (size_t)dim);
 			wholememory_tensor_t I64 = ptensor(i64,
-				vd((int64_t)n, WHOLEMEMORY_DT_INT64));
+				desc1((int64_t)n, WHOLEMEMORY_DT_INT64));
 			wholememory_tensor_t I32 = ptensor(i32,
-				vd((int64_t)n, WHOLEMEMORY_DT_INT));
+				desc1((int64_t)n, WHOLEMEMORY_DT_INT));
 			wholememory_tensor_t OF = ptensor(of,
 				md((int64_t)n, dim, WHOLEMEMORY_DT_FLOAT));
 			wholememory_tensor_t OD = ptensor(od,
@@ -268,7 +251,7 @@ START_TEST(test_emb_errors)
 	EQ(WHOLEMEMORY_OPT_ADAGRAD, 4);
 
 	wholememory_embedding_t e = NULL;
-	wholememory_tensor_description_t d = md(10, 3, WHOLEMEMORY_DT_FLOAT);
+	wholememory_tensor_description_t d = desc2(10, 3, 3, WHOLEMEMORY_DT_FLOAT);
 	EQ(wholememory_create_embedding(&e, &d, world,
 		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST, NULL, NULL,
 		-1, 4), WHOLEMEMORY_NOT_SUPPORTED);
@@ -278,7 +261,7 @@ START_TEST(test_emb_errors)
 		-1, 0), WHOLEMEMORY_INVALID_INPUT);
 	ck_assert_ptr_null(e);
 	/* a HALF embedding gathers, but trains no optimizer */
-	d = md(10, 3, WHOLEMEMORY_DT_HALF);
+	d = desc2(10, 3, 3, WHOLEMEMORY_DT_HALF);
 	OK(wholememory_create_embedding(&e, &d, world,
 		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST, NULL, NULL,
 		-1, 0));
@@ -286,8 +269,8 @@ START_TEST(test_emb_errors)
 	   WHOLEMEMORY_NOT_SUPPORTED);
 	int64_t ix[1] = { 1 };
 	float g[3] = { 1, 2, 3 };
-	wholememory_tensor_t I = ptensor(ix, vd(1, WHOLEMEMORY_DT_INT64));
-	wholememory_tensor_t G = ptensor(g, md(1, 3, WHOLEMEMORY_DT_FLOAT));
+	wholememory_tensor_t I = ptensor(ix, desc1(1, WHOLEMEMORY_DT_INT64));
+	wholememory_tensor_t G = ptensor(g, desc2(1, 3, 3, WHOLEMEMORY_DT_FLOAT));
 	/* no optimizer: every rank's call fails alike */
 	EQ(wholememory_embedding_gather_gradient_apply(e, I, G, false, 0.1f,
 						       NULL, 0),
@@ -295,14 +278,14 @@ START_TEST(test_emb_errors)
 	OK(wholememory_destroy_embedding(e));
 	/* a FLOAT one: grads of the wrong shape on one rank fail the call
 	 * on every rank; a destroyed optimizer is refused */
-	d = md(10, 3, WHOLEMEMORY_DT_FLOAT);
+	d = desc2(10, 3, 3, WHOLEMEMORY_DT_FLOAT);
 	OK(wholememory_create_embedding(&e, &d, world,
 		WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_ML_HOST, NULL, NULL,
 		-1, 0));
 	OK(wholememory_embedding_set_optimizer(e, o));
 	EQ(wholememory_embedding_set_optimizer(e, o),
 	   WHOLEMEMORY_INVALID_INPUT);
-	wholememory_tensor_t G2 = ptensor(g, md(1, me == np - 1 ? 2 : 3,
+	wholememory_tensor_t G2 = ptensor(g, desc2(1, me == np - 1 ? 2 : 3, me == np - 1 ? 2 : 3,
 						WHOLEMEMORY_DT_FLOAT));
 	EQ(wholememory_embedding_gather_gradient_apply(e, I, G2, false, 0.1f,
 						       NULL, 0),
@@ -470,8 +453,8 @@ emb_step(wholememory_embedding_t e, int step, float lr, int64_t rows,
 	for (size_t i = 0; i < n; i++)
 		i32[i] = (int32_t)ix[i];
 	wholememory_tensor_t I = step % 2
-		? ptensor(i32, vd((int64_t)n, WHOLEMEMORY_DT_INT))
-		: ptensor(ix, vd((int64_t)n, WHOLEMEMORY_DT_INT64));
+		? ptensor(i32, desc1((int64_t)n, WHOLEMEMORY_DT_INT))
+		: ptensor(ix, desc1((int64_t)n, WHOLEMEMORY_DT_INT64));
 	wholememory_tensor_t G = ptensor(g, md((int64_t)n, dim,
 					       WHOLEMEMORY_DT_FLOAT));
 	OK(wholememory_embedding_gather_gradient_apply(e, I, G, true, lr,
@@ -574,7 +557,7 @@ START_TEST(test_emb_optimizers)
 				t < 4 ? types[t] : types[t - 3];
 			wholememory_embedding_t e = NULL;
 			wholememory_tensor_description_t d =
-				md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+				desc2(rows, dim, dim, WHOLEMEMORY_DT_FLOAT);
 			OK(wholememory_create_embedding(&e, &d, world, ty,
 							loc, NULL, NULL, -1,
 							0));
@@ -626,7 +609,7 @@ START_TEST(test_emb_cache)
 				WHOLEMEMORY_AT_READWRITE, cfg[c].ratio));
 			wholememory_embedding_t ec = NULL, en = NULL;
 			wholememory_tensor_description_t d =
-				md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+				desc2(rows, dim, dim, WHOLEMEMORY_DT_FLOAT);
 			OK(wholememory_create_embedding(&ec, &d, world,
 				types[cfg[c].et], locs[cfg[c].el], p, NULL,
 				-1, 0));
@@ -683,7 +666,7 @@ START_TEST(test_emb_cache)
 		WHOLEMEMORY_MT_CHUNKED, WHOLEMEMORY_ML_DEVICE,
 		WHOLEMEMORY_AT_READWRITE, 0.5f));
 	wholememory_embedding_t e = NULL;
-	wholememory_tensor_description_t d = md(rows, dim,
+	wholememory_tensor_description_t d = desc2(rows, dim, dim,
 						WHOLEMEMORY_DT_FLOAT);
 	EQ(wholememory_create_embedding(&e, &d, world,
 		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST, p, NULL, -1,
@@ -750,7 +733,7 @@ wm_emb_leak_round(void)
 				k == 1 ? WHOLEMEMORY_AT_READWRITE
 				       : WHOLEMEMORY_AT_READONLY, 0.5f));
 		wholememory_embedding_t e = NULL;
-		wholememory_tensor_description_t d = md(rows, dim,
+		wholememory_tensor_description_t d = desc2(rows, dim, dim,
 							WHOLEMEMORY_DT_FLOAT);
 		OK(wholememory_create_embedding(&e, &d, world,
 			WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_ML_HOST, p,
@@ -821,7 +804,7 @@ wm_emb_multinode(void)
 			MF(pr == 0);
 			wholememory_embedding_t e = NULL;
 			wholememory_tensor_description_t d =
-				md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+				desc2(rows, dim, dim, WHOLEMEMORY_DT_FLOAT);
 			MF(wholememory_create_embedding(&e, &d, world,
 				c == 1 ? WHOLEMEMORY_MT_HIERARCHY
 				       : WHOLEMEMORY_MT_DISTRIBUTED,
@@ -834,9 +817,9 @@ wm_emb_multinode(void)
 			for (int64_t i = 0; i < rows * dim; i++)
 				got[i] = R.w[i];
 			wholememory_tensor_t I = mf_ptensor(all,
-				vd(rows, WHOLEMEMORY_DT_INT64));
+				desc1(rows, WHOLEMEMORY_DT_INT64));
 			wholememory_tensor_t V = mf_ptensor(got,
-				md(rows, dim, WHOLEMEMORY_DT_FLOAT));
+				desc2(rows, dim, dim, WHOLEMEMORY_DT_FLOAT));
 			wholememory_tensor_t ET =
 				wholememory_embedding_get_embedding_tensor(e);
 			if (me == 0)
@@ -854,7 +837,7 @@ wm_emb_multinode(void)
 				float *g = malloc(4 * 64 * (size_t)dim);
 				size_t n = step_lists(me, s, rows, dim, ix, g);
 				wholememory_tensor_t SI = mf_ptensor(ix,
-					vd((int64_t)n, WHOLEMEMORY_DT_INT64));
+					desc1((int64_t)n, WHOLEMEMORY_DT_INT64));
 				wholememory_tensor_t SG = mf_ptensor(g,
 					md((int64_t)n, dim,
 					   WHOLEMEMORY_DT_FLOAT));

@@ -192,22 +192,11 @@ test_env(void)
 	return e;
 }
 
-static wholememory_tensor_description_t
-v1(int64_t n, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 1;
-	d.sizes[0] = n;
-	d.dtype = dt;
-	return d;
-}
-
 static wholememory_tensor_t
 pt(void *p, int64_t n, wholememory_dtype_t dt)
 {
 	wholememory_tensor_t t = NULL;
-	wholememory_tensor_description_t d = v1(n, dt);
+	wholememory_tensor_description_t d = desc1(n, dt);
 	OK(wholememory_make_tensor_from_pointer(&t, p, &d));
 	return t;
 }
@@ -220,7 +209,7 @@ wm_vec(const void *src, int64_t n, wholememory_dtype_t sdt,
        wholememory_memory_location_t l)
 {
 	wholememory_tensor_t T = NULL;
-	wholememory_tensor_description_t d = v1(n, dt);
+	wholememory_tensor_description_t d = desc1(n, dt);
 	OK(wholememory_create_tensor(&T, &d, world, t, l, NULL));
 	if (me == 0) {
 		int64_t *ix = malloc(8 * (size_t)n);
@@ -609,7 +598,7 @@ wm_graph_multinode(void)
 					      WHOLEMEMORY_DT_INT64,
 					      WHOLEMEMORY_DT_FLOAT };
 		for (int a = 0; a < 3; a++) {
-			wholememory_tensor_description_t d = v1(len[a], dt[a]);
+			wholememory_tensor_description_t d = desc1(len[a], dt[a]);
 			GF(wholememory_create_tensor(&T[a], &d, world, types[t],
 				WHOLEMEMORY_ML_HOST, NULL) == 0);
 			wholememory_tensor_t I = NULL, S = NULL;
@@ -633,9 +622,9 @@ wm_graph_multinode(void)
 			cen[i] = (i * 7 + me) % GN;
 		wholememory_tensor_t CT = NULL, OT = NULL;
 		wholememory_tensor_description_t cd =
-			v1(GN, WHOLEMEMORY_DT_INT64);
+			desc1(GN, WHOLEMEMORY_DT_INT64);
 		wholememory_tensor_description_t od =
-			v1(GN + 1, WHOLEMEMORY_DT_INT);
+			desc1(GN + 1, WHOLEMEMORY_DT_INT);
 		wholememory_make_tensor_from_pointer(&CT, cen, &cd);
 		wholememory_make_tensor_from_pointer(&OT, off, &od);
 		wholememory_env_func_t env = test_env();

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <wholememory/wholememory.h>
+#include <wholememory/wholememory_tensor.h>
 
 #define EQ(a, b) ck_assert_int_eq((a), (b))
 #define OK(x) EQ((x), WHOLEMEMORY_SUCCESS)
@@ -43,5 +44,28 @@ void wm_emb_leak_round(void);
  * failed checks, each printed) */
 int wm_emb_multinode(void);
 int wm_graph_multinode(void);
+
+/* A 1-D description of n elements, and a 2-D one of rows x cols with a
+ * row stride (in elements). */
+static inline wholememory_tensor_description_t
+desc1(int64_t n, wholememory_dtype_t dt)
+{
+	wholememory_tensor_description_t d;
+	wholememory_initialize_tensor_desc(&d);
+	d.dim = 1;
+	d.sizes[0] = n;
+	d.dtype = dt;
+	return d;
+}
+
+static inline wholememory_tensor_description_t
+desc2(int64_t rows, int64_t cols, int64_t stride, wholememory_dtype_t dt)
+{
+	wholememory_tensor_description_t d = desc1(rows, dt);
+	d.dim = 2;
+	d.sizes[1] = cols;
+	d.strides[0] = stride;
+	return d;
+}
 
 #endif

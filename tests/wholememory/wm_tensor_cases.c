@@ -73,30 +73,6 @@ fv(int64_t r, int64_t c)
 	return (float)((r * 131 + c * 17) % 1021) * 0.25f - 50.0f;
 }
 
-static wholememory_tensor_description_t
-desc2(int64_t rows, int64_t cols, int64_t stride, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 2;
-	d.sizes[0] = rows;
-	d.sizes[1] = cols;
-	d.strides[0] = stride;
-	d.dtype = dt;
-	return d;
-}
-
-static wholememory_tensor_description_t
-desc1(int64_t n, wholememory_dtype_t dt)
-{
-	wholememory_tensor_description_t d;
-	wholememory_initialize_tensor_desc(&d);
-	d.dim = 1;
-	d.sizes[0] = n;
-	d.dtype = dt;
-	return d;
-}
-
 static wholememory_tensor_t
 plain(void *p, wholememory_tensor_description_t d)
 {
