@@ -407,6 +407,11 @@ START_TEST(test_zeshrun_bindings)
 	bound_job(none, true, lists);
 	for (int k = 0; k < 3; k++)
 		ck_assert_str_eq(lists[k], all);
+	/* The run's own ZEMEM_SYSFS (a no-sysfs run sets 0) comes back. */
+	const char *outer = getenv("ZEMEM_SYSFS");
+	char saved[16] = "";
+	if (outer)
+		snprintf(saved, sizeof(saved), "%s", outer);
 	for (int sysfs = 1; sysfs >= 0; sysfs--) {
 		setenv("ZEMEM_SYSFS", sysfs ? "1" : "0", 1);
 		bound_job(sock, true, lists);
@@ -435,7 +440,10 @@ START_TEST(test_zeshrun_bindings)
 				ck_assert_str_eq(lists[k], all);
 		}
 	}
-	unsetenv("ZEMEM_SYSFS");
+	if (outer)
+		setenv("ZEMEM_SYSFS", saved, 1);
+	else
+		unsetenv("ZEMEM_SYSFS");
 	/* zeshrun started on the last allowed CPU alone: every PE there,
 	 * and none is all it may have. */
 	CPU_ZERO(&one);
