@@ -15,9 +15,12 @@
  * modulo their number when there are more PEs than CPUs (--bind-to core,
  * the default), the allowed CPUs of that CPU's package (socket; all the
  * allowed CPUs when sysfs does not say the package), or the whole
- * allowed set (none). --report-bindings writes one line per PE on
- * stderr: "zeshrun: PE <k> bound to cpus <list>" (list as in
- * Cpus_allowed_list: 0,2-3).
+ * allowed set (none). ZESHMEM_BIND_TO sets the default (as Open MPI's
+ * hwloc_base_binding_policy does mpirun's): jobs run side by side, as a
+ * test suite's are, would otherwise all start at the first CPU.
+ * --report-bindings writes one line per PE on stderr:
+ * "zeshrun: PE <k> bound to cpus <list>" (list as in Cpus_allowed_list:
+ * 0,2-3).
  *
  * zeshrun is itself the unique-id root: it binds the bootstrap socket
  * (loopback, or ZESHMEM_BOOT_IFACE), serves the job's allgathers and
@@ -170,6 +173,20 @@ bind_plan(enum bind_to how, int n)
 	}
 	free(pkg);
 	return sets;
+}
+
+static int
+parse_bind(const char *s, enum bind_to *how)
+{
+	if (!strcmp(s, "none"))
+		*how = BIND_NONE;
+	else if (!strcmp(s, "core"))
+		*how = BIND_CORE;
+	else if (!strcmp(s, "socket"))
+		*how = BIND_SOCKET;
+	else
+		return -1;
+	return 0;
 }
 
 /* "0,2-3": the form of /proc's Cpus_allowed_list. */
@@ -418,18 +435,19 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 
+	/* The default: ZESHMEM_BIND_TO (core unless set); --bind-to wins. */
+	const char *bind_env = u_option_str(U_OPT_SH_BIND_TO);
+	if (parse_bind(bind_env, &bind)) {
+		fprintf(stderr, "zeshrun: ZESHMEM_BIND_TO=%s: want none, core "
+				"or socket\n", bind_env);
+		return 2;
+	}
 	/* One dash or two, as mpirun: -np 4, -bind-to core. */
 	while ((opt = getopt_long_only(argc, argv, "+n:g:h", longs,
 				       NULL)) != -1) {
 		switch (opt) {
 		case 'B':
-			if (!strcmp(optarg, "none")) {
-				bind = BIND_NONE;
-			} else if (!strcmp(optarg, "core")) {
-				bind = BIND_CORE;
-			} else if (!strcmp(optarg, "socket")) {
-				bind = BIND_SOCKET;
-			} else {
+			if (parse_bind(optarg, &bind)) {
 				fprintf(stderr, "zeshrun: --bind-to %s: want "
 						"none, core or socket\n",
 					optarg);

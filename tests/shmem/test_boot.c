@@ -385,6 +385,13 @@ START_TEST(test_zeshrun_bindings)
 	char all[256], want[256], lists[3][256];
 	int cpus[CPU_SETSIZE], ncpu = 0;
 
+	/* The suite's environment makes none the default (ZESHMEM_BIND_TO):
+	 * zeshrun's own default here, put back at the end. */
+	const char *env_bind = getenv("ZESHMEM_BIND_TO");
+	char saved_bind[16] = "";
+	if (env_bind)
+		snprintf(saved_bind, sizeof(saved_bind), "%s", env_bind);
+	unsetenv("ZESHMEM_BIND_TO");
 	ck_assert_int_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
 	for (int c = 0; c < CPU_SETSIZE; c++)
 		if (CPU_ISSET(c, &allowed))
@@ -407,6 +414,24 @@ START_TEST(test_zeshrun_bindings)
 	bound_job(none, true, lists);
 	for (int k = 0; k < 3; k++)
 		ck_assert_str_eq(lists[k], all);
+	/* ZESHMEM_BIND_TO sets the default; --bind-to wins; a bad value is
+	 * refused. */
+	setenv("ZESHMEM_BIND_TO", "none", 1);
+	bound_job(dflt, true, lists);
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(lists[k], all);
+	bound_job(core, true, lists);
+	for (int k = 0; k < 3; k++) {
+		snprintf(want, sizeof(want), "%d", cpus[k % ncpu]);
+		ck_assert_str_eq(lists[k], want);
+	}
+	setenv("ZESHMEM_BIND_TO", "board", 1);
+	char *bad[] = { (char *)ZESHRUN, "-n", "2", "--", (char *)BOOT_PE,
+			"affinity", NULL };
+	job_reset();
+	ck_assert_int_eq(run(bad), 2);
+	expect_err("zeshrun: ZESHMEM_BIND_TO=board: want none, core or socket");
+	unsetenv("ZESHMEM_BIND_TO");
 	/* The run's own ZEMEM_SYSFS (a no-sysfs run sets 0) comes back. */
 	const char *outer = getenv("ZEMEM_SYSFS");
 	char saved[16] = "";
@@ -457,6 +482,8 @@ START_TEST(test_zeshrun_bindings)
 	start_cpus = NULL;
 	for (int k = 0; k < 3; k++)
 		ck_assert_str_eq(lists[k], want);
+	if (env_bind)
+		setenv("ZESHMEM_BIND_TO", saved_bind, 1);
 }
 END_TEST
 
