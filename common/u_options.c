@@ -189,6 +189,10 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"default: loopback, which serves PEs of this machine only: a "
 		"unique-id job on several nodes names the interface here, on "
 		"the root" },
+	[U_OPT_SH_BIND_TO] = { "ZESHMEM_BIND_TO", U_OPT_STRING, "core", 0, 0,
+		"shmem: zeshrun's binding when no --bind-to is given: core "
+		"(local rank k on the k-th allowed CPU), socket (that CPU's "
+		"package) or none" },
 	[U_OPT_SH_UNIQUEID] = { "ZESHMEM_UNIQUEID", U_OPT_STRING, "", 0, 0,
 		"shmem: the job's unique id (hex), set by zeshrun" },
 	[U_OPT_SH_RANK] = { "ZESHMEM_RANK", U_OPT_UINT, "0", 0, 1 << 24,

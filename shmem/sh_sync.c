@@ -180,7 +180,21 @@ check_peers(int watch_pe)
 
 /* Spin for about SPIN_NS before sleeping: long enough for a peer on
  * another core to answer, short enough not to starve it when it shares
- * this one. */
+ * this one.
+ * Chosen by measurement on a busy machine (zeshmem-coll-bench --load:
+ * one CPU-bound process per core beside a 2-PE job, the PEs bound to
+ * cores by zeshrun): spin then sleep keeps barrier_all and 8-byte
+ * broadcast/reduce within 2x of the idle figures. A PE that sleeps leaves
+ * its share of the core unspent, so the scheduler runs it again as soon
+ * as its doorbell rings; sched_yield rounds before the sleep (16, or
+ * yielding for up to 200 us) hand the core to the busy process for a
+ * whole slice and were no better loaded and worse idle, and a spin that
+ * shrinks after waits that ended asleep (adaptive) cost the idle case
+ * more than it gained (measured, not kept). What made the loaded
+ * figures tens of times the idle ones was PEs left unbound (migrating
+ * beside the busy processes; zeshrun --bind-to none in the same loaded
+ * run still gives 30-70 us per barrier): zeshrun's default binding fixes
+ * that. */
 #define SPIN_NS 20000
 #define YIELDS 16
 

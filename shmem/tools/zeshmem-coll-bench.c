@@ -14,14 +14,27 @@
  * fcollect and alltoall: (N - 1) x the size), between two private
  * buffers, the same number of trials, median. barrier_all has no baseline
  * (its time is printed). --quick: 3 trials of few calls (a smoke run).
+ *
+ *   zeshmem-coll-bench --load N [--npes P] [--quick]
+ *
+ * The small collectives on a busy machine: run on its own (not under
+ * zeshrun), it starts a P-PE job (default 2) of itself through the
+ * zeshrun next to it on the idle machine, then starts N CPU-bound
+ * processes (a loop each; N = 0: one per CPU it may use) and runs the
+ * same job beside them, ends them, and prints barrier_all and 8-byte
+ * broadcast and sum-reduction: idle, loaded, and loaded / idle.
  */
 #include <shmem.h>
 
+#include "bench_job.h"
 #include "bench_time.h"
 
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #define MAXTRIALS 15
 
@@ -92,11 +105,11 @@ recv_bytes(enum op op, size_t bytes)
 	}
 }
 
+/* it calls per trial, nt trials; the slowest PE's time per call of
+ * each trial into tmax (every PE). */
 static void
-run(enum op op, size_t bytes, char *dest, char *src, char *p1, char *p2)
+timed(enum op op, size_t bytes, char *dest, char *src, long it, int nt)
 {
-	long it = iters(bytes);
-	int nt = trials();
 	for (long i = 0; i < it / 4 + 1; i++) /* warm up */
 		one(op, dest, src, bytes);
 	for (int t = 0; t < nt; t++) {
@@ -107,6 +120,14 @@ run(enum op op, size_t bytes, char *dest, char *src, char *p1, char *p2)
 		tbuf[t] = (now_us() - t0) / (double)it;
 	}
 	shmem_double_max_reduce(SHMEM_TEAM_WORLD, tmax, tbuf, (size_t)nt);
+}
+
+static void
+run(enum op op, size_t bytes, char *dest, char *src, char *p1, char *p2)
+{
+	long it = iters(bytes);
+	int nt = trials();
+	timed(op, bytes, dest, src, it, nt);
 	size_t rb = recv_bytes(op, bytes);
 	double base[MAXTRIALS];
 	for (int t = 0; rb && me == 0 && t < nt; t++) {
@@ -140,18 +161,169 @@ run(enum op op, size_t bytes, char *dest, char *src, char *p1, char *p2)
 	shmem_barrier_all();
 }
 
+/* ---- --load: the small collectives beside CPU-bound processes -------- */
+
+#define NSMALL 3
+static const char *const small_names[NSMALL] = {
+	"barrier_all", "broadcast 8 B", "sum_reduce 8 B",
+};
+
+/* A PE of the --load jobs ("--pe small"): PE 0 prints one line per case,
+ * "small <i> <us>". Trials of many calls (milliseconds idle): a trial
+ * spans several scheduler slices, so it sees the waits for them. */
+static void
+pe_small(char *dest, char *src)
+{
+	static const enum op ops[NSMALL] = { BARRIER, BCAST, SUM };
+	long it = quick ? 20 : 3000;
+	int nt = quick ? 3 : 7;
+	for (int i = 0; i < NSMALL; i++) {
+		timed(ops[i], ops[i] == BARRIER ? 0 : 8, dest, src, it, nt);
+		if (me == 0)
+			printf("small %d %.4f\n", i, median(tmax, nt));
+		shmem_barrier_all();
+	}
+}
+
+/* Runs the small job and reads PE 0's figures into us[]: 0 or -1. */
+static int
+small_job(const char *zeshrun, const char *self, int np, double *us)
+{
+	int p[2];
+	char nb[16];
+	snprintf(nb, sizeof(nb), "%d", np);
+	if (pipe(p) < 0)
+		return -1;
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		close(p[1]);
+		execl(zeshrun, zeshrun, "-n", nb, "--", self, "--pe", "small",
+		      quick ? "--quick" : "--full", (char *)NULL);
+		perror(zeshrun);
+		_exit(127);
+	}
+	close(p[1]);
+	FILE *f = fdopen(p[0], "r");
+	int got = 0, i, ws;
+	double v;
+	char line[256];
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "small %d %lf", &i, &v) == 2 && i >= 0 &&
+		    i < NSMALL) {
+			us[i] = v;
+			got |= 1 << i;
+		}
+	if (f)
+		fclose(f);
+	else
+		close(p[0]);
+	if (waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws) ||
+	    WEXITSTATUS(ws) || got != (1 << NSMALL) - 1) {
+		fprintf(stderr, "zeshmem-coll-bench: the %d-PE job failed\n",
+			np);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+load_main(long nload, int np)
+{
+	char self[PATH_MAX], zeshrun[PATH_MAX];
+	if (bench_find_zeshrun("zeshmem-coll-bench", self, zeshrun))
+		return 1;
+	if (nload == 0) {
+		cpu_set_t s;
+		nload = sched_getaffinity(0, sizeof(s), &s) ? 1 : CPU_COUNT(&s);
+	}
+	double idle[NSMALL], loaded[NSMALL];
+	if (small_job(zeshrun, self, np, idle))
+		return 1;
+	pid_t *busy = calloc((size_t)nload, sizeof(*busy));
+	if (!busy)
+		return 1;
+	pid_t parent = getpid();
+	fflush(stdout);
+	long started = 0;
+	for (; started < nload; started++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(0);
+			for (volatile unsigned long x = 0;; x++)
+				;
+		}
+		busy[started] = pid;
+	}
+	int err = started < nload;
+	if (!err) {
+		struct timespec ts = { 0, 100000000 }; /* let them spin up */
+		nanosleep(&ts, NULL);
+		err = small_job(zeshrun, self, np, loaded);
+	}
+	for (long i = 0; i < started; i++)
+		kill(busy[i], SIGKILL);
+	for (long i = 0; i < started; i++)
+		waitpid(busy[i], NULL, 0);
+	free(busy);
+	if (err)
+		return 1;
+	printf("zeshmem-coll-bench --load %ld: %d PEs (zeshrun), %ld "
+	       "CPU-bound processes beside them; medians\n"
+	       "  %-16s %12s %12s %8s\n", nload, np, nload, "case",
+	       "idle", "loaded", "ratio");
+	for (int i = 0; i < NSMALL; i++)
+		printf("  %-16s %9.3f us %9.3f us %7.2fx\n", small_names[i],
+		       idle[i], loaded[i], loaded[i] / idle[i]);
+	return 0;
+}
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: zeshrun -n N zeshmem-coll-bench [--quick]\n"
+			"       zeshmem-coll-bench --load N [--npes P] "
+			"[--quick]\n");
+	return 2;
+}
+
 int
 main(int argc, char **argv)
 {
+	const char *pe = NULL;
+	long nload = -1, np = 2;
 	for (int i = 1; i < argc; i++) {
+		char *end;
 		if (!strcmp(argv[i], "--quick")) {
 			quick = 1;
+		} else if (!strcmp(argv[i], "--full")) {
+			quick = 0;
+		} else if (!strcmp(argv[i], "--pe") && i + 1 < argc) {
+			pe = argv[++i];
+		} else if (!strcmp(argv[i], "--load") && i + 1 < argc) {
+			nload = strtol(argv[++i], &end, 10);
+			if (*end || nload < 0 || nload > 1024)
+				return usage();
+		} else if (!strcmp(argv[i], "--npes") && i + 1 < argc) {
+			np = strtol(argv[++i], &end, 10);
+			if (*end || np < 1 || np > 256)
+				return usage();
 		} else {
-			fprintf(stderr, "usage: zeshrun -n N zeshmem-coll-bench "
-					"[--quick]\n");
-			return 2;
+			return usage();
 		}
 	}
+	if (pe && strcmp(pe, "small"))
+		return usage();
+	if (nload >= 0 && !pe)
+		return load_main(nload, (int)np);
 	shmem_init();
 	me = shmem_my_pe();
 	npes = shmem_n_pes();
@@ -171,6 +343,10 @@ main(int argc, char **argv)
 	memset(src, 2, sym);
 	memset(p1, 3, sym);
 	memset(p2, 4, sym);
+	if (pe) {
+		pe_small(dest, src);
+		goto out;
+	}
 	if (me == 0)
 		printf("zeshmem-coll-bench: %d PEs, medians of %d trials; "
 		       "baseline: memcpy of the bytes each PE receives\n"
@@ -187,6 +363,7 @@ main(int argc, char **argv)
 	run(SUM, 64 << 10, dest, src, p1, p2);
 	run(SUM, big, dest, src, p1, p2);
 	run(ALLTOALL, 1 << 10, dest, src, p1, p2);
+out:
 	free(p1);
 	free(p2);
 	shmem_free(tmax);

@@ -2,7 +2,25 @@
 /*
  * zeshrun: start a job of N PEs on this machine.
  *
- *   zeshrun -n N [-g GRACE_S] [--] prog [args...]
+ *   zeshrun -n|-np N [-g GRACE_S] [--bind-to none|core|socket]
+ *           [--report-bindings] [--] prog [args...]
+ *   zeshrun --help | --version
+ *
+ * Long options take one dash or two, as mpirun's do (-np, -bind-to).
+ *
+ * Binding: each PE is bound (sched_setaffinity in the child, after the
+ * fork, before the exec) to a CPU set of the CPUs zeshrun may use (its
+ * own sched_getaffinity mask: a container or a taskset may allow fewer
+ * than the machine has). Local rank k gets the k-th allowed CPU, counted
+ * modulo their number when there are more PEs than CPUs (--bind-to core,
+ * the default), the allowed CPUs of that CPU's package (socket; all the
+ * allowed CPUs when sysfs does not say the package), or the whole
+ * allowed set (none). ZESHMEM_BIND_TO sets the default (as Open MPI's
+ * hwloc_base_binding_policy does mpirun's): jobs run side by side, as a
+ * test suite's are, would otherwise all start at the first CPU.
+ * --report-bindings writes one line per PE on stderr:
+ * "zeshrun: PE <k> bound to cpus <list>" (list as in Cpus_allowed_list:
+ * 0,2-3).
  *
  * zeshrun is itself the unique-id root: it binds the bootstrap socket
  * (loopback, or ZESHMEM_BOOT_IFACE), serves the job's allgathers and
@@ -41,8 +59,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,10 +86,130 @@ static int keeper_fd = -1;
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: zeshrun -n N [-g GRACE_S] [--] prog [args...]\n"
-		   "  -n N        number of PEs (1..%d)\n"
-		   "  -g GRACE_S  seconds between SIGTERM and SIGKILL when "
-		   "the job ends early (default 3)\n", MAX_PES);
+	fprintf(f, "usage: zeshrun -n N [-g GRACE_S] [--bind-to WHAT] "
+		   "[--report-bindings] [--] prog [args...]\n"
+		   "       zeshrun --help | --version\n"
+		   "  -n N, -np N   number of PEs (1..%d)\n"
+		   "  -g GRACE_S    seconds between SIGTERM and SIGKILL when "
+		   "the job ends early (default 3)\n"
+		   "  --bind-to WHAT\n"
+		   "                core (default): local rank k on the k-th "
+		   "allowed CPU\n"
+		   "                (wrapping); socket: that CPU's package; "
+		   "none: all allowed\n"
+		   "  --report-bindings\n"
+		   "                one line per PE on stderr: the CPUs it is "
+		   "bound to\n"
+		   "Long options take one dash or two (-np, -bind-to).\n",
+		MAX_PES);
+}
+
+/* ---- binding ---------------------------------------------------------- */
+
+enum bind_to { BIND_NONE, BIND_CORE, BIND_SOCKET };
+
+/* The package (socket) of a CPU from sysfs, or -1 when it cannot say. */
+static int
+cpu_package(int cpu)
+{
+	char path[96];
+	int pkg = -1;
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%d/topology/physical_package_id",
+		 cpu);
+	FILE *f = u_sysfile(path);
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &pkg) != 1 || pkg < 0)
+		pkg = -1;
+	fclose(f);
+	return pkg;
+}
+
+/* Each PE's set, made before the forks (a child takes no lock: no sysfs
+ * reads there). NULL with errno set when it cannot be made. */
+static cpu_set_t *
+bind_plan(enum bind_to how, int n)
+{
+	cpu_set_t allowed;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0)
+		return NULL;
+	int cpus[CPU_SETSIZE], ncpu = 0;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed))
+			cpus[ncpu++] = c;
+	if (!ncpu) {
+		errno = ENOENT;
+		return NULL;
+	}
+	int *pkg = NULL;
+	if (how == BIND_SOCKET) {
+		pkg = calloc((size_t)ncpu, sizeof(*pkg));
+		if (!pkg)
+			return NULL;
+		for (int i = 0; i < ncpu; i++)
+			pkg[i] = cpu_package(cpus[i]);
+	}
+	cpu_set_t *sets = calloc((size_t)n, sizeof(*sets));
+	if (!sets) {
+		free(pkg);
+		return NULL;
+	}
+	for (int k = 0; k < n; k++) {
+		int i = k % ncpu;
+		if (how == BIND_NONE) {
+			sets[k] = allowed;
+		} else if (how == BIND_CORE) {
+			CPU_ZERO(&sets[k]);
+			CPU_SET(cpus[i], &sets[k]);
+		} else if (pkg[i] < 0) {
+			sets[k] = allowed; /* sysfs does not say: all */
+		} else {
+			CPU_ZERO(&sets[k]);
+			for (int j = 0; j < ncpu; j++)
+				if (pkg[j] == pkg[i])
+					CPU_SET(cpus[j], &sets[k]);
+		}
+	}
+	free(pkg);
+	return sets;
+}
+
+static int
+parse_bind(const char *s, enum bind_to *how)
+{
+	if (!strcmp(s, "none"))
+		*how = BIND_NONE;
+	else if (!strcmp(s, "core"))
+		*how = BIND_CORE;
+	else if (!strcmp(s, "socket"))
+		*how = BIND_SOCKET;
+	else
+		return -1;
+	return 0;
+}
+
+/* "0,2-3": the form of /proc's Cpus_allowed_list. */
+static void
+cpu_list(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		int w = e > c ? snprintf(buf + len, size - len, "%s%d-%d",
+					 len ? "," : "", c, e)
+			      : snprintf(buf + len, size - len, "%s%d",
+					 len ? "," : "", c);
+		if (w < 0 || (size_t)w >= size - len)
+			return;
+		len += (size_t)w;
+		c = e;
+	}
 }
 
 static int
@@ -159,11 +299,14 @@ write_str(const char *s)
  * too): only calls that take none, up to the exec. */
 static void
 child(char **argv, char **env, pid_t pgid, pid_t parent,
-      const sigset_t *oldmask, int rank)
+      const sigset_t *oldmask, int rank, const cpu_set_t *cpus)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 	setpgid(0, pgid);
+	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0)
+		write_str("zeshrun: a PE could not be bound; it runs "
+			  "unbound\n");
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
@@ -281,9 +424,42 @@ main(int argc, char **argv)
 {
 	long n = 0, grace = 3;
 	int opt;
+	enum bind_to bind = BIND_CORE;
+	bool report = false;
+	static const struct option longs[] = {
+		{ "np", required_argument, NULL, 'n' },
+		{ "bind-to", required_argument, NULL, 'B' },
+		{ "report-bindings", no_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 
-	while ((opt = getopt(argc, argv, "+n:g:h")) != -1) {
+	/* The default: ZESHMEM_BIND_TO (core unless set); --bind-to wins. */
+	const char *bind_env = u_option_str(U_OPT_SH_BIND_TO);
+	if (parse_bind(bind_env, &bind)) {
+		fprintf(stderr, "zeshrun: ZESHMEM_BIND_TO=%s: want none, core "
+				"or socket\n", bind_env);
+		return 2;
+	}
+	/* One dash or two, as mpirun: -np 4, -bind-to core. */
+	while ((opt = getopt_long_only(argc, argv, "+n:g:h", longs,
+				       NULL)) != -1) {
 		switch (opt) {
+		case 'B':
+			if (parse_bind(optarg, &bind)) {
+				fprintf(stderr, "zeshrun: --bind-to %s: want "
+						"none, core or socket\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'R':
+			report = true;
+			break;
+		case 'V':
+			printf("zeshrun (zemem) %s\n", ZEMEM_VERSION_STRING);
+			return 0;
 		case 'n':
 			if (parse_uint(optarg, 1, MAX_PES, &n)) {
 				fprintf(stderr, "zeshrun: -n %s: want 1..%d\n",
@@ -377,6 +553,18 @@ main(int argc, char **argv)
 		fprintf(stderr, "zeshrun: out of memory\n");
 		return 1;
 	}
+	/* The PEs' CPU sets. Without one (no affinity call here) the PEs
+	 * run where zeshrun may. */
+	cpu_set_t *sets = bind_plan(bind, (int)n);
+	if (!sets)
+		fprintf(stderr, "zeshrun: PEs not bound: %s\n",
+			strerror(errno));
+	for (int i = 0; sets && report && i < n; i++) {
+		char list[1024];
+		cpu_list(&sets[i], list, sizeof(list));
+		fprintf(stderr, "zeshrun: PE %d bound to cpus %s\n", i, list);
+	}
+	fflush(stderr);
 	for (int i = 0; i < n; i++) {
 		job_env_rank(&je, i);
 		pid_t pid = fork();
@@ -387,7 +575,8 @@ main(int argc, char **argv)
 			break;
 		}
 		if (pid == 0)
-			child(prog, je.env, pgid, self, &oldmask, i);
+			child(prog, je.env, pgid, self, &oldmask, i,
+			      sets ? &sets[i] : NULL);
 		setpgid(pid, pgid);
 		pes[i].pid = pid;
 		live++;
@@ -476,6 +665,7 @@ main(int argc, char **argv)
 	close(keeper_fd);
 	sh_uid_srv_stop(srv, false);
 	free(je.env);
+	free(sets);
 	free(pes);
 	close(sfd);
 	close(abort_pipe[0]);

@@ -40,6 +40,9 @@
  *                      process: allgather (how = gather: exact contents;
  *                      mismatch: 8 bytes where the root gives 4, -EPROTO)
  *                      and a barrier
+ *   affinity           no bootstrap: prints "pe <rank> cpus <list>" on
+ *                      stdout, the list its sched_getaffinity gives
+ *                      (0,2-3: the form of zeshrun's --report-bindings)
  * Outcome: exit 0 on success; on a failed check, a line on stderr and exit
  * 3. $BOOT_DIR/out.<rank> gets one word per scenario step when set.
  */
@@ -49,6 +52,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -275,6 +279,33 @@ main(int argc, char **argv)
 	int a1 = argc > 2 ? atoi(argv[2]) : 0;
 	int a2 = argc > 3 ? atoi(argv[3]) : 0;
 
+	if (!strcmp(mode, "affinity")) {
+		const char *r = getenv("ZESHMEM_RANK");
+		cpu_set_t set;
+		char list[1024];
+		size_t len = 0;
+		if (sched_getaffinity(0, sizeof(set), &set) < 0)
+			fail("sched_getaffinity: %s", strerror(errno));
+		list[0] = 0;
+		for (int c = 0; c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &set))
+				continue;
+			int e = c;
+			while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, &set))
+				e++;
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%d", len ? "," : "", c);
+			if (e > c)
+				len += (size_t)snprintf(list + len,
+							sizeof(list) - len,
+							"-%d", e);
+			if (len >= sizeof(list) - 16)
+				fail("too many CPUs");
+			c = e;
+		}
+		printf("pe %s cpus %s\n", r ? r : "?", list);
+		return 0;
+	}
 	if (!strcmp(mode, "rounds")) {
 		unsigned *ctr = shared_counter();
 		unsigned epoch = 0;

@@ -109,23 +109,34 @@ slurp(const char *name, char *buf, size_t size)
 	return buf;
 }
 
+/* Where start() sends stdout: "err" (with stderr) unless set; and the CPUs
+ * the started process may use, when set. */
+static const char *start_out = "err";
+static const cpu_set_t *start_cpus;
+
 /* Starts argv with stdout and stderr appended to $BOOT_DIR/err. */
 static pid_t
 start(char *const argv[])
 {
-	char path[400];
+	char path[400], opath[400];
 	pid_t pid;
 
 	snprintf(path, sizeof(path), "%s/err", dir);
+	snprintf(opath, sizeof(opath), "%s/%s", dir, start_out);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
 		int fd = open(path, O_CREAT | O_WRONLY | O_APPEND, 0600);
-		if (fd < 0)
+		int ofd = open(opath, O_CREAT | O_WRONLY | O_APPEND, 0600);
+		if (fd < 0 || ofd < 0)
 			_exit(126);
-		dup2(fd, 1);
+		if (start_cpus &&
+		    sched_setaffinity(0, sizeof(*start_cpus), start_cpus))
+			_exit(125);
+		dup2(ofd, 1);
 		dup2(fd, 2);
 		close(fd);
+		close(ofd);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -242,6 +253,237 @@ START_TEST(test_zeshrun_bad_args)
 	ck_assert_int_eq(run(a4), 127);
 	expect_err("zeshrun: cannot run /nonexistent/prog");
 	expect_err("zeshmem: PE ");
+}
+END_TEST
+
+/* mpirun's spellings: -np N, --help and --version (exit 0, on stdout);
+ * bad usage exits 2 with a message. */
+START_TEST(test_zeshrun_np_help_version)
+{
+	char buf[4096];
+	char *np[] = { (char *)ZESHRUN, "-np", "3", "--", (char *)BOOT_PE,
+		       "rounds", "20", NULL };
+	char *np2[] = { (char *)ZESHRUN, "--np", "2", (char *)BOOT_PE,
+			"rounds", "20", NULL };
+	char *help[] = { (char *)ZESHRUN, "--help", NULL };
+	char *help1[] = { (char *)ZESHRUN, "-help", NULL };
+	char *ver[] = { (char *)ZESHRUN, "--version", NULL };
+	char *bad[][6] = {
+		{ (char *)ZESHRUN, "-np", NULL },
+		{ (char *)ZESHRUN, "-np", "0", (char *)BOOT_PE, NULL },
+		{ (char *)ZESHRUN, "--frob", "-n", "2", (char *)BOOT_PE, NULL },
+		{ (char *)ZESHRUN, "-n", "2", "--bind-to", "board", NULL },
+		{ (char *)ZESHRUN, "-n", "2", "--bind-to", NULL },
+	};
+
+	ck_assert_int_eq(run(np), 0);
+	for (int pe = 0; pe < 3; pe++)
+		expect_out(pe, "ok");
+	job_reset();
+	ck_assert_int_eq(run(np2), 0);
+	for (int pe = 0; pe < 2; pe++)
+		expect_out(pe, "ok");
+	job_reset();
+	start_out = "stdout";
+	ck_assert_int_eq(run(help), 0);
+	ck_assert_int_eq(run(help1), 0);
+	ck_assert_int_eq(run(ver), 0);
+	start_out = "err";
+	slurp("stdout", buf, sizeof(buf));
+	ck_assert_msg(strstr(buf, "usage: zeshrun -n N"), "%s", buf);
+	ck_assert_msg(strstr(buf, "-np N"), "%s", buf);
+	ck_assert_msg(strstr(buf, "--bind-to"), "%s", buf);
+	ck_assert_msg(strstr(buf, "zeshrun (zemem) " ZEMEM_VERSION_STRING
+				  "\n"), "%s", buf);
+	ck_assert_str_eq(slurp("err", buf, sizeof(buf)), "");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		job_reset();
+		ck_assert_int_eq(run(bad[i]), 2);
+		ck_assert_msg(strlen(slurp("err", buf, sizeof(buf))) > 10,
+			      "case %zu: no message", i);
+		if (i == 3)
+			expect_err("--bind-to board: want none, core or "
+				   "socket");
+	}
+}
+END_TEST
+
+/* The CPUs of a set as /proc's Cpus_allowed_list writes them. */
+static void
+list_of(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int e = c;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		len += (size_t)snprintf(buf + len, size - len, "%s%d",
+					len ? "," : "", c);
+		if (e > c)
+			len += (size_t)snprintf(buf + len, size - len, "-%d", e);
+		ck_assert_uint_lt(len, size - 16);
+		c = e;
+	}
+}
+
+/* A job of 3 affinity PEs under zeshrun with args; the PEs' stdout in
+ * $BOOT_DIR/stdout. Checks that each PE's mask is what zeshrun reported
+ * (when report) and returns PE k's list in lists[k]. */
+static void
+bound_job(char *const extra[], bool report, char lists[3][256])
+{
+	char *argv[16] = { (char *)ZESHRUN, "-n", "3" };
+	int a = 3;
+	char out[8192], err[8192], line[400];
+
+	for (int i = 0; extra[i]; i++)
+		argv[a++] = extra[i];
+	if (report)
+		argv[a++] = "--report-bindings";
+	argv[a++] = "--";
+	argv[a++] = (char *)BOOT_PE;
+	argv[a++] = "affinity";
+	argv[a] = NULL;
+	job_reset();
+	start_out = "stdout";
+	int rc = run(argv);
+	start_out = "err";
+	ck_assert_int_eq(rc, 0);
+	slurp("stdout", out, sizeof(out));
+	slurp("err", err, sizeof(err));
+	for (int k = 0; k < 3; k++) {
+		char pre[32];
+		snprintf(pre, sizeof(pre), "pe %d cpus ", k);
+		char *p = strstr(out, pre);
+		ck_assert_msg(p, "no PE %d in:\n%s", k, out);
+		p += strlen(pre);
+		size_t n = strcspn(p, "\n");
+		ck_assert_uint_lt(n, 256);
+		memcpy(lists[k], p, n);
+		lists[k][n] = 0;
+		snprintf(line, sizeof(line), "zeshrun: PE %d bound to cpus %s\n",
+			 k, lists[k]);
+		if (report)
+			ck_assert_msg(strstr(err, line), "want '%s' in:\n%s",
+				      line, err);
+	}
+	if (!report)
+		ck_assert_ptr_null(strstr(err, "bound to"));
+}
+
+/* Binding: by default local rank k runs on the k-th CPU zeshrun may use
+ * (modulo their count); --bind-to none leaves the whole allowed set;
+ * socket gives a set holding that CPU (all allowed without sysfs); a
+ * narrower allowed set (taskset, a container) is what zeshrun maps on. */
+START_TEST(test_zeshrun_bindings)
+{
+	cpu_set_t allowed, one;
+	char all[256], want[256], lists[3][256];
+	int cpus[CPU_SETSIZE], ncpu = 0;
+
+	/* The suite's environment makes none the default (ZESHMEM_BIND_TO):
+	 * zeshrun's own default here, put back at the end. */
+	const char *env_bind = getenv("ZESHMEM_BIND_TO");
+	char saved_bind[16] = "";
+	if (env_bind)
+		snprintf(saved_bind, sizeof(saved_bind), "%s", env_bind);
+	unsetenv("ZESHMEM_BIND_TO");
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed))
+			cpus[ncpu++] = c;
+	list_of(&allowed, all, sizeof(all));
+	char *dflt[] = { NULL };
+	char *core[] = { "-bind-to", "core", NULL };
+	char *none[] = { "--bind-to", "none", NULL };
+	char *sock[] = { "--bind-to", "socket", NULL };
+
+	for (int r = 0; r < 2; r++) {
+		bound_job(r ? core : dflt, true, lists);
+		for (int k = 0; k < 3; k++) {
+			snprintf(want, sizeof(want), "%d", cpus[k % ncpu]);
+			ck_assert_str_eq(lists[k], want);
+		}
+	}
+	bound_job(dflt, false, lists);
+	ck_assert_str_eq(lists[2], want);
+	bound_job(none, true, lists);
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(lists[k], all);
+	/* ZESHMEM_BIND_TO sets the default; --bind-to wins; a bad value is
+	 * refused. */
+	setenv("ZESHMEM_BIND_TO", "none", 1);
+	bound_job(dflt, true, lists);
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(lists[k], all);
+	bound_job(core, true, lists);
+	for (int k = 0; k < 3; k++) {
+		snprintf(want, sizeof(want), "%d", cpus[k % ncpu]);
+		ck_assert_str_eq(lists[k], want);
+	}
+	setenv("ZESHMEM_BIND_TO", "board", 1);
+	char *bad[] = { (char *)ZESHRUN, "-n", "2", "--", (char *)BOOT_PE,
+			"affinity", NULL };
+	job_reset();
+	ck_assert_int_eq(run(bad), 2);
+	expect_err("zeshrun: ZESHMEM_BIND_TO=board: want none, core or socket");
+	unsetenv("ZESHMEM_BIND_TO");
+	/* The run's own ZEMEM_SYSFS (a no-sysfs run sets 0) comes back. */
+	const char *outer = getenv("ZEMEM_SYSFS");
+	char saved[16] = "";
+	if (outer)
+		snprintf(saved, sizeof(saved), "%s", outer);
+	for (int sysfs = 1; sysfs >= 0; sysfs--) {
+		setenv("ZEMEM_SYSFS", sysfs ? "1" : "0", 1);
+		bound_job(sock, true, lists);
+		for (int k = 0; k < 3; k++) {
+			/* The set holds the k-th CPU and only allowed ones;
+			 * without sysfs it is all of them. */
+			cpu_set_t s;
+			CPU_ZERO(&s);
+			char *p = lists[k];
+			while (*p) {
+				char *end;
+				long a = strtol(p, &end, 10), b = a;
+				if (*end == '-')
+					b = strtol(end + 1, &end, 10);
+				for (long c = a; c <= b; c++)
+					CPU_SET((int)c, &s);
+				p = *end == ',' ? end + 1 : end;
+			}
+			ck_assert(CPU_ISSET(cpus[k % ncpu], &s));
+			CPU_AND(&s, &s, &allowed);
+			ck_assert_int_eq(CPU_COUNT(&s) > 0, 1);
+			char back[256];
+			list_of(&s, back, sizeof(back));
+			ck_assert_str_eq(back, lists[k]);
+			if (!sysfs)
+				ck_assert_str_eq(lists[k], all);
+		}
+	}
+	if (outer)
+		setenv("ZEMEM_SYSFS", saved, 1);
+	else
+		unsetenv("ZEMEM_SYSFS");
+	/* zeshrun started on the last allowed CPU alone: every PE there,
+	 * and none is all it may have. */
+	CPU_ZERO(&one);
+	CPU_SET(cpus[ncpu - 1], &one);
+	snprintf(want, sizeof(want), "%d", cpus[ncpu - 1]);
+	start_cpus = &one;
+	bound_job(dflt, true, lists);
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(lists[k], want);
+	bound_job(none, true, lists);
+	start_cpus = NULL;
+	for (int k = 0; k < 3; k++)
+		ck_assert_str_eq(lists[k], want);
+	if (env_bind)
+		setenv("ZESHMEM_BIND_TO", saved_bind, 1);
 }
 END_TEST
 
@@ -1184,6 +1426,8 @@ boot_suite(void)
 	tcase_add_test(tc, test_zeshrun_rounds_8);
 	tcase_add_test(tc, test_selfroot_3);
 	tcase_add_test(tc, test_zeshrun_stdin_env);
+	tcase_add_test(tc, test_zeshrun_np_help_version);
+	tcase_add_test(tc, test_zeshrun_bindings);
 	tcase_add_test(tc, test_killed_pe);
 	tcase_add_loop_test(tc, test_selfroot_killed, 0, 2);
 	tcase_add_test(tc, test_exit_status);
