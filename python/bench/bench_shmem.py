@@ -24,7 +24,7 @@ import _shmem_bench
 quick = "--quick" in sys.argv
 attr = shmem.InitAttr()
 attr.mem_size = 64 << 20
-assert shmem.aclshmem_init(attr)
+assert shmem.aclshmem_init(attr) == 0
 me, n = shmem.my_pe(), shmem.pe_count()
 if n < 2:
     sys.exit("bench_shmem.py: run it as a job of 2 PEs (zeshrun -n 2)")

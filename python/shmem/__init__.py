@@ -10,8 +10,15 @@ aclshmem_barrier_all / aclshmem_quiet / aclshmem_signal_wait_until, and
 end with aclshmem_finalize(). Pointers are ints. Start the PEs with
 zeshrun -n N python3 prog.py, or mpirun.
 
-Bad arguments raise ValueError or TypeError; runtime failures
-RuntimeError naming the call.
+aclshmem_init returns 0 on success (real ACLSHMEM's `if ret != 0:
+raise`), an int with status, my_pe and n_pes. Bad arguments raise
+ValueError or TypeError; runtime failures RuntimeError naming the call.
 """
 from ._shmem import *  # noqa: F401,F403 (the API is the module's)
 from ._shmem import __version__  # noqa: F401
+# Initialization with real ACLSHMEM's return values and names (Python
+# over the C module's calls): these replace the C module's InitAttr.
+from ._init import (  # noqa: F401
+    InitAttr, InitResult, InitStatus, OptionalAttr, TeamConfig,
+    aclshmem_init, aclshmem_init_using_unique_id, aclshmem_team_get_config,
+    aclshmemx_init_status)

@@ -308,7 +308,7 @@ check_local(const char *fn, const char *what, uint64_t p, uint64_t n,
 	return 0;
 }
 
-/* ---- InitAttr, InitStatus, OpEngineType -------------------------------- */
+/* ---- InitAttr, OpEngineType ----------------------------------------- */
 
 typedef struct {
 	PyObject_HEAD
@@ -415,7 +415,7 @@ static PyTypeObject InitAttrType = {
 	PyVarObject_HEAD_INIT(NULL, 0)
 	.tp_name = "shmem.InitAttr",
 	.tp_basicsize = sizeof(InitAttrObject),
-	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
 	.tp_doc = "InitAttr(mem_size=0, op_engine_type=None)\n--\n\n"
 		  "Initialization attributes for aclshmem_init.\n\n"
 		  "mem_size: size of the symmetric heap in bytes (every PE must "
@@ -426,71 +426,12 @@ static PyTypeObject InitAttrType = {
 	.tp_repr = (reprfunc)InitAttr_repr,
 };
 
-typedef struct {
-	PyObject_HEAD
-	int status, my_pe, n_pes;
-} InitStatusObject;
-
+/* The error code of an init (0, or a negative errno value): the package
+ * (__init__.py) wraps it in an InitResult with my_pe and n_pes. */
 static PyObject *
-InitStatus_get(InitStatusObject *self, void *which)
+init_rc(int rc)
 {
-	int w = (int)(intptr_t)which;
-	return PyLong_FromLong(w == 0 ? self->status :
-			       w == 1 ? self->my_pe : self->n_pes);
-}
-
-static int
-InitStatus_bool(InitStatusObject *self)
-{
-	return self->status == 0;
-}
-
-static PyObject *
-InitStatus_repr(InitStatusObject *self)
-{
-	return PyUnicode_FromFormat("InitStatus(status=%d, my_pe=%d, "
-				    "n_pes=%d)", self->status, self->my_pe,
-				    self->n_pes);
-}
-
-static PyGetSetDef InitStatus_getset[] = {
-	{ "status", (getter)InitStatus_get, NULL,
-	  "0 when the initialization succeeded, nonzero otherwise (the "
-	  "reason is on stderr).", (void *)0 },
-	{ "my_pe", (getter)InitStatus_get, NULL,
-	  "This process's PE number (-1 on failure).", (void *)1 },
-	{ "n_pes", (getter)InitStatus_get, NULL,
-	  "The number of PEs of the job (-1 on failure).", (void *)2 },
-	{ NULL },
-};
-
-static PyNumberMethods InitStatus_num = {
-	.nb_bool = (inquiry)InitStatus_bool,
-};
-
-static PyTypeObject InitStatusType = {
-	PyVarObject_HEAD_INIT(NULL, 0)
-	.tp_name = "shmem.InitStatus",
-	.tp_basicsize = sizeof(InitStatusObject),
-	.tp_flags = Py_TPFLAGS_DEFAULT,
-	.tp_doc = "Status object returned by the initialization functions: "
-		  "status (0 on success), my_pe, n_pes; true when the "
-		  "initialization succeeded.",
-	.tp_getset = InitStatus_getset,
-	.tp_repr = (reprfunc)InitStatus_repr,
-	.tp_as_number = &InitStatus_num,
-};
-
-static PyObject *
-status_new(int status)
-{
-	InitStatusObject *s = PyObject_New(InitStatusObject, &InitStatusType);
-	if (!s)
-		return NULL;
-	s->status = status;
-	s->my_pe = status ? -1 : shmem_my_pe();
-	s->n_pes = status ? -1 : shmem_n_pes();
-	return (PyObject *)s;
+	return PyLong_FromLong(rc > 0 ? -rc : rc);
 }
 
 /* ---- Team ---------------------------------------------------------------- */
@@ -833,14 +774,9 @@ apply_attrs(const char *fn, unsigned long long mem_size, int copy)
 }
 
 PyDoc_STRVAR(init_doc,
-"aclshmem_init($module, attributes, /)\n--\n\n"
-"aclshmem_init(attributes: InitAttr) -> InitStatus\n\n"
-"Initialize the runtime with the given attributes (heap size, copy "
-"engine).\n\n"
-"Must be called by every PE before any other SHMEM operation. The job "
-"comes from the environment: zeshrun, mpirun/oshrun (PMIx), or a single "
-"PE. Returns an InitStatus, true when it succeeded; a second call is a "
-"no-op.");
+"_aclshmem_init($module, attributes, /)\n--\n\n"
+"aclshmem_init's call (the package's aclshmem_init wraps it): the error "
+"code, 0 or a negative errno value.");
 
 static PyObject *
 py_init(PyObject *m, PyObject *attr)
@@ -858,18 +794,14 @@ py_init(PyObject *m, PyObject *attr)
 	Py_END_ALLOW_THREADS
 	if (rc == 0 && !was)
 		generation++;
-	return status_new(rc);
+	return init_rc(rc);
 }
 
 PyDoc_STRVAR(init_uid_doc,
-"aclshmem_init_using_unique_id($module, rank, nranks, mem_size, uid)\n--\n\n"
-"aclshmem_init_using_unique_id(rank: int, nranks: int, mem_size: int, "
-"uid: bytes) -> InitStatus\n\n"
-"Initialize using a unique ID for multi-process coordination.\n\n"
-"rank: this process's rank (0 .. nranks-1); nranks: the number of ranks;\n"
-"mem_size: symmetric heap size in bytes (0: the default); uid: the bytes "
-"aclshmem_get_unique_id() returned on rank 0 (which must be the process "
-"that made them). Every rank passes the same uid and mem_size.");
+"_aclshmem_init_using_unique_id($module, rank, nranks, mem_size, uid)\n"
+"--\n\n"
+"aclshmem_init_using_unique_id's call (the package wraps it): the error "
+"code, 0 or a negative errno value.");
 
 static PyObject *
 py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
@@ -911,7 +843,7 @@ py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	Py_END_ALLOW_THREADS
 	if (rc == 0 && !was)
 		generation++;
-	return status_new(rc);
+	return init_rc(rc);
 }
 
 PyDoc_STRVAR(uid_doc,
@@ -1641,6 +1573,36 @@ py_team_n_pes(PyObject *m, PyObject *team)
 	return PyLong_FromLong(shmem_team_n_pes(t));
 }
 
+PyDoc_STRVAR(team_get_config_doc,
+"_team_get_config($module, team, /)\n--\n\n"
+"The num_contexts of team's configuration (the package's "
+"aclshmem_team_get_config makes the TeamConfig).");
+
+static PyObject *
+py_team_get_config(PyObject *m, PyObject *team)
+{
+	const char *fn = "aclshmem_team_get_config";
+	shmem_team_t t;
+	if (need_init(fn) || get_team(fn, "team", team, &t))
+		return NULL;
+	shmem_team_config_t c = { 0 };
+	int rc = shmem_team_get_config(t, SHMEM_TEAM_NUM_CONTEXTS, &c);
+	if (rc)
+		return PyErr_Format(AclshmemError, "%s: team %R: error %d", fn,
+				    team, rc);
+	return PyLong_FromLong(c.num_contexts);
+}
+
+PyDoc_STRVAR(init_state_doc,
+"_init_state($module)\n--\n\n"
+"2 while the runtime is initialized, else 0 (aclshmemx_init_status).");
+
+static PyObject *
+py_init_state(PyObject *m, PyObject *unused)
+{
+	return PyLong_FromLong(shmem_my_pe() >= 0 ? 2 : 0);
+}
+
 PyDoc_STRVAR(team_destroy_doc,
 "team_destroy($module, team, /)\n--\n\n"
 "team_destroy(team) -> None\n\n"
@@ -2207,9 +2169,9 @@ py_buffer(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	{ name, (PyCFunction)(void (*)(void))fn, flags, doc }
 
 static PyMethodDef methods[] = {
-	F("aclshmem_init", py_init, METH_O, init_doc),
+	F("_aclshmem_init", py_init, METH_O, init_doc),
 	F("aclshmem_finalize", py_finalize, METH_NOARGS, finalize_doc),
-	F("aclshmem_init_using_unique_id", py_init_uid, FAST, init_uid_doc),
+	F("_aclshmem_init_using_unique_id", py_init_uid, FAST, init_uid_doc),
 	F("aclshmem_get_unique_id", py_get_uid, METH_NOARGS, uid_doc),
 	F("aclshmem_malloc", py_malloc, METH_O, malloc_doc),
 	F("aclshmem_calloc", py_calloc, FAST, calloc_doc),
@@ -2234,6 +2196,9 @@ static PyMethodDef methods[] = {
 	F("team_translate_pe", py_translate, FAST, translate_doc),
 	F("team_my_pe", py_team_my_pe, METH_O, team_my_pe_doc),
 	F("team_n_pes", py_team_n_pes, METH_O, team_n_pes_doc),
+	F("_team_get_config", py_team_get_config, METH_O,
+	  team_get_config_doc),
+	F("_init_state", py_init_state, METH_NOARGS, init_state_doc),
 	F("team_destroy", py_team_destroy, METH_O, team_destroy_doc),
 	F("aclshmem_info_get_version", py_version, METH_NOARGS, version_doc),
 	F("aclshmem_info_get_name", py_name, METH_NOARGS, name_doc),
@@ -2282,12 +2247,10 @@ PyInit__shmem(void)
 	PyObject *m = PyModule_Create(&moddef);
 	if (!m)
 		return NULL;
-	if (PyType_Ready(&InitAttrType) || PyType_Ready(&InitStatusType) ||
-	    PyType_Ready(&TeamType) || PyType_Ready(&SymBufType))
+	if (PyType_Ready(&InitAttrType) || PyType_Ready(&TeamType) ||
+	    PyType_Ready(&SymBufType))
 		goto err;
 	if (PyModule_AddObjectRef(m, "InitAttr", (PyObject *)&InitAttrType) ||
-	    PyModule_AddObjectRef(m, "InitStatus",
-				  (PyObject *)&InitStatusType) ||
 	    PyModule_AddObjectRef(m, "Team", (PyObject *)&TeamType) ||
 	    PyModule_AddObjectRef(m, "SymmetricBuffer",
 				  (PyObject *)&SymBufType))

@@ -43,10 +43,17 @@ def init():
     level = os.environ.get("PE_CASES_LOG_LEVEL")
     if level:
         shmem.set_log_level(getattr(logging, level))
+    assert shmem.aclshmemx_init_status() == \
+        shmem.InitStatus.NOT_INITIALIZED
     st = shmem.aclshmem_init(attr)
-    assert st, st
+    # real ACLSHMEM's return: 0 on success, an int with seed 003's fields
+    assert st == 0 and type(st) is shmem.InitResult and not st, st
+    assert isinstance(st, int) and int(st) == 0
     assert st.status == 0 and st.my_pe == shmem.my_pe()
     assert st.n_pes == shmem.pe_count()
+    assert repr(st) == "InitResult(status=0, my_pe=%d, n_pes=%d)" % (
+        st.my_pe, st.n_pes), repr(st)
+    assert shmem.aclshmemx_init_status() is shmem.InitStatus.INITIALIZED
     return shmem.my_pe(), shmem.pe_count()
 
 
@@ -139,7 +146,7 @@ def case_api(me, n):
     # a second init is a no-op: the job, the heap and buffers stay
     keep = shmem.aclshmemx_buffer(p, 16)
     st = shmem.aclshmem_init(shmem.InitAttr())
-    assert st and st.my_pe == me and st.n_pes == n, st
+    assert st == 0 and st.my_pe == me and st.n_pes == n, st
     assert shmem.aclshmemx_get_heap_base() == base
     assert len(memoryview(keep)) == 16
     # teams of the world
@@ -160,6 +167,9 @@ def case_api(me, n):
     shmem.aclshmem_free(0)
     shmem.aclshmem_barrier_all()
     shmem.aclshmem_finalize()
+    assert shmem.aclshmemx_init_status() == 0
+    assert shmem.aclshmemx_init_status() is \
+        shmem.InitStatus.NOT_INITIALIZED
     shmem.aclshmem_finalize()       # a no-op now
     raises(RuntimeError, "not initialized", shmem.my_pe)
     raises(ValueError, "finalized", memoryview, keep)
@@ -168,7 +178,7 @@ def case_api(me, n):
     # runtime nothing: a second init/finalize cycle leaves no fd or mapping
     # more than the first.
     after1 = resources()
-    assert shmem.aclshmem_init(shmem.InitAttr(mem_size=MEM))
+    assert shmem.aclshmem_init(shmem.InitAttr(mem_size=MEM)) == 0
     q = shmem.aclshmem_malloc(1 << 20)
     assert q != 0
     shmem.aclshmem_barrier_all()
@@ -624,7 +634,9 @@ def case_badargs(me, n):
     raises(ValueError, "out of range", setattr, a, "op_engine_type", 9)
     a.op_engine_type = shmem.OpEngineType.DIRECT
     assert repr(a) == "InitAttr(mem_size=0, op_engine_type=<OpEngineType" \
-        ".DIRECT: 1>)", repr(a)
+        ".DIRECT: 1>, my_rank=-1, n_ranks=-1, ip_port='', option_attr=" \
+        "OptionalAttr(data_op_engine_type=None, shm_init_timeout=120, " \
+        "shm_create_timeout=120, control_operation_timeout=120))", repr(a)
     a.op_engine_type = None
     assert a.op_engine_type is None
     u = shmem.aclshmem_init_using_unique_id
@@ -692,6 +704,109 @@ def case_global_exit(me, n):
     raise AssertionError("not ended")
 
 
+# ---- real ACLSHMEM's init (one PE, no launcher; run before any init) --------
+
+def compat_before():
+    """InitStatus, InitAttr's real fields, OptionalAttr, a bad my_rank /
+    n_ranks, an engine conflict; then an init by the real fields."""
+    S = shmem.InitStatus
+    assert [(e.name, int(e)) for e in S] == [
+        ("NOT_INITIALIZED", 0), ("SHM_CREATED", 1), ("INITIALIZED", 2),
+        ("INVALID", 2147483647)]
+    assert shmem.aclshmemx_init_status() is S.NOT_INITIALIZED
+    a = shmem.InitAttr()
+    assert (a.my_rank, a.n_ranks, a.ip_port, a.local_mem_size,
+            a.mem_size) == (-1, -1, "", 0, 0)
+    o = a.option_attr
+    assert type(o) is shmem.OptionalAttr and o.data_op_engine_type is None
+    assert (o.shm_init_timeout, o.shm_create_timeout,
+            o.control_operation_timeout, o.sockFd) == (120, 120, 120, -1)
+    a.local_mem_size = MEM
+    assert a.mem_size == MEM and a.local_mem_size == MEM
+    a.mem_size = 2 * MEM
+    assert a.local_mem_size == 2 * MEM
+    raises(ValueError, "mem_size", setattr, a, "local_mem_size", -1)
+    raises(ValueError, "InitAttr.my_rank -2 is out of range", setattr, a,
+           "my_rank", -2)
+    raises(ValueError, "InitAttr.n_ranks 16777217 is out of range",
+           setattr, a, "n_ranks", 1 << 24 | 1)
+    raises(TypeError, "InitAttr.my_rank must be an int, not str", setattr,
+           a, "my_rank", "0")
+    raises(TypeError, "must be an int, not bool", setattr, a, "n_ranks",
+           True)
+    raises(TypeError, "InitAttr.ip_port must be a str, not bytes", setattr,
+           a, "ip_port", b"tcp://x")
+    raises(ValueError, "at most 63 characters", setattr, a, "ip_port",
+           "x" * 64)
+    a.ip_port = "x" * 63
+    raises(TypeError, "must be a shmem.OptionalAttr, not dict", setattr, a,
+           "option_attr", {})
+    raises(AttributeError, "", setattr, a, "no_such_field", 1)
+    raises(ValueError, "OptionalAttr.shm_init_timeout 0 is out of range",
+           setattr, o, "shm_init_timeout", 0)
+    raises(ValueError, "control_operation_timeout 86401 is out of range",
+           setattr, o, "control_operation_timeout", 86401)
+    raises(ValueError, "data_op_engine_type 7 is out of range", setattr, o,
+           "data_op_engine_type", 7)
+    o.data_op_engine_type = 2
+    assert o.data_op_engine_type is shmem.OpEngineType.ENGINE
+    o.shm_create_timeout = 5
+    assert repr(o) == ("OptionalAttr(data_op_engine_type=<OpEngineType."
+                       "ENGINE: 2>, shm_init_timeout=120, shm_create_"
+                       "timeout=5, control_operation_timeout=120)"), repr(o)
+    # the seed's and the real engine fields must agree
+    a.op_engine_type = shmem.OpEngineType.DIRECT
+    raises(ValueError, "op_engine_type <OpEngineType.DIRECT: 1> and "
+           "option_attr.data_op_engine_type <OpEngineType.ENGINE: 2> differ",
+           shmem.aclshmem_init, a)
+    assert shmem.aclshmemx_init_status() == 0
+    # my_rank / n_ranks other than the job's: a clear error, no job left
+    b = shmem.InitAttr(mem_size=MEM)
+    b.my_rank, b.n_ranks = 1, 2
+    raises(ValueError, "aclshmem_init: InitAttr my_rank=1 n_ranks=2, but "
+           "the job has PE 0 of 1: start the processes with zeshrun -n 2",
+           shmem.aclshmem_init, b)
+    assert shmem.aclshmemx_init_status() is S.NOT_INITIALIZED
+    # the real fields, right: 0, an int with seed 003's fields
+    c = shmem.InitAttr()
+    c.my_rank, c.n_ranks, c.local_mem_size = 0, 1, MEM
+    c.ip_port = "tcp://127.0.0.1:8666"
+    c.option_attr.data_op_engine_type = shmem.OpEngineType.DIRECT
+    ret = shmem.aclshmem_init(c)
+    if ret != 0:
+        raise AssertionError(ret)
+    assert c.op_engine_type is shmem.OpEngineType.DIRECT
+    assert (ret.status, ret.my_pe, ret.n_pes) == (0, 0, 1), ret
+    assert shmem.aclshmemx_init_status() is S.INITIALIZED
+    return 0, 1
+
+
+def case_compat(me, n):
+    """After compat_before's init: TeamConfig and aclshmem_team_get_config
+    (int 0, SHMEM_TEAM_WORLD, a split team), finalize's status."""
+    T = shmem.TeamConfig
+    assert T().num_contexts == 0 and T(3).num_contexts == 3
+    assert T(3) == T(3) and T(3) != T(2)
+    assert repr(T(4)) == "TeamConfig(num_contexts=4)"
+    raises(ValueError, "TeamConfig.num_contexts -1 is out of range", T, -1)
+    raises(TypeError, "TeamConfig.num_contexts must be an int", T, 1.0)
+    assert shmem.aclshmem_team_get_config(0) == T(0)
+    assert shmem.aclshmem_team_get_config(shmem.SHMEM_TEAM_WORLD) == T(0)
+    raises(ValueError, "team id 5", shmem.aclshmem_team_get_config, 5)
+    t = shmem.team_split_strided(0, 1, n, 0)
+    assert shmem.aclshmem_team_get_config(t).num_contexts == 0
+    shmem.team_destroy(t)
+    shmem.aclshmem_finalize()
+    assert shmem.aclshmemx_init_status() is \
+        shmem.InitStatus.NOT_INITIALIZED
+    raises(RuntimeError, "aclshmem_team_get_config: the runtime is not "
+           "initialized", shmem.aclshmem_team_get_config, 0)
+
+
+def case_initfail(me, n):
+    """Not reached: main() checks a failed init (negative, falsy fields)."""
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 
 
@@ -708,13 +823,28 @@ def main(argv):
                                   bytes.fromhex(argv[4]), argv[5])
         st = shmem.aclshmem_init_using_unique_id(rank, n, mem_size=MEM,
                                                  uid=uid)
-        assert st and st.my_pe == rank and st.n_pes == n, st
+        assert st == 0 and st.my_pe == rank and st.n_pes == n, st
+        assert type(st) is shmem.InitResult and st.status == 0
         me = rank
     else:
         case = argv[1]
         if case == "notorch":
             sys.modules["torch"] = None   # import torch fails from now on
-        me, n = init()
+        if case == "compat":
+            me, n = compat_before()
+        elif case == "initfail":
+            # a job the runtime refuses (ZESHMEM_RANK >= ZESHMEM_NRANKS):
+            # real ACLSHMEM's negative code, seed 003's fields -1
+            ret = shmem.aclshmem_init(shmem.InitAttr(mem_size=MEM))
+            assert ret != 0 and ret < 0 and ret.status == int(ret), ret
+            assert (ret.my_pe, ret.n_pes) == (-1, -1), ret
+            assert repr(ret) == "InitResult(status=%d, my_pe=-1, " \
+                "n_pes=-1)" % ret, repr(ret)
+            assert shmem.aclshmemx_init_status() == 0
+            print("init failed with %d" % ret, flush=True)
+            return
+        else:
+            me, n = init()
     CASES[case](me, n)
     print("PE %d: %s ok" % (me, case), flush=True)
 

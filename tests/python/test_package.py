@@ -89,7 +89,7 @@ assert shmem.__version__ == "0.1.0", shmem.__version__
 assert str(inspect.signature(shmem.aclshmem_putmem)) == \
     "(dest, source, bytes, pe)"
 st = shmem.aclshmem_init(shmem.InitAttr(mem_size=1 << 20))
-assert st and st.my_pe == 0 and st.n_pes == 1, st
+assert st == 0 and st.my_pe == 0 and st.n_pes == 1, st
 # (os.environ is the interpreter's copy from its start: ask libc)
 import ctypes
 getenv = ctypes.CDLL(None).getenv

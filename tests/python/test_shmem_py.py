@@ -134,6 +134,84 @@ def test_engine_and_log_level():
     assert "ZESHMEM_COPY=bogus" not in out, out
 
 
+# ---- real ACLSHMEM's init and launchers' sizes ------------------------------
+
+LAUNCHER_VARS = ("WORLD_SIZE", "PMI_SIZE", "OMPI_COMM_WORLD_SIZE",
+                 "SLURM_NTASKS", "RANK", "LOCAL_RANK", "MASTER_ADDR",
+                 "MASTER_PORT", "ZESHMEM_UNIQUEID", "ZESHMEM_RANK",
+                 "ZESHMEM_NRANKS", "ZESHMEM_BOOTSTRAP", "PMIX_RANK")
+
+
+def alone(argv):
+    """argv started with none of the launchers' variables (the test's own
+    environment may be a launcher's)."""
+    unset = []
+    for v in LAUNCHER_VARS:
+        unset += ["-u", v]
+    return ["/usr/bin/env"] + unset + argv
+
+
+def test_init_compat():
+    """InitStatus's values and aclshmemx_init_status before, during and
+    after; InitAttr's real fields and OptionalAttr; my_rank / n_ranks other
+    than the job's; TeamConfig; a failed init returns -1 (falsy fields)."""
+    out = run(alone([PY, CASES, "compat"]))
+    assert "PE 0: compat ok" in out, out
+    assert "warning" not in out, out
+    out = run(alone(["ZESHMEM_UNIQUEID=00", "ZESHMEM_RANK=5",
+                     "ZESHMEM_NRANKS=2", PY, CASES, "initfail"]))
+    assert "init failed with -1" in out, out
+
+
+WARN = ("shmem: warning: %s=%d but this job has 1 PE: each process runs "
+        "alone (start with zeshrun -n %d, mpirun, or "
+        "aclshmem_init_using_unique_id)")
+
+
+@pytest.mark.parametrize("var,n", [("WORLD_SIZE", 2), ("PMI_SIZE", 3),
+                                   ("OMPI_COMM_WORLD_SIZE", 4),
+                                   ("SLURM_NTASKS", 2)])
+def test_launcher_warning(var, n):
+    """A launcher's size > 1 with a job of one PE: exactly one line naming
+    the variable (each process would silently be PE 0 of 1)."""
+    out = run(alone(["%s=%d" % (var, n), PY, CASES, "nothing"]))
+    assert "PE 0: nothing ok" in out, out
+    lines = [ln for ln in out.splitlines() if "warning" in ln]
+    assert lines == [WARN % (var, n, n)], out
+
+
+def test_launcher_no_warning():
+    """No line for a size of 1, a size that is no number, or a job that has
+    the launcher's size."""
+    for extra in ["WORLD_SIZE=1", "SLURM_NTASKS=x", "PMI_SIZE="]:
+        out = run(alone([extra, PY, CASES, "nothing"]))
+        assert "PE 0: nothing ok" in out and "warning" not in out, out
+    out = zeshrun(2, CASES, "nothing", WORLD_SIZE="2", PMI_SIZE="2")
+    oks(out, "nothing", 2)
+    assert "warning" not in out, out
+
+
+def test_torchrun_env_alone():
+    """torchrun's variables without a job launcher: the real-ACLSHMEM-shaped
+    script (my_rank = RANK, n_ranks = WORLD_SIZE) is told so on every rank,
+    never run as N jobs of one PE."""
+    script = os.path.join(HERE, "aclshmem_init_test.py")
+    for r in range(2):
+        before = shm_entries()
+        p = subprocess.run(
+            alone(["RANK=%d" % r, "LOCAL_RANK=%d" % r, "WORLD_SIZE=2",
+                   "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29500", PY,
+                   script]), stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, timeout=JOB_S, env=env())
+        assert p.returncode == 1, p.stdout
+        assert WARN % ("WORLD_SIZE", 2, 2) in p.stdout, p.stdout
+        assert ("shmem.AclshmemInvalid: aclshmem_init: InitAttr my_rank=%d "
+                "n_ranks=2, but the job has PE 0 of 1" % r) in p.stdout, \
+            p.stdout
+        assert "running success" not in p.stdout, p.stdout
+        assert shm_entries() == before
+
+
 def test_teams_seed_example_8_pes():
     """The seed's split: start=0, stride=2, size=4 -> PEs 0, 2, 4, 6."""
     oks(zeshrun(8, CASES, "teams", ZESHMEM_SYMMETRIC_SIZE="1M"), "teams", 8)
