@@ -13,8 +13,11 @@
 #  4. level-zero.pc / libze_loader.pc are not installed (Debian's
 #     libze-dev owns those names) unless -Dlevel_zero_pc=true.
 # Usage: install_check.sh BUILD PREFIX LIBDIR LOADER_INSTALL LEVEL_ZERO_PC
+#        [SANITIZE] (the build's b_sanitize: the program takes it too)
 set -eu
 build=$1 prefix=$2 libdir=$3
+san=
+case ${6:-none} in none) ;; *) san=-fsanitize=$6 ;; esac
 if [ "$4" != private ] || [ "$5" != false ]; then
 	echo "skip: built with -Dloader_install=$4 -Dlevel_zero_pc=$5;" \
 		"this checks the default (private, false)"
@@ -69,7 +72,7 @@ lf=$(pkg-config --libs zemem-loader)
 unset PKG_CONFIG_PATH
 # The flags name the final prefix; the destdir stands in for it here.
 # shellcheck disable=SC2086
-cc -I"$root$prefix/include" $cf "$t/p.c" -o "$t/p" -L"$root$priv" $lf
+cc $san -I"$root$prefix/include" $cf "$t/p.c" -o "$t/p" -L"$root$priv" $lf
 readelf -d "$t/p" | grep -E "R(UN)?PATH" | grep -q "\[$priv\]" ||
 	fail "the program does not record $priv"
 LD_LIBRARY_PATH="$root$priv" \
