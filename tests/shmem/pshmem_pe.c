@@ -48,6 +48,8 @@ main(void)
 	do
 		tests++;
 	while (!shmem_long_test(&x[2], SHMEM_CMP_EQ, 1));
+	/* (not wrapped: the left PE's signal may land after its x[1]) */
+	shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
 	CHECK(shmem_signal_fetch(sig) == 1, "signal");
 	shmem_barrier_all();
 	int left = (me + npes - 1) % npes;
