@@ -20,10 +20,24 @@
 #include "rocshmem/rocshmem.h"
 #pragma GCC visibility pop
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 rocshmem_team_t ROCSHMEM_TEAM_WORLD = ROCSHMEM_TEAM_INVALID;
+rocshmem_team_t ROCSHMEM_TEAM_SHARED = ROCSHMEM_TEAM_INVALID;
+rocshmem_ctx_t ROCSHMEM_CTX_DEFAULT = {NULL, NULL};
+const rocshmem_ctx_t ROCSHMEM_CTX_INVALID = {NULL, NULL};
+
+/* rocshmem_dump_stats: this PE's operation counts, one relaxed increment
+ * per call (no ordering: only the totals matter). */
+enum roc_stat {
+	ROC_PUT, ROC_GET, ROC_AMO, ROC_SIGNAL, ROC_SYNC, ROC_COLL, ROC_NSTAT
+};
+static _Atomic uint64_t roc_stats[ROC_NSTAT];
+#define ROC_COUNT(k) \
+	atomic_fetch_add_explicit(&roc_stats[k], 1, memory_order_relaxed)
+void rocshmem_reset_stats(void);
 
 _Static_assert(ROCSHMEM_UNIQUEID_BYTES == SH_UID_BYTES, "unique id size");
 _Static_assert((int)ROCSHMEM_SIGNAL_SET == SH_SIGNAL_SET &&
@@ -86,6 +100,10 @@ roc_init(const char *call, const void *uid, int rank, int nranks, int req,
 		return ROCSHMEM_ERROR;
 	}
 	ROCSHMEM_TEAM_WORLD = (rocshmem_team_t)sh_team_world;
+	ROCSHMEM_TEAM_SHARED = (rocshmem_team_t)sh_team_shared;
+	ROCSHMEM_CTX_DEFAULT.ctx_opaque = (void *)SHMEM_CTX_DEFAULT;
+	ROCSHMEM_CTX_DEFAULT.team_opaque = NULL;
+	rocshmem_reset_stats();
 	SHMEM_TEAM_WORLD = (shmem_team_t)sh_team_world;
 	SHMEM_TEAM_SHARED = (shmem_team_t)sh_team_shared;
 	if (provided)
@@ -114,8 +132,17 @@ rocshmem_init_thread(int requested, int *provided)
 int
 rocshmem_init_attr(unsigned int flags, rocshmem_init_attr_t *attr)
 {
-	if (flags == 0)
+	if (flags == ROCSHMEM_INIT_WITH_MPI_COMM) {
+		if (attr && attr->mpi_comm) {
+			fprintf(stderr, "zeshmem: %s: "
+				"ROCSHMEM_INIT_WITH_MPI_COMM with a "
+				"communicator: libzeshmem has no MPI "
+				"(rocshmem.hpp's rocshmem_init(MPI_Comm) "
+				"starts on one)\n", __func__);
+			return ROCSHMEM_ERROR;
+		}
 		return rocshmem_init();
+	}
 	const char *bad = NULL;
 	if (flags != ROCSHMEM_INIT_WITH_UNIQUEID)
 		bad = "flags other than ROCSHMEM_INIT_WITH_UNIQUEID";
@@ -179,8 +206,11 @@ void
 rocshmem_finalize(void)
 {
 	shmem_finalize();
-	if (!sh.initialized)
+	if (!sh.initialized) {
 		ROCSHMEM_TEAM_WORLD = ROCSHMEM_TEAM_INVALID;
+		ROCSHMEM_TEAM_SHARED = ROCSHMEM_TEAM_INVALID;
+		ROCSHMEM_CTX_DEFAULT = ROCSHMEM_CTX_INVALID;
+	}
 }
 
 void
@@ -295,70 +325,152 @@ rocshmem_buffer_unregister_symmetric(void *addr)
 void
 rocshmem_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_PUT);
 	face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 0);
 }
 
 void
 rocshmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_PUT);
 	face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 1);
 }
 
 void
 rocshmem_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_GET);
 	face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 0);
 }
 
 void
 rocshmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_GET);
 	face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 1);
 }
 
-#define DEF_RMA(T, N, A) \
-	void rocshmem_##N##_put(T *dest, const T *source, size_t nelems, \
-				int pe) \
+/* The runtime's context of a rocshmem_ctx_t; ends the PE for
+ * ROCSHMEM_CTX_INVALID (as face_ctx does for SHMEM_CTX_INVALID). */
+static shmem_ctx_t
+roc_ctx(const char *call, rocshmem_ctx_t ctx)
+{
+	if (__builtin_expect(ctx.ctx_opaque == NULL, 0))
+		sh_fatal(call, "ctx is ROCSHMEM_CTX_INVALID");
+	return (shmem_ctx_t)ctx.ctx_opaque;
+}
+
+/* The typed RMA of name prefix NM (rocshmem_int, rocshmem_ctx_int), its
+ * leading parameters P() (ROC_NOP, or ROC_CTXP) and the runtime context
+ * CX. */
+#define ROC_CTXP() rocshmem_ctx_t ctx,
+#define ROC_NOP()
+#define ROC_CX roc_ctx(__func__, ctx)
+#define DEF_RMA1(T, NM, P, CX) \
+	void NM##_put(P() T *dest, const T *source, size_t nelems, int pe) \
 	{ \
-		face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_PUT); \
+		face_put(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 0); \
 	} \
-	void rocshmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, \
-				    int pe) \
+	void NM##_put_nbi(P() T *dest, const T *source, size_t nelems, \
+			   int pe) \
 	{ \
-		face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 1); \
+		ROC_COUNT(ROC_PUT); \
+		face_put(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 1); \
 	} \
-	void rocshmem_##N##_p(T *dest, T value, int pe) \
+	void NM##_p(P() T *dest, T value, int pe) \
 	{ \
-		face_put(__func__, SHMEM_CTX_DEFAULT, dest, &value, 1, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_PUT); \
+		face_put(__func__, CX, dest, &value, 1, sizeof(T), pe, 0); \
 	} \
-	void rocshmem_##N##_get(T *dest, const T *source, size_t nelems, \
-				int pe) \
+	void NM##_get(P() T *dest, const T *source, size_t nelems, int pe) \
 	{ \
-		face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_GET); \
+		face_get(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 0); \
 	} \
-	void rocshmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, \
-				    int pe) \
+	void NM##_get_nbi(P() T *dest, const T *source, size_t nelems, \
+			   int pe) \
 	{ \
-		face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 1); \
+		ROC_COUNT(ROC_GET); \
+		face_get(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 1); \
 	} \
-	T rocshmem_##N##_g(const T *source, int pe) \
+	T NM##_g(P() const T *source, int pe) \
 	{ \
 		T v; \
-		face_get(__func__, SHMEM_CTX_DEFAULT, &v, source, 1, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_GET); \
+		face_get(__func__, CX, &v, source, 1, sizeof(T), pe, 0); \
 		return v; \
 	}
+#define DEF_RMA(T, N, A) \
+	DEF_RMA1(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT)
+#define DEF_CTX_RMA(T, N, A) \
+	DEF_RMA1(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
 ROCSHMEM_RMA_TYPES(DEF_RMA, )
+ROCSHMEM_RMA_TYPES(DEF_CTX_RMA, )
+
+void
+rocshmem_ctx_putmem(rocshmem_ctx_t ctx, void *dest, const void *source,
+		    size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_PUT);
+	face_put(__func__, ROC_CX, dest, source, nelems, 1, pe, 0);
+}
+
+void
+rocshmem_ctx_putmem_nbi(rocshmem_ctx_t ctx, void *dest, const void *source,
+			size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_PUT);
+	face_put(__func__, ROC_CX, dest, source, nelems, 1, pe, 1);
+}
+
+void
+rocshmem_ctx_getmem(rocshmem_ctx_t ctx, void *dest, const void *source,
+		    size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_GET);
+	face_get(__func__, ROC_CX, dest, source, nelems, 1, pe, 0);
+}
+
+void
+rocshmem_ctx_getmem_nbi(rocshmem_ctx_t ctx, void *dest, const void *source,
+			size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_GET);
+	face_get(__func__, ROC_CX, dest, source, nelems, 1, pe, 1);
+}
+
+void
+rocshmem_ctx_putmem_signal(rocshmem_ctx_t ctx, void *dest,
+			   const void *source, size_t nelems,
+			   uint64_t *sig_addr, uint64_t signal, int sig_op,
+			   int pe)
+{
+	ROC_COUNT(ROC_SIGNAL);
+	face_put_signal(__func__, ROC_CX, dest, source, nelems, 1, sig_addr,
+			signal, sig_op, pe, 0);
+}
+
+void
+rocshmem_ctx_putmem_signal_nbi(rocshmem_ctx_t ctx, void *dest,
+			       const void *source, size_t nelems,
+			       uint64_t *sig_addr, uint64_t signal,
+			       int sig_op, int pe)
+{
+	ROC_COUNT(ROC_SIGNAL);
+	face_put_signal(__func__, ROC_CX, dest, source, nelems, 1, sig_addr,
+			signal, sig_op, pe, 1);
+}
 
 void
 rocshmem_putmem_signal(void *dest, const void *source, size_t nelems,
 		       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
+	ROC_COUNT(ROC_SIGNAL);
 	face_put_signal(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1,
 			sig_addr, signal, sig_op, pe, 0);
 }
@@ -368,6 +480,7 @@ rocshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
 			   uint64_t *sig_addr, uint64_t signal, int sig_op,
 			   int pe)
 {
+	ROC_COUNT(ROC_SIGNAL);
 	face_put_signal(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1,
 			sig_addr, signal, sig_op, pe, 1);
 }
@@ -380,67 +493,83 @@ rocshmem_signal_fetch(const uint64_t *sig_addr)
 
 /* ---- atomics ----------------------------------------------------------- */
 
-/* One atomic of type T returning the old value (fetching forms). */
-#define ROC_AMO(T, OP, dest, value, cond, pe) \
+/* One atomic of type T on context CX returning the old value (fetching
+ * forms), and without. */
+#define ROC_AMO(T, CX, OP, dest, value, cond, pe) \
 	T old; \
-	face_amo(__func__, SHMEM_CTX_DEFAULT, OP, FACE_KIND(T), sizeof(T), \
-		 (void *)(dest), value, cond, &old, pe); \
+	ROC_COUNT(ROC_AMO); \
+	face_amo(__func__, CX, OP, FACE_KIND(T), sizeof(T), (void *)(dest), \
+		 value, cond, &old, pe); \
 	return old
-#define ROC_AMO_NF(T, OP, dest, value, pe) \
-	face_amo(__func__, SHMEM_CTX_DEFAULT, OP, FACE_KIND(T), sizeof(T), \
-		 (void *)(dest), value, NULL, NULL, pe)
+#define ROC_AMO_NF(T, CX, OP, dest, value, pe) \
+	ROC_COUNT(ROC_AMO); \
+	face_amo(__func__, CX, OP, FACE_KIND(T), sizeof(T), (void *)(dest), \
+		 value, NULL, NULL, pe)
 
+/* fetch, set, swap (every AMO type, float and double included) */
+#define DEF_AMO3(T, NM, P, CX) \
+	T NM##_atomic_fetch(P() T *source, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_FETCH, source, NULL, NULL, pe); \
+	} \
+	void NM##_atomic_set(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO_NF(T, CX, SH_AMO_SET, dest, &value, pe); \
+	} \
+	T NM##_atomic_swap(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_SWAP, dest, &value, NULL, pe); \
+	}
+#define DEF_AMO1(T, NM, P, CX) \
+	T NM##_atomic_compare_swap(P() T *dest, T cond, T value, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_CSWAP, dest, &value, &cond, pe); \
+	} \
+	void NM##_atomic_inc(P() T *dest, int pe) \
+	{ \
+		T one = 1; \
+		ROC_AMO_NF(T, CX, SH_AMO_ADD, dest, &one, pe); \
+	} \
+	T NM##_atomic_fetch_inc(P() T *dest, int pe) \
+	{ \
+		T one = 1; \
+		ROC_AMO(T, CX, SH_AMO_ADD, dest, &one, NULL, pe); \
+	} \
+	void NM##_atomic_add(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO_NF(T, CX, SH_AMO_ADD, dest, &value, pe); \
+	} \
+	T NM##_atomic_fetch_add(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_ADD, dest, &value, NULL, pe); \
+	}
 #define DEF_AMO(T, N, A) \
-	T rocshmem_##N##_atomic_fetch(T *source, int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_FETCH, source, NULL, NULL, pe); \
-	} \
-	void rocshmem_##N##_atomic_set(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO_NF(T, SH_AMO_SET, dest, &value, pe); \
-	} \
-	T rocshmem_##N##_atomic_swap(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_SWAP, dest, &value, NULL, pe); \
-	} \
-	T rocshmem_##N##_atomic_compare_swap(T *dest, T cond, T value, \
-					     int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_CSWAP, dest, &value, &cond, pe); \
-	} \
-	void rocshmem_##N##_atomic_inc(T *dest, int pe) \
-	{ \
-		T one = 1; \
-		ROC_AMO_NF(T, SH_AMO_ADD, dest, &one, pe); \
-	} \
-	T rocshmem_##N##_atomic_fetch_inc(T *dest, int pe) \
-	{ \
-		T one = 1; \
-		ROC_AMO(T, SH_AMO_ADD, dest, &one, NULL, pe); \
-	} \
-	void rocshmem_##N##_atomic_add(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO_NF(T, SH_AMO_ADD, dest, &value, pe); \
-	} \
-	T rocshmem_##N##_atomic_fetch_add(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_ADD, dest, &value, NULL, pe); \
-	}
+	DEF_AMO3(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_AMO1(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_AMO3(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX) \
+	DEF_AMO1(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
+#define DEF_FAMO(T, N, A) \
+	DEF_AMO3(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_AMO3(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
 ROCSHMEM_AMO_TYPES(DEF_AMO, )
+ROCSHMEM_FAMO_TYPES(DEF_FAMO, )
 
-#define DEF_BITAMO1(T, N, OP, NAME) \
-	void rocshmem_##N##_atomic_##NAME(T *dest, T value, int pe) \
+#define DEF_BITAMO1(T, NM, P, CX, OP, NAME) \
+	void NM##_atomic_##NAME(P() T *dest, T value, int pe) \
 	{ \
-		ROC_AMO_NF(T, OP, dest, &value, pe); \
+		ROC_AMO_NF(T, CX, OP, dest, &value, pe); \
 	} \
-	T rocshmem_##N##_atomic_fetch_##NAME(T *dest, T value, int pe) \
+	T NM##_atomic_fetch_##NAME(P() T *dest, T value, int pe) \
 	{ \
-		ROC_AMO(T, OP, dest, &value, NULL, pe); \
+		ROC_AMO(T, CX, OP, dest, &value, NULL, pe); \
 	}
+#define DEF_BITAMO2(T, NM, P, CX) \
+	DEF_BITAMO1(T, NM, P, CX, SH_AMO_AND, and) \
+	DEF_BITAMO1(T, NM, P, CX, SH_AMO_OR, or) \
+	DEF_BITAMO1(T, NM, P, CX, SH_AMO_XOR, xor)
 #define DEF_BITAMO(T, N, A) \
-	DEF_BITAMO1(T, N, SH_AMO_AND, and) \
-	DEF_BITAMO1(T, N, SH_AMO_OR, or) \
-	DEF_BITAMO1(T, N, SH_AMO_XOR, xor)
+	DEF_BITAMO2(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_BITAMO2(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
 ROCSHMEM_BITAMO_TYPES(DEF_BITAMO, )
 
 /* ---- ordering and synchronization -------------------------------------- */
@@ -448,39 +577,238 @@ ROCSHMEM_BITAMO_TYPES(DEF_BITAMO, )
 void
 rocshmem_fence(void)
 {
+	ROC_COUNT(ROC_SYNC);
 	shmem_fence();
 }
 
 void
 rocshmem_quiet(void)
 {
+	ROC_COUNT(ROC_SYNC);
 	shmem_quiet();
 }
 
 void
 rocshmem_barrier_all(void)
 {
+	ROC_COUNT(ROC_COLL);
 	shmem_barrier_all();
 }
 
 void
 rocshmem_sync_all(void)
 {
+	ROC_COUNT(ROC_COLL);
 	shmem_sync_all();
 }
 
 #define DEF_SYNC(T, N, A) \
 	void rocshmem_##N##_wait_until(T *ivar, int cmp, T val) \
 	{ \
+		ROC_COUNT(ROC_SYNC); \
 		face_wait_until(__func__, ivar, FACE_KIND(T), sizeof(T), \
 				roc_cmp(__func__, cmp), &val); \
 	} \
 	int rocshmem_##N##_test(T *ivar, int cmp, T val) \
 	{ \
+		ROC_COUNT(ROC_SYNC); \
 		return face_test(__func__, ivar, FACE_KIND(T), sizeof(T), \
 				 roc_cmp(__func__, cmp), &val); \
 	}
 ROCSHMEM_SYNC_TYPES(DEF_SYNC, )
+ROCSHMEM_SYNC_MORE_TYPES(DEF_SYNC, )
+
+/* float and double: the runtime's waits compare integers, so these wait
+ * through sh_wait_pred with a predicate that compares the values. */
+struct roc_fwait {
+	const volatile void *ivar;
+	int dbl, cmp;
+	double val;
+};
+
+static bool
+roc_fholds(void *arg)
+{
+	const struct roc_fwait *w = arg;
+	double v = w->dbl ? *(const volatile double *)w->ivar
+			  : *(const volatile float *)w->ivar;
+	switch (w->cmp) {
+	case ROCSHMEM_CMP_EQ: return v == w->val;
+	case ROCSHMEM_CMP_NE: return v != w->val;
+	case ROCSHMEM_CMP_GT: return v > w->val;
+	case ROCSHMEM_CMP_GE: return v >= w->val;
+	case ROCSHMEM_CMP_LT: return v < w->val;
+	default: return v <= w->val;
+	}
+}
+
+/* 1 when the condition holds (wait 0: tested once), else 0; wait 1
+ * returns when it holds. Bad input ends the PE with one line. */
+static int
+roc_fwait(const char *call, const void *ivar, size_t esize, int cmp,
+	  double val, int wait)
+{
+	sh_check_init(call);
+	if (ivar == NULL || ((uintptr_t)ivar & (esize - 1)) != 0)
+		sh_fatal(call, "ivar %p is not %zu-byte aligned", ivar, esize);
+	(void)roc_cmp(call, cmp);
+	if (sh_remote_ptr(ivar, esize, sh.me) == NULL)
+		face_fail(call, -EFAULT, sh.me, "ivar", ivar);
+	struct roc_fwait w = {ivar, esize == sizeof(double), cmp, val};
+	ROC_COUNT(ROC_SYNC);
+	if (!wait || roc_fholds(&w))
+		return roc_fholds(&w);
+	int rc = sh_wait_pred(roc_fholds, &w, -1);
+	if (rc < 0)
+		face_fail(call, rc, -1, "ivar", ivar);
+	return 1;
+}
+
+#define DEF_FSYNC(T, N, A) \
+	void rocshmem_##N##_wait_until(T *ivar, int cmp, T val) \
+	{ \
+		roc_fwait(__func__, ivar, sizeof(T), cmp, val, 1); \
+	} \
+	int rocshmem_##N##_test(T *ivar, int cmp, T val) \
+	{ \
+		return roc_fwait(__func__, ivar, sizeof(T), cmp, val, 0); \
+	}
+ROCSHMEM_SYNC_FLOAT_TYPES(DEF_FSYNC, )
+
+/* float and double over several ivars (the runtime's multi waits compare
+ * integers too): one predicate over every included ivar. */
+struct roc_fmulti {
+	char *ivars;
+	size_t n, esize;
+	const int *status;
+	int cmp;
+	double val;
+	enum face_multi kind;
+	size_t *indices;
+	size_t start;   /* ANY: where the scan begins (rotates) */
+	size_t got;     /* ANY: the index; SOME: the count */
+};
+
+static bool
+roc_fmulti_holds(void *arg)
+{
+	struct roc_fmulti *m = arg;
+	size_t incl = 0, hits = 0;
+	for (size_t k = 0; k < m->n; k++) {
+		size_t i = (m->start + k) % m->n;
+		if (m->status && m->status[i])
+			continue;
+		incl++;
+		struct roc_fwait w = {m->ivars + i * m->esize,
+				      m->esize == sizeof(double), m->cmp,
+				      m->val};
+		if (!roc_fholds(&w))
+			continue;
+		if (m->kind == FACE_ANY) {
+			m->got = i;
+			return true;
+		}
+		if (m->kind == FACE_SOME && m->indices)
+			m->indices[hits] = i;
+		hits++;
+	}
+	if (m->kind == FACE_ALL)
+		return hits == incl;
+	m->got = m->kind == FACE_ANY ? SIZE_MAX : hits;
+	return incl == 0 || hits > 0;
+}
+
+static size_t
+roc_fmulti(const char *call, enum face_multi kind, void *ivars,
+	   size_t nelems, size_t *indices, const int *status, size_t esize,
+	   int cmp, double val)
+{
+	static _Thread_local size_t any_next;
+	sh_check_init(call);
+	(void)roc_cmp(call, cmp);
+	ROC_COUNT(ROC_SYNC);
+	if (nelems == 0)
+		return kind == FACE_ANY ? SIZE_MAX : 0;
+	size_t bytes = face_bytes(call, nelems, esize);
+	if (ivars == NULL || ((uintptr_t)ivars & (esize - 1)) != 0)
+		sh_fatal(call, "ivars %p is not %zu-byte aligned", ivars,
+			 esize);
+	if (kind == FACE_SOME && indices == NULL)
+		sh_fatal(call, "indices is NULL");
+	if (sh_remote_ptr(ivars, bytes, sh.me) == NULL)
+		face_fail(call, -EFAULT, sh.me, "ivars", ivars);
+	struct roc_fmulti m = {ivars, nelems, esize, status, cmp, val, kind,
+			       indices, any_next % nelems, 0};
+	if (!roc_fmulti_holds(&m)) {
+		int rc = sh_wait_pred(roc_fmulti_holds, &m, -1);
+		if (rc < 0)
+			face_fail(call, rc, -1, "ivars", ivars);
+	}
+	if (kind == FACE_ANY && m.got != SIZE_MAX)
+		any_next = m.got + 1;
+	return m.got;
+}
+
+#define ROC_FMULTI(K, idx) \
+	roc_fmulti(__func__, K, ivars, nelems, idx, status, sizeof(val), \
+		   cmp, val)
+#define DEF_FMULTI1(T, N, SFX) \
+	void rocshmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, \
+						const int *status, int cmp, \
+						T val) \
+	{ \
+		(void)ROC_FMULTI(FACE_ALL, NULL); \
+	} \
+	size_t rocshmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, \
+						  const int *status, \
+						  int cmp, T val) \
+	{ \
+		return ROC_FMULTI(FACE_ANY, NULL); \
+	} \
+	size_t rocshmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, \
+						   size_t *indices, \
+						   const int *status, \
+						   int cmp, T val) \
+	{ \
+		return ROC_FMULTI(FACE_SOME, indices); \
+	}
+#define DEF_FMULTI(T, N, A) \
+	DEF_FMULTI1(T, N, ) \
+	DEF_FMULTI1(T, N, _vector)
+ROCSHMEM_SYNC_FLOAT_TYPES(DEF_FMULTI, )
+
+/* The multi forms: rocSHMEM 3.x gives the _vector forms one value too,
+ * so both are the runtime's scalar forms. */
+#define ROC_MULTI(K, idx) \
+	(ROC_COUNT(ROC_SYNC), \
+	 face_multi(__func__, K, 1, ivars, nelems, idx, status, \
+		    FACE_KIND(__typeof__(val)), sizeof(val), \
+		    roc_cmp(__func__, cmp), &val, 0))
+#define DEF_MULTI1(T, N, SFX) \
+	void rocshmem_##N##_wait_until_all##SFX(T *ivars, size_t nelems, \
+						const int *status, int cmp, \
+						T val) \
+	{ \
+		(void)ROC_MULTI(FACE_ALL, NULL); \
+	} \
+	size_t rocshmem_##N##_wait_until_any##SFX(T *ivars, size_t nelems, \
+						  const int *status, \
+						  int cmp, T val) \
+	{ \
+		return ROC_MULTI(FACE_ANY, NULL); \
+	} \
+	size_t rocshmem_##N##_wait_until_some##SFX(T *ivars, size_t nelems, \
+						   size_t *indices, \
+						   const int *status, \
+						   int cmp, T val) \
+	{ \
+		return ROC_MULTI(FACE_SOME, indices); \
+	}
+#define DEF_MULTI(T, N, A) \
+	DEF_MULTI1(T, N, ) \
+	DEF_MULTI1(T, N, _vector)
+ROCSHMEM_SYNC_TYPES(DEF_MULTI, )
+ROCSHMEM_SYNC_MORE_TYPES(DEF_MULTI, )
 
 /* ---- teams ------------------------------------------------------------- */
 
@@ -588,4 +916,228 @@ rocshmem_team_destroy(rocshmem_team_t team)
 		sh_fatal(__func__, "team %p is not a team (destroyed already, "
 			 "or never made by a split)", (void *)team);
 	sh_team_destroy(t);
+}
+
+/* ---- contexts ---------------------------------------------------------- */
+
+/* ROCSHMEM_CTX_* -> SHMEM_CTX_*; -1 for unknown bits. */
+static long
+roc_ctx_options(int64_t o)
+{
+	const int64_t known = ROCSHMEM_CTX_NOSTORE | ROCSHMEM_CTX_SERIALIZED |
+			      ROCSHMEM_CTX_WG_PRIVATE | ROCSHMEM_CTX_SHARED;
+	if (o & ~known)
+		return -1;
+	long r = 0;
+	if (o & ROCSHMEM_CTX_NOSTORE)
+		r |= SHMEM_CTX_NOSTORE;
+	if (o & ROCSHMEM_CTX_SERIALIZED)
+		r |= SHMEM_CTX_SERIALIZED;
+	if (o & ROCSHMEM_CTX_WG_PRIVATE)
+		r |= SHMEM_CTX_PRIVATE;
+	return r;
+}
+
+static int
+roc_make_ctx(const char *call, rocshmem_team_t team, int64_t options,
+	     rocshmem_ctx_t *ctx)
+{
+	if (ctx == NULL) {
+		sh_warn(call, "ctx is NULL");
+		return ROCSHMEM_ERROR;
+	}
+	*ctx = ROCSHMEM_CTX_INVALID;
+	long o = roc_ctx_options(options);
+	if (o < 0) {
+		sh_warn(call, "options %#llx: unknown ROCSHMEM_CTX_* bits",
+			(unsigned long long)options);
+		return ROCSHMEM_ERROR;
+	}
+	shmem_ctx_t c = SHMEM_CTX_INVALID;
+	int rc = team ? shmem_team_create_ctx((shmem_team_t)team, o, &c)
+		      : shmem_ctx_create(o, &c);
+	if (rc != 0)
+		return ROCSHMEM_ERROR;
+	ctx->ctx_opaque = (void *)c;
+	ctx->team_opaque = team;
+	return ROCSHMEM_SUCCESS;
+}
+
+int
+rocshmem_ctx_create(int64_t options, rocshmem_ctx_t *ctx)
+{
+	sh_check_init(__func__);
+	return roc_make_ctx(__func__, NULL, options, ctx);
+}
+
+int
+rocshmem_team_create_ctx(rocshmem_team_t team, long options,
+			 rocshmem_ctx_t *ctx)
+{
+	sh_check_init(__func__);
+	if (team == ROCSHMEM_TEAM_INVALID) {
+		/* a PE outside a split's team: a normal case, no warning */
+		if (ctx)
+			*ctx = ROCSHMEM_CTX_INVALID;
+		return ROCSHMEM_ERROR;
+	}
+	return roc_make_ctx(__func__, team, options, ctx);
+}
+
+void
+rocshmem_ctx_destroy(rocshmem_ctx_t ctx)
+{
+	if (ctx.ctx_opaque == NULL ||
+	    ctx.ctx_opaque == (void *)SHMEM_CTX_DEFAULT)
+		return;
+	shmem_ctx_destroy((shmem_ctx_t)ctx.ctx_opaque);
+}
+
+void
+rocshmem_ctx_fence(rocshmem_ctx_t ctx)
+{
+	if (ctx.ctx_opaque == NULL)
+		return;
+	ROC_COUNT(ROC_SYNC);
+	shmem_ctx_fence((shmem_ctx_t)ctx.ctx_opaque);
+}
+
+void
+rocshmem_ctx_quiet(rocshmem_ctx_t ctx)
+{
+	if (ctx.ctx_opaque == NULL)
+		return;
+	ROC_COUNT(ROC_SYNC);
+	shmem_ctx_quiet((shmem_ctx_t)ctx.ctx_opaque);
+}
+
+/* ---- collectives ------------------------------------------------------- */
+
+/* The count as size_t; a negative one ends the PE (fatal 1) or warns. */
+static int
+roc_count(const char *call, int n, int fatal)
+{
+	if (n >= 0)
+		return 0;
+	if (fatal)
+		sh_fatal(call, "nelems %d is negative", n);
+	sh_warn(call, "nreduce %d is negative", n);
+	return -1;
+}
+
+/* arithmetic reductions: OpenSHMEM's of the same type */
+#define DEF_RED(T, N, OP) \
+	int rocshmem_ctx_##N##_##OP##_reduce(rocshmem_ctx_t ctx, \
+					     rocshmem_team_t team, T *dest, \
+					     const T *source, int nreduce) \
+	{ \
+		(void)ctx; \
+		ROC_COUNT(ROC_COLL); \
+		if (roc_count(__func__, nreduce, 0)) \
+			return ROCSHMEM_ERROR; \
+		return shmem_##N##_##OP##_reduce((shmem_team_t)team, dest, \
+						 source, (size_t)nreduce) \
+			       ? ROCSHMEM_ERROR : ROCSHMEM_SUCCESS; \
+	}
+ROCSHMEM_ARITH_TYPES(DEF_RED, sum)
+ROCSHMEM_ARITH_TYPES(DEF_RED, prod)
+ROCSHMEM_ARITH_TYPES(DEF_RED, min)
+ROCSHMEM_ARITH_TYPES(DEF_RED, max)
+
+/* bitwise reductions of signed types: the same bits as the unsigned type
+ * of that size, which OpenSHMEM reduces */
+#define DEF_BITRED1(T, N, U, OP) \
+	int rocshmem_ctx_##N##_##OP##_reduce(rocshmem_ctx_t ctx, \
+					     rocshmem_team_t team, T *dest, \
+					     const T *source, int nreduce) \
+	{ \
+		(void)ctx; \
+		ROC_COUNT(ROC_COLL); \
+		if (roc_count(__func__, nreduce, 0)) \
+			return ROCSHMEM_ERROR; \
+		return shmem_##U##_##OP##_reduce((shmem_team_t)team, \
+						 (void *)dest, \
+						 (const void *)source, \
+						 (size_t)nreduce) \
+			       ? ROCSHMEM_ERROR : ROCSHMEM_SUCCESS; \
+	}
+#define DEF_BITRED(OP) \
+	DEF_BITRED1(short, short, ushort, OP) \
+	DEF_BITRED1(int, int, uint, OP) \
+	DEF_BITRED1(long, long, ulong, OP) \
+	DEF_BITRED1(long long, longlong, ulonglong, OP)
+DEF_BITRED(and)
+DEF_BITRED(or)
+DEF_BITRED(xor)
+
+#define DEF_BCAST(T, N, A) \
+	void rocshmem_ctx_##N##_broadcast(rocshmem_ctx_t ctx, \
+					  rocshmem_team_t team, T *dest, \
+					  const T *source, int nelems, \
+					  int pe_root) \
+	{ \
+		(void)ctx; \
+		ROC_COUNT(ROC_COLL); \
+		roc_count(__func__, nelems, 1); \
+		if (shmem_##N##_broadcast((shmem_team_t)team, dest, source, \
+					  (size_t)nelems, pe_root)) \
+			sh_fatal(__func__, "team %p, nelems %d, pe_root %d: " \
+				 "the broadcast failed", (void *)team, \
+				 nelems, pe_root); \
+	}
+ROCSHMEM_BCAST_TYPES(DEF_BCAST, )
+
+/* ---- library information, statistics ----------------------------------- */
+
+void
+rocshmem_info_get_version(int *major, int *minor)
+{
+	if (major)
+		*major = ROCSHMEM_MAJOR_VERSION;
+	if (minor)
+		*minor = ROCSHMEM_MINOR_VERSION;
+}
+
+void
+rocshmem_info_get_name(char *name)
+{
+	_Static_assert(sizeof(ROCSHMEM_VENDOR_STRING) <= ROCSHMEM_MAX_NAME_LEN,
+		       "vendor string");
+	if (name)
+		memcpy(name, ROCSHMEM_VENDOR_STRING,
+		       sizeof(ROCSHMEM_VENDOR_STRING));
+}
+
+void
+rocshmem_vendor_get_version_info(int *major, int *minor, int *patch)
+{
+	if (major)
+		*major = ROCSHMEM_VENDOR_MAJOR_VERSION;
+	if (minor)
+		*minor = ROCSHMEM_VENDOR_MINOR_VERSION;
+	if (patch)
+		*patch = ROCSHMEM_VENDOR_PATCH_VERSION;
+}
+
+void
+rocshmem_dump_stats(void)
+{
+	static const char *const names[ROC_NSTAT] = {
+		[ROC_PUT] = "puts", [ROC_GET] = "gets", [ROC_AMO] = "amos",
+		[ROC_SIGNAL] = "signals", [ROC_SYNC] = "syncs",
+		[ROC_COLL] = "collectives",
+	};
+	int me = sh.initialized ? sh.me : -1;
+	for (int k = 0; k < ROC_NSTAT; k++)
+		printf("rocshmem: PE %d: %s %llu\n", me, names[k],
+		       (unsigned long long)atomic_load_explicit(
+			       &roc_stats[k], memory_order_relaxed));
+	fflush(stdout);
+}
+
+void
+rocshmem_reset_stats(void)
+{
+	for (int k = 0; k < ROC_NSTAT; k++)
+		atomic_store_explicit(&roc_stats[k], 0, memory_order_relaxed);
 }
