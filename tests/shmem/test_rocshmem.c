@@ -274,6 +274,86 @@ START_TEST(test_rocshmem_teams)
 }
 END_TEST
 
+/* rocSHMEM 3.x: information calls, ROCSHMEM_TEAM_SHARED, and the exact
+ * per-PE counts of rocshmem_dump_stats after a reset */
+START_TEST(test_rocshmem_info_stats)
+{
+	ok_case(_i, "info", NULL);
+	int n = npes_of(_i);
+	for (int pe = 0; pe < n; pe++) {
+		static const char *const want[] = {
+			"puts 3", "gets 2", "amos 1", "signals 1", "syncs 1",
+			"collectives 1",
+		};
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+			char line[96];
+			snprintf(line, sizeof(line), "rocshmem: PE %d: %s\n",
+				 pe, want[k]);
+			ck_assert_msg(strstr(out, line), "no '%s' in:\n%s",
+				      line, tail());
+		}
+	}
+	ck_assert_msg(strstr(out, "ROCSHMEM_INIT_WITH_MPI_COMM with a "
+			     "communicator"), "%s", tail());
+}
+END_TEST
+
+/* contexts: every ctx RMA / AMO routine, team contexts, float AMOs */
+START_TEST(test_rocshmem_ctx)
+{
+	ok_case(_i, "ctx", NULL);
+	expect_warning(0, "rocshmem_ctx_create", "options 0x40: unknown "
+		       "ROCSHMEM_CTX_* bits");
+}
+END_TEST
+
+/* the 3.x wait types and the wait_until_all/any/some(_vector) forms */
+START_TEST(test_rocshmem_waits)
+{
+	ok_case(_i, "waits", NULL);
+}
+END_TEST
+
+/* the ctx team reductions and broadcasts */
+START_TEST(test_rocshmem_coll)
+{
+	ok_case(_i, "coll", NULL);
+	expect_warning(0, "rocshmem_ctx_int_sum_reduce", "nreduce -1 is "
+		       "negative");
+}
+END_TEST
+
+/* *_on_stream / shmemx_*_on_queue on immediate and regular lists */
+START_TEST(test_rocshmem_stream)
+{
+	ok_case(_i, "stream", NULL);
+	expect_warning(0, "rocshmem_quiet_on_stream", "the stream is a "
+		       "regular command list");
+	expect_warning(0, "shmemx_sync_all_on_queue", "the stream is a "
+		       "regular command list");
+	expect_warning(0, "rocshmem_quiet_on_stream", "stream is NULL");
+}
+END_TEST
+
+/* a ring of 8 PEs: contexts and stream-ordered puts */
+START_TEST(test_rocshmem_ring8)
+{
+	static const char *const c8[] = { "ctx", "stream" };
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(8, 0, c8[_i], NULL);
+	ck_assert_msg(st == 0, "%s on 8 PEs: status %d:\n%s", c8[_i], st,
+		      tail());
+	for (int pe = 0; pe < 8; pe++) {
+		char line[64];
+		snprintf(line, sizeof(line), "PE %d: %s ok", pe, c8[_i]);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+	}
+	leakcheck_end(&lc);
+}
+END_TEST
+
 #ifdef HAVE_OFI
 /* Every PE a node of its own (all traffic over libfabric, tcp): local
  * registrations are registered with the NIC and used as the local side;
@@ -433,6 +513,12 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_wait_cmp_values, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_teams, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_global_exit_status, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_info_stats, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_ctx, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_waits, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_coll, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_stream, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_ring8, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }
