@@ -178,6 +178,22 @@ int rocshmem_buffer_unregister(void *addr);
 void rocshmem_buffer_unregister_all(void);
 void *rocshmem_buffer_register_symmetric(void *addr, size_t length);
 int rocshmem_buffer_unregister_symmetric(void *addr);
+/* rocSHMEM 3.x's stride registrations (not collective): [addr, addr +
+ * length) is this PE's buffer of a group of n_pes consecutive PEs (this
+ * PE is the group's my_pe), and the program has mapped the group's PE i's
+ * buffer at addr + (i - my_pe) * stride in this process itself (VMM, IPC
+ * opened at chosen addresses, a shared file). RMA, atomics and
+ * rocshmem_ptr with such an address then reach PE i's buffer there.
+ * 0, else -1 with one warning (a bad argument, the group not inside the
+ * job, |stride| < length, an overlap with the heap or a registration).
+ * sym_buffer_register is the same here: the group's copies must be mapped
+ * (PEs reached only over the network are not reachable through it).
+ * sym_buffer_unregister (either kind): quiet, then forget; 0 or -1. */
+int rocshmem_buffer_register_vmm(void *addr, size_t length, int my_pe,
+                                 int n_pes, ptrdiff_t stride);
+int rocshmem_sym_buffer_register(void *addr, size_t length, int my_pe,
+                                 int n_pes, ptrdiff_t stride);
+int rocshmem_sym_buffer_unregister(void *addr);
 /* zemem's extension, as shmemx_set_ze_context (shmemx.h): names the
  * program's Level Zero context (ze_context_handle_t; NULL forgets it), in
  * which register_symmetric finds and exports the program's VMM buffers.

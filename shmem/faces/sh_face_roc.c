@@ -320,6 +320,40 @@ rocshmem_buffer_unregister_symmetric(void *addr)
 					     : ROCSHMEM_SUCCESS;
 }
 
+static int
+roc_strreg(const char *call, void *addr, size_t length, int my_pe,
+	   int n_pes, ptrdiff_t stride)
+{
+	sh_check_init(call);
+	int rc = sh_strreg_add(addr, length, my_pe, n_pes, stride, call);
+	return rc ? -1 : 0;
+}
+
+int
+rocshmem_buffer_register_vmm(void *addr, size_t length, int my_pe,
+			     int n_pes, ptrdiff_t stride)
+{
+	return roc_strreg(__func__, addr, length, my_pe, n_pes, stride);
+}
+
+int
+rocshmem_sym_buffer_register(void *addr, size_t length, int my_pe,
+			     int n_pes, ptrdiff_t stride)
+{
+	return roc_strreg(__func__, addr, length, my_pe, n_pes, stride);
+}
+
+int
+rocshmem_sym_buffer_unregister(void *addr)
+{
+	sh_check_init(__func__);
+	shmem_quiet();
+	if (sh_strreg_del(addr) == 0)
+		return 0;
+	sh_warn(__func__, "addr %p is no stride registration's", addr);
+	return -1;
+}
+
 /* ---- RMA --------------------------------------------------------------- */
 
 void

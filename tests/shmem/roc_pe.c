@@ -18,6 +18,8 @@
 #include <level_zero/ze_api.h>
 
 #include <errno.h>
+#include <sys/mman.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -1283,6 +1285,81 @@ case_stream(void)
 	rocshmem_free(src);
 }
 
+/* rocshmem_buffer_register_vmm / sym_buffer_register: the PEs map one
+ * shared file, PE i's buffer at base + i * stride in every process; RMA,
+ * atomics and rocshmem_ptr reach the peer's buffer through the
+ * registration of the local one. */
+static void
+case_stride(void)
+{
+	const size_t stride = 64 * 1024, len = 4096;
+	int peer = (me + 1) % npes, from = (me + npes - 1) % npes;
+	char *name = rocshmem_calloc(64, 1);
+	CHECK(name, "calloc");
+	if (me == 0) {
+		snprintf(name, 64, "/zemem-roc-stride-%d", (int)getpid());
+		int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		CHECK(fd >= 0, "shm_open: %s", strerror(errno));
+		CHECK(ftruncate(fd, (off_t)(stride * npes)) == 0, "truncate");
+		close(fd);
+		for (int pe = 1; pe < npes; pe++)
+			rocshmem_putmem(name, name, 64, pe);
+	}
+	rocshmem_barrier_all();
+	int fd = shm_open(name, O_RDWR, 0600);
+	CHECK(fd >= 0, "shm_open %s: %s", name, strerror(errno));
+	char *base = mmap(NULL, stride * npes, PROT_READ | PROT_WRITE,
+			  MAP_SHARED, fd, 0);
+	CHECK(base != MAP_FAILED, "mmap");
+	close(fd);
+	rocshmem_barrier_all();
+	if (me == 0)
+		shm_unlink(name);
+	long *mine = (long *)(base + me * stride);
+	int rc = me % 2 ? rocshmem_sym_buffer_register(mine, len, me, npes,
+							(ptrdiff_t)stride)
+			: rocshmem_buffer_register_vmm(mine, len, me, npes,
+							(ptrdiff_t)stride);
+	CHECK(rc == 0, "register %d", rc);
+	CHECK(rocshmem_ptr(mine + 1, peer) == base + peer * stride +
+	      sizeof(long), "rocshmem_ptr");
+	rocshmem_long_p(mine + 1, 100 + me, peer);
+	long two[2] = { 200 + me, 300 + me };
+	rocshmem_putmem(mine + 2, two, sizeof(two), peer);
+	rocshmem_long_atomic_add(mine + 4, me + 1, 0);
+	rocshmem_quiet();
+	rocshmem_barrier_all();
+	CHECK(mine[1] == 100 + from && mine[2] == 200 + from &&
+	      mine[3] == 300 + from, "put through the registration");
+	if (me == 0)
+		CHECK(mine[4] == npes * (npes + 1) / 2, "atomics %ld",
+		      mine[4]);
+	long g = 0;
+	rocshmem_getmem(&g, mine + 1, sizeof(long), peer);
+	CHECK(g == 100 + me, "get %ld", g);
+	/* refusals, each with one warning */
+	CHECK(rocshmem_buffer_register_vmm(mine, 64, me, npes,
+					   (ptrdiff_t)stride) == -1,
+	      "overlap");
+	CHECK(rocshmem_buffer_register_vmm(NULL, 64, 0, 1, 0) == -1, "NULL");
+	CHECK(rocshmem_sym_buffer_register(base + me * stride + len, 64,
+					   npes, npes, 0) == -1, "my_pe");
+	CHECK(rocshmem_buffer_register_vmm(base + me * stride + len, 2 * len,
+					   me, npes, (ptrdiff_t)len) == -1,
+	      "stride < length");
+	CHECK(rocshmem_sym_buffer_unregister(mine + 1) == -1, "unknown");
+	rocshmem_barrier_all();
+	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister");
+	CHECK(rocshmem_ptr(mine, peer) == NULL || peer == me, "forgotten");
+	/* a group of one: the others are not reached through it */
+	CHECK(rocshmem_buffer_register_vmm(mine, len, 0, 1, 0) == 0, "one");
+	CHECK(rocshmem_ptr(mine, peer) == NULL, "outside the group");
+	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister one");
+	rocshmem_barrier_all();
+	CHECK(munmap(base, stride * npes) == 0, "munmap");
+	rocshmem_free(name);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static const struct {
@@ -1299,6 +1376,7 @@ static const struct {
 	{ "global_exit", case_global_exit },
 	{ "info", case_info }, { "ctx", case_ctx }, { "waits", case_waits },
 	{ "coll", case_coll }, { "stream", case_stream },
+	{ "stride", case_stride },
 };
 
 static int

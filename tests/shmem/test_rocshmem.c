@@ -335,6 +335,28 @@ START_TEST(test_rocshmem_stream)
 }
 END_TEST
 
+/* rocshmem_buffer_register_vmm / sym_buffer_register over a shared file
+ * every PE maps (PE i's buffer at base + i * stride) */
+START_TEST(test_rocshmem_stride_registration)
+{
+	ok_case(_i, "stride", NULL);
+	static const char *const want[] = {
+		"zeshmem: PE 0: rocshmem_buffer_register_vmm: addr ",
+		"length 64 overlaps the registration at 0x",
+		"|stride| is smaller than length\n",
+		"zeshmem: PE 0: rocshmem_sym_buffer_register: addr ",
+		"my_pe not in [0, n_pes)\n",
+		"addr (nil), length 64, my_pe 0, n_pes 1, stride 0: addr is "
+		"NULL or length 0\n",
+		"zeshmem: PE 0: rocshmem_sym_buffer_unregister: addr ",
+		"is no stride registration's\n",
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+		ck_assert_msg(strstr(out, want[k]), "no '%s' in:\n%s",
+			      want[k], tail());
+}
+END_TEST
+
 /* a ring of 8 PEs: contexts and stream-ordered puts */
 START_TEST(test_rocshmem_ring8)
 {
@@ -519,6 +541,7 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_coll, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_stream, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_ring8, 0, 2);
+	tcase_add_loop_test(tc, test_rocshmem_stride_registration, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }
