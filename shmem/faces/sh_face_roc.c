@@ -29,14 +29,7 @@ rocshmem_team_t ROCSHMEM_TEAM_SHARED = ROCSHMEM_TEAM_INVALID;
 rocshmem_ctx_t ROCSHMEM_CTX_DEFAULT = {NULL, NULL};
 const rocshmem_ctx_t ROCSHMEM_CTX_INVALID = {NULL, NULL};
 
-/* rocshmem_dump_stats: this PE's operation counts, one relaxed increment
- * per call (no ordering: only the totals matter). */
-enum roc_stat {
-	ROC_PUT, ROC_GET, ROC_AMO, ROC_SIGNAL, ROC_SYNC, ROC_COLL, ROC_NSTAT
-};
-static _Atomic uint64_t roc_stats[ROC_NSTAT];
-#define ROC_COUNT(k) \
-	atomic_fetch_add_explicit(&roc_stats[k], 1, memory_order_relaxed)
+_Atomic uint64_t face_roc_stats[ROC_NSTAT];
 void rocshmem_reset_stats(void);
 
 _Static_assert(ROCSHMEM_UNIQUEID_BYTES == SH_UID_BYTES, "unique id size");
@@ -1165,7 +1158,7 @@ rocshmem_dump_stats(void)
 	for (int k = 0; k < ROC_NSTAT; k++)
 		printf("rocshmem: PE %d: %s %llu\n", me, names[k],
 		       (unsigned long long)atomic_load_explicit(
-			       &roc_stats[k], memory_order_relaxed));
+			       &face_roc_stats[k], memory_order_relaxed));
 	fflush(stdout);
 }
 
@@ -1173,5 +1166,5 @@ void
 rocshmem_reset_stats(void)
 {
 	for (int k = 0; k < ROC_NSTAT; k++)
-		atomic_store_explicit(&roc_stats[k], 0, memory_order_relaxed);
+		atomic_store_explicit(&face_roc_stats[k], 0, memory_order_relaxed);
 }

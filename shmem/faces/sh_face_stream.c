@@ -235,6 +235,7 @@ int
 rocshmem_putmem_on_stream(void *dest, const void *source, size_t nelems,
 			  int pe, void *stream)
 {
+	ROC_COUNT(ROC_PUT);
 	return ROC_RC(q_putmem(__func__, dest, source, nelems, pe, stream));
 }
 
@@ -242,6 +243,7 @@ int
 rocshmem_getmem_on_stream(void *dest, const void *source, size_t nelems,
 			  int pe, void *stream)
 {
+	ROC_COUNT(ROC_GET);
 	return ROC_RC(q_getmem(__func__, dest, source, nelems, pe, stream));
 }
 
@@ -251,6 +253,7 @@ rocshmem_putmem_signal_on_stream(void *dest, const void *source,
 				 uint64_t signal, int sig_op, int pe,
 				 void *stream)
 {
+	ROC_COUNT(ROC_SIGNAL);
 	return ROC_RC(q_put_signal(__func__, dest, source, nelems, sig_addr,
 				   signal, sig_op, pe, stream));
 }
@@ -259,6 +262,7 @@ int
 rocshmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
 				     uint64_t cmp_value, void *stream)
 {
+	ROC_COUNT(ROC_SIGNAL);
 	int c = roc_q_cmp(cmp);
 	if (c < 0)
 		sh_fatal(__func__, "cmp %d is not a ROCSHMEM_CMP_* value",
@@ -270,18 +274,21 @@ rocshmem_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp,
 int
 rocshmem_quiet_on_stream(void *stream)
 {
+	ROC_COUNT(ROC_SYNC);
 	return ROC_RC(q_quiet(__func__, stream));
 }
 
 int
 rocshmem_barrier_all_on_stream(void *stream)
 {
+	ROC_COUNT(ROC_COLL);
 	return ROC_RC(q_barrier_all(__func__, stream, 0));
 }
 
 int
 rocshmem_sync_all_on_stream(void *stream)
 {
+	ROC_COUNT(ROC_COLL);
 	return ROC_RC(q_barrier_all(__func__, stream, 1));
 }
 
@@ -290,6 +297,7 @@ rocshmem_broadcastmem_on_stream(rocshmem_team_t team, void *dest,
 				const void *source, size_t nelems,
 				int pe_root, void *stream)
 {
+	ROC_COUNT(ROC_COLL);
 	return ROC_RC(q_broadcastmem(__func__, team, dest, source, nelems,
 				     pe_root, stream));
 }
@@ -298,6 +306,7 @@ int
 rocshmem_alltoallmem_on_stream(rocshmem_team_t team, void *dest,
 			       const void *source, size_t size, void *stream)
 {
+	ROC_COUNT(ROC_COLL);
 	return ROC_RC(q_alltoallmem(__func__, team, dest, source, size,
 				    stream));
 }

@@ -1274,6 +1274,12 @@ case_stream(void)
 	      "regular list: quiet refused");
 	CHECK(shmemx_sync_all_on_queue(rl) == -1, "regular: sync refused");
 	CHECK(rocshmem_quiet_on_stream(NULL) == ROCSHMEM_ERROR, "no list");
+	/* the stream routines count as their plain forms */
+	rocshmem_reset_stats();
+	CHECK(rocshmem_putmem_on_stream(dst + 3, &c3, sizeof(long), peer,
+					cl) == ROCSHMEM_SUCCESS &&
+	      rocshmem_quiet_on_stream(cl) == ROCSHMEM_SUCCESS, "counted");
+	rocshmem_dump_stats();
 	CHECK(zeCommandListDestroy(rl) == ZE_RESULT_SUCCESS, "destroy rl");
 	CHECK(zeCommandListDestroy(cl) == ZE_RESULT_SUCCESS, "destroy cl");
 	rocshmem_barrier_all();

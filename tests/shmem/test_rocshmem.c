@@ -332,6 +332,17 @@ START_TEST(test_rocshmem_stream)
 	expect_warning(0, "shmemx_sync_all_on_queue", "the stream is a "
 		       "regular command list");
 	expect_warning(0, "rocshmem_quiet_on_stream", "stream is NULL");
+	for (int pe = 0; pe < npes_of(_i); pe++) {
+		char line[96];
+		snprintf(line, sizeof(line), "rocshmem: PE %d: puts 1\n",
+			 pe);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+		snprintf(line, sizeof(line), "rocshmem: PE %d: syncs 1\n",
+			 pe);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+	}
 }
 END_TEST
 
