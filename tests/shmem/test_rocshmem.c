@@ -490,7 +490,8 @@ static const struct be_case {
 	{ "reg", "ipc ro" }, { "symreg", "ipc ro gda" },
 	{ "symreg_refuse", "ipc ro" }, { "rma", "ipc ro gda" },
 	{ "amo", "ipc ro gda" }, { "wait", "ipc ro gda" },
-	{ "teams", "ipc ro" },
+	{ "teams", "ipc ro" }, { "ctx", "ipc ro gda" },
+	{ "waits", "ipc ro gda" }, { "stream", "ipc ro gda" },
 };
 #define BE_CASES (int)(sizeof(be_cases) / sizeof(be_cases[0]))
 
