@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # A rocSHMEM 3.x-style C++ program (roc3_prog.cpp: <rocshmem/rocshmem.hpp>,
 # using namespace rocshmem) built by the build tree's zeshc++ with
-# warnings as errors, run by zeshrun on 2, 3 and 8 PEs: every PE says ok.
+# warnings as errors, run by zeshrun on 2, 3 and 8 PEs: every PE says ok;
+# then roc3_mpi.cpp: the MPI_Comm start (with a one-rank <mpi.h> stand-in).
 #   roc3_cpp_check.sh BUILD_DIR SOURCE_DIR
 set -eu
 build=$1
@@ -30,3 +31,13 @@ for n in 2 3 8; do
 	done
 	echo "ok: $n PEs"
 done
+
+# rocshmem_init(MPI_Comm) where <mpi.h> is present: a one-rank stand-in
+# (mpi_stub/mpi.h), the job started through the unique id, no launcher.
+"$build/shmem/tools/zeshc++" -std=c++17 -Wall -Wextra -Werror \
+	-I"$src/tests/shmem/mpi_stub" "$src/tests/shmem/roc3_mpi.cpp" \
+	-o "$t/roc3_mpi" || fail "zeshc++ did not build roc3_mpi.cpp"
+out=$(env -u ZESHMEM_UNIQUEID ZESHMEM_SYMMETRIC_SIZE=8M ZESHMEM_TIMEOUT=30 \
+      "$t/roc3_mpi" 2>&1) || fail "roc3_mpi: status $?: $out"
+[ "$out" = "roc3_mpi ok" ] || fail "roc3_mpi said: $out"
+echo "ok: rocshmem_init(MPI_Comm)"
