@@ -1307,7 +1307,7 @@ case_stride(void)
 	char *name = rocshmem_calloc(64, 1);
 	CHECK(name, "calloc");
 	if (me == 0) {
-		snprintf(name, 64, "/zemem-roc-stride-%d", (int)getpid());
+		snprintf(name, 64, "/rocpe-stride-%d", (int)getpid());
 		int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
 		CHECK(fd >= 0, "shm_open: %s", strerror(errno));
 		CHECK(ftruncate(fd, (off_t)(stride * npes)) == 0, "truncate");
