@@ -43,6 +43,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if !defined(ROCSHMEM_NO_MPI) && !defined(MPI_VERSION) && \
     defined(__has_include)
@@ -91,10 +92,15 @@ rocshmem_init_thread(int requested, int *provided, MPI_Comm comm)
     return rc;
 }
 
+/* 3.x's returns nothing: a failure is one line on stderr (the runtime's
+ * reason before it, where it has one) */
 inline void
 rocshmem_init(MPI_Comm comm)
 {
-    (void)rocshmem_init_thread(ROCSHMEM_THREAD_SINGLE, nullptr, comm);
+    if (rocshmem_init_thread(ROCSHMEM_THREAD_SINGLE, nullptr, comm) !=
+        ROCSHMEM_SUCCESS)
+        fprintf(stderr, "zeshmem: rocshmem_init(MPI_Comm): the start on "
+                "the communicator failed\n");
 }
 #endif
 
