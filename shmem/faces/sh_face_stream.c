@@ -16,6 +16,10 @@
  *     after it.
  *   - everything else on a regular list (nothing can run the host part
  *     when the list executes): ROCSHMEM_ERROR / -1 and one log line.
+ * A copy engine's write rings no doorbell: a PE sleeping on data an
+ * appended put wrote wakes at the writer's next drain of an immediate
+ * list (quiet_on_stream, barrier_all_on_stream, ...), else at the end of
+ * its sleep slice.
  * Whether a list is immediate: zeCommandListIsImmediate (Level Zero 1.9:
  * the loader's, or the driver's by name) when the process has it; else
  * zeCommandListHostSynchronize answers: it refuses a regular list
@@ -31,7 +35,25 @@
 #include "rocshmem/rocshmem.h"
 #pragma GCC visibility pop
 
+#include <stdatomic.h>
 #include <stdint.h>
+
+/* A put appended as a copy writes a peer's memory without its doorbell:
+ * set then, and the next drain of an immediate list (quiet, barrier, any
+ * host-side operation on a list) rings every mapped peer's, so a wait on
+ * the data does not sleep past it. */
+static atomic_bool q_unrung;
+
+/* Rings the doorbells q_unrung owes (the copies are done: call after a
+ * successful zeCommandListHostSynchronize). */
+static void
+q_ring(void)
+{
+	if (!atomic_exchange_explicit(&q_unrung, false, memory_order_acq_rel))
+		return;
+	for (int pe = 0; pe < sh.npes; pe++)
+		sh_wake(pe);
+}
 
 typedef ze_result_t (*is_imm_fn)(ze_command_list_handle_t, ze_bool_t *);
 typedef ze_result_t (*host_sync_fn)(ze_command_list_handle_t, uint64_t);
@@ -75,6 +97,7 @@ q_drain(const char *call, void *stream)
 			(unsigned)r);
 		return -1;
 	}
+	q_ring();
 	return 0;
 }
 
@@ -119,9 +142,16 @@ q_putmem(const char *call, void *dest, const void *source, size_t nelems,
 	face_pe(call, pe);
 	if (stream == NULL)
 		return q_drain(call, stream);
-	void *peer = nelems ? sh_remote_ptr(dest, nelems, pe) : NULL;
-	if (peer)
-		return q_copy(call, stream, peer, source, nelems);
+	if (nelems == 0)
+		return 0;
+	void *peer = sh_remote_ptr(dest, nelems, pe);
+	if (peer) {
+		int rc = q_copy(call, stream, peer, source, nelems);
+		if (rc == 0 && pe != sh.me)
+			atomic_store_explicit(&q_unrung, true,
+					      memory_order_release);
+		return rc;
+	}
 	if (q_host(call, stream))
 		return -1;
 	face_put(call, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 0);
@@ -136,7 +166,9 @@ q_getmem(const char *call, void *dest, const void *source, size_t nelems,
 	face_pe(call, pe);
 	if (stream == NULL)
 		return q_drain(call, stream);
-	const void *peer = nelems ? sh_remote_ptr(source, nelems, pe) : NULL;
+	if (nelems == 0)
+		return 0;
+	const void *peer = sh_remote_ptr(source, nelems, pe);
 	if (peer)
 		return q_copy(call, stream, dest, peer, nelems);
 	if (q_host(call, stream))

@@ -1278,6 +1278,19 @@ case_stream(void)
 	      "regular list: quiet refused");
 	CHECK(shmemx_sync_all_on_queue(rl) == -1, "regular: sync refused");
 	CHECK(rocshmem_quiet_on_stream(NULL) == ROCSHMEM_ERROR, "no list");
+	/* a wait on data an appended put wrote ends (the writer's drain
+	 * rings the doorbell the copy engine does not) */
+	long *w = rocshmem_calloc(1, sizeof(long));
+	CHECK(w, "calloc");
+	long wv = 500 + me;
+	if (me == 0)
+		sleep(1); /* let the others' waits go to sleep first */
+	CHECK(rocshmem_putmem_on_stream(w, &wv, sizeof(long), peer, cl) ==
+	      ROCSHMEM_SUCCESS &&
+	      rocshmem_quiet_on_stream(cl) == ROCSHMEM_SUCCESS, "put w");
+	rocshmem_long_wait_until(w, ROCSHMEM_CMP_EQ, 500 + from);
+	rocshmem_barrier_all();
+	rocshmem_free(w);
 	/* the stream routines count as their plain forms */
 	rocshmem_reset_stats();
 	CHECK(rocshmem_putmem_on_stream(dst + 3, &c3, sizeof(long), peer,
