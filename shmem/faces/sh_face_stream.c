@@ -40,8 +40,8 @@
 
 /* A put appended as a copy writes a peer's memory without its doorbell:
  * set then, and the next drain of an immediate list (quiet, barrier, any
- * host-side operation on a list) rings every mapped peer's, so a wait on
- * the data does not sleep past it. */
+ * host-side operation on a list) rings every mapped peer's: a wait on
+ * the data wakes then, not at the end of its sleep slice. */
 static atomic_bool q_unrung;
 
 /* Rings the doorbells q_unrung owes (the copies are done: call after a
