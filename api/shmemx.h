@@ -115,6 +115,31 @@ int shmemx_barrier_all_status(void);
  * the final barrier. */
 int shmemx_finalize_status(void);
 
+/* Stream-ordered forms (rocSHMEM's *_on_stream, rocshmem/rocshmem.h
+ * says how they order): queue is a Level Zero command list
+ * (ze_command_list_handle_t). putmem / getmem with a PE of this node are
+ * a copy appended to the list (immediate or regular); the others need an
+ * immediate list. 0, else -1 and one warning. cmp: SHMEM_CMP_*. */
+int shmemx_putmem_on_queue(void *dest, const void *source, size_t nelems,
+                           int pe, void *queue);
+int shmemx_getmem_on_queue(void *dest, const void *source, size_t nelems,
+                           int pe, void *queue);
+int shmemx_putmem_signal_on_queue(void *dest, const void *source,
+                                  size_t nelems, uint64_t *sig_addr,
+                                  uint64_t signal, int sig_op, int pe,
+                                  void *queue);
+int shmemx_signal_wait_until_on_queue(uint64_t *sig_addr, int cmp,
+                                      uint64_t cmp_value, void *queue);
+int shmemx_quiet_on_queue(void *queue);
+int shmemx_barrier_all_on_queue(void *queue);
+int shmemx_sync_all_on_queue(void *queue);
+int shmemx_broadcastmem_on_queue(shmem_team_t team, void *dest,
+                                 const void *source, size_t nelems,
+                                 int pe_root, void *queue);
+int shmemx_alltoallmem_on_queue(shmem_team_t team, void *dest,
+                                const void *source, size_t size,
+                                void *queue);
+
 #ifdef __cplusplus
 }
 #endif

@@ -162,7 +162,8 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"1G", 64 * KiB, 64 * TiB,
 		"shmem: initial size of each PE's symmetric heap (K/M/G "
 		"suffixes); a collective allocation that does not fit grows it",
-		.alias = "SHMEM_SYMMETRIC_SIZE" },
+		.alias = "SHMEM_SYMMETRIC_SIZE",
+		.alias2 = "ROCSHMEM_HEAP_SIZE" },
 	[U_OPT_SH_HEAP_MEMORY] = { "ZESHMEM_HEAP_MEMORY", U_OPT_STRING,
 		"device", 0, 0,
 		"shmem: where the heap's physical memory lives: device or host" },
@@ -373,6 +374,25 @@ compute_defaults(void)
 	}
 }
 
+/* The option's text from the environment: its name, else its alias, else
+ * its second alias (NULL: none set); *which (may be NULL) the name read. */
+static const char *
+opt_env(const struct u_opt_desc *d, const char **which)
+{
+	const char *names[] = { d->name, d->alias, d->alias2 };
+	for (int k = 0; k < 3; k++) {
+		const char *t = names[k] ? getenv(names[k]) : NULL;
+		if (t) {
+			if (which)
+				*which = names[k];
+			return t;
+		}
+	}
+	if (which)
+		*which = d->name;
+	return NULL;
+}
+
 static void
 options_parse(void)
 {
@@ -389,9 +409,7 @@ options_parse(void)
 	int bad[U_OPT_COUNT] = { 0 };
 	for (int i = 0; i < U_OPT_COUNT; i++) {
 		const struct u_opt_desc *d = &opt_table[i];
-		const char *text = getenv(d->name);
-		if (!text && d->alias)
-			text = getenv(d->alias);
+		const char *text = opt_env(d, NULL);
 		if (!text)
 			continue;
 		struct u_opt_value tmp = opt_values[i];
@@ -405,13 +423,14 @@ options_parse(void)
 	}
 	compute_defaults();
 	for (int i = 0; i < U_OPT_COUNT; i++) {
-		if (bad[i])
+		if (bad[i]) {
+			const char *which;
+			const char *text = opt_env(&opt_table[i], &which);
 			u_warn("opt", "%s=\"%s\" is not valid (%s); using the "
-			       "default", opt_table[i].name,
-			       getenv(opt_table[i].name)
-				       ? getenv(opt_table[i].name)
-				       : getenv(opt_table[i].alias),
-			       bad[i] == -ERANGE ? "out of range" : "bad format");
+			       "default", which, text,
+			       bad[i] == -ERANGE ? "out of range"
+						 : "bad format");
+		}
 	}
 }
 
@@ -470,7 +489,10 @@ u_options_dump(FILE *f)
 		format_value(d, v, buf, sizeof(buf));
 		fprintf(f, "%-26s = %-12s (%s)\n    %s\n", d->name, buf,
 			v->set ? "from environment" : "default", d->help);
-		if (d->alias)
+		if (d->alias2)
+			fprintf(f, "    (also read as %s, then %s)\n", d->alias,
+				d->alias2);
+		else if (d->alias)
 			fprintf(f, "    (also read as %s)\n", d->alias);
 	}
 }

@@ -96,6 +96,9 @@ struct u_opt_desc {
 	/* Another name read when `name` is not set: the spec's or another
 	 * project's spelling (SHMEM_SYMMETRIC_SIZE); `name` wins. */
 	const char *alias;
+	/* A third, read when neither is set (rocSHMEM's ROCSHMEM_HEAP_SIZE
+	 * after SHMEM_SYMMETRIC_SIZE). */
+	const char *alias2;
 };
 
 struct u_opt_value {

@@ -323,6 +323,17 @@ drv_zeDriverGetExtensionFunctionAddress(ze_driver_handle_t h, const char *name,
 			(void *)drv_zeMemGetFileDescriptorFromIpcHandleExp;
 		return ZE_RESULT_SUCCESS;
 	}
+	/* Command-list queries of 1.6 / 1.9 that Debian's 1.8 loader
+	 * lacks, for runtimes ordering work after a list (libzeshmem's
+	 * *_on_stream, wholememory's stream argument). */
+	if (!strcmp(name, "zeCommandListHostSynchronize")) {
+		*ppFunctionAddress = (void *)cmd_zeCommandListHostSynchronize;
+		return ZE_RESULT_SUCCESS;
+	}
+	if (!strcmp(name, "zeCommandListIsImmediate")) {
+		*ppFunctionAddress = (void *)cmd_zeCommandListIsImmediate;
+		return ZE_RESULT_SUCCESS;
+	}
 	if (!strcmp(name, "zeCommandListImmediateAppendCommandListsExp")) {
 		*ppFunctionAddress =
 			(void *)cmd_zeCommandListImmediateAppendCommandListsExp;

@@ -419,6 +419,16 @@ SH_HIDDEN int sh_symreg_del(void *alias, const char *who);
 /* The slow branch of sh_remote_ptr: where this PE reaches pe's copy of
  * [p, p + len) of a symmetric registration's alias, or NULL. */
 SH_HIDDEN void *sh_symreg_ptr(const void *p, size_t len, int pe);
+/* A stride registration (rocshmem_buffer_register_vmm): [addr, addr +
+ * len) is this PE's buffer of a group of n_pes consecutive PEs, this one
+ * its my_pe; the program maps the group's PE first + i's copy at addr +
+ * (i - my_pe) * stride here. 0; -EINVAL (a bad argument, the group not
+ * inside the job, |stride| < len, overlapping the heap), -EEXIST (an
+ * overlap with another registration), one warning naming who. */
+SH_HIDDEN int sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
+			    ptrdiff_t stride, const char *who);
+/* Forgets the stride registration at addr: 0, or -ENOENT. */
+SH_HIDDEN int sh_strreg_del(void *addr);
 /* Finalize: every registration released (before the transports). */
 SH_HIDDEN void sh_reg_fini(void);
 /* The network side of a symmetric registration (sh_tr_ofi.c's raddr and

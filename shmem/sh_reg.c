@@ -85,6 +85,19 @@ static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
 static _Atomic(ze_context_handle_t) prog_ctx; /* shmemx_set_ze_context */
 static struct lreg *lregs;
 static struct symreg *symregs;
+
+/* Stride registrations (rocshmem_buffer_register_vmm,
+ * rocshmem_sym_buffer_register): the program maps the copies of a group
+ * of PEs itself, PE first + i's at addr + (i - my_pe) * stride in this
+ * process; nothing is exported or opened here. */
+struct strreg {
+	char *addr;
+	size_t len;
+	int first, n;                     /* world PEs first .. first+n-1 */
+	ptrdiff_t stride;
+	struct strreg *next;
+};
+static struct strreg *strregs;
 static unsigned nsymregs;
 
 static bool
@@ -487,11 +500,109 @@ sh_symreg_ptr(const void *p, size_t len, int pe)
 		uintptr_t off = (uintptr_t)p - (uintptr_t)s->alias;
 		if (off < s->len && len <= s->len - off) {
 			r = s->peer[pe] ? s->peer[pe] + off : NULL;
+			goto out;
+		}
+	}
+	for (struct strreg *t = strregs; t; t = t->next) {
+		uintptr_t off = (uintptr_t)p - (uintptr_t)t->addr;
+		if (off < t->len && len <= t->len - off) {
+			if (pe >= t->first && pe < t->first + t->n)
+				r = (char *)p + (ptrdiff_t)(pe - sh.me) *
+							t->stride;
 			break;
 		}
 	}
+out:
 	pthread_rwlock_unlock(&reg_lock);
 	return r;
+}
+
+int
+sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
+	      ptrdiff_t stride, const char *who)
+{
+	const char *bad = NULL;
+	int first = sh.me - my_pe;
+	uintptr_t a = (uintptr_t)addr;
+	if (addr == NULL || len == 0)
+		bad = "addr is NULL or length 0";
+	else if (n_pes < 1 || my_pe < 0 || my_pe >= n_pes)
+		bad = "my_pe not in [0, n_pes)";
+	else if (first < 0 || n_pes > sh.npes - first)
+		bad = "the group (this PE - my_pe .. + n_pes - 1) is not "
+		      "inside the job";
+	else if (n_pes > 1 && (stride == 0 || stride == PTRDIFF_MIN ||
+			       (size_t)(stride < 0 ? -stride : stride) < len))
+		bad = "|stride| is smaller than length";
+	else if (a + len < a)
+		bad = "addr + length wraps";
+	if (!bad && n_pes > 1) {
+		/* the first and last copies stay inside the address space */
+		int64_t d0, d1, lo, hi;
+		if (__builtin_mul_overflow((int64_t)-my_pe, (int64_t)stride,
+					   &d0) ||
+		    __builtin_mul_overflow((int64_t)(n_pes - 1 - my_pe),
+					   (int64_t)stride, &d1) ||
+		    a > (uintptr_t)INT64_MAX ||
+		    __builtin_add_overflow((int64_t)a, d0 < d1 ? d0 : d1,
+					   &lo) ||
+		    __builtin_add_overflow((int64_t)a, d0 < d1 ? d1 : d0,
+					   &hi) ||
+		    lo < 0 || hi > INT64_MAX - (int64_t)len)
+			bad = "a copy of the group lies outside the address "
+			      "space";
+	}
+	if (!bad && overlaps(addr, len, sh_heap.base, sh_heap.size))
+		bad = "the range overlaps the symmetric heap";
+	if (bad) {
+		sh_warn(who, "addr %p, length %zu, my_pe %d, n_pes %d, stride "
+			"%td: %s", addr, len, my_pe, n_pes, stride, bad);
+		return -EINVAL;
+	}
+	struct strreg *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	*t = (struct strreg){ addr, len, first, n_pes, stride, NULL };
+	pthread_rwlock_wrlock(&reg_lock);
+	for (struct strreg *o = strregs; o; o = o->next) {
+		if (overlaps(addr, len, o->addr, o->len)) {
+			pthread_rwlock_unlock(&reg_lock);
+			free(t);
+			sh_warn(who, "addr %p, length %zu overlaps the "
+				"registration at %p", addr, len, o->addr);
+			return -EEXIST;
+		}
+	}
+	for (struct symreg *o = symregs; o; o = o->next) {
+		if (overlaps(addr, len, o->user, o->len) ||
+		    overlaps(addr, len, o->alias, o->len)) {
+			pthread_rwlock_unlock(&reg_lock);
+			free(t);
+			sh_warn(who, "addr %p, length %zu overlaps the "
+				"symmetric registration at %p", addr, len,
+				(void *)o->alias);
+			return -EEXIST;
+		}
+	}
+	t->next = strregs;
+	strregs = t;
+	pthread_rwlock_unlock(&reg_lock);
+	return 0;
+}
+
+int
+sh_strreg_del(void *addr)
+{
+	pthread_rwlock_wrlock(&reg_lock);
+	struct strreg **pp = &strregs;
+	while (*pp && (*pp)->addr != addr)
+		pp = &(*pp)->next;
+	struct strreg *t = *pp;
+	if (t)
+		*pp = t->next;
+	pthread_rwlock_unlock(&reg_lock);
+	free(t);
+	return t ? 0 : -ENOENT;
 }
 
 int
@@ -540,7 +651,14 @@ sh_reg_fini(void)
 	struct symreg *s = symregs;
 	symregs = NULL;
 	nsymregs = 0;
+	struct strreg *t = strregs;
+	strregs = NULL;
 	pthread_rwlock_unlock(&reg_lock);
+	while (t) {
+		struct strreg *next = t->next;
+		free(t);
+		t = next;
+	}
 	while (s) {
 		struct symreg *next = s->next;
 		symreg_close(s, true);

@@ -34,10 +34,23 @@
 #include "sh.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 
 #include "u_log.h"
 
 #define FACE_HIDDEN SH_HIDDEN
+
+/* rocshmem_dump_stats: this PE's counts of the rocshmem_ operations, one
+ * relaxed increment per call (no ordering: only the totals matter). */
+enum face_roc_stat {
+	ROC_PUT, ROC_GET, ROC_AMO, ROC_SIGNAL, ROC_SYNC, ROC_COLL, ROC_NSTAT
+};
+FACE_HIDDEN extern _Atomic uint64_t face_roc_stats[ROC_NSTAT];
+/* The runtime's comparison for a ROCSHMEM_CMP_* value; ends the PE for
+ * anything else (sh_face_roc.c). */
+FACE_HIDDEN int face_roc_cmp(const char *call, int cmp);
+#define ROC_COUNT(k) \
+	atomic_fetch_add_explicit(&face_roc_stats[k], 1, memory_order_relaxed)
 
 /* The runtime's kind of a C type (sh_amo, sh_wait_until). */
 #define FACE_KIND(T) \

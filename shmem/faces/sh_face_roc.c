@@ -10,9 +10,12 @@
  * checks and error lines as the OpenSHMEM names).
  *
  * Values that differ from OpenSHMEM's: the comparisons (ROCSHMEM_CMP_EQ
- * is 0) go through roc_cmp; the thread levels (rocSHMEM has five) through
- * roc_thread_in/out. Handles: rocshmem_team_t is the runtime's struct
- * sh_team * cast, as shmem_team_t is.
+ * is 0) go through face_roc_cmp; the thread levels (rocSHMEM has five)
+ * through roc_thread_in/out. Handles: rocshmem_team_t is the runtime's
+ * struct sh_team * cast, as shmem_team_t is; rocshmem_ctx_t carries the
+ * runtime's context in ctx_opaque. The contexts' own calls, the
+ * multi-ivar and float waits, the ctx collectives and the statistics are
+ * sh_face_roc3.c's; the stream-ordered forms sh_face_stream.c's.
  */
 #include "sh_face.h"
 
@@ -20,10 +23,15 @@
 #include "rocshmem/rocshmem.h"
 #pragma GCC visibility pop
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 rocshmem_team_t ROCSHMEM_TEAM_WORLD = ROCSHMEM_TEAM_INVALID;
+rocshmem_team_t ROCSHMEM_TEAM_SHARED = ROCSHMEM_TEAM_INVALID;
+rocshmem_ctx_t ROCSHMEM_CTX_DEFAULT = {NULL, NULL};
+const rocshmem_ctx_t ROCSHMEM_CTX_INVALID = {NULL, NULL};
+
 
 _Static_assert(ROCSHMEM_UNIQUEID_BYTES == SH_UID_BYTES, "unique id size");
 _Static_assert((int)ROCSHMEM_SIGNAL_SET == SH_SIGNAL_SET &&
@@ -33,8 +41,8 @@ _Static_assert((int)ROCSHMEM_SIGNAL_SET == SH_SIGNAL_SET &&
 
 /* The runtime's comparison for a ROCSHMEM_CMP_* value; ends the PE for
  * anything else. */
-static int
-roc_cmp(const char *call, int cmp)
+int
+face_roc_cmp(const char *call, int cmp)
 {
 	static const int map[] = {
 		[ROCSHMEM_CMP_EQ] = SH_CMP_EQ, [ROCSHMEM_CMP_NE] = SH_CMP_NE,
@@ -86,6 +94,10 @@ roc_init(const char *call, const void *uid, int rank, int nranks, int req,
 		return ROCSHMEM_ERROR;
 	}
 	ROCSHMEM_TEAM_WORLD = (rocshmem_team_t)sh_team_world;
+	ROCSHMEM_TEAM_SHARED = (rocshmem_team_t)sh_team_shared;
+	ROCSHMEM_CTX_DEFAULT.ctx_opaque = (void *)SHMEM_CTX_DEFAULT;
+	ROCSHMEM_CTX_DEFAULT.team_opaque = NULL;
+	rocshmem_reset_stats();
 	SHMEM_TEAM_WORLD = (shmem_team_t)sh_team_world;
 	SHMEM_TEAM_SHARED = (shmem_team_t)sh_team_shared;
 	if (provided)
@@ -114,8 +126,17 @@ rocshmem_init_thread(int requested, int *provided)
 int
 rocshmem_init_attr(unsigned int flags, rocshmem_init_attr_t *attr)
 {
-	if (flags == 0)
+	if (flags == ROCSHMEM_INIT_WITH_MPI_COMM) {
+		if (attr && attr->mpi_comm) {
+			fprintf(stderr, "zeshmem: %s: "
+				"ROCSHMEM_INIT_WITH_MPI_COMM with a "
+				"communicator: libzeshmem has no MPI "
+				"(rocshmem.hpp's rocshmem_init(MPI_Comm) "
+				"starts on one)\n", __func__);
+			return ROCSHMEM_ERROR;
+		}
 		return rocshmem_init();
+	}
 	const char *bad = NULL;
 	if (flags != ROCSHMEM_INIT_WITH_UNIQUEID)
 		bad = "flags other than ROCSHMEM_INIT_WITH_UNIQUEID";
@@ -179,8 +200,11 @@ void
 rocshmem_finalize(void)
 {
 	shmem_finalize();
-	if (!sh.initialized)
+	if (!sh.initialized) {
 		ROCSHMEM_TEAM_WORLD = ROCSHMEM_TEAM_INVALID;
+		ROCSHMEM_TEAM_SHARED = ROCSHMEM_TEAM_INVALID;
+		ROCSHMEM_CTX_DEFAULT = ROCSHMEM_CTX_INVALID;
+	}
 }
 
 void
@@ -290,75 +314,191 @@ rocshmem_buffer_unregister_symmetric(void *addr)
 					     : ROCSHMEM_SUCCESS;
 }
 
+static int
+roc_strreg(const char *call, void *addr, size_t length, int my_pe,
+	   int n_pes, ptrdiff_t stride)
+{
+	sh_check_init(call);
+	int rc = sh_strreg_add(addr, length, my_pe, n_pes, stride, call);
+	return rc ? -1 : 0;
+}
+
+int
+rocshmem_buffer_register_vmm(void *addr, size_t length, int my_pe,
+			     int n_pes, ptrdiff_t stride)
+{
+	return roc_strreg(__func__, addr, length, my_pe, n_pes, stride);
+}
+
+int
+rocshmem_sym_buffer_register(void *addr, size_t length, int my_pe,
+			     int n_pes, ptrdiff_t stride)
+{
+	return roc_strreg(__func__, addr, length, my_pe, n_pes, stride);
+}
+
+int
+rocshmem_sym_buffer_unregister(void *addr)
+{
+	sh_check_init(__func__);
+	shmem_quiet();
+	if (sh_strreg_del(addr) == 0)
+		return 0;
+	sh_warn(__func__, "addr %p is no stride registration's", addr);
+	return -1;
+}
+
 /* ---- RMA --------------------------------------------------------------- */
 
 void
 rocshmem_putmem(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_PUT);
 	face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 0);
 }
 
 void
 rocshmem_putmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_PUT);
 	face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 1);
 }
 
 void
 rocshmem_getmem(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_GET);
 	face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 0);
 }
 
 void
 rocshmem_getmem_nbi(void *dest, const void *source, size_t nelems, int pe)
 {
+	ROC_COUNT(ROC_GET);
 	face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1, pe, 1);
 }
 
-#define DEF_RMA(T, N, A) \
-	void rocshmem_##N##_put(T *dest, const T *source, size_t nelems, \
-				int pe) \
+/* The runtime's context of a rocshmem_ctx_t; ends the PE for
+ * ROCSHMEM_CTX_INVALID (as face_ctx does for SHMEM_CTX_INVALID). */
+static shmem_ctx_t
+roc_ctx(const char *call, rocshmem_ctx_t ctx)
+{
+	if (__builtin_expect(ctx.ctx_opaque == NULL, 0))
+		sh_fatal(call, "ctx is ROCSHMEM_CTX_INVALID");
+	return (shmem_ctx_t)ctx.ctx_opaque;
+}
+
+/* The typed RMA of name prefix NM (rocshmem_int, rocshmem_ctx_int), its
+ * leading parameters P() (ROC_NOP, or ROC_CTXP) and the runtime context
+ * CX. */
+#define ROC_CTXP() rocshmem_ctx_t ctx,
+#define ROC_NOP()
+#define ROC_CX roc_ctx(__func__, ctx)
+#define DEF_RMA1(T, NM, P, CX) \
+	void NM##_put(P() T *dest, const T *source, size_t nelems, int pe) \
 	{ \
-		face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_PUT); \
+		face_put(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 0); \
 	} \
-	void rocshmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, \
-				    int pe) \
+	void NM##_put_nbi(P() T *dest, const T *source, size_t nelems, \
+			   int pe) \
 	{ \
-		face_put(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 1); \
+		ROC_COUNT(ROC_PUT); \
+		face_put(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 1); \
 	} \
-	void rocshmem_##N##_p(T *dest, T value, int pe) \
+	void NM##_p(P() T *dest, T value, int pe) \
 	{ \
-		face_put(__func__, SHMEM_CTX_DEFAULT, dest, &value, 1, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_PUT); \
+		face_put(__func__, CX, dest, &value, 1, sizeof(T), pe, 0); \
 	} \
-	void rocshmem_##N##_get(T *dest, const T *source, size_t nelems, \
-				int pe) \
+	void NM##_get(P() T *dest, const T *source, size_t nelems, int pe) \
 	{ \
-		face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_GET); \
+		face_get(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 0); \
 	} \
-	void rocshmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, \
-				    int pe) \
+	void NM##_get_nbi(P() T *dest, const T *source, size_t nelems, \
+			   int pe) \
 	{ \
-		face_get(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, \
-			 sizeof(T), pe, 1); \
+		ROC_COUNT(ROC_GET); \
+		face_get(__func__, CX, dest, source, nelems, sizeof(T), pe, \
+			 1); \
 	} \
-	T rocshmem_##N##_g(const T *source, int pe) \
+	T NM##_g(P() const T *source, int pe) \
 	{ \
 		T v; \
-		face_get(__func__, SHMEM_CTX_DEFAULT, &v, source, 1, \
-			 sizeof(T), pe, 0); \
+		ROC_COUNT(ROC_GET); \
+		face_get(__func__, CX, &v, source, 1, sizeof(T), pe, 0); \
 		return v; \
 	}
+#define DEF_RMA(T, N, A) \
+	DEF_RMA1(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT)
+#define DEF_CTX_RMA(T, N, A) \
+	DEF_RMA1(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
 ROCSHMEM_RMA_TYPES(DEF_RMA, )
+ROCSHMEM_RMA_TYPES(DEF_CTX_RMA, )
+
+void
+rocshmem_ctx_putmem(rocshmem_ctx_t ctx, void *dest, const void *source,
+		    size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_PUT);
+	face_put(__func__, ROC_CX, dest, source, nelems, 1, pe, 0);
+}
+
+void
+rocshmem_ctx_putmem_nbi(rocshmem_ctx_t ctx, void *dest, const void *source,
+			size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_PUT);
+	face_put(__func__, ROC_CX, dest, source, nelems, 1, pe, 1);
+}
+
+void
+rocshmem_ctx_getmem(rocshmem_ctx_t ctx, void *dest, const void *source,
+		    size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_GET);
+	face_get(__func__, ROC_CX, dest, source, nelems, 1, pe, 0);
+}
+
+void
+rocshmem_ctx_getmem_nbi(rocshmem_ctx_t ctx, void *dest, const void *source,
+			size_t nelems, int pe)
+{
+	ROC_COUNT(ROC_GET);
+	face_get(__func__, ROC_CX, dest, source, nelems, 1, pe, 1);
+}
+
+void
+rocshmem_ctx_putmem_signal(rocshmem_ctx_t ctx, void *dest,
+			   const void *source, size_t nelems,
+			   uint64_t *sig_addr, uint64_t signal, int sig_op,
+			   int pe)
+{
+	ROC_COUNT(ROC_SIGNAL);
+	face_put_signal(__func__, ROC_CX, dest, source, nelems, 1, sig_addr,
+			signal, sig_op, pe, 0);
+}
+
+void
+rocshmem_ctx_putmem_signal_nbi(rocshmem_ctx_t ctx, void *dest,
+			       const void *source, size_t nelems,
+			       uint64_t *sig_addr, uint64_t signal,
+			       int sig_op, int pe)
+{
+	ROC_COUNT(ROC_SIGNAL);
+	face_put_signal(__func__, ROC_CX, dest, source, nelems, 1, sig_addr,
+			signal, sig_op, pe, 1);
+}
 
 void
 rocshmem_putmem_signal(void *dest, const void *source, size_t nelems,
 		       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
 {
+	ROC_COUNT(ROC_SIGNAL);
 	face_put_signal(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1,
 			sig_addr, signal, sig_op, pe, 0);
 }
@@ -368,6 +508,7 @@ rocshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems,
 			   uint64_t *sig_addr, uint64_t signal, int sig_op,
 			   int pe)
 {
+	ROC_COUNT(ROC_SIGNAL);
 	face_put_signal(__func__, SHMEM_CTX_DEFAULT, dest, source, nelems, 1,
 			sig_addr, signal, sig_op, pe, 1);
 }
@@ -380,67 +521,83 @@ rocshmem_signal_fetch(const uint64_t *sig_addr)
 
 /* ---- atomics ----------------------------------------------------------- */
 
-/* One atomic of type T returning the old value (fetching forms). */
-#define ROC_AMO(T, OP, dest, value, cond, pe) \
+/* One atomic of type T on context CX returning the old value (fetching
+ * forms), and without. */
+#define ROC_AMO(T, CX, OP, dest, value, cond, pe) \
 	T old; \
-	face_amo(__func__, SHMEM_CTX_DEFAULT, OP, FACE_KIND(T), sizeof(T), \
-		 (void *)(dest), value, cond, &old, pe); \
+	ROC_COUNT(ROC_AMO); \
+	face_amo(__func__, CX, OP, FACE_KIND(T), sizeof(T), (void *)(dest), \
+		 value, cond, &old, pe); \
 	return old
-#define ROC_AMO_NF(T, OP, dest, value, pe) \
-	face_amo(__func__, SHMEM_CTX_DEFAULT, OP, FACE_KIND(T), sizeof(T), \
-		 (void *)(dest), value, NULL, NULL, pe)
+#define ROC_AMO_NF(T, CX, OP, dest, value, pe) \
+	ROC_COUNT(ROC_AMO); \
+	face_amo(__func__, CX, OP, FACE_KIND(T), sizeof(T), (void *)(dest), \
+		 value, NULL, NULL, pe)
 
+/* fetch, set, swap (every AMO type, float and double included) */
+#define DEF_AMO3(T, NM, P, CX) \
+	T NM##_atomic_fetch(P() T *source, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_FETCH, source, NULL, NULL, pe); \
+	} \
+	void NM##_atomic_set(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO_NF(T, CX, SH_AMO_SET, dest, &value, pe); \
+	} \
+	T NM##_atomic_swap(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_SWAP, dest, &value, NULL, pe); \
+	}
+#define DEF_AMO1(T, NM, P, CX) \
+	T NM##_atomic_compare_swap(P() T *dest, T cond, T value, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_CSWAP, dest, &value, &cond, pe); \
+	} \
+	void NM##_atomic_inc(P() T *dest, int pe) \
+	{ \
+		T one = 1; \
+		ROC_AMO_NF(T, CX, SH_AMO_ADD, dest, &one, pe); \
+	} \
+	T NM##_atomic_fetch_inc(P() T *dest, int pe) \
+	{ \
+		T one = 1; \
+		ROC_AMO(T, CX, SH_AMO_ADD, dest, &one, NULL, pe); \
+	} \
+	void NM##_atomic_add(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO_NF(T, CX, SH_AMO_ADD, dest, &value, pe); \
+	} \
+	T NM##_atomic_fetch_add(P() T *dest, T value, int pe) \
+	{ \
+		ROC_AMO(T, CX, SH_AMO_ADD, dest, &value, NULL, pe); \
+	}
 #define DEF_AMO(T, N, A) \
-	T rocshmem_##N##_atomic_fetch(T *source, int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_FETCH, source, NULL, NULL, pe); \
-	} \
-	void rocshmem_##N##_atomic_set(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO_NF(T, SH_AMO_SET, dest, &value, pe); \
-	} \
-	T rocshmem_##N##_atomic_swap(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_SWAP, dest, &value, NULL, pe); \
-	} \
-	T rocshmem_##N##_atomic_compare_swap(T *dest, T cond, T value, \
-					     int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_CSWAP, dest, &value, &cond, pe); \
-	} \
-	void rocshmem_##N##_atomic_inc(T *dest, int pe) \
-	{ \
-		T one = 1; \
-		ROC_AMO_NF(T, SH_AMO_ADD, dest, &one, pe); \
-	} \
-	T rocshmem_##N##_atomic_fetch_inc(T *dest, int pe) \
-	{ \
-		T one = 1; \
-		ROC_AMO(T, SH_AMO_ADD, dest, &one, NULL, pe); \
-	} \
-	void rocshmem_##N##_atomic_add(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO_NF(T, SH_AMO_ADD, dest, &value, pe); \
-	} \
-	T rocshmem_##N##_atomic_fetch_add(T *dest, T value, int pe) \
-	{ \
-		ROC_AMO(T, SH_AMO_ADD, dest, &value, NULL, pe); \
-	}
+	DEF_AMO3(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_AMO1(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_AMO3(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX) \
+	DEF_AMO1(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
+#define DEF_FAMO(T, N, A) \
+	DEF_AMO3(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_AMO3(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
 ROCSHMEM_AMO_TYPES(DEF_AMO, )
+ROCSHMEM_FAMO_TYPES(DEF_FAMO, )
 
-#define DEF_BITAMO1(T, N, OP, NAME) \
-	void rocshmem_##N##_atomic_##NAME(T *dest, T value, int pe) \
+#define DEF_BITAMO1(T, NM, P, CX, OP, NAME) \
+	void NM##_atomic_##NAME(P() T *dest, T value, int pe) \
 	{ \
-		ROC_AMO_NF(T, OP, dest, &value, pe); \
+		ROC_AMO_NF(T, CX, OP, dest, &value, pe); \
 	} \
-	T rocshmem_##N##_atomic_fetch_##NAME(T *dest, T value, int pe) \
+	T NM##_atomic_fetch_##NAME(P() T *dest, T value, int pe) \
 	{ \
-		ROC_AMO(T, OP, dest, &value, NULL, pe); \
+		ROC_AMO(T, CX, OP, dest, &value, NULL, pe); \
 	}
+#define DEF_BITAMO2(T, NM, P, CX) \
+	DEF_BITAMO1(T, NM, P, CX, SH_AMO_AND, and) \
+	DEF_BITAMO1(T, NM, P, CX, SH_AMO_OR, or) \
+	DEF_BITAMO1(T, NM, P, CX, SH_AMO_XOR, xor)
 #define DEF_BITAMO(T, N, A) \
-	DEF_BITAMO1(T, N, SH_AMO_AND, and) \
-	DEF_BITAMO1(T, N, SH_AMO_OR, or) \
-	DEF_BITAMO1(T, N, SH_AMO_XOR, xor)
+	DEF_BITAMO2(T, rocshmem_##N, ROC_NOP, SHMEM_CTX_DEFAULT) \
+	DEF_BITAMO2(T, rocshmem_ctx_##N, ROC_CTXP, ROC_CX)
 ROCSHMEM_BITAMO_TYPES(DEF_BITAMO, )
 
 /* ---- ordering and synchronization -------------------------------------- */
@@ -448,39 +605,46 @@ ROCSHMEM_BITAMO_TYPES(DEF_BITAMO, )
 void
 rocshmem_fence(void)
 {
+	ROC_COUNT(ROC_SYNC);
 	shmem_fence();
 }
 
 void
 rocshmem_quiet(void)
 {
+	ROC_COUNT(ROC_SYNC);
 	shmem_quiet();
 }
 
 void
 rocshmem_barrier_all(void)
 {
+	ROC_COUNT(ROC_COLL);
 	shmem_barrier_all();
 }
 
 void
 rocshmem_sync_all(void)
 {
+	ROC_COUNT(ROC_COLL);
 	shmem_sync_all();
 }
 
 #define DEF_SYNC(T, N, A) \
 	void rocshmem_##N##_wait_until(T *ivar, int cmp, T val) \
 	{ \
+		ROC_COUNT(ROC_SYNC); \
 		face_wait_until(__func__, ivar, FACE_KIND(T), sizeof(T), \
-				roc_cmp(__func__, cmp), &val); \
+				face_roc_cmp(__func__, cmp), &val); \
 	} \
 	int rocshmem_##N##_test(T *ivar, int cmp, T val) \
 	{ \
+		ROC_COUNT(ROC_SYNC); \
 		return face_test(__func__, ivar, FACE_KIND(T), sizeof(T), \
-				 roc_cmp(__func__, cmp), &val); \
+				 face_roc_cmp(__func__, cmp), &val); \
 	}
 ROCSHMEM_SYNC_TYPES(DEF_SYNC, )
+ROCSHMEM_SYNC_MORE_TYPES(DEF_SYNC, )
 
 /* ---- teams ------------------------------------------------------------- */
 

@@ -18,7 +18,10 @@
 #include <level_zero/ze_api.h>
 
 #include <errno.h>
+#include <sys/mman.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -786,6 +789,600 @@ case_teams(void)
 	rocshmem_barrier_all();
 }
 
+/* ---- rocSHMEM 3.x: information, statistics, contexts, ... -------------- */
+
+/* Exact operation counts for rocshmem_dump_stats (the test reads them) */
+static void
+case_info(void)
+{
+	int ma = 0, mi = 0, pa = -1;
+	rocshmem_info_get_version(&ma, &mi);
+	CHECK(ma == 1 && mi == 4, "spec version %d.%d", ma, mi);
+	char name[ROCSHMEM_MAX_NAME_LEN];
+	memset(name, 'x', sizeof(name));
+	rocshmem_info_get_name(name);
+	CHECK(!strcmp(name, ROCSHMEM_VENDOR_STRING), "name %.64s", name);
+	rocshmem_vendor_get_version_info(&ma, &mi, &pa);
+	CHECK(ma == 3 && mi == 0 && pa == 0, "vendor %d.%d.%d", ma, mi, pa);
+	CHECK(rocshmem_team_n_pes(ROCSHMEM_TEAM_SHARED) == npes &&
+	      rocshmem_team_my_pe(ROCSHMEM_TEAM_SHARED) == me, "shared");
+	CHECK(ROCSHMEM_CTX_DEFAULT.ctx_opaque != NULL &&
+	      ROCSHMEM_CTX_INVALID.ctx_opaque == NULL, "ctx handles");
+	rocshmem_init_attr_t attr = { .mpi_comm = &attr };
+	CHECK(rocshmem_init_attr(ROCSHMEM_INIT_WITH_MPI_COMM, &attr) ==
+	      ROCSHMEM_ERROR, "init_attr with a communicator");
+	long *x = rocshmem_calloc(4, sizeof(long));
+	uint64_t *sig = rocshmem_calloc(1, sizeof(uint64_t));
+	CHECK(x && sig, "calloc");
+	int peer = (me + 1) % npes;
+	rocshmem_reset_stats();
+	rocshmem_long_p(x, 1, peer);                    /* put 1 */
+	rocshmem_putmem(x + 1, x, sizeof(long), peer);  /* put 2 */
+	rocshmem_long_put_nbi(x + 2, x, 1, peer);       /* put 3 */
+	(void)rocshmem_long_g(x, peer);                 /* get 1 */
+	rocshmem_getmem(x + 3, x, sizeof(long), peer);  /* get 2 */
+	rocshmem_long_atomic_add(x, 1, peer);           /* amo 1 */
+	rocshmem_putmem_signal(x, x, 0, sig, 1, ROCSHMEM_SIGNAL_ADD, peer);
+	rocshmem_quiet();                               /* sync 1 */
+	rocshmem_barrier_all();                         /* collective 1 */
+	rocshmem_dump_stats();
+	rocshmem_barrier_all();
+	rocshmem_free(sig);
+	rocshmem_free(x);
+}
+
+#define CTX_RMA_ONE(T, N, A) \
+	{ \
+		T *d = rocshmem_calloc(4, sizeof(T)); \
+		CHECK(d, "calloc " #N); \
+		T s[2] = { (T)(me + 1), (T)(me + 2) }; \
+		rocshmem_ctx_##N##_put(c, d, s, 2, peer); \
+		rocshmem_ctx_##N##_p(c, d + 2, (T)(me + 3), peer); \
+		rocshmem_ctx_##N##_put_nbi(c, d + 3, s, 1, peer); \
+		rocshmem_ctx_quiet(c); \
+		rocshmem_barrier_all(); \
+		CHECK(d[0] == (T)(from + 1) && d[1] == (T)(from + 2) && \
+		      d[2] == (T)(from + 3) && d[3] == (T)(from + 1), \
+		      "ctx " #N " put"); \
+		T g[2] = { 0, 0 }; \
+		rocshmem_ctx_##N##_get(c, g, d, 2, peer); \
+		CHECK(g[0] == (T)(me + 1) && g[1] == (T)(me + 2), \
+		      "ctx " #N " get"); \
+		CHECK(rocshmem_ctx_##N##_g(c, d + 2, peer) == (T)(me + 3), \
+		      "ctx " #N " g"); \
+		rocshmem_ctx_##N##_get_nbi(c, g, d + 2, 1, peer); \
+		rocshmem_ctx_quiet(c); \
+		CHECK(g[0] == (T)(me + 3), "ctx " #N " get_nbi"); \
+		rocshmem_barrier_all(); \
+		rocshmem_free(d); \
+	}
+
+#define CTX_AMO_ONE(T, N, A) \
+	{ \
+		T *x = rocshmem_calloc(2, sizeof(T)); \
+		CHECK(x, "calloc " #N); \
+		for (int pe = 0; pe < npes; pe++) { \
+			rocshmem_ctx_##N##_atomic_add(c, x, (T)(me + 1), pe); \
+			rocshmem_ctx_##N##_atomic_inc(c, x + 1, pe); \
+		} \
+		rocshmem_ctx_quiet(c); \
+		rocshmem_barrier_all(); \
+		CHECK(x[0] == (T)(npes * (npes + 1) / 2) && x[1] == (T)npes, \
+		      "ctx " #N " add/inc"); \
+		rocshmem_barrier_all(); \
+		if (me == 0) { \
+			rocshmem_ctx_##N##_atomic_set(c, x + 1, (T)5, peer); \
+			CHECK(rocshmem_ctx_##N##_atomic_swap(c, x + 1, (T)6, \
+							     peer) == (T)5, \
+			      "ctx " #N " swap"); \
+			CHECK(rocshmem_ctx_##N##_atomic_compare_swap( \
+				      c, x + 1, (T)6, (T)9, peer) == (T)6, \
+			      "ctx " #N " cswap"); \
+			CHECK(rocshmem_ctx_##N##_atomic_fetch_inc(c, x + 1, \
+								  peer) == \
+			      (T)9, "ctx " #N " finc"); \
+			CHECK(rocshmem_ctx_##N##_atomic_fetch_add( \
+				      c, x + 1, (T)2, peer) == (T)10, \
+			      "ctx " #N " fadd"); \
+			CHECK(rocshmem_ctx_##N##_atomic_fetch(c, x + 1, \
+							      peer) == (T)12, \
+			      "ctx " #N " fetch"); \
+		} \
+		rocshmem_barrier_all(); \
+		rocshmem_free(x); \
+	}
+
+#define CTX_BIT_ONE(T, N, A) \
+	{ \
+		T *x = rocshmem_calloc(1, sizeof(T)); \
+		CHECK(x, "calloc " #N); \
+		for (int pe = 0; pe < npes; pe++) \
+			rocshmem_ctx_##N##_atomic_or(c, x, (T)1 << me, pe); \
+		rocshmem_ctx_quiet(c); \
+		rocshmem_barrier_all(); \
+		CHECK(*x == (T)(((T)1 << npes) - 1), "ctx " #N " or"); \
+		rocshmem_barrier_all(); \
+		if (me == 0) { \
+			CHECK(rocshmem_ctx_##N##_atomic_fetch_and(c, x, (T)1, \
+								  peer) == \
+			      (T)(((T)1 << npes) - 1), "ctx " #N " and"); \
+			CHECK(rocshmem_ctx_##N##_atomic_fetch_xor(c, x, (T)3, \
+								  peer) == \
+			      (T)1, "ctx " #N " xor"); \
+			rocshmem_ctx_##N##_atomic_xor(c, x, (T)2, peer); \
+			rocshmem_ctx_##N##_atomic_and(c, x, (T)0, peer); \
+			CHECK(rocshmem_ctx_##N##_atomic_fetch_or(c, x, (T)0, \
+								 peer) == \
+			      (T)0, "ctx " #N " fetch_or"); \
+		} \
+		rocshmem_barrier_all(); \
+		rocshmem_free(x); \
+	}
+
+/* float and double fetch / set / swap, default and ctx forms */
+#define FAMO_ONE(T, N, A) \
+	{ \
+		T *x = rocshmem_calloc(2, sizeof(T)); \
+		CHECK(x, "calloc " #N); \
+		rocshmem_##N##_atomic_set(x, (T)(me + 0.5), peer); \
+		rocshmem_ctx_##N##_atomic_set(c, x + 1, (T)(me + 0.25), \
+					      peer); \
+		rocshmem_ctx_quiet(c); \
+		rocshmem_barrier_all(); \
+		CHECK(x[0] == (T)(from + 0.5) && x[1] == (T)(from + 0.25), \
+		      #N " set"); \
+		rocshmem_barrier_all(); \
+		CHECK(rocshmem_##N##_atomic_fetch(x, peer) == (T)(me + 0.5), \
+		      #N " fetch"); \
+		CHECK(rocshmem_ctx_##N##_atomic_fetch(c, x + 1, peer) == \
+		      (T)(me + 0.25), #N " ctx fetch"); \
+		rocshmem_barrier_all(); \
+		CHECK(rocshmem_##N##_atomic_swap(x, (T)-1.5, peer) == \
+		      (T)(me + 0.5), #N " swap"); \
+		CHECK(rocshmem_ctx_##N##_atomic_swap(c, x + 1, (T)-2.5, \
+						     peer) == \
+		      (T)(me + 0.25), #N " ctx swap"); \
+		rocshmem_barrier_all(); \
+		CHECK(x[0] == (T)-1.5 && x[1] == (T)-2.5, #N " swapped"); \
+		rocshmem_barrier_all(); \
+		rocshmem_free(x); \
+	}
+
+static void
+case_ctx(void)
+{
+	int peer = (me + 1) % npes, from = (me + npes - 1) % npes;
+	rocshmem_ctx_t c = ROCSHMEM_CTX_INVALID;
+	CHECK(rocshmem_ctx_create(ROCSHMEM_CTX_SERIALIZED, &c) == 0 &&
+	      c.ctx_opaque != NULL && c.team_opaque == NULL, "ctx_create");
+	ROCSHMEM_RMA_TYPES(CTX_RMA_ONE, )
+	ROCSHMEM_AMO_TYPES(CTX_AMO_ONE, )
+	ROCSHMEM_BITAMO_TYPES(CTX_BIT_ONE, )
+	ROCSHMEM_FAMO_TYPES(FAMO_ONE, )
+	/* putmem / getmem / put-with-signal on the context */
+	long *d = rocshmem_calloc(8, sizeof(long));
+	uint64_t *sig = rocshmem_calloc(1, sizeof(uint64_t));
+	CHECK(d && sig, "calloc");
+	long s[4] = { me, me * 10, me * 100, me * 1000 };
+	rocshmem_ctx_putmem(c, d, s, sizeof(s), peer);
+	rocshmem_ctx_putmem_nbi(c, d + 4, s, sizeof(long), peer);
+	rocshmem_ctx_fence(c);
+	rocshmem_ctx_putmem_signal_nbi(c, d + 5, s + 1, sizeof(long), sig, 2,
+				       ROCSHMEM_SIGNAL_ADD, peer);
+	rocshmem_ctx_putmem_signal(c, d + 6, s + 2, sizeof(long), sig, 3,
+				   ROCSHMEM_SIGNAL_ADD, peer);
+	rocshmem_uint64_wait_until(sig, ROCSHMEM_CMP_EQ, 5);
+	CHECK(d[0] == from && d[1] == from * 10 && d[3] == from * 1000 &&
+	      d[4] == from && d[5] == from * 10 && d[6] == from * 100,
+	      "ctx putmem / signal");
+	long g[4] = { 0 };
+	rocshmem_ctx_getmem(c, g, d, sizeof(g), peer);
+	CHECK(g[0] == me && g[3] == me * 1000, "ctx getmem");
+	rocshmem_ctx_getmem_nbi(c, g, d + 6, sizeof(long), peer);
+	rocshmem_ctx_quiet(c);
+	CHECK(g[0] == me * 100, "ctx getmem_nbi");
+	rocshmem_barrier_all();
+	/* a team's context numbers PEs as the team does */
+	rocshmem_team_t even = ROCSHMEM_TEAM_INVALID;
+	CHECK(rocshmem_team_split_strided(ROCSHMEM_TEAM_WORLD, 0, 2,
+					  (npes + 1) / 2, NULL, 0, &even) == 0,
+	      "split");
+	rocshmem_ctx_t tc = ROCSHMEM_CTX_DEFAULT;
+	int rc = rocshmem_team_create_ctx(even, 0, &tc);
+	if (me % 2 == 0) {
+		CHECK(rc == 0 && tc.team_opaque == even, "team ctx");
+		int tn = rocshmem_team_n_pes(even);
+		int tp = (rocshmem_team_my_pe(even) + 1) % tn;
+		rocshmem_ctx_long_p(tc, d + 7, 700 + me, tp);
+		rocshmem_ctx_quiet(tc);
+	} else {
+		CHECK(rc != 0 && tc.ctx_opaque == NULL, "no team ctx");
+	}
+	/* a PE outside the team: fence, quiet, destroy are no-ops */
+	rocshmem_ctx_fence(tc);
+	rocshmem_ctx_quiet(tc);
+	rocshmem_barrier_all();
+	if (me % 2 == 0) {
+		int tn = rocshmem_team_n_pes(even);
+		int src = ((me / 2 + tn - 1) % tn) * 2;
+		CHECK(d[7] == 700 + src, "team ctx put: %ld", d[7]);
+	}
+	rocshmem_ctx_destroy(tc);
+	rocshmem_team_destroy(even);
+	rocshmem_ctx_t bad = ROCSHMEM_CTX_DEFAULT;
+	CHECK(rocshmem_ctx_create(64, &bad) == ROCSHMEM_ERROR &&
+	      bad.ctx_opaque == NULL, "bad options");
+	rocshmem_ctx_destroy(ROCSHMEM_CTX_INVALID);
+	rocshmem_ctx_destroy(ROCSHMEM_CTX_DEFAULT);
+	rocshmem_ctx_destroy(c);
+	rocshmem_barrier_all();
+	rocshmem_free(sig);
+	rocshmem_free(d);
+}
+
+/* wait_until / test of the 3.x types, and the multi forms */
+static void
+case_waits(void)
+{
+	int peer = (me + 1) % npes;
+	double *dv = rocshmem_calloc(4, sizeof(double));
+	float *fv = rocshmem_calloc(1, sizeof(float));
+	char *cv = rocshmem_calloc(1, 1);
+	int *iv = rocshmem_calloc(4, sizeof(int));
+	CHECK(dv && fv && cv && iv, "calloc");
+	*fv = 2.5f;
+	CHECK(rocshmem_float_test(fv, ROCSHMEM_CMP_EQ, 2.5f) == 1 &&
+	      rocshmem_float_test(fv, ROCSHMEM_CMP_LT, 2.5f) == 0 &&
+	      rocshmem_float_test(fv, ROCSHMEM_CMP_LE, 2.5f) == 1 &&
+	      rocshmem_float_test(fv, ROCSHMEM_CMP_GT, 2.0f) == 1 &&
+	      rocshmem_float_test(fv, ROCSHMEM_CMP_NE, 2.5f) == 0 &&
+	      rocshmem_float_test(fv, ROCSHMEM_CMP_GE, 3.0f) == 0,
+	      "float test");
+	*fv = 0;
+	rocshmem_barrier_all();
+	/* the peer's writes end each wait */
+	rocshmem_float_p(fv, 1.75f, peer);
+	rocshmem_char_p(cv, 'z', peer);
+	rocshmem_float_wait_until(fv, ROCSHMEM_CMP_EQ, 1.75f);
+	rocshmem_char_wait_until(cv, ROCSHMEM_CMP_EQ, 'z');
+	CHECK(rocshmem_char_test(cv, ROCSHMEM_CMP_NE, 'z') == 0, "char");
+	rocshmem_barrier_all();
+	/* wait_until_all: the peer sets all four */
+	for (int i = 0; i < 4; i++) {
+		rocshmem_double_p(dv + i, 1.5 * (i + 1), peer);
+		rocshmem_int_p(iv + i, i + 1, peer);
+	}
+	rocshmem_double_wait_until_all(dv, 4, NULL, ROCSHMEM_CMP_GE, 1.5);
+	rocshmem_int_wait_until_all_vector(iv, 4, NULL, ROCSHMEM_CMP_GT, 0);
+	/* some: ivars 1..3 are >= 2, status excludes 3 */
+	int status[4] = { 0, 0, 0, 1 };
+	size_t idx[4] = { 9, 9, 9, 9 };
+	size_t n = rocshmem_int_wait_until_some(iv, 4, idx, status,
+						ROCSHMEM_CMP_GE, 2);
+	CHECK(n == 2 && idx[0] == 1 && idx[1] == 2, "some %zu", n);
+	n = rocshmem_double_wait_until_some_vector(dv, 4, idx, NULL,
+						   ROCSHMEM_CMP_GT, 4.0);
+	CHECK(n == 2 && idx[0] == 2 && idx[1] == 3, "double some %zu", n);
+	/* any: every satisfied index in turn */
+	int seen = 0;
+	for (int k = 0; k < 4; k++) {
+		size_t i = rocshmem_int_wait_until_any(iv, 4, NULL,
+						       ROCSHMEM_CMP_GE, 3);
+		CHECK(i == 2 || i == 3, "any %zu", i);
+		seen |= 1 << i;
+	}
+	CHECK(seen == 0xc, "any saw %#x", seen);
+	size_t i = rocshmem_double_wait_until_any_vector(dv, 4, status,
+							 ROCSHMEM_CMP_EQ, 4.5);
+	CHECK(i == 2, "double any %zu", i);
+	int all_out[4] = { 1, 1, 1, 1 };
+	CHECK(rocshmem_float_wait_until_any(fv, 1, all_out, ROCSHMEM_CMP_EQ,
+					    0.0f) == SIZE_MAX, "none included");
+	rocshmem_barrier_all();
+	rocshmem_free(iv);
+	rocshmem_free(cv);
+	rocshmem_free(fv);
+	rocshmem_free(dv);
+}
+
+/* the ctx team reductions and broadcasts, exact values */
+static void
+case_coll(void)
+{
+	rocshmem_ctx_t c = ROCSHMEM_CTX_DEFAULT;
+	rocshmem_team_t w = ROCSHMEM_TEAM_WORLD;
+	int *is = rocshmem_malloc(2 * sizeof(int));
+	int *id = rocshmem_malloc(2 * sizeof(int));
+	double *ds = rocshmem_malloc(2 * sizeof(double));
+	double *dd = rocshmem_malloc(2 * sizeof(double));
+	short *ss = rocshmem_malloc(sizeof(short));
+	short *sd = rocshmem_malloc(sizeof(short));
+	CHECK(is && id && ds && dd && ss && sd, "malloc");
+	is[0] = me + 1;
+	is[1] = 1 << me;
+	ds[0] = me + 0.5;
+	ds[1] = -(double)me;
+	*ss = (short)(0x0f0f | (1 << (me + 4)));
+	int sum = npes * (npes + 1) / 2, prod = 1;
+	for (int p = 1; p <= npes; p++)
+		prod *= p;
+	CHECK(rocshmem_ctx_int_sum_reduce(c, w, id, is, 1) == 0 &&
+	      id[0] == sum, "int sum %d", id[0]);
+	CHECK(rocshmem_ctx_int_prod_reduce(c, w, id, is, 1) == 0 &&
+	      id[0] == prod, "int prod %d", id[0]);
+	CHECK(rocshmem_ctx_int_max_reduce(c, w, id, is, 2) == 0 &&
+	      id[0] == npes && id[1] == 1 << (npes - 1), "int max");
+	CHECK(rocshmem_ctx_int_min_reduce(c, w, id, is, 2) == 0 &&
+	      id[0] == 1 && id[1] == 1, "int min");
+	CHECK(rocshmem_ctx_int_or_reduce(c, w, id, is + 1, 1) == 0 &&
+	      id[0] == (1 << npes) - 1, "int or");
+	CHECK(rocshmem_ctx_int_xor_reduce(c, w, id, is + 1, 1) == 0 &&
+	      id[0] == (1 << npes) - 1, "int xor");
+	CHECK(rocshmem_ctx_int_and_reduce(c, w, id, is + 1, 1) == 0 &&
+	      id[0] == (npes == 1), "int and");
+	CHECK(rocshmem_ctx_short_and_reduce(c, w, sd, ss, 1) == 0 &&
+	      *sd == 0x0f0f, "short and %#x", *sd);
+	CHECK(rocshmem_ctx_double_sum_reduce(c, w, dd, ds, 2) == 0 &&
+	      dd[0] == sum - npes * 0.5 && dd[1] == -(double)(sum - npes),
+	      "double sum %f %f", dd[0], dd[1]);
+	CHECK(rocshmem_ctx_double_max_reduce(c, w, dd, ds, 1) == 0 &&
+	      dd[0] == npes - 0.5, "double max");
+	CHECK(rocshmem_ctx_int_sum_reduce(c, w, id, is, -1) ==
+	      ROCSHMEM_ERROR, "negative nreduce");
+	long *bs = rocshmem_malloc(3 * sizeof(long));
+	long *bd = rocshmem_calloc(3, sizeof(long));
+	CHECK(bs && bd, "malloc");
+	for (int k = 0; k < 3; k++)
+		bs[k] = me * 10 + k;
+	int root = npes - 1;
+	rocshmem_ctx_long_broadcast(c, w, bd, bs, 3, root);
+	rocshmem_barrier_all();
+	for (int k = 0; k < 3; k++)
+		CHECK(bd[k] == root * 10 + k, "broadcast %d: %ld", k, bd[k]);
+	rocshmem_barrier_all();
+	rocshmem_free(bd);
+	rocshmem_free(bs);
+	rocshmem_free(sd);
+	rocshmem_free(ss);
+	rocshmem_free(dd);
+	rocshmem_free(ds);
+	rocshmem_free(id);
+	rocshmem_free(is);
+}
+
+/* ---- stream-ordered operations on a Level Zero command list ---------- */
+
+static ze_command_list_handle_t
+make_list(int immediate)
+{
+	ze_context_handle_t ctx = shmemx_ze_context();
+	ze_device_handle_t dev = shmemx_ze_device();
+	ze_command_list_handle_t cl = NULL;
+	ze_result_t r;
+	if (immediate) {
+		ze_command_queue_desc_t d = {
+			.stype = ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+			.mode = ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS,
+		};
+		r = zeCommandListCreateImmediate(ctx, dev, &d, &cl);
+	} else {
+		ze_command_list_desc_t d = {
+			.stype = ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+		};
+		r = zeCommandListCreate(ctx, dev, &d, &cl);
+	}
+	CHECK(r == ZE_RESULT_SUCCESS, "command list: 0x%x", r);
+	return cl;
+}
+
+static void
+case_stream(void)
+{
+	int peer = (me + 1) % npes, from = (me + npes - 1) % npes;
+	ze_command_list_handle_t cl = make_list(1);
+	long *src = rocshmem_calloc(4, sizeof(long));
+	long *dst = rocshmem_calloc(4 * npes, sizeof(long));
+	long *stage = rocshmem_calloc(4, sizeof(long));
+	uint64_t *sig = rocshmem_calloc(1, sizeof(uint64_t));
+	CHECK(src && dst && stage && sig, "calloc");
+	/* order: copy A fills src, the put sends it, copy B overwrites src
+	 * after: the peer must see A's values, and src must end as B's */
+	long a[2] = { 100 + me, 200 + me }, b[2] = { -1, -2 };
+	ze_result_t r = zeCommandListAppendMemoryCopy(cl, src, a, sizeof(a),
+						      NULL, 0, NULL);
+	CHECK(r == ZE_RESULT_SUCCESS, "copy A 0x%x", r);
+	CHECK(rocshmem_putmem_on_stream(dst, src, sizeof(a), peer, cl) ==
+	      ROCSHMEM_SUCCESS, "putmem_on_stream");
+	r = zeCommandListAppendMemoryCopy(cl, src, b, sizeof(b), NULL, 0,
+					  NULL);
+	CHECK(r == ZE_RESULT_SUCCESS, "copy B 0x%x", r);
+	CHECK(rocshmem_quiet_on_stream(cl) == ROCSHMEM_SUCCESS, "quiet");
+	CHECK(src[0] == -1 && src[1] == -2, "copy B done");
+	CHECK(rocshmem_barrier_all_on_stream(cl) == ROCSHMEM_SUCCESS, "bar");
+	CHECK(dst[0] == 100 + from && dst[1] == 200 + from,
+	      "on-stream put in order: %ld %ld", dst[0], dst[1]);
+	/* get: from the peer's dst into stage, then a copy of stage */
+	long got[2] = { 0, 0 };
+	CHECK(rocshmem_getmem_on_stream(stage, dst, sizeof(got), peer, cl) ==
+	      ROCSHMEM_SUCCESS, "getmem_on_stream");
+	r = zeCommandListAppendMemoryCopy(cl, got, stage, sizeof(got), NULL,
+					  0, NULL);
+	CHECK(r == ZE_RESULT_SUCCESS, "copy got 0x%x", r);
+	/* an event after it sees it done */
+	ze_event_pool_desc_t pd = {
+		.stype = ZE_STRUCTURE_TYPE_EVENT_POOL_DESC,
+		.flags = ZE_EVENT_POOL_FLAG_HOST_VISIBLE, .count = 1,
+	};
+	ze_event_pool_handle_t pool = NULL;
+	r = zeEventPoolCreate(shmemx_ze_context(), &pd, 0, NULL, &pool);
+	CHECK(r == ZE_RESULT_SUCCESS, "event pool 0x%x", r);
+	ze_event_desc_t ed = { .stype = ZE_STRUCTURE_TYPE_EVENT_DESC,
+			       .signal = ZE_EVENT_SCOPE_FLAG_HOST };
+	ze_event_handle_t ev = NULL;
+	r = zeEventCreate(pool, &ed, &ev);
+	CHECK(r == ZE_RESULT_SUCCESS, "event 0x%x", r);
+	r = zeCommandListAppendSignalEvent(cl, ev);
+	CHECK(r == ZE_RESULT_SUCCESS, "signal event 0x%x", r);
+	r = zeEventHostSynchronize(ev, UINT64_MAX);
+	CHECK(r == ZE_RESULT_SUCCESS, "event sync 0x%x", r);
+	CHECK(got[0] == 100 + me && got[1] == 200 + me, "get %ld", got[0]);
+	CHECK(zeEventDestroy(ev) == ZE_RESULT_SUCCESS &&
+	      zeEventPoolDestroy(pool) == ZE_RESULT_SUCCESS, "event destroy");
+	/* put with signal after a copy, and the wait on the list */
+	long c3 = 300 + me;
+	r = zeCommandListAppendMemoryCopy(cl, src + 2, &c3, sizeof(long),
+					  NULL, 0, NULL);
+	CHECK(r == ZE_RESULT_SUCCESS, "copy C 0x%x", r);
+	CHECK(rocshmem_putmem_signal_on_stream(dst + 2, src + 2, sizeof(long),
+					       sig, 7, ROCSHMEM_SIGNAL_SET,
+					       peer, cl) == ROCSHMEM_SUCCESS,
+	      "putmem_signal_on_stream");
+	CHECK(rocshmem_signal_wait_until_on_stream(sig, ROCSHMEM_CMP_EQ, 7,
+						   cl) == ROCSHMEM_SUCCESS,
+	      "signal_wait_until_on_stream");
+	CHECK(dst[2] == 300 + from, "signal payload %ld", dst[2]);
+	CHECK(rocshmem_sync_all_on_stream(cl) == ROCSHMEM_SUCCESS, "sync");
+	/* collectives on the list */
+	for (int k = 0; k < 4; k++)
+		stage[k] = me * 10 + k;
+	CHECK(rocshmem_broadcastmem_on_stream(ROCSHMEM_TEAM_WORLD, src, stage,
+					      2 * sizeof(long), 0, cl) ==
+	      ROCSHMEM_SUCCESS, "broadcastmem_on_stream");
+	rocshmem_barrier_all();
+	CHECK(src[0] == 0 && src[1] == 1, "broadcast %ld %ld", src[0],
+	      src[1]);
+	long *as = rocshmem_malloc(npes * sizeof(long));
+	long *ad = rocshmem_calloc(npes, sizeof(long));
+	CHECK(as && ad, "malloc");
+	for (int p = 0; p < npes; p++)
+		as[p] = me * 100 + p;
+	CHECK(rocshmem_alltoallmem_on_stream(ROCSHMEM_TEAM_WORLD, ad, as,
+					     sizeof(long), cl) ==
+	      ROCSHMEM_SUCCESS, "alltoallmem_on_stream");
+	for (int p = 0; p < npes; p++)
+		CHECK(ad[p] == p * 100 + me, "alltoall %d: %ld", p, ad[p]);
+	/* OpenSHMEM's names of the same */
+	CHECK(shmemx_putmem_on_queue(dst + 3, &c3, sizeof(long), peer, cl) ==
+	      0 && shmemx_quiet_on_queue(cl) == 0 &&
+	      shmemx_barrier_all_on_queue(cl) == 0, "on_queue");
+	CHECK(dst[3] == 300 + from, "on_queue put %ld", dst[3]);
+	/* a regular list: copies append, the host's operations refuse */
+	ze_command_list_handle_t rl = make_list(0);
+	/* (a peer this process does not map, as every one under
+	 * ZESHMEM_BACKEND=gda: the put needs the host, refused too) */
+	int mapped = rocshmem_ptr(dst, peer) != NULL;
+	CHECK(rocshmem_putmem_on_stream(dst, src, sizeof(long), peer, rl) ==
+	      (mapped ? ROCSHMEM_SUCCESS : ROCSHMEM_ERROR),
+	      "regular list: put appends (mapped %d)", mapped);
+	CHECK(rocshmem_quiet_on_stream(rl) == ROCSHMEM_ERROR,
+	      "regular list: quiet refused");
+	CHECK(shmemx_sync_all_on_queue(rl) == -1, "regular: sync refused");
+	CHECK(rocshmem_quiet_on_stream(NULL) == ROCSHMEM_ERROR, "no list");
+	/* a wait on data an appended put wrote ends (the writer's drain
+	 * rings the doorbell the copy engine does not) */
+	long *w = rocshmem_calloc(1, sizeof(long));
+	CHECK(w, "calloc");
+	long wv = 500 + me;
+	if (me == 0)
+		sleep(1); /* let the others' waits go to sleep first */
+	CHECK(rocshmem_putmem_on_stream(w, &wv, sizeof(long), peer, cl) ==
+	      ROCSHMEM_SUCCESS &&
+	      rocshmem_quiet_on_stream(cl) == ROCSHMEM_SUCCESS, "put w");
+	rocshmem_long_wait_until(w, ROCSHMEM_CMP_EQ, 500 + from);
+	rocshmem_barrier_all();
+	rocshmem_free(w);
+	/* the stream routines count as their plain forms */
+	rocshmem_reset_stats();
+	CHECK(rocshmem_putmem_on_stream(dst + 3, &c3, sizeof(long), peer,
+					cl) == ROCSHMEM_SUCCESS &&
+	      rocshmem_quiet_on_stream(cl) == ROCSHMEM_SUCCESS, "counted");
+	rocshmem_dump_stats();
+	CHECK(zeCommandListDestroy(rl) == ZE_RESULT_SUCCESS, "destroy rl");
+	CHECK(zeCommandListDestroy(cl) == ZE_RESULT_SUCCESS, "destroy cl");
+	rocshmem_barrier_all();
+	rocshmem_free(ad);
+	rocshmem_free(as);
+	rocshmem_free(sig);
+	rocshmem_free(stage);
+	rocshmem_free(dst);
+	rocshmem_free(src);
+}
+
+/* rocshmem_buffer_register_vmm / sym_buffer_register: the PEs map one
+ * shared file, PE i's buffer at base + i * stride in every process; RMA,
+ * atomics and rocshmem_ptr reach the peer's buffer through the
+ * registration of the local one. */
+static void
+case_stride(void)
+{
+	const size_t stride = 64 * 1024, len = 4096;
+	int peer = (me + 1) % npes, from = (me + npes - 1) % npes;
+	char *name = rocshmem_calloc(64, 1);
+	CHECK(name, "calloc");
+	if (me == 0) {
+		snprintf(name, 64, "/rocpe-stride-%d", (int)getpid());
+		int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		CHECK(fd >= 0, "shm_open: %s", strerror(errno));
+		CHECK(ftruncate(fd, (off_t)(stride * npes)) == 0, "truncate");
+		close(fd);
+		for (int pe = 1; pe < npes; pe++)
+			rocshmem_putmem(name, name, 64, pe);
+	}
+	rocshmem_barrier_all();
+	int fd = shm_open(name, O_RDWR, 0600);
+	CHECK(fd >= 0, "shm_open %s: %s", name, strerror(errno));
+	char *base = mmap(NULL, stride * npes, PROT_READ | PROT_WRITE,
+			  MAP_SHARED, fd, 0);
+	CHECK(base != MAP_FAILED, "mmap");
+	close(fd);
+	rocshmem_barrier_all();
+	if (me == 0)
+		shm_unlink(name);
+	long *mine = (long *)(base + me * stride);
+	int rc = me % 2 ? rocshmem_sym_buffer_register(mine, len, me, npes,
+							(ptrdiff_t)stride)
+			: rocshmem_buffer_register_vmm(mine, len, me, npes,
+							(ptrdiff_t)stride);
+	CHECK(rc == 0, "register %d", rc);
+	CHECK(rocshmem_ptr(mine + 1, peer) == base + peer * stride +
+	      sizeof(long), "rocshmem_ptr");
+	rocshmem_long_p(mine + 1, 100 + me, peer);
+	long two[2] = { 200 + me, 300 + me };
+	rocshmem_putmem(mine + 2, two, sizeof(two), peer);
+	rocshmem_long_atomic_add(mine + 4, me + 1, 0);
+	rocshmem_quiet();
+	rocshmem_barrier_all();
+	CHECK(mine[1] == 100 + from && mine[2] == 200 + from &&
+	      mine[3] == 300 + from, "put through the registration");
+	if (me == 0)
+		CHECK(mine[4] == npes * (npes + 1) / 2, "atomics %ld",
+		      mine[4]);
+	long g = 0;
+	rocshmem_getmem(&g, mine + 1, sizeof(long), peer);
+	CHECK(g == 100 + me, "get %ld", g);
+	/* refusals, each with one warning */
+	CHECK(rocshmem_buffer_register_vmm(mine, 64, me, npes,
+					   (ptrdiff_t)stride) == -1,
+	      "overlap");
+	CHECK(rocshmem_buffer_register_vmm(NULL, 64, 0, 1, 0) == -1, "NULL");
+	CHECK(rocshmem_sym_buffer_register(base + me * stride + len, 64,
+					   npes, npes, 0) == -1, "my_pe");
+	CHECK(rocshmem_buffer_register_vmm(base + me * stride + len, 2 * len,
+					   me, npes, (ptrdiff_t)len) == -1,
+	      "stride < length");
+	CHECK(rocshmem_sym_buffer_unregister(mine + 1) == -1, "unknown");
+	rocshmem_barrier_all();
+	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister");
+	CHECK(rocshmem_ptr(mine, peer) == NULL || peer == me, "forgotten");
+	/* a group of one: the others are not reached through it */
+	CHECK(rocshmem_buffer_register_vmm(mine, len, 0, 1, 0) == 0, "one");
+	CHECK(rocshmem_ptr(mine, peer) == NULL, "outside the group");
+	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister one");
+	rocshmem_barrier_all();
+	CHECK(munmap(base, stride * npes) == 0, "munmap");
+	rocshmem_free(name);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static const struct {
@@ -800,6 +1397,9 @@ static const struct {
 	{ "symreg_net", case_symreg_net },
 	{ "symreg_own", case_symreg_own },
 	{ "global_exit", case_global_exit },
+	{ "info", case_info }, { "ctx", case_ctx }, { "waits", case_waits },
+	{ "coll", case_coll }, { "stream", case_stream },
+	{ "stride", case_stride },
 };
 
 static int

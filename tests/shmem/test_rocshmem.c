@@ -19,6 +19,7 @@
 #include "job_capture.h"
 #include "leakcheck.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -274,6 +275,135 @@ START_TEST(test_rocshmem_teams)
 }
 END_TEST
 
+/* rocSHMEM 3.x: information calls, ROCSHMEM_TEAM_SHARED, and the exact
+ * per-PE counts of rocshmem_dump_stats after a reset */
+START_TEST(test_rocshmem_info_stats)
+{
+	ok_case(_i, "info", NULL);
+	int n = npes_of(_i);
+	for (int pe = 0; pe < n; pe++) {
+		static const char *const want[] = {
+			"puts 3", "gets 2", "amos 1", "signals 1", "syncs 1",
+			"collectives 1",
+		};
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+			char line[96];
+			snprintf(line, sizeof(line), "rocshmem: PE %d: %s\n",
+				 pe, want[k]);
+			ck_assert_msg(strstr(out, line), "no '%s' in:\n%s",
+				      line, tail());
+		}
+	}
+	ck_assert_msg(strstr(out, "ROCSHMEM_INIT_WITH_MPI_COMM with a "
+			     "communicator"), "%s", tail());
+}
+END_TEST
+
+/* contexts: every ctx RMA / AMO routine, team contexts, float AMOs */
+START_TEST(test_rocshmem_ctx)
+{
+	ok_case(_i, "ctx", NULL);
+	expect_warning(0, "rocshmem_ctx_create", "options 0x40: unknown "
+		       "ROCSHMEM_CTX_* bits");
+}
+END_TEST
+
+/* the 3.x wait types and the wait_until_all/any/some(_vector) forms */
+START_TEST(test_rocshmem_waits)
+{
+	ok_case(_i, "waits", NULL);
+}
+END_TEST
+
+/* the ctx team reductions and broadcasts */
+START_TEST(test_rocshmem_coll)
+{
+	ok_case(_i, "coll", NULL);
+	expect_warning(0, "rocshmem_ctx_int_sum_reduce", "nreduce -1 is "
+		       "negative");
+}
+END_TEST
+
+/* *_on_stream / shmemx_*_on_queue on immediate and regular lists */
+START_TEST(test_rocshmem_stream)
+{
+	ok_case(_i, "stream", NULL);
+	expect_warning(0, "rocshmem_quiet_on_stream", "the stream is a "
+		       "regular command list");
+	expect_warning(0, "shmemx_sync_all_on_queue", "the stream is a "
+		       "regular command list");
+	expect_warning(0, "rocshmem_quiet_on_stream", "stream is NULL");
+	for (int pe = 0; pe < npes_of(_i); pe++) {
+		char line[96];
+		snprintf(line, sizeof(line), "rocshmem: PE %d: puts 1\n",
+			 pe);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+		snprintf(line, sizeof(line), "rocshmem: PE %d: syncs 1\n",
+			 pe);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+	}
+}
+END_TEST
+
+/* rocshmem_buffer_register_vmm / sym_buffer_register over a shared file
+ * every PE maps (PE i's buffer at base + i * stride) */
+/* /dev/shm entries named like the stride case's file (not "zemem*", so
+ * the other suites' leak checks running beside it do not count it) */
+static int
+stride_files(void)
+{
+	DIR *d = opendir("/dev/shm");
+	int n = 0;
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += !strncmp(e->d_name, "rocpe-stride-", 13);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+START_TEST(test_rocshmem_stride_registration)
+{
+	int files = stride_files();
+	ok_case(_i, "stride", NULL);
+	ck_assert_int_eq(stride_files(), files);
+	static const char *const want[] = {
+		"zeshmem: PE 0: rocshmem_buffer_register_vmm: addr ",
+		"length 64 overlaps the registration at 0x",
+		"|stride| is smaller than length\n",
+		"zeshmem: PE 0: rocshmem_sym_buffer_register: addr ",
+		"my_pe not in [0, n_pes)\n",
+		"addr (nil), length 64, my_pe 0, n_pes 1, stride 0: addr is "
+		"NULL or length 0\n",
+		"zeshmem: PE 0: rocshmem_sym_buffer_unregister: addr ",
+		"is no stride registration's\n",
+	};
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+		ck_assert_msg(strstr(out, want[k]), "no '%s' in:\n%s",
+			      want[k], tail());
+}
+END_TEST
+
+/* a ring of 8 PEs: contexts and stream-ordered puts */
+START_TEST(test_rocshmem_ring8)
+{
+	static const char *const c8[] = { "ctx", "stream" };
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(8, 0, c8[_i], NULL);
+	ck_assert_msg(st == 0, "%s on 8 PEs: status %d:\n%s", c8[_i], st,
+		      tail());
+	for (int pe = 0; pe < 8; pe++) {
+		char line[64];
+		snprintf(line, sizeof(line), "PE %d: %s ok", pe, c8[_i]);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+	}
+	leakcheck_end(&lc);
+}
+END_TEST
+
 #ifdef HAVE_OFI
 /* Every PE a node of its own (all traffic over libfabric, tcp): local
  * registrations are registered with the NIC and used as the local side;
@@ -377,7 +507,8 @@ static const struct be_case {
 	{ "reg", "ipc ro" }, { "symreg", "ipc ro gda" },
 	{ "symreg_refuse", "ipc ro" }, { "rma", "ipc ro gda" },
 	{ "amo", "ipc ro gda" }, { "wait", "ipc ro gda" },
-	{ "teams", "ipc ro" },
+	{ "teams", "ipc ro" }, { "ctx", "ipc ro gda" },
+	{ "waits", "ipc ro gda" }, { "stream", "ipc ro gda" },
 };
 #define BE_CASES (int)(sizeof(be_cases) / sizeof(be_cases[0]))
 
@@ -433,6 +564,13 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_wait_cmp_values, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_teams, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_global_exit_status, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_info_stats, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_ctx, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_waits, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_coll, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_stream, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_ring8, 0, 2);
+	tcase_add_loop_test(tc, test_rocshmem_stride_registration, 0, 4);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -73,6 +73,45 @@ START_TEST(test_u_option_values)
 }
 END_TEST
 
+/* The heap size: ZESHMEM_SYMMETRIC_SIZE, else the spec's
+ * SHMEM_SYMMETRIC_SIZE, else rocSHMEM's ROCSHMEM_HEAP_SIZE. */
+START_TEST(test_u_option_aliases)
+{
+	unsetenv("ZESHMEM_SYMMETRIC_SIZE");
+	unsetenv("SHMEM_SYMMETRIC_SIZE");
+	setenv("ROCSHMEM_HEAP_SIZE", "3M", 1);
+	u_options_reset_for_test();
+	ck_assert_uint_eq(u_option_u64(U_OPT_SH_SYMMETRIC_SIZE), 3u << 20);
+	ck_assert(u_option(U_OPT_SH_SYMMETRIC_SIZE)->set);
+	setenv("SHMEM_SYMMETRIC_SIZE", "5M", 1);
+	u_options_reset_for_test();
+	ck_assert_uint_eq(u_option_u64(U_OPT_SH_SYMMETRIC_SIZE), 5u << 20);
+	setenv("ZESHMEM_SYMMETRIC_SIZE", "7M", 1);
+	u_options_reset_for_test();
+	ck_assert_uint_eq(u_option_u64(U_OPT_SH_SYMMETRIC_SIZE), 7u << 20);
+	/* rocSHMEM's plain byte count; a bad one keeps the default */
+	unsetenv("ZESHMEM_SYMMETRIC_SIZE");
+	unsetenv("SHMEM_SYMMETRIC_SIZE");
+	setenv("ROCSHMEM_HEAP_SIZE", "1048576", 1);
+	u_options_reset_for_test();
+	ck_assert_uint_eq(u_option_u64(U_OPT_SH_SYMMETRIC_SIZE), 1u << 20);
+	setenv("ROCSHMEM_HEAP_SIZE", "huge", 1);
+	u_options_reset_for_test();
+	ck_assert(!u_option(U_OPT_SH_SYMMETRIC_SIZE)->set);
+	ck_assert_uint_eq(u_option_u64(U_OPT_SH_SYMMETRIC_SIZE), 1u << 30);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	u_options_dump(f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(buf, "(also read as SHMEM_SYMMETRIC_SIZE, "
+				     "then ROCSHMEM_HEAP_SIZE)"));
+	free(buf);
+	unsetenv("ROCSHMEM_HEAP_SIZE");
+	u_options_reset_for_test();
+}
+END_TEST
+
 START_TEST(test_u_log_levels)
 {
 	ck_assert_int_eq(u_log_parse_level("nonsense"), -1);
@@ -126,6 +165,7 @@ common_suite(void)
 	tcase_add_test(tc, test_u_parse_size_suffixes);
 	tcase_add_test(tc, test_u_option_bad_value_keeps_default);
 	tcase_add_test(tc, test_u_option_values);
+	tcase_add_test(tc, test_u_option_aliases);
 	tcase_add_test(tc, test_u_log_levels);
 	tcase_add_test(tc, test_u_log_topic_level);
 	suite_add_tcase(s, tc);
