@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check_floors: the driver's modules form floors that only call down.
+"""check_floors: the driver's modules, and libzeshmem's, form floors
+that only call down.
 
-The floors (driver/drv_core.h says why), bottom first:
+The driver's floors (driver/drv_core.h says why), bottom first:
   common/ -> usm/ -> drv_core -> amap/ -> vmm/ -> ipc/ -> cmd/ ->
   the entry-point files of driver/ (drv_mem, drv_context, ...) -> drv_ddi
 
@@ -16,6 +17,21 @@ Two checks, each fails (exit 1) with one line per breach:
             floor below it (nm over BUILD_DIR/driver/**/*.o).
 
   check_floors.py SOURCE_ROOT [--objects BUILD_DIR]
+
+With --shmem, libzeshmem's floors instead (shmem/core/sh.h says why),
+one folder of shmem/ each, bottom first, then what is built on the
+library:
+  core -> boot -> mem -> transport -> ops -> ctx -> team -> init ->
+  faces -> tools, and above the library wholememory/ and python/
+  includes  every #include "..." of a file under shmem/ names a header of
+            its floor or one below (or common/, api/); a header under
+            shmem/ is never included from wholememory/ or python/;
+  symbols   (with --objects) every symbol an object of libzeshmem or of
+            its tools takes from another floor is defined on a floor
+            below; wholememory's and python's objects take only the
+            names the faces export (the public API).
+
+  check_floors.py SOURCE_ROOT --shmem [--objects BUILD_DIR]
 """
 import glob
 import os
@@ -140,19 +156,151 @@ def check_symbols(build):
     return bad
 
 
+# ---- libzeshmem -------------------------------------------------------
+
+SH_FLOORS = ["core", "boot", "mem", "transport", "ops", "ctx", "team",
+             "init", "faces", "tools", "wholememory", "python"]
+# Built on the library: the public API only.
+SH_ABOVE = ("wholememory", "python")
+
+
+def sh_module_of(rel):
+    """rel: a path relative to the source root -> floor name or None."""
+    parts = rel.split(os.sep)
+    if parts[0] == "shmem" and len(parts) > 2 and parts[1] in SH_FLOORS:
+        return parts[1]
+    if parts[0] in SH_ABOVE:
+        return parts[0]
+    return None
+
+
+def sh_headers(src_root):
+    """Header name -> its floor, for every header under shmem/ (the
+    library's include path lists every floor's folder)."""
+    out = {}
+    for path in glob.glob(os.path.join(src_root, "shmem", "*", "*.h")):
+        mod = sh_module_of(os.path.relpath(path, src_root))
+        if mod:
+            out[os.path.basename(path)] = mod
+    return out
+
+
+def sh_check_includes(src_root):
+    bad = []
+    heads = sh_headers(src_root)
+    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+    files = []
+    for top in ("shmem", "wholememory", "python"):
+        files += glob.glob(os.path.join(src_root, top, "**", "*.[ch]"),
+                           recursive=True)
+    for path in sorted(files):
+        rel = os.path.relpath(path, src_root)
+        mod = sh_module_of(rel)
+        if mod is None:
+            continue
+        with open(path, encoding="utf-8") as f:
+            for no, line in enumerate(f, 1):
+                m = inc.match(line)
+                if not m:
+                    continue
+                name = os.path.basename(m.group(1))
+                here = os.path.join(os.path.dirname(path), m.group(1))
+                tmod = heads.get(name)
+                if tmod is None or (os.path.isfile(here) and
+                                    sh_module_of(os.path.relpath(
+                                        os.path.normpath(here),
+                                        src_root)) == mod):
+                    continue
+                where = "%s:%d" % (rel, no)
+                if mod in SH_ABOVE and tmod not in SH_ABOVE:
+                    bad.append("%s: %s includes %s, private to "
+                               "libzeshmem (%s)" % (where, mod, name, tmod))
+                elif SH_FLOORS.index(tmod) > SH_FLOORS.index(mod):
+                    bad.append("%s: %s (floor %d) includes %s of %s "
+                               "(floor %d, above)" %
+                               (where, mod, SH_FLOORS.index(mod), name,
+                                tmod, SH_FLOORS.index(tmod)))
+    return bad
+
+
+def sh_object_module(build, path):
+    """An object of the build -> floor name. Meson names an object of
+    shmem/<floor>/x.c "<floor>_x.c.o" inside the library's .p folder."""
+    rel = os.path.relpath(path, build)
+    top = rel.split(os.sep)[0]
+    if top in SH_ABOVE:
+        return top
+    if rel.startswith(os.path.join("shmem", "tools")):
+        return "tools"
+    head = os.path.basename(path).split("_", 1)[0]
+    return head if head in SH_FLOORS else None
+
+
+def sh_check_symbols(build):
+    objs = []
+    for top in ("shmem", "wholememory", "python"):
+        objs += glob.glob(os.path.join(build, top, "**", "*.o"),
+                          recursive=True)
+    if not any("libzeshmem_core" in o for o in objs):
+        return ["no object files of libzeshmem under %s/shmem" % build]
+    defs, undef = {}, {}
+    for o in objs:
+        mod = sh_object_module(build, o)
+        if mod is None:
+            continue
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        undef.setdefault((mod, o), set())
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBRCVW" and mod != "tools":
+                defs.setdefault(f[2], mod)
+            elif len(f) == 2 and f[0] == "U":
+                undef[(mod, o)].add(f[1])
+    bad = []
+    for (mod, o), syms in sorted(undef.items()):
+        for s in sorted(syms):
+            tmod = defs.get(s)
+            if not tmod or tmod == mod:
+                continue
+            name = os.path.relpath(o, build)
+            if mod in SH_ABOVE and tmod not in SH_ABOVE and \
+                    tmod != "faces":
+                bad.append("%s: %s uses %s of %s, not an API name" %
+                           (name, mod, s, tmod))
+            elif SH_FLOORS.index(tmod) > SH_FLOORS.index(mod):
+                bad.append("%s: %s (floor %d) uses %s of %s (floor %d, "
+                           "above)" % (name, mod, SH_FLOORS.index(mod), s,
+                                       tmod, SH_FLOORS.index(tmod)))
+    return bad
+
+
 def main(argv):
-    if len(argv) < 2:
+    args = argv[1:]
+    shmem = "--shmem" in args
+    args = [a for a in args if a != "--shmem"]
+    if not args:
         print(__doc__, file=sys.stderr)
         return 2
-    bad = check_includes(argv[1])
-    if len(argv) == 4 and argv[2] == "--objects":
-        bad += check_symbols(argv[3])
+    build = None
+    if len(args) == 3 and args[1] == "--objects":
+        build = args[2]
+    if shmem:
+        bad = sh_check_includes(args[0])
+        if build:
+            bad += sh_check_symbols(build)
+        floors = SH_FLOORS
+    else:
+        bad = check_includes(args[0])
+        if build:
+            bad += check_symbols(build)
+        floors = FLOORS
     for b in bad:
         print(b)
     if bad:
         print("%d call(s) or include(s) go up a floor" % len(bad))
         return 1
-    print("floors: %s, each calls only down" % " -> ".join(FLOORS))
+    print("floors: %s, each calls only down" % " -> ".join(floors))
     return 0
 
 

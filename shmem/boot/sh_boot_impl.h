@@ -30,7 +30,7 @@
 #ifndef ZEMEM_SH_BOOT_IMPL_H
 #define ZEMEM_SH_BOOT_IMPL_H
 
-#include "sh.h"
+#include "sh_boot.h"
 
 #include <netinet/in.h>
 

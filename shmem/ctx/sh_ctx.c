@@ -22,7 +22,7 @@
  * Threads: the list of contexts is under ctx_lock; create and destroy may
  * come from any thread.
  */
-#include "sh.h"
+#include "sh_ctx.h"
 
 #include "u_log.h"
 
@@ -93,7 +93,7 @@ sh_ctx_create(struct sh_team *team, long options, struct sh_ctx **out)
 	if (!c)
 		return -ENOMEM;
 	c->options = options;
-	c->team = team == sh_team_world ? NULL : team;
+	c->team = team;
 	pthread_mutex_init(&c->qlock, NULL);
 	/* sh.cl_async exists exactly when copies may use the engine. */
 	if (sh.cl_async) {

@@ -5,7 +5,7 @@
  *
  *   auto  (unset) node-local peers through their mapped heaps, the others
  *         through libfabric: what sh_rma.c / sh_atomic.c do by themselves.
- *   ipc   node-local mappings only: ZESHMEM_TRANSPORT=ipc (sh_tr_ipc.c
+ *   ipc   node-local mappings only: ZESHMEM_TRANSPORT=ipc (sh_ipc.c
  *         refuses a PE on another node at init, naming it).
  *   gda   the caller's thread posts straight to libfabric for every PE:
  *         ZESHMEM_TRANSPORT=ofi (no proxy); a build without libfabric
@@ -55,7 +55,7 @@
  * contradicts ZESHMEM_TRANSPORT / ZESHMEM_FORCE_NETWORK; -EOPNOTSUPP gda
  * without libfabric; thread creation's own error.
  */
-#include "sh.h"
+#include "sh_ctx.h"
 
 #include "u_log.h"
 #include "u_options.h"
@@ -67,8 +67,6 @@
 #include <signal.h>
 #include <string.h>
 
-bool sh_proxy_on;
-__thread bool sh_proxy_self;
 
 /* ---- backend selection ------------------------------------------------ */
 
@@ -489,6 +487,17 @@ sh_proxy_quiet(struct sh_ctx *c)
 
 /* ---- life cycle ------------------------------------------------------- */
 
+/* What the ops floor calls instead of doing the operation (SH_DIVERTED). */
+static const struct sh_divert proxy_divert = {
+	.put = sh_proxy_put,
+	.get = sh_proxy_get,
+	.strided = sh_proxy_strided,
+	.put_signal = sh_proxy_put_signal,
+	.amo = sh_proxy_amo,
+	.fence = sh_proxy_fence,
+	.quiet = sh_proxy_quiet,
+};
+
 int
 sh_proxy_init(void)
 {
@@ -526,7 +535,7 @@ sh_proxy_init(void)
 		return -rc;
 	}
 	px.running = true;
-	__atomic_store_n(&sh_proxy_on, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&sh_divert, &proxy_divert, __ATOMIC_RELEASE);
 	u_dbg("shmem", "reverse offload: proxy thread started (%s before "
 		       "sleeping: %u online CPUs, %d PEs on this node)",
 	      spin ? "spins" : "no spin", u_cpu_count(), sh.node_npes);
@@ -545,7 +554,7 @@ sh_proxy_fini(void)
 	pthread_mutex_unlock(&px.lock);
 	pthread_join(px.thr, NULL);
 	px.running = false;
-	__atomic_store_n(&sh_proxy_on, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&sh_divert, NULL, __ATOMIC_RELEASE);
 	if (px.spin)
 		u_dbg("shmem", "proxy: %llu idle spins (%llu saw an entry "
 			       "come), %llu caller spins (%llu saw theirs done)",

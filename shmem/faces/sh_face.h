@@ -31,7 +31,7 @@
 #include "shmemx.h"
 #pragma GCC visibility pop
 
-#include "sh.h"
+#include "sh_init.h"
 
 #include <errno.h>
 #include <stdatomic.h>

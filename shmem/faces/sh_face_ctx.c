@@ -20,7 +20,9 @@ make(const char *call, struct sh_team *team, long options, shmem_ctx_t *ctx)
 	}
 	*ctx = SHMEM_CTX_INVALID;
 	struct sh_ctx *c;
-	int rc = sh_ctx_create(team, options, &c);
+	/* the world's contexts carry NULL (sh_ctx_create) */
+	int rc = sh_ctx_create(team == sh_team_world ? NULL : team, options,
+			       &c);
 	if (rc < 0) {
 		u_warn("shmem", "%s: options %#lx: %s", call, options,
 		       rc == -EINVAL ? "unknown option bits" : strerror(-rc));

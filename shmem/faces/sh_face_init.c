@@ -53,7 +53,7 @@ face_fail(const char *call, int rc, int pe, const char *what, const void *p)
 	int dead;
 	switch (rc) {
 	case -EFAULT:
-		if (sh_lreg_holds(p, 0))
+		if (sh_sym_kind(p, 0) == SH_SYM_LOCAL)
 			sh_fatal(call, "%s %p is a buffer registered with "
 				 "rocshmem_buffer_register: a local buffer, "
 				 "never a remote target (pe %d)", what, p, pe);
@@ -193,13 +193,14 @@ shmem_addr_accessible(const void *addr, int pe)
 {
 	if (!shmem_pe_accessible(pe))
 		return 0;
-	/* the user heap: the control block before it is the runtime's */
-	if (sh_heap_offset(addr, 1) >= SH_CTRL_SIZE)
+	switch (sh_sym_kind(addr, 1)) {
+	case SH_SYM_HEAP: /* the user heap (not the control block) */
 		return 1;
-	/* the program's static data: mapped here, or over the network */
-	if (sh_static_offset(addr, 1) < 0)
+	case SH_SYM_STATIC: /* mapped here, or over the network */
+		return sh_remote_ptr(addr, 1, pe) || sh.peers[pe].net;
+	default:
 		return 0;
-	return sh_static_remote(addr, 1, pe) || sh.peers[pe].net;
+	}
 }
 
 void *

@@ -3,7 +3,7 @@
  * sh_face_roc.c: rocSHMEM's host API (api/rocshmem/rocshmem.h) over the
  * runtime: init (environment or unique id), query, the memory routines of
  * seed 000 (sh_malloc & co, which already follow its rules; the
- * registrations of sh_reg.c), RMA, put-with-signal, atomics, waits,
+ * registrations of sh_register.c), RMA, put-with-signal, atomics, waits,
  * ordering, barriers and teams. Every typed routine comes from one of
  * rocshmem.h's type tables (ROCSHMEM_*_TYPES), each one call of the
  * faces' shared operations (face_put, face_amo, face_wait_until: the same

@@ -30,7 +30,7 @@
  * The state lives in the one global `sh` (sh.h); it is written here and
  * by collective calls only.
  */
-#include "sh.h"
+#include "sh_init.h"
 #include "shmem.h"
 
 #include "u_log.h"
@@ -51,49 +51,7 @@
 #define ZESHMEM_INSTALLED_DRIVER "/usr/local/lib/libze_zemem.so.1"
 #endif
 
-struct sh_state sh = { .me = -1 };
-size_t sh_req_heap_size;
-int sh_req_copy = -1;
-#if defined(__SANITIZE_THREAD__)
-uint32_t sh_fence_word;
-#endif
 
-/* The runtime's one form of a message: "zeshmem: PE <me>: <call>: ...". */
-static void
-vsay(const char *call, const char *fmt, va_list ap)
-{
-	char msg[512];
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "zeshmem: PE %d: %s: %s\n", sh.me, call, msg);
-}
-
-void
-sh_warn(const char *call, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsay(call, fmt, ap);
-	va_end(ap);
-}
-
-void
-sh_fatal(const char *call, const char *fmt, ...)
-{
-	va_list ap;
-	fflush(stdout);
-	va_start(ap, fmt);
-	vsay(call, fmt, ap);
-	va_end(ap);
-	fflush(stderr);
-	exit(1);
-}
-
-void
-sh_check_init(const char *call)
-{
-	if (__builtin_expect(!sh.initialized, 0))
-		sh_fatal(call, "not initialized (call shmem_init first)");
-}
 
 void
 sh_global_exit(int status)
@@ -106,42 +64,7 @@ sh_global_exit(int status)
 	_exit(status);
 }
 
-/* ---- host identity ---------------------------------------------------- */
 
-static uint64_t
-fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *c = p;
-	for (size_t i = 0; i < n; i++) {
-		h ^= c[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-uint64_t
-sh_host_identity(void)
-{
-	const char *id = u_option_str(U_OPT_SH_HOST_ID);
-	if (id && *id) /* ZESHMEM_HOST_ID: a node of that name */
-		return fnv1a(0xcbf29ce484222325ull, id, strlen(id));
-	char host[256] = "";
-	char boot[64] = "";
-	if (gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "?");
-	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		ssize_t n = read(fd, boot, sizeof(boot) - 1);
-		if (n > 0)
-			boot[n] = '\0';
-		close(fd);
-	}
-	uint64_t h = 0xcbf29ce484222325ull;
-	h = fnv1a(h, host, strlen(host));
-	h = fnv1a(h, "/", 1);
-	h = fnv1a(h, boot, strlen(boot));
-	return h;
-}
 
 /* ---- the driver -------------------------------------------------------- */
 
@@ -185,34 +108,6 @@ default_driver(void)
 	}
 }
 
-static int
-ze_err(ze_result_t r)
-{
-	switch (r) {
-	case ZE_RESULT_SUCCESS:
-		return 0;
-	case ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY:
-	case ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY:
-		return -ENOMEM;
-	case ZE_RESULT_ERROR_UNSUPPORTED_FEATURE:
-		return -EOPNOTSUPP;
-	case ZE_RESULT_ERROR_INVALID_ARGUMENT:
-	case ZE_RESULT_ERROR_INVALID_SIZE:
-	case ZE_RESULT_ERROR_UNSUPPORTED_SIZE:
-	case ZE_RESULT_ERROR_UNSUPPORTED_ALIGNMENT:
-		return -EINVAL;
-	case ZE_RESULT_ERROR_UNINITIALIZED:
-		return -ENODEV;
-	default:
-		return -EIO;
-	}
-}
-
-int
-sh_ze_err(ze_result_t r)
-{
-	return ze_err(r);
-}
 
 static int
 open_driver(int local_rank)
@@ -221,7 +116,7 @@ open_driver(int local_rank)
 	ze_result_t r = zeInit(0);
 	if (r) {
 		u_err("shmem", "zeInit: 0x%x (no Level Zero driver?)", r);
-		return ze_err(r);
+		return sh_ze_err(r);
 	}
 	uint32_t nd = 0;
 	r = zeDriverGet(&nd, NULL);
@@ -233,7 +128,7 @@ open_driver(int local_rank)
 	if (nd > 8)
 		nd = 8;
 	if ((r = zeDriverGet(&nd, drv)))
-		return ze_err(r);
+		return sh_ze_err(r);
 	for (uint32_t i = 0; i < nd; i++) {
 		uint32_t ndev = 0;
 		if (zeDeviceGet(drv[i], &ndev, NULL) || !ndev)
@@ -254,7 +149,7 @@ open_driver(int local_rank)
 	ze_context_desc_t cd = { .stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC };
 	if ((r = zeContextCreate(sh.zdrv, &cd, &sh.zctx))) {
 		u_err("shmem", "zeContextCreate: 0x%x", r);
-		return ze_err(r);
+		return sh_ze_err(r);
 	}
 	return 0;
 }
@@ -400,6 +295,7 @@ err_proxy:
 err_team:
 	sh_team_fini();
 err_rma:
+	sh_ctx_fini_all();
 	sh_rma_fini();
 err_ofi:
 	sh_tr_ofi_fini();
@@ -435,6 +331,7 @@ sh_finalize(void)
 	sh_proxy_fini();
 	sh_team_fini();
 	sh_reg_fini();
+	sh_ctx_fini_all();
 	sh_rma_fini();
 	sh_tr_ofi_fini();
 	sh_static_fini();

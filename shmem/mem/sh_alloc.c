@@ -34,7 +34,7 @@
  *
  * Not thread-safe: the heap calls it from collective calls only.
  */
-#include "sh.h"
+#include "sh_mem.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sh_heap: this PE's symmetric heap and the collective allocation calls.
+ * sh_heap: this PE's symmetric heap.
  *
  * The heap is one zeVirtualMemReserve'd window (64 times the initial size,
  * at most SH_WINDOW_MAX, at least the initial size), aligned to
@@ -13,17 +13,16 @@
  * (ZE_PHYSICAL_MEM_FLAG_ALLOCATE_ON_HOST). zemem's driver backs them with
  * memfds, so untouched pages cost no memory.
  *
- * Collective allocation (the OpenSHMEM / seed 000 rules): malloc =
- * allocate locally (grow if it does not fit), then barrier; free =
- * barrier, then free; every return path enters the barrier, so a PE that
- * got an invalid argument returns NULL without deadlocking the others.
- * With ZESHMEM_CHECK_SYMMETRY=1 each PE publishes {offset, size} in its
- * control block before that barrier and compares its node peers' after it.
+ * Every chunk registers in the symmetric-address map (sh_symmap.c) as
+ * it is mapped; chunk 0's first SH_CTRL_SIZE bytes as the control block.
+ * The collective allocation calls, which grow the heap when nothing
+ * fits, are a floor above (team/sh_symalloc.c): they need the barrier and
+ * the transports.
  *
  * Not thread-safe by design: collective calls are serialised by the
  * program (OpenSHMEM).
  */
-#include "sh.h"
+#include "sh_mem.h"
 
 #include "u_log.h"
 #include "u_options.h"
@@ -219,7 +218,8 @@ sh_heap_init(void)
 	if ((err = sh_alloc_create(&sh_heap.alloc)))
 		goto err_chunk;
 	if ((err = sh_alloc_add(sh_heap.alloc, SH_CTRL_SIZE,
-				c0 - SH_CTRL_SIZE)))
+				c0 - SH_CTRL_SIZE)) ||
+	    (err = sh_sym_heap_add(0, sh_heap.base, c0)))
 		goto err_alloc;
 	u_dbg("shmem", "heap %p: chunk 0 %zu bytes, window %zu, align %zu",
 	      (void *)sh_heap.base, c0, window, sh_heap.max_align);
@@ -241,6 +241,7 @@ sh_heap_fini(void)
 {
 	if (!sh_heap.base)
 		return;
+	sh_sym_heap_clear();
 	for (unsigned k = sh_heap.nchunks; k-- > 0;)
 		unmap_chunk(k);
 	zeVirtualMemFree(sh.zctx, sh_heap.base, sh_heap.reserved);
@@ -249,7 +250,7 @@ sh_heap_fini(void)
 }
 
 int
-sh_heap_grow(size_t min_bytes)
+sh_heap_grow(size_t min_bytes, unsigned *kp)
 {
 	if (min_bytes > sh_heap.reserved)
 		return -ENOMEM;
@@ -293,197 +294,9 @@ sh_heap_grow(size_t min_bytes)
 	}
 	sh_heap.nchunks = k + 1;
 	sh_heap.size = off + size;
-	if ((err = sh_tr_ipc_add_chunk(k)) || (err = sh_tr_ofi_add_chunk(k))) {
-		/* Peers' mappings are all-or-nothing inside add_chunk; the
-		 * chunk stays mapped here but unused by the allocator. */
-		return err;
-	}
-	if ((err = sh_alloc_add(sh_heap.alloc, off, size)))
-		return err;
-	u_info("shmem", "heap grown by %zu bytes (chunk %u): now %zu", size,
-	       k, sh_heap.size);
-	return 0;
+	*kp = k;
+	/* The chunk is symmetric from here (the same k on every PE); its
+	 * views fill as the transports open the peers' copies. */
+	return sh_sym_heap_add(k, sh_heap.base + off, size);
 }
 
-/* ---- collective allocation ------------------------------------------ */
-
-/* A collective allocation's barrier failed: end this PE, naming the PE
- * that ended when that is why. */
-static _Noreturn void
-barrier_fatal(const char *who, int err)
-{
-	for (int pe = 0; err == -EHOSTDOWN && sh.peers && pe < sh.npes; pe++)
-		if (sh.peers[pe].dead)
-			sh_fatal(who, "PE %d ended (pid %d): the collective "
-				      "cannot complete", pe,
-				 sh.pids ? (int)sh.pids[pe] : 0);
-	sh_fatal(who, "barrier: %s", strerror(-err));
-}
-
-/* The collective end of every allocation call: publish, barrier, check. */
-static void
-alloc_barrier(const void *p, size_t size, const char *who)
-{
-	uint64_t off = p ? (uint64_t)((const char *)p - sh_heap.base)
-			 : UINT64_MAX;
-	unsigned par = (unsigned)(sh_heap.nallocs++ & 1);
-	struct sh_ctrl *ctl = sh_ctrl_local();
-	__atomic_store_n(&ctl->sym[par][0], off, __ATOMIC_RELAXED);
-	__atomic_store_n(&ctl->sym[par][1], p ? (uint64_t)size : 0,
-			 __ATOMIC_RELAXED);
-	int err = sh_barrier(sh_team_world);
-	if (err)
-		barrier_fatal(who, err);
-	if (!sh.check_symmetry)
-		return;
-	for (int pe = 0; pe < sh.npes; pe++) {
-		struct sh_ctrl *pc = sh.peers[pe].ctrl;
-		if (!pc || pe == sh.me)
-			continue;
-		uint64_t po = __atomic_load_n(&pc->sym[par][0],
-					      __ATOMIC_RELAXED);
-		uint64_t ps = __atomic_load_n(&pc->sym[par][1],
-					      __ATOMIC_RELAXED);
-		if (po != off || ps != (p ? size : 0))
-			sh_fatal(who, "symmetry check: PE %d got offset "
-				      "%" PRId64 " size %" PRIu64 ", this PE "
-				      "offset %" PRId64 " size %zu (the PEs "
-				      "passed different arguments)",
-				 pe, po == UINT64_MAX ? (int64_t)-1
-						      : (int64_t)po,
-				 ps, off == UINT64_MAX ? (int64_t)-1
-						       : (int64_t)off,
-				 p ? size : 0);
-	}
-}
-
-/* Local step of an allocation: 0 and *out, or -errno (warned). */
-static int
-alloc_local(size_t size, size_t align, const char *who, void **out)
-{
-	*out = NULL;
-	if (!align || (align & (align - 1)) || align % sizeof(void *)) {
-		sh_warn(who, "alignment %zu is not a power of two multiple of "
-			     "sizeof(void *): returning NULL", align);
-		return -EINVAL;
-	}
-	if (!size)
-		return 0;
-	if (align > sh_heap.max_align) {
-		sh_warn(who, "alignment %zu is larger than the heap's (%zu): "
-			     "returning NULL", align, sh_heap.max_align);
-		return -EINVAL;
-	}
-	if (align < SH_DEFAULT_ALIGN)
-		align = SH_DEFAULT_ALIGN;
-	uint64_t off;
-	int err = sh_alloc_alloc(sh_heap.alloc, size, align, &off);
-	if (err == -ENOMEM && size <= SIZE_MAX / 2) {
-		/* Every PE fails here alike (same allocator state): grow. */
-		int g = sh_heap_grow(size + align);
-		if (!g)
-			err = sh_alloc_alloc(sh_heap.alloc, size, align, &off);
-	}
-	if (err) {
-		sh_warn(who, "%zu bytes (alignment %zu) do not fit in the "
-			"symmetric heap (%zu bytes, ZESHMEM_SYMMETRIC_SIZE): "
-			"returning NULL", size, align, sh_heap.size);
-		return err;
-	}
-	*out = sh_heap.base + off;
-	return 0;
-}
-
-void *
-sh_malloc(size_t size, size_t align, const char *who)
-{
-	sh_check_init(who);
-	void *p;
-	alloc_local(size, align, who, &p);
-	alloc_barrier(p, size, who);
-	return p;
-}
-
-/* Zeroes [p, p + n) of the local heap. */
-static void
-zero_local(void *p, size_t n)
-{
-	memset(p, 0, n);
-}
-
-void *
-sh_calloc(size_t count, size_t size, const char *who)
-{
-	sh_check_init(who);
-	void *p = NULL;
-	size_t n = 0;
-	if (count && size && __builtin_mul_overflow(count, size, &n))
-		sh_warn(who, "count %zu * size %zu overflows size_t: returning "
-			     "NULL", count, size);
-	else if (count && size &&
-		 !alloc_local(n, SH_DEFAULT_ALIGN, who, &p) && p)
-		zero_local(p, n);
-	alloc_barrier(p, n, who);
-	return p;
-}
-
-/* Offset of a live allocation's base, or -EINVAL. */
-static int64_t
-block_of(const void *ptr, int64_t *bytes)
-{
-	ptrdiff_t off = sh_heap_offset(ptr, 0);
-	if (off < 0)
-		return -EINVAL;
-	int64_t sz = sh_alloc_size(sh_heap.alloc, (uint64_t)off);
-	if (sz < 0)
-		return -EINVAL;
-	if (bytes)
-		*bytes = sz;
-	return off;
-}
-
-void
-sh_free(void *ptr, const char *who)
-{
-	sh_check_init(who);
-	int err = sh_barrier(sh_team_world);
-	if (err)
-		barrier_fatal(who, err);
-	if (!ptr)
-		return;
-	int64_t off = block_of(ptr, NULL);
-	if (off < 0 || sh_alloc_free(sh_heap.alloc, (uint64_t)off))
-		sh_warn(who, "%p is not an allocation of the symmetric heap "
-			"(freed twice, interior pointer, or not symmetric): "
-			"ignored", ptr);
-}
-
-void *
-sh_realloc(void *ptr, size_t size, const char *who)
-{
-	sh_check_init(who);
-	if (!ptr)
-		return sh_malloc(size, SH_DEFAULT_ALIGN, who);
-	if (!size) {
-		sh_free(ptr, who);
-		return NULL;
-	}
-	/* Nobody may still write into the old block. */
-	int err = sh_barrier(sh_team_world);
-	if (err)
-		barrier_fatal(who, err);
-	int64_t old = 0;
-	int64_t off = block_of(ptr, &old);
-	void *p = NULL;
-	if (off < 0) {
-		sh_warn(who, "%p is not an allocation of the symmetric heap: "
-			     "returning NULL", ptr);
-	} else if (!sh_alloc_resize(sh_heap.alloc, (uint64_t)off, size)) {
-		p = ptr;
-	} else if (!alloc_local(size, SH_DEFAULT_ALIGN, who, &p) && p) {
-		memcpy(p, ptr, (size_t)old < size ? (size_t)old : size);
-		sh_alloc_free(sh_heap.alloc, (uint64_t)off);
-	}
-	alloc_barrier(p, size, who);
-	return p;
-}

@@ -35,9 +35,12 @@
  *     checks with the pidfd that the pid still names that PE, maps it
  *     (MAP_SHARED) and closes it; a second all-gather of the results,
  *     then each PE closes its memfd (its mapping keeps the memory).
- *   remote(pe, p) = view[pe] + (p - map_lo); pe == me: p.
- * Peers over libfabric: sh_tr_ofi.c registers [map_lo, map_lo + map_len)
- * as one more MR and all-gathers its key and base.
+ *   remote(pe, p) = view[pe] + (p - map_lo); pe == me: p. The data
+ *   registers as one region of the symmetric-address map (sh_symmap.c),
+ *   which answers every lookup.
+ * Peers over libfabric: transport/sh_ofi.c registers [map_lo, map_lo +
+ * map_len) as one more MR, all-gathers its key and base and sets them
+ * as the region's network side.
  *
  * fork: a child must get a private copy, not the parent's shared pages.
  *   The shared segment is MADV_DONTFORK; a pthread_atfork prepare handler
@@ -55,7 +58,7 @@
  * the own segment stays on its (now fd-less) memfd mapping, and the next
  * init swaps it onto a new memfd.
  */
-#include "sh.h"
+#include "sh_mem.h"
 
 #include "u_log.h"
 #include "u_options.h"
@@ -471,6 +474,16 @@ open_view(int pe, int fd, char **out)
 	return err;
 }
 
+/* The static data as a region of the symmetric-address map, when it is
+ * symmetric: what API calls may address, what the views stand for. */
+static void
+publish(void)
+{
+	if (sh_static.on)
+		sh_sym_static_set(sh_static.data_lo, sh_static.data_len,
+				  sh_static.map_lo, sh_static.view);
+}
+
 int
 sh_static_init(void)
 {
@@ -479,6 +492,7 @@ sh_static_init(void)
 		/* only this PE: nothing to share, its own data is its own */
 		close_fd();
 		sh_static.on = !sh_static.why && sh_static.map_len;
+		publish();
 		return 0;
 	}
 	/* A job of several PEs that sh_static_swap did not foresee (no
@@ -565,43 +579,16 @@ out:
 	free(st);
 	if (err)
 		sh_static_fini();
+	else
+		publish();
 	return err;
 }
 
 void
 sh_static_fini(void)
 {
+	sh_sym_static_clear();
 	close_views();
 	close_fd();
 	sh_static.on = false;
-}
-
-void *
-sh_static_remote(const void *p, size_t len, int pe)
-{
-	uintptr_t o = (uintptr_t)p - sh_static.data_lo;
-	if (!sh_static.on || o >= sh_static.data_len ||
-	    len > sh_static.data_len - o)
-		return NULL;
-	if (pe == sh.me)
-		return (void *)p;
-	char *v = sh_static.view ? sh_static.view[pe] : NULL;
-	return v ? v + ((uintptr_t)p - sh_static.map_lo) : NULL;
-}
-
-ptrdiff_t
-sh_static_offset(const void *p, size_t len)
-{
-	uintptr_t o = (uintptr_t)p - sh_static.data_lo;
-	if (!sh_static.on || o >= sh_static.data_len ||
-	    len > sh_static.data_len - o)
-		return -EFAULT;
-	return (ptrdiff_t)((uintptr_t)p - sh_static.map_lo);
-}
-
-uint64_t
-sh_static_wait_off(const void *p)
-{
-	ptrdiff_t o = sh_static_offset(p, 0);
-	return o < 0 ? SH_WAIT_ANY : SH_WAIT_STATIC + (uint64_t)o;
 }

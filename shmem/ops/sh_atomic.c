@@ -16,10 +16,10 @@
  * Errors: -EINVAL pe out of range, esize not 4/8, dest not esize-aligned,
  * an operation the type does not have; -EFAULT dest not symmetric;
  * -EOPNOTSUPP no transport reaches the peer; -EHOSTDOWN the peer ended.
- * Peers on other nodes: sh_tr_ofi_amo (fi_atomic & co., sh_tr_ofi.c).
+ * Peers on other nodes: sh_tr_ofi_amo (fi_atomic & co., sh_ofi.c).
  * ZESHMEM_BACKEND=ro: queued to the proxy thread first (sh_proxy.c).
  */
-#include "sh.h"
+#include "sh_ops.h"
 
 #include <errno.h>
 #include <string.h>
@@ -62,8 +62,8 @@ int
 sh_amo(struct sh_ctx *c, enum sh_amo_op op, enum sh_type t, size_t esize,
        void *dest, const void *value, const void *cond, void *fetched, int pe)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_amo(c, op, t, esize, dest, value, cond, fetched,
+	if (SH_DIVERTED())
+		return sh_divert->amo(c, op, t, esize, dest, value, cond, fetched,
 				    pe);
 	(void)c;
 	if (__builtin_expect((unsigned)pe >= (unsigned)sh.npes, 0))

@@ -17,11 +17,13 @@
  * event completes after every earlier copy).
  *
  * Peers on other nodes (sh.peers[pe].net): sh_remote_fast finds no
- * mapping, and that slow branch hands the call to sh_tr_ofi.c.
+ * mapping, and that slow branch hands the call to the network transport
+ * (transport/sh_ofi.c).
  *
- * ZESHMEM_BACKEND=ro: the first lines of each call (SH_PROXY_HOOK, one
- * load of a flag that is false otherwise) queue it to the proxy thread
- * (sh_proxy.c), which calls the same function again from its thread.
+ * ZESHMEM_BACKEND=ro: the first lines of each call (SH_DIVERTED, one
+ * load of a pointer that is NULL otherwise) hand it to the hook the
+ * proxy registered (sh_divert: ctx/sh_proxy.c queues it to its thread,
+ * which calls the same function again from there).
  *
  * Errors: -EINVAL pe out of range or bad argument, -EFAULT the remote
  * range is not wholly inside the symmetric heap, -EOVERFLOW strides that
@@ -33,7 +35,7 @@
  * Level Zero does not make thread-safe, so engine_lock serialises the
  * appends and quiet's event handshake (the copy engine is the slow path).
  */
-#include "sh.h"
+#include "sh_ops.h"
 
 #include "u_log.h"
 
@@ -42,6 +44,8 @@
 #include <string.h>
 
 struct sh_ctx sh_ctx_default;
+const struct sh_divert *sh_divert;
+__thread bool sh_proxy_self;
 static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool use_engine;
 
@@ -108,7 +112,6 @@ sh_rma_init(void)
 void
 sh_rma_fini(void)
 {
-	sh_ctx_fini_all();
 	if (sh.cl_async && sh.async_pending)
 		sh_quiet(NULL);
 	if (sh.ev)
@@ -165,8 +168,8 @@ int
 sh_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
        int nbi)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_put(c, dest, src, nbytes, pe, nbi);
+	if (SH_DIVERTED())
+		return sh_divert->put(c, dest, src, nbytes, pe, nbi);
 	(void)c;
 	if (__builtin_expect((unsigned)pe >= (unsigned)sh.npes, 0))
 		return -EINVAL;
@@ -196,8 +199,8 @@ int
 sh_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes, int pe,
        int nbi)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_get(c, dest, src, nbytes, pe, nbi);
+	if (SH_DIVERTED())
+		return sh_divert->get(c, dest, src, nbytes, pe, nbi);
 	(void)c;
 	if (__builtin_expect((unsigned)pe >= (unsigned)sh.npes, 0))
 		return -EINVAL;
@@ -338,8 +341,8 @@ int
 sh_iput(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst,
 	ptrdiff_t sst, size_t nelems, size_t esize, int pe)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_strided(c, dest, src, dst, sst, nelems, esize,
+	if (SH_DIVERTED())
+		return sh_divert->strided(c, dest, src, dst, sst, nelems, esize,
 					pe, true);
 	return strided(c, dest, src, dst, sst, nelems, esize, pe, true);
 }
@@ -348,8 +351,8 @@ int
 sh_iget(struct sh_ctx *c, void *dest, const void *src, ptrdiff_t dst,
 	ptrdiff_t sst, size_t nelems, size_t esize, int pe)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_strided(c, dest, src, dst, sst, nelems, esize,
+	if (SH_DIVERTED())
+		return sh_divert->strided(c, dest, src, dst, sst, nelems, esize,
 					pe, false);
 	return strided(c, dest, src, dst, sst, nelems, esize, pe, false);
 }
@@ -358,8 +361,8 @@ int
 sh_put_signal(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
 	      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, int nbi)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_put_signal(c, dest, src, nbytes, sig_addr,
+	if (SH_DIVERTED())
+		return sh_divert->put_signal(c, dest, src, nbytes, sig_addr,
 					   signal, sig_op, pe, nbi);
 	(void)c;
 	(void)nbi; /* the signal must follow the payload: done in the call */
@@ -405,8 +408,8 @@ sh_signal_fetch(const uint64_t *sig_addr)
 int
 sh_fence(struct sh_ctx *c)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_fence(c);
+	if (SH_DIVERTED())
+		return sh_divert->fence(c);
 	(void)c;
 	/* Direct stores: ordered by the release fence. Engine nbi copies:
 	 * one in-order list, so they are ordered already. The network:
@@ -452,8 +455,8 @@ ctx_engine_quiet(struct sh_ctx *c)
 int
 sh_quiet(struct sh_ctx *c)
 {
-	if (SH_PROXY_HOOK())
-		return sh_proxy_quiet(c);
+	if (SH_DIVERTED())
+		return sh_divert->quiet(c);
 	if (__builtin_expect(c && c->cl_async != NULL, 0)) {
 		int err = ctx_engine_quiet(c);
 		SH_FENCE(__ATOMIC_SEQ_CST);

@@ -36,7 +36,7 @@
  * -ETIMEDOUT after ZESHMEM_TIMEOUT seconds; a wait on live node PEs is
  * not bounded (they may compute).
  */
-#include "sh.h"
+#include "sh_ops.h"
 
 #include "u_log.h"
 #include "u_os.h"
@@ -100,9 +100,7 @@ sh_wake_range(int pe, const void *dest, size_t len)
 			     1))
 		return;
 	uint64_t w = __atomic_load_n(&c->wait_off, __ATOMIC_RELAXED);
-	uint64_t off = (uint64_t)((uintptr_t)dest - (uintptr_t)sh_heap.base);
-	if (off >= sh_heap.size)
-		off = sh_static_wait_off(dest); /* static data (or ANY) */
+	uint64_t off = sh_sym_wait_id(dest);
 	if (w == SH_WAIT_ANY || w - off < len)
 		ring(&c->doorbell);
 }
@@ -119,51 +117,6 @@ sh_wake_barrier(int pe)
 		ring(&c->bar_doorbell);
 }
 
-int
-sh_boot_dead_news(void)
-{
-	struct sh_boot *b = sh.boot;
-	if (!b || !b->ops || !b->ops->dead_pe || !sh.peers)
-		return -1;
-	int pe = b->ops->dead_pe(b);
-	if ((unsigned)pe >= (unsigned)sh.npes || pe == sh.me)
-		return -1;
-	if (!__atomic_exchange_n(&sh.peers[pe].dead, true, __ATOMIC_ACQ_REL))
-		u_err("shmem", "PE %d (pid %d) ended (the bootstrap lost it)",
-		      pe, sh.pids ? sh.pids[pe] : 0);
-	return pe;
-}
-
-int
-sh_pe_check_alive(int pe)
-{
-	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
-		return -EINVAL;
-	struct sh_peer *p = &sh.peers[pe];
-	if (p->dead)
-		return -EHOSTDOWN;
-	if (pe == sh.me)
-		return 0;
-	if (!p->local) {
-		/* A PE of another node (or every PE, over the network
-		 * transport): no pidfd; the bootstrap's server saw its
-		 * connection end. */
-		sh_boot_dead_news();
-		return p->dead ? -EHOSTDOWN : 0;
-	}
-	bool dead = false;
-	if (p->pidfd >= 0) {
-		struct pollfd pf = { .fd = p->pidfd, .events = POLLIN };
-		dead = poll(&pf, 1, 0) > 0;
-	} else if (sh.pids && sh.pids[pe] > 0) {
-		dead = kill(sh.pids[pe], 0) && errno == ESRCH;
-	}
-	if (!dead)
-		return 0;
-	p->dead = true;
-	u_err("shmem", "PE %d (pid %d) ended", pe, sh.pids ? sh.pids[pe] : 0);
-	return -EHOSTDOWN;
-}
 
 static int
 check_peers(int watch_pe)
@@ -289,13 +242,8 @@ sh_wait_pred_on(bool (*pred)(void *), void *arg, int watch_pe,
 	uint32_t *sleepers = data ? &ctl->sleepers : &ctl->bar_sleepers;
 	uint32_t *bell = data ? &ctl->doorbell : &ctl->bar_doorbell;
 	uint64_t off = SH_WAIT_ANY;
-	if (data && word) {
-		uintptr_t o = (uintptr_t)word - (uintptr_t)sh_heap.base;
-		if (o < sh_heap.size)
-			off = o;
-		else
-			off = sh_static_wait_off((const void *)word);
-	}
+	if (data && word)
+		off = sh_sym_wait_id((const void *)word);
 	uint64_t deadline = t0 + (uint64_t)sh.timeout_s * 1000000000ull;
 	/* The timeout is for PEs whose end this PE cannot see (other nodes):
 	 * a node-local PE that ends is noticed by its pidfd, and one that is

@@ -54,7 +54,7 @@
  * Threads: collectives on one group are serialised by the program
  * (OpenSHMEM); nothing here is shared between calls but the words above.
  */
-#include "sh.h"
+#include "sh_team.h"
 
 #include "u_log.h"
 
@@ -264,7 +264,7 @@ static bool
 all_local(const struct grp *g)
 {
 	for (int i = 0; i < g->n; i++)
-		if (!sh.peer_base0[grp_pe(g, i)])
+		if (!sh_symmap.heap[0].view[grp_pe(g, i)])
 			return false;
 	return true;
 }

@@ -23,7 +23,7 @@
  * Every access is an 8-byte atomic of sh_amo on the default context, so
  * the same code runs over libfabric (its atomics) and node-locally.
  */
-#include "sh.h"
+#include "sh_team.h"
 
 #include "u_log.h"
 

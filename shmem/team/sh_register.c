@@ -8,7 +8,7 @@
  *           caller owns, usable as the LOCAL side of RMA (source of a put,
  *           destination of a get), never as a remote target. With
  *           libfabric active it is fi_mr_reg'd once here and its
- *           descriptor handed to every operation (sh_lreg_desc).
+ *           descriptor handed to every operation (the region's desc).
  *   symreg  a symmetric registration of VMM memory (zeVirtualMemReserve +
  *           zeVirtualMemMap): the range is exported as one physical-range
  *           IPC handle (sh_tr_ipc_export), opened again in this process
@@ -18,7 +18,7 @@
  *           symmetric address: remote(pe, alias + d) = peer[pe] + d.
  *           With libfabric active the alias is also one memory region
  *           (sh_tr_ofi_reg_sym) and net[pe] is pe's {key, base} for the
- *           PEs reached over the network: sh_tr_ofi.c's raddr sends
+ *           PEs reached over the network: sh_ofi.c's raddr sends
  *           alias + d to pe's base + d (FI_MR_VIRT_ADDR) or to offset d.
  *
  * Agreement: register_symmetric all-gathers every PE's local verdict and
@@ -44,12 +44,15 @@
  * cannot reach (no FI_HMEM_ZE in libfabric here: -EOPNOTSUPP, as the
  * heap).
  *
- * Locking: reg_lock (a rwlock, a leaf) guards both tables; lookups
- * (sh_symreg_ptr from RMA on any thread, sh_lreg_desc) take it shared.
- * Registration calls are serialised by the program (collective ones
- * anyway); no lock is held across a bootstrap exchange or a driver call.
+ * Every registration is a region of the symmetric-address map
+ * (mem/sh_symmap.c: LOCAL, ALIAS or STRIDE), which keeps the list and
+ * answers every lookup (RMA on any thread, the network transport's keys
+ * and descriptors) under its lock; the records here embed the region
+ * and add what unregistering needs. Registration calls are serialised
+ * by the program (collective ones anyway); no lock is held across a
+ * bootstrap exchange or a driver call.
  */
-#include "sh.h"
+#include "sh_team.h"
 
 #include "u_log.h"
 #include "u_options.h"
@@ -60,65 +63,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A local registration: a LOCAL region (lo, len, desc) and its MR. */
 struct lreg {
-	char *addr;
-	size_t len;
-	void *mr, *desc;                  /* libfabric's, NULL without it */
-	struct lreg *next;
+	struct sh_region r;
+	void *mr;                         /* libfabric's, NULL without it */
 };
 
+/* A symmetric registration: an ALIAS region (lo = the alias, user = the
+ * caller's VMM buffer, view[pe] = where pe's buffer is mapped here,
+ * net[pe] = its key and base, desc) and what unregistering needs. */
 struct symreg {
-	char *user;                       /* the caller's VMM buffer */
+	struct sh_region r;
 	ze_context_handle_t ctx;          /* where it is known (exported) */
-	char *alias;                      /* this PE's open of its own export */
-	size_t len;
 	ze_ipc_mem_handle_t handle;       /* the export (put at unregister) */
-	char **peer;                      /* [npes]: NULL for other nodes */
-	void *mr, *desc;                  /* the alias's region (libfabric) */
-	struct sym_net {
-		uint64_t key, base;
-	} *net;                           /* [npes]: NULL without libfabric */
-	struct symreg *next;
+	void *mr;                         /* the alias's region (libfabric) */
 };
 
-static pthread_rwlock_t reg_lock = PTHREAD_RWLOCK_INITIALIZER;
 static _Atomic(ze_context_handle_t) prog_ctx; /* shmemx_set_ze_context */
-static struct lreg *lregs;
-static struct symreg *symregs;
 
 /* Stride registrations (rocshmem_buffer_register_vmm,
- * rocshmem_sym_buffer_register): the program maps the copies of a group
- * of PEs itself, PE first + i's at addr + (i - my_pe) * stride in this
- * process; nothing is exported or opened here. */
-struct strreg {
-	char *addr;
-	size_t len;
-	int first, n;                     /* world PEs first .. first+n-1 */
-	ptrdiff_t stride;
-	struct strreg *next;
-};
-static struct strreg *strregs;
-static unsigned nsymregs;
+ * rocshmem_sym_buffer_register) are STRIDE regions alone: the program
+ * maps the copies of a group of PEs itself, PE first + i's at addr +
+ * (i - my_pe) * stride in this process; nothing is exported or opened
+ * here. */
+
+/* What each kind may not overlap (as before the map: a local or
+ * symmetric registration is refused over a local or symmetric one, a
+ * stride registration over a stride or symmetric one). */
+#define LREG_CLASH (SH_SYM_BIT(SH_SYM_LOCAL) | SH_SYM_BIT(SH_SYM_ALIAS))
+#define STRREG_CLASH (SH_SYM_BIT(SH_SYM_STRIDE) | SH_SYM_BIT(SH_SYM_ALIAS))
 
 static bool
 overlaps(const char *a, size_t alen, const char *b, size_t blen)
 {
 	return a < b + blen && b < a + alen;
-}
-
-/* Whether [p, p + len) overlaps any registration (either kind, user side).
- * Under reg_lock. */
-static bool
-overlaps_any(const char *p, size_t len)
-{
-	for (struct lreg *l = lregs; l; l = l->next)
-		if (overlaps(p, len, l->addr, l->len))
-			return true;
-	for (struct symreg *s = symregs; s; s = s->next)
-		if (overlaps(p, len, s->user, s->len) ||
-		    overlaps(p, len, s->alias, s->len))
-			return true;
-	return false;
 }
 
 /* ---- local registrations ----------------------------------------------- */
@@ -131,24 +109,20 @@ sh_lreg_add(void *addr, size_t len)
 	struct lreg *l = calloc(1, sizeof(*l));
 	if (!l)
 		return -ENOMEM;
-	l->addr = addr;
-	l->len = len;
-	pthread_rwlock_rdlock(&reg_lock);
-	bool busy = overlaps_any(addr, len);
-	pthread_rwlock_unlock(&reg_lock);
-	if (busy) {
+	l->r = (struct sh_region){ .kind = SH_SYM_LOCAL, .lo = (uintptr_t)addr,
+				   .len = len, .origin = (uintptr_t)addr,
+				   .wait_base = SH_WAIT_ANY };
+	if (sh_sym_overlap(addr, len, LREG_CLASH)) {
 		free(l);
 		return -EEXIST;
 	}
-	int err = sh_tr_ofi_reg_local(addr, len, &l->mr, &l->desc);
+	int err = sh_tr_ofi_reg_local(addr, len, &l->mr, &l->r.desc);
+	if (!err && (err = sh_sym_add(&l->r, LREG_CLASH)))
+		sh_tr_ofi_unreg_local(l->mr);
 	if (err) {
 		free(l);
 		return err;
 	}
-	pthread_rwlock_wrlock(&reg_lock);
-	l->next = lregs;
-	lregs = l;
-	pthread_rwlock_unlock(&reg_lock);
 	u_dbg("shmem", "registered %p+%zu (local)", addr, len);
 	return 0;
 }
@@ -156,64 +130,13 @@ sh_lreg_add(void *addr, size_t len)
 int
 sh_lreg_del(void *addr)
 {
-	pthread_rwlock_wrlock(&reg_lock);
-	struct lreg **pp = &lregs, *l;
-	while ((l = *pp) && l->addr != addr)
-		pp = &l->next;
-	if (l)
-		*pp = l->next;
-	pthread_rwlock_unlock(&reg_lock);
+	struct lreg *l =
+		(struct lreg *)sh_sym_take(addr, SH_SYM_BIT(SH_SYM_LOCAL));
 	if (!l)
 		return -ENOENT;
 	sh_tr_ofi_unreg_local(l->mr);
 	free(l);
 	return 0;
-}
-
-void
-sh_lreg_del_all(void)
-{
-	pthread_rwlock_wrlock(&reg_lock);
-	struct lreg *l = lregs;
-	lregs = NULL;
-	pthread_rwlock_unlock(&reg_lock);
-	while (l) {
-		struct lreg *next = l->next;
-		sh_tr_ofi_unreg_local(l->mr);
-		free(l);
-		l = next;
-	}
-}
-
-/* The registration holding [p, p + len), or NULL. Under reg_lock. */
-static struct lreg *
-lreg_of(const void *p, size_t len)
-{
-	for (struct lreg *l = lregs; l; l = l->next) {
-		uintptr_t off = (uintptr_t)p - (uintptr_t)l->addr;
-		if (off < l->len && len <= l->len - off)
-			return l;
-	}
-	return NULL;
-}
-
-bool
-sh_lreg_holds(const void *p, size_t len)
-{
-	pthread_rwlock_rdlock(&reg_lock);
-	bool r = lreg_of(p, len) != NULL;
-	pthread_rwlock_unlock(&reg_lock);
-	return r;
-}
-
-void *
-sh_lreg_desc(const void *p, size_t len)
-{
-	pthread_rwlock_rdlock(&reg_lock);
-	struct lreg *l = lreg_of(p, len);
-	void *d = l ? l->desc : NULL;
-	pthread_rwlock_unlock(&reg_lock);
-	return d;
 }
 
 /* ---- symmetric registrations ------------------------------------------- */
@@ -243,6 +166,7 @@ sym_check(void *addr, size_t len, const char *who, ze_context_handle_t *ctx)
 		return -EOPNOTSUPP;
 	}
 	unsigned cap = (unsigned)u_option_u64(U_OPT_SH_MAX_SYMMETRIC_REGS);
+	unsigned nsymregs = sh_sym_count(SH_SYM_BIT(SH_SYM_ALIAS));
 	if (nsymregs >= cap) {
 		sh_warn(who, "%u symmetric registrations already: the cap "
 			     "(ZESHMEM_MAX_SYMMETRIC_REGS) is %u", nsymregs,
@@ -294,10 +218,7 @@ sym_check(void *addr, size_t len, const char *who, ze_context_handle_t *ctx)
 			len);
 		return -EINVAL;
 	}
-	pthread_rwlock_rdlock(&reg_lock);
-	bool busy = overlaps_any(addr, len);
-	pthread_rwlock_unlock(&reg_lock);
-	if (busy) {
+	if (sh_sym_overlap(addr, len, LREG_CLASH)) {
 		sh_warn(who, "addr %p, length %zu overlaps a registered buffer",
 			addr, len);
 		return -EEXIST;
@@ -308,16 +229,17 @@ sym_check(void *addr, size_t len, const char *who, ze_context_handle_t *ctx)
 static void
 symreg_close(struct symreg *s, bool put)
 {
+	char *alias = (char *)s->r.lo;
 	sh_tr_ofi_unreg_local(s->mr); /* before the alias it covers goes */
-	for (int i = 0; s->peer && i < sh.npes; i++)
-		if (s->peer[i] && s->peer[i] != s->alias)
-			zeMemCloseIpcHandle(sh.zctx, s->peer[i]);
-	if (s->alias)
-		zeMemCloseIpcHandle(sh.zctx, s->alias);
+	for (int i = 0; s->r.view && i < sh.npes; i++)
+		if (s->r.view[i] && s->r.view[i] != alias)
+			zeMemCloseIpcHandle(sh.zctx, s->r.view[i]);
+	if (alias)
+		zeMemCloseIpcHandle(sh.zctx, alias);
 	if (put)
 		sh_tr_ipc_put(s->ctx, s->handle);
-	free(s->peer);
-	free(s->net);
+	free(s->r.view);
+	free(s->r.net);
 	free(s);
 }
 
@@ -351,11 +273,11 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	struct sym_blob *all = calloc((size_t)n, sizeof(*all));
 	bool net = sh_tr_ofi_active();
 	if (s)
-		s->peer = calloc((size_t)n, sizeof(*s->peer));
+		s->r.view = calloc((size_t)n, sizeof(*s->r.view));
 	if (s && net)
-		s->net = calloc((size_t)n, sizeof(*s->net));
+		s->r.net = calloc((size_t)n, sizeof(*s->r.net));
 	ze_context_handle_t ctx = NULL;
-	mine.status = s && all && s->peer && (!net || s->net)
+	mine.status = s && all && s->r.view && (!net || s->r.net)
 			      ? sym_check(addr, len, who, &ctx)
 			      : -ENOMEM;
 	bool exported = false, checked = !mine.status;
@@ -367,7 +289,7 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	if (!mine.status) {
 		void *a = NULL;
 		mine.status = sh_tr_ipc_open(mine.handle, sh.me, &a);
-		s->alias = a;
+		s->r.lo = (uintptr_t)a;
 	}
 	if (exported)
 		s->handle = mine.handle;
@@ -378,8 +300,8 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 			exported ? "the local open" : "the export",
 			strerror(-mine.status));
 	if (!mine.status && net) {
-		mine.status = sh_tr_ofi_reg_sym(s->alias, len, &s->mr,
-						&s->desc, &mine.key,
+		mine.status = sh_tr_ofi_reg_sym((void *)s->r.lo, len, &s->mr,
+						&s->r.desc, &mine.key,
 						&mine.base);
 		if (mine.status) {
 			sh_warn(who, "addr %p, length %zu: the network "
@@ -408,16 +330,16 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	}
 	/* 2: open the node peers' buffers, all or nothing. */
 	for (int i = 0; !err && i < n; i++) {
-		if (s->net) {
-			s->net[i].key = all[i].key;
-			s->net[i].base = all[i].base;
+		if (s->r.net) {
+			s->r.net[i].key = all[i].key;
+			s->r.net[i].base = all[i].base;
 		}
 		if (i == sh.me) {
-			s->peer[i] = s->alias;
+			s->r.view[i] = (char *)s->r.lo;
 		} else if (sh.peers[i].local) {
 			void *m = NULL;
 			err = sh_tr_ipc_open(all[i].handle, i, &m);
-			s->peer[i] = m;
+			s->r.view[i] = m;
 			said = said || err;
 		}
 	}
@@ -439,16 +361,19 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 			symreg_close(s, exported);
 		return NULL;
 	}
-	s->user = addr;
-	s->len = len;
-	pthread_rwlock_wrlock(&reg_lock);
-	s->next = symregs;
-	symregs = s;
-	nsymregs++;
-	pthread_rwlock_unlock(&reg_lock);
+	s->r.kind = SH_SYM_ALIAS;
+	s->r.user = (uintptr_t)addr;
+	s->r.len = len;
+	s->r.origin = s->r.lo;
+	s->r.wait_base = SH_WAIT_ANY;
+	/* Checked before the exchange; the program serialises registration
+	 * calls, so nothing came in between. */
+	if (sh_sym_add(&s->r, LREG_CLASH))
+		sh_fatal(who, "%p+%zu overlaps a registration made during the "
+			      "call", addr, len);
 	u_dbg("shmem", "%s: %p+%zu registered, alias %p", who, addr, len,
-	      (void *)s->alias);
-	return s->alias;
+	      (void *)s->r.lo);
+	return (void *)s->r.lo;
 }
 
 void
@@ -463,11 +388,9 @@ sh_symreg_del(void *alias, const char *who)
 	sh_check_init(who);
 	/* Nothing of this PE may still be in flight to a peer's buffer. */
 	int err = sh_quiet(NULL);
-	pthread_rwlock_rdlock(&reg_lock);
-	struct symreg *s = symregs;
-	while (s && (s->alias != alias || !alias))
-		s = s->next;
-	pthread_rwlock_unlock(&reg_lock);
+	struct symreg *s = alias ? (struct symreg *)sh_sym_listed(
+					   alias, SH_SYM_BIT(SH_SYM_ALIAS))
+				 : NULL;
 	int32_t mine = s ? 0 : -ENOENT;
 	if (!s)
 		sh_warn(who, "%p is no address rocshmem_buffer_register_"
@@ -480,41 +403,9 @@ sh_symreg_del(void *alias, const char *who)
 				     "unregistered", bad);
 		return e2 == -EIO ? -EIO : -ENOENT;
 	}
-	pthread_rwlock_wrlock(&reg_lock);
-	struct symreg **pp = &symregs;
-	while (*pp != s)
-		pp = &(*pp)->next;
-	*pp = s->next;
-	nsymregs--;
-	pthread_rwlock_unlock(&reg_lock);
+	sh_sym_take(alias, SH_SYM_BIT(SH_SYM_ALIAS));
 	symreg_close(s, true);
 	return err;
-}
-
-void *
-sh_symreg_ptr(const void *p, size_t len, int pe)
-{
-	void *r = NULL;
-	pthread_rwlock_rdlock(&reg_lock);
-	for (struct symreg *s = symregs; s; s = s->next) {
-		uintptr_t off = (uintptr_t)p - (uintptr_t)s->alias;
-		if (off < s->len && len <= s->len - off) {
-			r = s->peer[pe] ? s->peer[pe] + off : NULL;
-			goto out;
-		}
-	}
-	for (struct strreg *t = strregs; t; t = t->next) {
-		uintptr_t off = (uintptr_t)p - (uintptr_t)t->addr;
-		if (off < t->len && len <= t->len - off) {
-			if (pe >= t->first && pe < t->first + t->n)
-				r = (char *)p + (ptrdiff_t)(pe - sh.me) *
-							t->stride;
-			break;
-		}
-	}
-out:
-	pthread_rwlock_unlock(&reg_lock);
-	return r;
 }
 
 int
@@ -559,110 +450,65 @@ sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
 			"%td: %s", addr, len, my_pe, n_pes, stride, bad);
 		return -EINVAL;
 	}
-	struct strreg *t = calloc(1, sizeof(*t));
+	struct sh_region *t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	*t = (struct strreg){ addr, len, first, n_pes, stride, NULL };
-	pthread_rwlock_wrlock(&reg_lock);
-	for (struct strreg *o = strregs; o; o = o->next) {
-		if (overlaps(addr, len, o->addr, o->len)) {
-			pthread_rwlock_unlock(&reg_lock);
-			free(t);
-			sh_warn(who, "addr %p, length %zu overlaps the "
-				"registration at %p", addr, len, o->addr);
-			return -EEXIST;
-		}
+	*t = (struct sh_region){ .kind = SH_SYM_STRIDE, .lo = a, .len = len,
+				 .origin = a, .wait_base = SH_WAIT_ANY,
+				 .first = first, .n = n_pes,
+				 .stride = stride };
+	const struct sh_region *o = sh_sym_overlap(addr, len, STRREG_CLASH);
+	if (o || sh_sym_add(t, STRREG_CLASH)) {
+		free(t);
+		if (o)
+			sh_warn(who, "addr %p, length %zu overlaps the %s"
+				"registration at %p", addr, len,
+				o->kind == SH_SYM_ALIAS ? "symmetric " : "",
+				(void *)o->lo);
+		else
+			sh_warn(who, "addr %p, length %zu overlaps a "
+				"registration", addr, len);
+		return -EEXIST;
 	}
-	for (struct symreg *o = symregs; o; o = o->next) {
-		if (overlaps(addr, len, o->user, o->len) ||
-		    overlaps(addr, len, o->alias, o->len)) {
-			pthread_rwlock_unlock(&reg_lock);
-			free(t);
-			sh_warn(who, "addr %p, length %zu overlaps the "
-				"symmetric registration at %p", addr, len,
-				(void *)o->alias);
-			return -EEXIST;
-		}
-	}
-	t->next = strregs;
-	strregs = t;
-	pthread_rwlock_unlock(&reg_lock);
 	return 0;
 }
 
 int
 sh_strreg_del(void *addr)
 {
-	pthread_rwlock_wrlock(&reg_lock);
-	struct strreg **pp = &strregs;
-	while (*pp && (*pp)->addr != addr)
-		pp = &(*pp)->next;
-	struct strreg *t = *pp;
-	if (t)
-		*pp = t->next;
-	pthread_rwlock_unlock(&reg_lock);
+	struct sh_region *t = sh_sym_take(addr, SH_SYM_BIT(SH_SYM_STRIDE));
 	free(t);
 	return t ? 0 : -ENOENT;
 }
 
-int
-sh_symreg_net(const void *p, size_t len, int pe, uint64_t *off,
-	      uint64_t *key, uint64_t *base)
+/* Releases the registrations of the list r (sh_sym_take_kinds's). */
+static void
+release(struct sh_region *r)
 {
-	int err = -EFAULT;
-	pthread_rwlock_rdlock(&reg_lock);
-	for (struct symreg *s = symregs; s; s = s->next) {
-		uintptr_t o = (uintptr_t)p - (uintptr_t)s->alias;
-		if (o < s->len && len <= s->len - o) {
-			if (s->net && (unsigned)pe < (unsigned)sh.npes &&
-			    (pe == sh.me || sh.peers[pe].net)) {
-				*off = o;
-				*key = s->net[pe].key;
-				*base = s->net[pe].base;
-				err = 0;
-			}
-			break;
+	while (r) {
+		struct sh_region *next = r->next;
+		if (r->kind == SH_SYM_ALIAS) {
+			symreg_close((struct symreg *)r, true);
+		} else if (r->kind == SH_SYM_LOCAL) {
+			sh_tr_ofi_unreg_local(((struct lreg *)r)->mr);
+			free(r);
+		} else {
+			free(r);
 		}
+		r = next;
 	}
-	pthread_rwlock_unlock(&reg_lock);
-	return err;
 }
 
-void *
-sh_symreg_desc(const void *p, size_t len)
+void
+sh_lreg_del_all(void)
 {
-	void *d = NULL;
-	pthread_rwlock_rdlock(&reg_lock);
-	for (struct symreg *s = symregs; s; s = s->next) {
-		uintptr_t o = (uintptr_t)p - (uintptr_t)s->alias;
-		if (o < s->len && len <= s->len - o) {
-			d = s->desc;
-			break;
-		}
-	}
-	pthread_rwlock_unlock(&reg_lock);
-	return d;
+	release(sh_sym_take_kinds(SH_SYM_BIT(SH_SYM_LOCAL)));
 }
 
 void
 sh_reg_fini(void)
 {
-	pthread_rwlock_wrlock(&reg_lock);
-	struct symreg *s = symregs;
-	symregs = NULL;
-	nsymregs = 0;
-	struct strreg *t = strregs;
-	strregs = NULL;
-	pthread_rwlock_unlock(&reg_lock);
-	while (t) {
-		struct strreg *next = t->next;
-		free(t);
-		t = next;
-	}
-	while (s) {
-		struct symreg *next = s->next;
-		symreg_close(s, true);
-		s = next;
-	}
+	release(sh_sym_take_kinds(SH_SYM_BIT(SH_SYM_ALIAS) |
+				  SH_SYM_BIT(SH_SYM_STRIDE)));
 	sh_lreg_del_all();
 }

@@ -39,7 +39,7 @@
  * pointing at a freed team). The faces check every handle with
  * sh_team_live before use (sh_face.h face_team).
  */
-#include "sh.h"
+#include "sh_team.h"
 
 #include "u_log.h"
 

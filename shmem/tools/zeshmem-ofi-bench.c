@@ -16,7 +16,7 @@
  * the other PEs of a larger job wait for the barrier, which all PEs then
  * measure (barrier_all at 4 PEs: 2 nodes x 2 PEs). Medians of trials.
  */
-#include "sh.h"
+#include "sh_init.h"
 
 #include "bench_time.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * zeshmem-ro-bench: how much of a shmem_putmem_nbi the reverse-offload
- * backend (ZESHMEM_BACKEND=ro, shmem/sh_proxy.c) hides behind the
+ * backend (ZESHMEM_BACKEND=ro, shmem/ctx/sh_proxy.c) hides behind the
  * caller's computation (issue 18). Written against the public shmem.h.
  *
  *   zeshmem-ro-bench [--quick]

@@ -392,7 +392,7 @@ start_keeper(void)
 
 /* A PE killed before it closed its network endpoint leaves the entry
  * libfabric's shm provider made for it (/dev/shm/zeshmem_<pid>_*, the name
- * sh_tr_ofi.c gives the endpoint): remove those of an ended PE. */
+ * sh_ofi.c gives the endpoint): remove those of an ended PE. */
 static void
 remove_pe_shm(pid_t pid)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sh_tr_ipc: the node-local transport: every PE of the node maps every
+ * sh_ipc: the node-local transport: every PE of the node maps every
  * other's heap, so a put is a copy and shmem_ptr a pointer.
  *
  * Init: each PE exports its heap's chunk 0 with ONE IPC handle, the
@@ -13,18 +13,18 @@
  * zemem's driver moves the fds itself (pidfd_getfd, else its broker), so
  * the 64 bytes are all a peer needs. Each PE then opens the handle of
  * every PE with its identity (one node) and keeps a pidfd of it (liveness,
- * sh_sync.c).
+ * sh_live.c).
  *
- * Addressing: remote(pe, p) = peers[pe].chunk[k] + (p - chunk k's local
- * address), chunk k the one holding p; a range must lie in one chunk
- * (blocks never straddle chunks, sh_alloc.c). Chunk 0 is the inline fast
- * path (sh_remote_fast, sh.h).
+ * Addressing: where pe's chunk k is mapped here goes into chunk k's view
+ * in the symmetric-address map (mem/sh_symmap.c), which answers every
+ * lookup: remote(pe, p) = view[pe] + (p - chunk k's local address); a
+ * range must lie in one chunk (blocks never straddle chunks, sh_alloc.c).
  *
  * Growth (sh_tr_ipc_add_chunk, inside a collective allocation): the new
  * chunk is one physical object, exported with zeMemGetIpcHandle of its
  * base, all-gathered and opened by every node peer.
  */
-#include "sh.h"
+#include "sh_tr.h"
 
 #include "u_log.h"
 
@@ -51,22 +51,6 @@ typedef ze_result_t (*put_fn)(ze_context_handle_t, ze_ipc_mem_handle_t);
 static ze_ipc_mem_handle_t my_handle[SH_MAX_CHUNKS];
 static bool my_handle_set[SH_MAX_CHUNKS];
 
-/* An entry point newer than the loader may have: the loader's own, else
- * the driver's through zeDriverGetExtensionFunctionAddress (zemem's
- * driver offers both used here; a single-driver loader passes the
- * driver's handles through, so its functions take ours). NULL: neither. */
-void *
-sh_ze_sym(const char *name)
-{
-	void *dl = dlopen("libze_loader.so.1", RTLD_LAZY | RTLD_NOLOAD);
-	void *f = dl ? dlsym(dl, name) : NULL;
-	if (dl)
-		dlclose(dl);
-	if (!f && sh.zdrv &&
-	    zeDriverGetExtensionFunctionAddress(sh.zdrv, name, &f))
-		f = NULL;
-	return f;
-}
 
 static int
 export_range(ze_context_handle_t ctx, const void *p, size_t size,
@@ -147,8 +131,7 @@ sh_tr_ipc_init(void)
 	sh.pids = calloc((size_t)n, sizeof(*sh.pids));
 	sh.node_of = calloc((size_t)n, sizeof(*sh.node_of));
 	sh.peers = calloc((size_t)n, sizeof(*sh.peers));
-	sh.peer_base0 = calloc((size_t)n, sizeof(*sh.peer_base0));
-	if (!all || !sh.pids || !sh.node_of || !sh.peers || !sh.peer_base0) {
+	if (!all || !sh.pids || !sh.node_of || !sh.peers) {
 		err = -ENOMEM;
 		goto err;
 	}
@@ -180,7 +163,7 @@ sh_tr_ipc_init(void)
 		}
 	}
 	/* Before ZESHMEM_TRANSPORT=ofi makes every PE a node of its own:
-	 * whether the job is on this host alone (sh_tr_ofi.c then binds its
+	 * whether the job is on this host alone (sh_ofi.c then binds its
 	 * endpoints to loopback). */
 	sh.one_host = true;
 	for (int i = 0; i < n; i++)
@@ -215,17 +198,15 @@ sh_tr_ipc_init(void)
 		if (sh.node_of[i] != sh.my_node)
 			continue;
 		p->local = true;
-		if (i == sh.me) {
-			p->chunk[0] = sh_heap.base;
-		} else {
+		char **view = sh_symmap.heap[0].view;
+		if (i != sh.me) {
 			void *m;
 			if ((err = open_handle(all[i].handle, i, &m)))
 				goto err;
-			p->chunk[0] = m;
+			view[i] = m;
 			p->pidfd = pidfd_of(all[i].pid);
 		}
-		p->ctrl = (struct sh_ctrl *)p->chunk[0];
-		sh.peer_base0[i] = p->chunk[0];
+		p->ctrl = (struct sh_ctrl *)view[i];
 	}
 	free(all);
 	return 0;
@@ -241,10 +222,13 @@ sh_tr_ipc_fini(void)
 {
 	for (int i = 0; sh.peers && i < sh.npes; i++) {
 		struct sh_peer *p = &sh.peers[i];
-		if (i != sh.me)
-			for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
-				if (p->chunk[k])
-					zeMemCloseIpcHandle(sh.zctx, p->chunk[k]);
+		for (unsigned k = 0; i != sh.me && k < sh_symmap.nheap; k++) {
+			char **view = sh_symmap.heap[k].view;
+			if (view[i])
+				zeMemCloseIpcHandle(sh.zctx, view[i]);
+			view[i] = NULL;
+		}
+		p->ctrl = NULL;
 		if (p->pidfd >= 0)
 			close(p->pidfd);
 	}
@@ -254,11 +238,9 @@ sh_tr_ipc_fini(void)
 			my_handle_set[k] = false;
 		}
 	free(sh.peers);
-	free(sh.peer_base0);
 	free(sh.pids);
 	free(sh.node_of);
 	sh.peers = NULL;
-	sh.peer_base0 = NULL;
 	sh.pids = NULL;
 	sh.node_of = NULL;
 }
@@ -283,18 +265,14 @@ sh_tr_ipc_add_chunk(unsigned k)
 	for (int i = 0; !err && i < n; i++)
 		if (all[i].status)
 			err = -EAGAIN;
+	char **view = sh_symmap.heap[k].view;
 	for (int i = 0; !err && i < n; i++) {
-		struct sh_peer *p = &sh.peers[i];
-		if (!p->local)
+		if (!sh.peers[i].local || i == sh.me)
 			continue;
-		if (i == sh.me) {
-			p->chunk[k] = sh_heap.base + c->off;
-			continue;
-		}
 		void *m;
 		if ((err = open_handle(all[i].handle, i, &m)))
 			break;
-		p->chunk[k] = m;
+		view[i] = m;
 	}
 	/* All or nothing: everyone learns whether everyone opened. */
 	int32_t e = err;
@@ -305,10 +283,10 @@ sh_tr_ipc_add_chunk(unsigned k)
 			err = -EAGAIN;
 	if (err) {
 		for (int i = 0; i < n; i++) {
-			struct sh_peer *p = &sh.peers[i];
-			if (i != sh.me && p->chunk[k])
-				zeMemCloseIpcHandle(sh.zctx, p->chunk[k]);
-			p->chunk[k] = NULL;
+			if (i != sh.me && view[i])
+				zeMemCloseIpcHandle(sh.zctx, view[i]);
+			if (i != sh.me)
+				view[i] = NULL;
 		}
 	}
 	free(all);
@@ -333,29 +311,4 @@ void
 sh_tr_ipc_put(ze_context_handle_t ctx, ze_ipc_mem_handle_t h)
 {
 	put_handle(ctx, h);
-}
-
-void *
-sh_remote_ptr(const void *p, size_t len, int pe)
-{
-	if ((unsigned)pe >= (unsigned)sh.npes || !sh.peers)
-		return NULL;
-	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	if (off >= sh_heap.size) {
-		void *r = sh_static_remote(p, len, pe);
-		return r ? r : sh_symreg_ptr(p, len, pe);
-	}
-	if (off < SH_CTRL_SIZE)
-		return NULL;
-	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
-		const struct sh_chunk *c = &sh_heap.chunk[k];
-		if (off < c->off || off - c->off >= c->size)
-			continue;
-		char *b = pe == sh.me ? sh_heap.base + c->off
-				      : sh.peers[pe].chunk[k];
-		if (!b || len > c->size - (off - c->off))
-			return NULL;
-		return b + (off - c->off);
-	}
-	return NULL;
 }

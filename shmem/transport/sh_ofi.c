@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * sh_tr_ofi: the network transport: peers on other nodes (or every peer,
+ * sh_ofi: the network transport: peers on other nodes (or every peer,
  * with ZESHMEM_TRANSPORT=ofi / ZESHMEM_FORCE_NETWORK=1) through libfabric.
+ * This file: loading libfabric, endpoints, memory registration and keys,
+ * init and finalize; sh_ofi_progress.c the progress and completion,
+ * sh_ofi_rma.c the operations (sh_ofi.h, their shared state). The
+ * transport's design, all three files:
  *
  * One FI_EP_RDM endpoint per PE with FI_RMA | FI_ATOMIC (e0: the default
  * context's, and every internal operation's: barriers, collectives, the
@@ -26,16 +30,17 @@
  * addresses into its AV. mr_mode: the hints offer FI_MR_VIRT_ADDR |
  * FI_MR_PROV_KEY | FI_MR_ALLOCATED | FI_MR_LOCAL | FI_MR_ENDPOINT
  * (ZESHMEM_OFI_MR: scalable offers 0: offset addressing and requested
- * keys; basic, or a list of bits required: sh_tr_ofi_mode.c);
+ * keys; basic, or a list of bits required: sh_ofi_mode.c);
  * the remote address is base + offset with FI_MR_VIRT_ADDR,
  * the offset in the chunk without; with FI_MR_LOCAL, local buffers
  * outside the heap (the caller's source, an AMO's operands) are
  * registered for the one operation; with FI_MR_ENDPOINT every region is
  * bound to the endpoint and enabled. A symmetric registration's alias
- * (rocshmem_buffer_register_symmetric, sh_reg.c) is one more region
- * (sh_tr_ofi_reg_sym); its key and base travel in sh_reg.c's agreement,
- * and raddr translates an address outside the heap through
- * sh_symreg_net (base + offset in the alias, or the offset alone).
+ * (rocshmem_buffer_register_symmetric, team/sh_register.c) is one more
+ * region (sh_tr_ofi_reg_sym); its key and base travel in sh_register.c's
+ * agreement. Every region's keys and bases are its network side in the
+ * symmetric-address map (mem/sh_symmap.c), and raddr asks the map
+ * (sh_sym_net: base + offset in the region, or the offset alone).
  *
  * Completion (per endpoint): its CQ is bound with FI_SELECTIVE_COMPLETION
  * and no operation asks for an entry, so it only carries errors; one
@@ -45,13 +50,13 @@
  * them); FI_DELIVERY_COMPLETE is the default op flag when the provider
  * offers it (so a completed write is visible at the target), else, and
  * for shm 1.17 whose delivery completion loses atomics
- * (sh_tr_ofi_mode.c), transmit complete, and quiet then flushes every PE
+ * (sh_ofi_mode.c), transmit complete, and quiet then flushes every PE
  * written since the last quiet with a fetching atomic read, which the
  * target answers after what was queued before it (logged at info); a
  * completion error that reaches only the CQ fails the wait too.
  * A SIGTERM from the launcher (mpirun ending the job after a PE died)
  * makes unanswered operations and waits give up after 300 ms naming
- * the PE (sh_term.c). fence = quiet on this transport (always
+ * the PE (sh_ofi_term.c). fence = quiet on this transport (always
  * correct; the providers here promise no write-after-write order across
  * RMA and atomics). put/get are fragmented at max_msg_size; a put of at
  * most BOUNCE_BYTES is copied to a registered bounce slot and left in
@@ -73,7 +78,7 @@
  *
  * Progress: the providers here progress manually. A thread per PE
  * polls every endpoint's CQ every 200 us (fi_cq_read, then a sleep);
- * every blocking call and wait (sh_sync.c) calls sh_tr_ofi_progress
+ * every blocking call and wait (ops/sh_wait.c) calls sh_tr_ofi_progress
  * (e0), so a PE that computes or waits still lets the others write into
  * it, and an endpoint's own posts and waits progress it (and e0). On
  * tcp the CQs have a wait fd (FI_WAIT_FD): the thread's and the waits'
@@ -107,69 +112,26 @@
  * the runtime controls, and a killed PE's at the next job (shm_name).
  *
  * Dead peers: a wait on a PE of another node asks the bootstrap whether
- * it lost that PE (sh_sync.c, sh_pe_check_alive), as the node-local path
+ * it lost that PE (sh_live.c, sh_pe_check_alive), as the node-local path
  * asks a pidfd.
  *
  * Errors: -EINVAL bad pe, -EFAULT not in the heap, -EIO an operation
  * failed (logged with the provider's text), -ETIMEDOUT a completion did
  * not come within ZESHMEM_TIMEOUT, -EOPNOTSUPP built without libfabric.
  */
-#include "sh.h"
+#include "sh_tr.h"
 
 #include "u_log.h"
-#include "u_options.h"
-#include "u_os.h"
 
 #include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #ifdef ZESHMEM_HAVE_OFI
 
-#include <arpa/inet.h>
-#include <dirent.h>
-#include <dlfcn.h>
-#include <fcntl.h>
-#include <net/if.h>
-#include <pthread.h>
-#include <rdma/fabric.h>
-#include <rdma/fi_atomic.h>
-#include <rdma/fi_cm.h>
-#include <rdma/fi_domain.h>
-#include <rdma/fi_endpoint.h>
-#include <rdma/fi_errno.h>
-#include <rdma/fi_rma.h>
-#include <poll.h>
-#include <sched.h>
-#include <signal.h>
-#include <stdio.h>
-#include <sys/ioctl.h>
-#include <sys/random.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
+#include "sh_ofi.h"
 
-/* libfabric is loaded when a job first needs the network (dlopen), not
- * linked: a job on one node never loads it or its providers' libraries,
- * some of which (Debian's psm, through libfabric's psm provider) install
- * SIGINT/SIGTERM handlers of their own that end the process, which would
- * take Ctrl-C away from the program (Python's KeyboardInterrupt, for one).
- * The five functions the transport calls that are not inline wrappers of
- * the objects' ops go through this table; the program's signal
- * dispositions are put back after libfabric and its providers initialise.
- * The library stays loaded until exit (providers do not support unload). */
-static struct {
-	pthread_once_t once;
-	int err;
-	int (*getinfo)(uint32_t, const char *, const char *, uint64_t,
-		       const struct fi_info *, struct fi_info **);
-	void (*freeinfo)(struct fi_info *);
-	struct fi_info *(*dupinfo)(const struct fi_info *);
-	int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
-	const char *(*strerror)(int);
-} fil = { .once = PTHREAD_ONCE_INIT };
+struct ofi_fil fil = { .once = PTHREAD_ONCE_INIT };
+struct ofi_state ofi = { .eps_lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct sig_saved {
 	struct sigaction act[NSIG];
@@ -237,101 +199,6 @@ fil_open(void)
 	return fil.err;
 }
 
-#define fi_getinfo fil.getinfo
-#define fi_freeinfo fil.freeinfo
-#define fi_fabric fil.fabric
-#define fi_strerror fil.strerror
-
-#define NAME_MAX_BYTES 96
-#define PROGRESS_NS 200000 /* the progress thread's poll period */
-#define BOUNCE_SLOTS 64
-#define BOUNCE_BYTES 256     /* puts up to this size are copied and left
-				in flight; blocking ones included */
-#define FI_VER FI_VERSION(1, 9)
-
-struct net_peer {
-	fi_addr_t addr;
-	uint64_t key[SH_MAX_CHUNKS];
-	uint64_t base[SH_MAX_CHUNKS];
-	uint64_t skey, sbase;         /* its static data's MR (sh_static) */
-};
-
-struct blob {
-	int32_t status;
-	uint32_t namelen;
-	uint64_t key, base;
-	uint8_t name[NAME_MAX_BYTES];
-};
-
-/* Which emulation an AMO needs (per op, per size 4/8). */
-enum amo_how { AMO_NATIVE, AMO_VIA_CSWAP, AMO_VIA_SWAP, AMO_NONE };
-
-/* One endpoint and what completes on it: the PE's own (ofi.e0: the
- * default context and every internal operation) and one per created
- * context (sh_tr_ofi_ctx_open), bound to the same AV. Targets are always
- * addressed at their e0 (an RDM endpoint accepts from any initiator), so
- * only the initiating side has per-context endpoints. */
-struct net_ep {
-	struct fid_ep *ep;
-	struct fid_cq *cq;
-	struct fid_cntr *cntr;
-	uint64_t posted;              /* atomic */
-	uint64_t errs_seen;           /* atomic */
-	uint64_t cq_errs;             /* atomic: error entries read */
-	/* No usable FI_DELIVERY_COMPLETE (shm): quiet reads 8 bytes back
-	 * from every PE written on this endpoint since its last quiet
-	 * (dirty[pe], atomic) into flush_buf (in the bounce region). */
-	uint8_t *dirty;
-	char *flush_buf;
-	/* Bounce slots for small puts (see sh_tr_ofi_put). */
-	pthread_mutex_t bounce_lock;
-	bool lock_init;
-	char *bounce;
-	struct fid_mr *bounce_mr;
-	void *bounce_desc;
-	unsigned bounce_next;
-	/* The CQ's wait fd (FI_WAIT_FD), which the provider makes readable
-	 * when the endpoint has something to progress; -1: none, sleeps
-	 * are plain. */
-	int wfd;
-	int shm_slot;                 /* its shmn slot (shm), -1 none */
-	struct sh_ctx *owner;         /* NULL for e0 */
-	struct net_ep *next;          /* ofi.eps, under ofi.eps_lock */
-};
-
-static struct {
-	bool active;
-	struct fi_info *info;
-	struct fid_fabric *fab;
-	struct fid_domain *dom;
-	struct fid_av *av;
-	struct net_ep e0;
-	/* The created contexts' endpoints (progress thread, finalize). */
-	pthread_mutex_t eps_lock;
-	struct net_ep *eps;
-	unsigned neps;                /* atomic */
-	bool test_hold;               /* ZESHMEM_OFI_TEST_HOLD=1 */
-	struct fid_mr *mr[SH_MAX_CHUNKS];
-	void *desc[SH_MAX_CHUNKS];
-	struct net_peer *np;
-	bool virt, prov_key, mr_local, mr_ep;
-	bool delivery;
-	uint64_t mr_offer;            /* ZESHMEM_OFI_MR (sh_tr_ofi_mode.c) */
-	bool mr_strict;               /* its bits are required */
-	bool flush;                   /* no usable FI_DELIVERY_COMPLETE */
-	size_t max_msg, inject;
-	uint64_t tmp_key;             /* atomic: requested keys of temp MRs */
-	uint64_t dead_at;             /* atomic: ns the bootstrap's news of a
-					 dead PE was first seen, 0 none */
-	enum amo_how how[SH_AMO_XOR + 1][2];
-	bool nofetch[SH_AMO_XOR + 1][2]; /* fi_atomic valid (no result) */
-	bool have_max32;
-	pthread_t thr;
-	bool thr_on, stop;
-	/* The program's static data as one more MR (sh_static.c). */
-	struct fid_mr *smr;
-	void *sdesc;
-} ofi = { .eps_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static const char *const default_provs[] = {
 	"verbs;ofi_rxm", "tcp;ofi_rxm", "sockets",
@@ -567,8 +434,8 @@ remote_key(uint64_t *key)
 /* Registers [p, p + len) for access as key (requested when the provider
  * does not pick keys). A region with remote access ignores key and gets
  * a random one (remote_key; another draw if the provider has it). */
-static int
-reg(void *p, size_t len, uint64_t access, uint64_t key, struct fid_mr **out)
+int
+ofi_reg(void *p, size_t len, uint64_t access, uint64_t key, struct fid_mr **out)
 {
 	bool remote = access & (FI_REMOTE_READ | FI_REMOTE_WRITE);
 	int rc;
@@ -618,12 +485,11 @@ reg_chunk(unsigned k)
 		return -EOPNOTSUPP;
 	}
 	const struct sh_chunk *c = &sh_heap.chunk[k];
-	int err = reg(sh_heap.base + c->off, c->size,
+	int err = ofi_reg(sh_heap.base + c->off, c->size,
 		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
 		      0 /* random: remote_key */, &ofi.mr[k]);
 	if (err)
 		return err;
-	ofi.desc[k] = fi_mr_desc(ofi.mr[k]);
 	return 0;
 }
 
@@ -686,8 +552,6 @@ amo_caps(void)
 			 cnt;
 }
 
-static void *progress_main(void *arg);
-
 /* ---- shm's /dev/shm entries -------------------------------------------- */
 
 /* libfabric's shm provider keeps each endpoint's region (16 MiB) as
@@ -697,7 +561,7 @@ static void *progress_main(void *arg);
  * and sh_tr_ofi_exit_cleanup removes those still open on every way out
  * the runtime controls: exit (an atexit handler: sh_fatal, a return from
  * main), shmem_global_exit and the bootstrap's ABORT (_exit), the
- * launcher's SIGTERM (sh_term.c). Not in a forked child (owner pid).
+ * launcher's SIGTERM (sh_ofi_term.c). Not in a forked child (owner pid).
  * A killed PE's entries are reaped by the next job of the same user on
  * this machine: names are zeshmem_<pid>_<pid namespace>_<time>_<key>,
  * and an entry of ours (owner uid) whose namespace is this process's and
@@ -896,7 +760,7 @@ ep_open(struct net_ep *e, uint64_t bounce_key)
 		if (err)
 			return err;
 	}
-	int err = reg(e->bounce, BOUNCE_SLOTS * BOUNCE_BYTES + 64,
+	int err = ofi_reg(e->bounce, BOUNCE_SLOTS * BOUNCE_BYTES + 64,
 		      FI_READ | FI_WRITE, bounce_key, &e->bounce_mr);
 	if (err)
 		return err;
@@ -929,13 +793,20 @@ close_all(void)
 	if (ofi.e0.bounce_mr)
 		fi_close(&ofi.e0.bounce_mr->fid);
 	ofi.e0.bounce_mr = NULL;
+	sh_sym_static_set_net(NULL, NULL);
+	free(ofi.snet);
+	ofi.snet = NULL;
 	if (ofi.smr)
 		fi_close(&ofi.smr->fid);
 	ofi.smr = NULL;
-	ofi.sdesc = NULL;
-	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++)
+	for (unsigned k = 0; k < SH_MAX_CHUNKS; k++) {
+		if (ofi.hnet[k])
+			sh_sym_heap_set_net(k, NULL, NULL);
+		free(ofi.hnet[k]);
+		ofi.hnet[k] = NULL;
 		if (ofi.mr[k])
 			fi_close(&ofi.mr[k]->fid);
+	}
 	if (ofi.av)
 		fi_close(&ofi.av->fid);
 	ep_close(&ofi.e0); /* its CQ and counter, after the AV as before */
@@ -1007,7 +878,7 @@ open_local(struct blob *mine)
 	return 0;
 }
 
-/* Static data (sh_static.c): registered as one more MR (a random key,
+/* Static data (mem/sh_static.c): registered as one more MR (a random key,
  * as the heap's), its key and base all-gathered; collective. A PE
  * that cannot register fails init (as a heap chunk would). */
 static int
@@ -1019,19 +890,21 @@ static_exchange(void)
 	} mine = { 0 };
 	int n = sh.npes;
 	if (sh_static.on) {
-		mine.status = reg((void *)sh_static.map_lo, sh_static.map_len,
+		mine.status = ofi_reg((void *)sh_static.map_lo, sh_static.map_len,
 				  FI_READ | FI_WRITE | FI_REMOTE_READ |
 					  FI_REMOTE_WRITE,
 				  0 /* random: remote_key */, &ofi.smr);
 		if (!mine.status) {
-			ofi.sdesc = fi_mr_desc(ofi.smr);
 			mine.key = fi_mr_key(ofi.smr);
 			mine.base = sh_static.map_lo;
 		}
 	}
 	struct sblob *all = calloc((size_t)n, sizeof(*all));
-	if (!all)
+	ofi.snet = calloc((size_t)n, sizeof(*ofi.snet));
+	if (!all || !ofi.snet) {
+		free(all);
 		return -ENOMEM; /* the others' all-gather times out */
+	}
 	int err = 0;
 	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
 		err = -EIO;
@@ -1042,10 +915,12 @@ static_exchange(void)
 			err = -EIO;
 		}
 	for (int i = 0; !err && i < n; i++) {
-		ofi.np[i].skey = all[i].key;
-		ofi.np[i].sbase = all[i].base;
+		ofi.snet[i].key = all[i].key;
+		ofi.snet[i].base = all[i].base;
 	}
 	free(all);
+	if (!err && ofi.smr)
+		sh_sym_static_set_net(ofi.snet, fi_mr_desc(ofi.smr));
 	return err;
 }
 
@@ -1068,7 +943,8 @@ sh_tr_ofi_init(void)
 	mine.status = open_local(&mine);
 	struct blob *all = calloc((size_t)n, sizeof(*all));
 	ofi.np = calloc((size_t)n, sizeof(*ofi.np));
-	int err = all && ofi.np ? 0 : -ENOMEM;
+	ofi.hnet[0] = calloc((size_t)n, sizeof(*ofi.hnet[0]));
+	int err = all && ofi.np && ofi.hnet[0] ? 0 : -ENOMEM;
 	int berr = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
 					   all ? (void *)all : (void *)&mine);
 	if (!err && berr)
@@ -1088,10 +964,12 @@ sh_tr_ofi_init(void)
 			err = -EIO;
 			break;
 		}
-		ofi.np[i].key[0] = all[i].key;
-		ofi.np[i].base[0] = all[i].base;
+		ofi.hnet[0][i].key = all[i].key;
+		ofi.hnet[0][i].base = all[i].base;
 	}
 	free(all);
+	if (!err)
+		sh_sym_heap_set_net(0, ofi.hnet[0], fi_mr_desc(ofi.mr[0]));
 	if (!err)
 		err = static_exchange();
 	if (err) {
@@ -1102,7 +980,7 @@ sh_tr_ofi_init(void)
 	for (int i = 0; i < n; i++)
 		if (i != sh.me && !sh.peers[i].local)
 			sh.peers[i].net = true;
-	int rc = pthread_create(&ofi.thr, NULL, progress_main, NULL);
+	int rc = pthread_create(&ofi.thr, NULL, ofi_progress_main, NULL);
 	if (rc) {
 		u_err("shmem", "progress thread: %s", strerror(rc));
 		sh_tr_ofi_fini();
@@ -1213,7 +1091,8 @@ sh_tr_ofi_add_chunk(unsigned k)
 		mine.base = chunk_base(k);
 	}
 	struct blob *all = calloc((size_t)n, sizeof(*all));
-	int err = all ? 0 : -ENOMEM;
+	struct sh_sym_net *net = calloc((size_t)n, sizeof(*net));
+	int err = all && net ? 0 : -ENOMEM;
 	int berr = sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine),
 					   all ? (void *)all : (void *)&mine);
 	if (!err && berr)
@@ -1222,797 +1101,20 @@ sh_tr_ofi_add_chunk(unsigned k)
 		if (all[i].status)
 			err = -EAGAIN;
 	for (int i = 0; !err && i < n; i++) {
-		ofi.np[i].key[k] = all[i].key;
-		ofi.np[i].base[k] = all[i].base;
+		net[i].key = all[i].key;
+		net[i].base = all[i].base;
 	}
 	free(all);
-	if (err && ofi.mr[k]) {
-		fi_close(&ofi.mr[k]->fid);
+	if (err) {
+		free(net);
+		if (ofi.mr[k])
+			fi_close(&ofi.mr[k]->fid);
 		ofi.mr[k] = NULL;
-		ofi.desc[k] = NULL;
-	}
-	return err;
-}
-
-/* ---- progress and completion ------------------------------------------ */
-
-/* Drains e's CQ (errors only: nothing asks for success entries); drives
- * the provider's progress on e. */
-static void
-ep_progress(struct net_ep *e)
-{
-	struct fi_cq_entry ent[4];
-	ssize_t rc = fi_cq_read(e->cq, ent, 4);
-	if (rc == -FI_EAVAIL) {
-		struct fi_cq_err_entry ee = { 0 };
-		if (fi_cq_readerr(e->cq, &ee, 0) <= 0)
-			return;
-		/* Some errors reach only the CQ (shm's failed CMA writes:
-		 * no counter error): wait_all fails on them too. */
-		__atomic_add_fetch(&e->cq_errs, 1, __ATOMIC_RELEASE);
-		int pe = -1;
-		uintptr_t c = (uintptr_t)ee.op_context, b = (uintptr_t)ofi.np;
-		if (c >= b && c < b + (uintptr_t)sh.npes * sizeof(*ofi.np))
-			pe = (int)((c - b) / sizeof(*ofi.np));
-		u_err("shmem", "network operation to PE %d failed: %s (%s)%s",
-		      pe, fi_strerror(ee.err),
-		      fi_cq_strerror(e->cq, ee.prov_errno, ee.err_data, NULL,
-				     0),
-		      pe >= 0 ? ": the PE is taken as ended" : "");
-		/* An RDM endpoint's errors are the peer's loss (the provider
-		 * retried already): later operations and waits on it fail at
-		 * once with -EHOSTDOWN. */
-		if (pe >= 0 && pe != sh.me)
-			__atomic_store_n(&sh.peers[pe].dead, true,
-					 __ATOMIC_RELEASE);
-	}
-}
-
-/* The PE's own endpoint: what others' operations into this PE need. */
-void
-sh_tr_ofi_progress(void)
-{
-	if (!ofi.active)
-		return;
-	ep_progress(&ofi.e0);
-}
-
-/* e, and e0 for the PE's targets when e is a context's. */
-static inline void
-progress_ep(struct net_ep *e)
-{
-	ep_progress(e);
-	if (e != &ofi.e0)
-		ep_progress(&ofi.e0);
-}
-
-/* Sleeps up to ns, or until e has something to progress when its CQ
- * has a wait fd (fi_trywait first: it says when there is work already,
- * and the caller progresses at once). A wait set that stays ready (work
- * that e's own progress does not take: another endpoint's) would make
- * that a busy loop: after a few ready answers in a row the sleep is
- * plain. Plain too under ZESHMEM_OFI_TEST_HOLD: tcp's trywait may move
- * the domain's other endpoints, which that hook keeps still. */
-static void
-ep_sleep(struct net_ep *e, long ns)
-{
-	static _Thread_local unsigned ready;
-	struct timespec ts = { 0, ns };
-	if (e->wfd >= 0 && !ofi.test_hold) {
-		struct fid *f = &e->cq->fid;
-		if (fi_trywait(ofi.fab, &f, 1) != FI_SUCCESS) {
-			if (++ready < 8)
-				return;
-			ready = 0;
-			nanosleep(&ts, NULL);
-			return;
-		}
-		ready = 0;
-		struct pollfd pf = { .fd = e->wfd, .events = POLLIN };
-		ppoll(&pf, 1, &ts, NULL);
-		return;
-	}
-	nanosleep(&ts, NULL);
-}
-
-bool
-sh_tr_ofi_wait_fd(void)
-{
-	return ofi.active && ofi.e0.wfd >= 0;
-}
-
-void
-sh_tr_ofi_nap(long ns)
-{
-	if (ofi.active) {
-		ep_sleep(&ofi.e0, ns);
-		return;
-	}
-	struct timespec ts = { 0, ns };
-	nanosleep(&ts, NULL);
-}
-
-static void *
-progress_main(void *arg)
-{
-	(void)arg;
-	/* A short poll rather than fi_cq_sread: shm's sread spins on
-	 * sched_yield past its timeout, and a CQ that only ever carries
-	 * errors has nothing to wake a sleeper with anyway. Every
-	 * endpoint: e0 and the contexts' (not with the test hook). */
-	while (!__atomic_load_n(&ofi.stop, __ATOMIC_ACQUIRE)) {
-		sh_tr_ofi_progress();
-		if (__atomic_load_n(&ofi.neps, __ATOMIC_RELAXED) &&
-		    !ofi.test_hold) {
-			pthread_mutex_lock(&ofi.eps_lock);
-			for (struct net_ep *e = ofi.eps; e; e = e->next)
-				ep_progress(e);
-			pthread_mutex_unlock(&ofi.eps_lock);
-		}
-		sh_term_poll();
-		ep_sleep(&ofi.e0, PROGRESS_NS);
-	}
-	return NULL;
-}
-
-/* Backoff for polling loops, by time since the first call (*t0): spin
- * for 20 us, then sleeps growing from 1 to 100 us (no sched_yield: on a
- * loaded machine a yield can give the core away for a whole slice). */
-static void
-backoff_on(struct net_ep *e, uint64_t *t0)
-{
-	uint64_t now = u_now_ns();
-	if (!*t0)
-		*t0 = now;
-	uint64_t d = (now - *t0) / 1000;
-	if (d < 20)
-		return;
-	long us = (long)(d - 19) / 8 + 1;
-	ep_sleep(e, (us > 100 ? 100 : us) * 1000);
-}
-
-/* A PE the bootstrap knows dead (sh_boot_dead_news) since more than
- * DEAD_GRACE_NS: an operation or wait still unanswered then gives up
- * (tcp;ofi_rxm reports a peer that is gone only as -FI_EAGAIN while it
- * reconnects, and counts nothing for operations lost with it). Which
- * PE an operation waits for is not known here: the grace lets those to
- * live PEs complete first. */
-#define DEAD_GRACE_NS 300000000ull
-
-static bool
-dead_overdue(void)
-{
-	uint64_t t = __atomic_load_n(&ofi.dead_at, __ATOMIC_ACQUIRE);
-	if (!t) {
-		if (sh_boot_dead_news() < 0)
-			return false;
-		uint64_t zero = 0;
-		__atomic_compare_exchange_n(&ofi.dead_at, &zero, u_now_ns(),
-					    false, __ATOMIC_RELEASE,
-					    __ATOMIC_RELAXED);
-		return false;
-	}
-	return u_now_ns() - t > DEAD_GRACE_NS;
-}
-
-/* Waits until every operation posted on e so far completed. */
-static int
-wait_all(struct net_ep *e)
-{
-	uint64_t target = __atomic_load_n(&e->posted, __ATOMIC_ACQUIRE);
-	uint64_t cqe0 = __atomic_load_n(&e->cq_errs, __ATOMIC_ACQUIRE);
-	uint64_t t0 = 0, b0 = 0;
-	for (unsigned i = 0;; i++) {
-		if (__atomic_load_n(&e->cq_errs, __ATOMIC_ACQUIRE) != cqe0)
-			return -EIO; /* logged by ep_progress */
-		uint64_t done = fi_cntr_read(e->cntr);
-		uint64_t errs = fi_cntr_readerr(e->cntr);
-		if (done + errs >= target) {
-			uint64_t seen = __atomic_load_n(&e->errs_seen,
-							__ATOMIC_RELAXED);
-			if (errs > seen &&
-			    __atomic_compare_exchange_n(&e->errs_seen, &seen,
-							errs, false,
-							__ATOMIC_RELAXED,
-							__ATOMIC_RELAXED)) {
-				progress_ep(e); /* logs the error */
-				return -EIO;
-			}
-			return 0;
-		}
-		progress_ep(e);
-		if (!(i & 255)) {
-			if (sh_term_overdue())
-				return sh_term_give_up(-1, "network operations");
-			if (dead_overdue()) {
-				u_err("shmem", "network operations: %llu of "
-					       "%llu complete %llu ms after a "
-					       "PE's end (the bootstrap lost "
-					       "it)",
-				      (unsigned long long)(done + errs),
-				      (unsigned long long)target,
-				      DEAD_GRACE_NS / 1000000);
-				return -EHOSTDOWN;
-			}
-			uint64_t now = u_now_ns();
-			if (!t0)
-				t0 = now;
-			else if (now - t0 > (uint64_t)sh.timeout_s * 1000000000ull) {
-				u_err("shmem", "network operations did not "
-					       "complete within %u s "
-					       "(ZESHMEM_TIMEOUT): %llu of %llu",
-				      sh.timeout_s,
-				      (unsigned long long)(done + errs),
-				      (unsigned long long)target);
-				return -ETIMEDOUT;
-			}
-		}
-		backoff_on(e, &b0);
-	}
-}
-
-static int flush_pes(struct net_ep *e, int only);
-
-/* The endpoint of context c (NULL: the default one, e0). */
-static inline struct net_ep *
-ep_of(const struct sh_ctx *c)
-{
-	struct net_ep *e = c ? (struct net_ep *)c->net : NULL;
-	return e ? e : &ofi.e0;
-}
-
-int
-sh_tr_ofi_quiet(struct sh_ctx *c)
-{
-	if (!ofi.active)
-		return 0;
-	struct net_ep *e = ep_of(c);
-	int err = wait_all(e);
-	if (!err && ofi.flush)
-		err = flush_pes(e, -1);
-	return err;
-}
-
-int
-sh_tr_ofi_fence(struct sh_ctx *c)
-{
-	return sh_tr_ofi_quiet(c);
-}
-
-/* Every operation's context names its target PE (an error entry then
- * says which PE failed); the provider never writes into it (mode 0). */
-#define CTX(pe) ((void *)&ofi.np[pe])
-
-/* Posts on endpoint e with retries while the provider's queue is full. */
-#define POST(e, call)                                                        \
-	({                                                                   \
-		ssize_t rc_;                                                 \
-		uint64_t b_ = 0;                                             \
-		uint64_t t_ = u_now_ns();                                    \
-		while ((rc_ = (call)) == -FI_EAGAIN) {                       \
-			progress_ep(e);                                      \
-			if (u_now_ns() - t_ >                                \
-				    (uint64_t)sh.timeout_s * 1000000000ull || \
-			    sh_term_overdue() || dead_overdue())             \
-				break;                                       \
-			backoff_on(e, &b_);                                  \
-		}                                                            \
-		if (!rc_)                                                    \
-			__atomic_add_fetch(&(e)->posted, 1, __ATOMIC_RELEASE); \
-		rc_;                                                         \
-	})
-
-static int
-post_fail(const char *what, ssize_t rc, int pe)
-{
-	if (rc == -FI_EAGAIN && sh_term_overdue())
-		return sh_term_give_up(pe, what);
-	if (rc == -FI_EAGAIN && dead_overdue()) {
-		u_err("shmem", "%s to PE %d: not accepted %llu ms after a "
-			       "PE's end (the bootstrap lost it)", what, pe,
-		      DEAD_GRACE_NS / 1000000);
-		return -EHOSTDOWN;
-	}
-	u_err("shmem", "%s to PE %d: %s", what, pe, fi_strerror((int)-rc));
-	return rc == -FI_EAGAIN ? -ETIMEDOUT : -EIO;
-}
-
-/* The remote address and key of pe's copy of [sym, sym + len). */
-static int
-raddr(const void *sym, size_t len, int pe, uint64_t *addr, uint64_t *key)
-{
-	uintptr_t off = (uintptr_t)sym - (uintptr_t)sh_heap.base;
-	if (off >= sh_heap.size) {
-		/* the program's static data: one MR per PE */
-		ptrdiff_t so = sh_static_offset(sym, len);
-		if (so >= 0 && ofi.smr) {
-			*addr = ofi.virt ? ofi.np[pe].sbase + (uint64_t)so
-					 : (uint64_t)so;
-			*key = ofi.np[pe].skey;
-			return 0;
-		}
-		/* a symmetric registration's alias (sh_reg.c) */
-		uint64_t rel, base;
-		int err = sh_symreg_net(sym, len, pe, &rel, key, &base);
-		if (err)
-			return err;
-		*addr = ofi.virt ? base + rel : rel;
-		return 0;
-	}
-	for (unsigned k = 0; k < sh_heap.nchunks; k++) {
-		const struct sh_chunk *c = &sh_heap.chunk[k];
-		if (off < c->off || off - c->off >= c->size)
-			continue;
-		uint64_t rel = off - c->off;
-		if (len > c->size - rel || !ofi.mr[k])
-			return -EFAULT;
-		*addr = ofi.virt ? ofi.np[pe].base[k] + rel : rel;
-		*key = ofi.np[pe].key[k];
-		return 0;
-	}
-	return -EFAULT;
-}
-
-/* A local descriptor for [p, p + len): the heap's, else (FI_MR_LOCAL)
- * a registration the caller closes after completion (*tmp), else NULL. */
-static int
-ldesc(const void *p, size_t len, void **desc, struct fid_mr **tmp)
-{
-	*tmp = NULL;
-	*desc = NULL;
-	uintptr_t off = (uintptr_t)p - (uintptr_t)sh_heap.base;
-	for (unsigned k = 0; off < sh_heap.size && k < sh_heap.nchunks; k++) {
-		const struct sh_chunk *c = &sh_heap.chunk[k];
-		if (off >= c->off && off - c->off < c->size &&
-		    len <= c->size - (off - c->off) && ofi.mr[k]) {
-			*desc = ofi.desc[k];
-			return 0;
-		}
-	}
-	if (ofi.smr && sh_static_offset(p, len) >= 0) {
-		*desc = ofi.sdesc;
-		return 0;
-	}
-	if ((*desc = sh_lreg_desc(p, len ? len : 1)))
-		return 0;
-	if ((*desc = sh_symreg_desc(p, len ? len : 1)))
-		return 0;
-	if (!ofi.mr_local)
-		return 0;
-	uint64_t key = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
-	int err = reg((void *)p, len ? len : 1, FI_READ | FI_WRITE, key, tmp);
-	if (err)
 		return err;
-	*desc = fi_mr_desc(*tmp);
+	}
+	ofi.hnet[k] = net;
+	sh_sym_heap_set_net(k, net, fi_mr_desc(ofi.mr[k]));
 	return 0;
-}
-
-/* Ends an operation posted with ldesc's descriptor: waits for every
- * completion when wait, then closes the temporary registration (tmp, if
- * any), which had to outlive the operation. Returns err, else the wait's
- * error. Inline: it is on the put/get/atomic paths. */
-static inline int
-finish(struct net_ep *e, int err, int wait, struct fid_mr *tmp)
-{
-	if (wait) {
-		int e2 = wait_all(e);
-		if (!err)
-			err = e2;
-	}
-	if (tmp)
-		fi_close(&tmp->fid);
-	return err;
-}
-
-static int
-check(int pe)
-{
-	if ((unsigned)pe >= (unsigned)sh.npes || !ofi.active)
-		return -EINVAL;
-	if (sh.peers[pe].dead)
-		return -EHOSTDOWN;
-	return 0;
-}
-
-/* ---- remote completion without FI_DELIVERY_COMPLETE (ofi.flush) ------- */
-
-/* pe was written (put, non-fetching atomic) on e: e's next quiet
- * flushes it. */
-static inline void
-mark(struct net_ep *e, int pe)
-{
-	if (ofi.flush)
-		__atomic_store_n(&e->dirty[pe], 1, __ATOMIC_RELAXED);
-}
-
-/* Posts a fetching atomic read of 8 bytes of pe's heap (its control
- * block's first word) into flush_buf: pe executes it, and answers, after
- * every command queued before it (shm: writes go by CMA at once, or are
- * queued; atomics are queued). A plain read would not do: shm performs
- * it by CMA itself, without the target. Providers without a native
- * 8-byte FI_ATOMIC_READ: a read. */
-static int
-flush_post(struct net_ep *e, int pe)
-{
-	uint64_t ra, key;
-	int err = raddr(sh_heap.base, 8, pe, &ra, &key);
-	if (err)
-		return err;
-	ssize_t rc;
-	if (ofi.how[SH_AMO_FETCH][1] == AMO_NATIVE)
-		rc = POST(e, fi_fetch_atomic(e->ep, e->flush_buf + 8, 1,
-					  e->bounce_desc, e->flush_buf,
-					  e->bounce_desc, ofi.np[pe].addr, ra,
-					  key, FI_UINT64, FI_ATOMIC_READ,
-					  CTX(pe)));
-	else
-		rc = POST(e, fi_read(e->ep, e->flush_buf, 8, e->bounce_desc,
-				  ofi.np[pe].addr, ra, key, CTX(pe)));
-	return rc ? post_fail("flush", rc, pe) : 0;
-}
-
-/* Flushes pe when it was written on e since its last flush (all: pe < 0),
- * and waits. The first error wins. */
-static int
-flush_pes(struct net_ep *e, int only)
-{
-	int err = 0;
-	bool any = false;
-	for (int pe = only < 0 ? 0 : only;
-	     pe < (only < 0 ? sh.npes : only + 1); pe++) {
-		if (!__atomic_exchange_n(&e->dirty[pe], 0, __ATOMIC_RELAXED) ||
-		    sh.peers[pe].dead)
-			continue;
-		int e1 = flush_post(e, pe);
-		if (e1 && !err)
-			err = e1;
-		any |= !e1;
-	}
-	if (any) {
-		int e1 = wait_all(e);
-		if (!err)
-			err = e1;
-	}
-	return err;
-}
-
-int
-sh_tr_ofi_put(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
-	      int pe, int nbi)
-{
-	int err = check(pe);
-	uint64_t ra, key;
-	if (err || (err = raddr(dest, nbytes, pe, &ra, &key)))
-		return err;
-	if (!nbytes)
-		return 0;
-	struct net_ep *e = ep_of(c);
-	fi_addr_t fa = ofi.np[pe].addr;
-	if (nbytes <= BOUNCE_BYTES && nbytes <= ofi.max_msg) {
-		/* Small: copied to a registered slot, so the source is free at
-		 * once; the write stays in flight until quiet (delivery
-		 * complete, unlike fi_inject_write, whose completion is local
-		 * only). A slot is reused after everything before it
-		 * completed: one wait_all per BOUNCE_SLOTS small puts. */
-		pthread_mutex_lock(&e->bounce_lock);
-		if (e->bounce_next == BOUNCE_SLOTS) {
-			err = wait_all(e);
-			e->bounce_next = 0;
-		}
-		char *slot = e->bounce + e->bounce_next++ * BOUNCE_BYTES;
-		ssize_t rc = 0;
-		if (!err) {
-			memcpy(slot, src, nbytes);
-			rc = POST(e, fi_write(e->ep, slot, nbytes,
-					      e->bounce_desc, fa, ra, key,
-					      CTX(pe)));
-			mark(e, pe);
-		}
-		pthread_mutex_unlock(&e->bounce_lock);
-		return err ? err : rc ? post_fail("fi_write", rc, pe) : 0;
-	}
-	void *desc;
-	struct fid_mr *tmp;
-	if ((err = ldesc(src, nbytes, &desc, &tmp)))
-		return err;
-	const char *s = src;
-	mark(e, pe);
-	for (size_t done = 0; done < nbytes;) {
-		size_t n = nbytes - done;
-		if (n > ofi.max_msg)
-			n = ofi.max_msg;
-		ssize_t rc = POST(e, fi_write(e->ep, s + done, n, desc, fa,
-					      ra + done, key, CTX(pe)));
-		if (rc) {
-			err = post_fail("fi_write", rc, pe);
-			break;
-		}
-		done += n;
-	}
-	/* Blocking: the source is reusable on return; a temporary
-	 * registration must outlive the operation. */
-	return finish(e, err, !nbi || tmp, tmp);
-}
-
-int
-sh_tr_ofi_get(struct sh_ctx *c, void *dest, const void *src, size_t nbytes,
-	      int pe, int nbi)
-{
-	int err = check(pe);
-	uint64_t ra, key;
-	if (err || (err = raddr(src, nbytes, pe, &ra, &key)))
-		return err;
-	if (!nbytes)
-		return 0;
-	void *desc;
-	struct fid_mr *tmp;
-	if ((err = ldesc(dest, nbytes, &desc, &tmp)))
-		return err;
-	struct net_ep *e = ep_of(c);
-	char *d = dest;
-	for (size_t done = 0; done < nbytes;) {
-		size_t n = nbytes - done;
-		if (n > ofi.max_msg)
-			n = ofi.max_msg;
-		ssize_t rc = POST(e, fi_read(e->ep, d + done, n, desc,
-					  ofi.np[pe].addr, ra + done, key,
-					  CTX(pe)));
-		if (rc) {
-			err = post_fail("fi_read", rc, pe);
-			break;
-		}
-		done += n;
-	}
-	return finish(e, err, !nbi || tmp, tmp);
-}
-
-/* ---- atomics ---------------------------------------------------------- */
-
-/* Operands live here for the operation's lifetime (registered when the
- * provider wants local descriptors). */
-struct amo_buf {
-	uint64_t val, cmp, res;
-};
-
-static int
-amo_native(struct net_ep *e, enum fi_op fop, int kind /* 0 atomic, 1 fetch, 2 compare */,
-	   enum fi_datatype dt, struct amo_buf *b, uint64_t ra, uint64_t key,
-	   int pe)
-{
-	void *desc = NULL;
-	struct fid_mr *tmp = NULL;
-	int err = ldesc(b, sizeof(*b), &desc, &tmp);
-	if (err)
-		return err;
-	fi_addr_t fa = ofi.np[pe].addr;
-	ssize_t rc;
-	if (kind == 0)
-		rc = POST(e, fi_atomic(e->ep, &b->val, 1, desc, fa, ra, key,
-				       dt, fop, CTX(pe)));
-	else if (kind == 1)
-		rc = POST(e, fi_fetch_atomic(e->ep, &b->val, 1, desc, &b->res,
-					     desc, fa, ra, key, dt, fop,
-					     CTX(pe)));
-	else
-		rc = POST(e, fi_compare_atomic(e->ep, &b->val, 1, desc,
-					       &b->cmp, desc, &b->res, desc,
-					       fa, ra, key, dt, fop, CTX(pe)));
-	err = rc ? post_fail("atomic", rc, pe) : 0;
-	return finish(e, err, 1, tmp);
-}
-
-static uint64_t
-compute(enum sh_amo_op op, uint64_t old, uint64_t v, size_t esize)
-{
-	uint64_t r;
-	switch (op) {
-	case SH_AMO_ADD: r = old + v; break;
-	case SH_AMO_AND: r = old & v; break;
-	case SH_AMO_OR: r = old | v; break;
-	case SH_AMO_XOR: r = old ^ v; break;
-	default: r = v; break; /* SET, SWAP */
-	}
-	return esize == 4 ? (uint32_t)r : r;
-}
-
-/* The compare-swap loop: read, compute, swap in if unchanged. */
-static int
-amo_cas_loop(struct net_ep *e, enum sh_amo_op op, enum fi_datatype dt, size_t esize,
-	     uint64_t v, uint64_t *old, uint64_t ra, uint64_t key, int pe)
-{
-	struct amo_buf b = { 0 };
-	/* The first guess: a compare-swap of 0 with 0 returns the value. */
-	int err = amo_native(e, FI_CSWAP, 2, dt, &b, ra, key, pe);
-	uint64_t t0 = u_now_ns();
-	while (!err) {
-		uint64_t cur = b.res;
-		if (op == SH_AMO_FETCH) {
-			*old = cur;
-			return 0;
-		}
-		b.cmp = cur;
-		b.val = compute(op, cur, v, esize);
-		if ((err = amo_native(e, FI_CSWAP, 2, dt, &b, ra, key, pe)))
-			break;
-		if (b.res == cur) {
-			*old = cur;
-			return 0;
-		}
-		if (u_now_ns() - t0 > (uint64_t)sh.timeout_s * 1000000000ull) {
-			u_err("shmem", "emulated atomic on PE %d: no progress "
-				       "in %u s", pe, sh.timeout_s);
-			return -ETIMEDOUT;
-		}
-	}
-	return err;
-}
-
-int
-sh_tr_ofi_amo(struct sh_ctx *c, enum sh_amo_op op, size_t esize, void *dest,
-	      const void *value, const void *cond, void *fetched, int pe)
-{
-	struct net_ep *e = ep_of(c);
-	int err = check(pe);
-	uint64_t ra, key;
-	if (err || (err = raddr(dest, esize, pe, &ra, &key)))
-		return err;
-	int s = esize == 8;
-	enum fi_datatype dt = s ? FI_UINT64 : FI_UINT32;
-	struct amo_buf b = { 0 };
-	if (value && op != SH_AMO_FETCH)
-		memcpy(&b.val, value, esize);
-	if (op == SH_AMO_CSWAP)
-		memcpy(&b.cmp, cond, esize);
-	static const enum fi_op fop[SH_AMO_XOR + 1] = {
-		[SH_AMO_FETCH] = FI_ATOMIC_READ, [SH_AMO_SET] = FI_ATOMIC_WRITE,
-		[SH_AMO_SWAP] = FI_ATOMIC_WRITE, [SH_AMO_CSWAP] = FI_CSWAP,
-		[SH_AMO_ADD] = FI_SUM, [SH_AMO_AND] = FI_BAND,
-		[SH_AMO_OR] = FI_BOR, [SH_AMO_XOR] = FI_BXOR,
-	};
-	uint64_t old = 0;
-	/* A write to complete at quiet (the barrier's arrivals, raise32,
-	 * are not: their target waits for them itself). */
-	if (op != SH_AMO_FETCH)
-		mark(e, pe);
-	switch (ofi.how[op][s]) {
-	case AMO_NATIVE:
-		if (op == SH_AMO_CSWAP)
-			err = amo_native(e, FI_CSWAP, 2, dt, &b, ra, key, pe);
-		else if (op == SH_AMO_SET)
-			err = amo_native(e, FI_ATOMIC_WRITE, 0, dt, &b, ra, key,
-					 pe);
-		else if (!fetched && ofi.nofetch[op][s])
-			err = amo_native(e, fop[op], 0, dt, &b, ra, key, pe);
-		else
-			err = amo_native(e, fop[op], 1, dt, &b, ra, key, pe);
-		old = b.res;
-		break;
-	case AMO_VIA_SWAP:
-		err = amo_native(e, FI_ATOMIC_WRITE, 1, dt, &b, ra, key, pe);
-		break;
-	case AMO_VIA_CSWAP:
-		err = amo_cas_loop(e, op, dt, esize, b.val, &old, ra, key,
-				   pe);
-		break;
-	case AMO_NONE:
-		u_err("shmem", "provider %s has no %zu-byte compare-swap: "
-			       "atomic op %d to PE %d unsupported",
-		      ofi.info->fabric_attr->prov_name, esize, op, pe);
-		return -EOPNOTSUPP;
-	}
-	if (!err && fetched)
-		memcpy(fetched, &old, esize);
-	return err;
-}
-
-int
-sh_tr_ofi_raise32(void *word, uint32_t e, int pe)
-{
-	int err = check(pe);
-	uint64_t ra, key;
-	if (err || (err = raddr(word, 4, pe, &ra, &key)))
-		return err;
-	if (ofi.have_max32) {
-		struct amo_buf b = { .val = e };
-		return amo_native(&ofi.e0, FI_MAX, 0, FI_UINT32, &b, ra, key,
-				  pe);
-	}
-	if (ofi.how[SH_AMO_CSWAP][0] != AMO_NATIVE)
-		return -EOPNOTSUPP;
-	/* Wrap-safe max: compare-swap while the word is below e. */
-	struct amo_buf b = { 0 };
-	err = amo_native(&ofi.e0, FI_CSWAP, 2, FI_UINT32, &b, ra, key,
-			 pe);
-	for (int i = 0; !err && i < 1000000; i++) {
-		uint32_t cur = (uint32_t)b.res;
-		if ((int32_t)(e - cur) <= 0)
-			return 0;
-		b.cmp = cur;
-		b.val = e;
-		err = amo_native(&ofi.e0, FI_CSWAP, 2, FI_UINT32, &b, ra, key,
-			 pe);
-		if (!err && (uint32_t)b.res == cur)
-			return 0;
-	}
-	return err ? err : -ETIMEDOUT;
-}
-
-int
-sh_tr_ofi_put_signal(struct sh_ctx *c, void *dest, const void *src,
-		     size_t nbytes, uint64_t *sig_addr, uint64_t signal,
-		     int sig_op, int pe)
-{
-	struct net_ep *e = ep_of(c);
-	int err = check(pe);
-	uint64_t ra, key, sra, skey;
-	if (err || (err = raddr(dest, nbytes, pe, &ra, &key)) ||
-	    (err = raddr(sig_addr, 8, pe, &sra, &skey)))
-		return err;
-	if (nbytes) {
-		void *desc;
-		struct fid_mr *tmp;
-		if ((err = ldesc(src, nbytes, &desc, &tmp)))
-			return err;
-		const char *s = src;
-		mark(e, pe);
-		for (size_t done = 0; !err && done < nbytes;) {
-			size_t n = nbytes - done;
-			if (n > ofi.max_msg)
-				n = ofi.max_msg;
-			struct iovec iov = { (void *)(s + done), n };
-			struct fi_rma_iov rio = { ra + done, n, key };
-			struct fi_msg_rma m = {
-				.msg_iov = &iov, .desc = &desc, .iov_count = 1,
-				.addr = ofi.np[pe].addr, .rma_iov = &rio,
-				.rma_iov_count = 1, .context = CTX(pe),
-			};
-			ssize_t rc = POST(e, fi_writemsg(
-				e->ep, &m,
-				ofi.delivery ? FI_DELIVERY_COMPLETE : 0));
-			if (rc)
-				err = post_fail("fi_writemsg", rc, pe);
-			done += n;
-		}
-		/* The payload is complete at pe before the signal goes
-		 * (without delivery completion: once pe answered a read). */
-		if ((err = finish(e, err, 1, tmp)) ||
-		    (ofi.flush && (err = flush_pes(e, pe))))
-			return err;
-	}
-	enum sh_amo_op op = sig_op == SH_SIGNAL_SET ? SH_AMO_SET : SH_AMO_ADD;
-	return sh_tr_ofi_amo(c, op, 8, sig_addr, &signal, NULL, NULL, pe);
-}
-
-/* ---- raw baseline for the benchmark ------------------------------------ */
-
-int
-sh_tr_ofi_raw(int kind, void *sym, void *local, size_t n, int pe)
-{
-	int err = check(pe);
-	uint64_t ra, key;
-	if (err || (err = raddr(sym, n, pe, &ra, &key)))
-		return err;
-	void *desc;
-	struct fid_mr *tmp;
-	if ((err = ldesc(local, n, &desc, &tmp)))
-		return err;
-	fi_addr_t fa = ofi.np[pe].addr;
-	ssize_t rc;
-	struct amo_buf *b = local;
-	if (kind == 0)
-		rc = POST(&ofi.e0, fi_write(ofi.e0.ep, local, n, desc, fa, ra,
-					    key, CTX(pe)));
-	else if (kind == 1)
-		rc = POST(&ofi.e0, fi_read(ofi.e0.ep, local, n, desc, fa, ra,
-					   key, CTX(pe)));
-	else
-		rc = POST(&ofi.e0, fi_fetch_atomic(ofi.e0.ep, &b->val, 1, desc,
-						   &b->res, desc, fa, ra, key,
-						   FI_UINT64, FI_SUM, CTX(pe)));
-	err = rc ? post_fail("raw", rc, pe) : wait_all(&ofi.e0);
-	if (tmp)
-		fi_close(&tmp->fid);
-	return err;
 }
 
 const char *
@@ -2021,7 +1123,7 @@ sh_tr_ofi_provider(void)
 	return ofi.active ? ofi.info->fabric_attr->prov_name : NULL;
 }
 
-/* rocshmem_buffer_register (sh_reg.c): the buffer registered with the
+/* rocshmem_buffer_register (team/sh_register.c): the buffer registered with the
  * NIC once, its descriptor used by ldesc for every operation on it. */
 int
 sh_tr_ofi_reg_local(void *p, size_t len, void **mr, void **desc)
@@ -2031,7 +1133,7 @@ sh_tr_ofi_reg_local(void *p, size_t len, void **mr, void **desc)
 		return 0;
 	struct fid_mr *m;
 	uint64_t key = __atomic_fetch_add(&ofi.tmp_key, 1, __ATOMIC_RELAXED);
-	int err = reg(p, len, FI_READ | FI_WRITE, key, &m);
+	int err = ofi_reg(p, len, FI_READ | FI_WRITE, key, &m);
 	if (err)
 		return err;
 	*mr = m;
@@ -2046,7 +1148,7 @@ sh_tr_ofi_unreg_local(void *mr)
 		fi_close(&((struct fid_mr *)mr)->fid);
 }
 
-/* rocshmem_buffer_register_symmetric (sh_reg.c): the alias registered
+/* rocshmem_buffer_register_symmetric (team/sh_register.c): the alias registered
  * for the peers' RMA and atomics, as a heap chunk is. */
 int
 sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
@@ -2058,7 +1160,7 @@ sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
 	if (!sh.heap_host_accessible)
 		return -EOPNOTSUPP; /* as reg_chunk: no FI_HMEM_ZE here */
 	struct fid_mr *m;
-	int err = reg(p, len,
+	int err = ofi_reg(p, len,
 		      FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
 		      0 /* random: remote_key */, &m);
 	if (err)
@@ -2068,13 +1170,6 @@ sh_tr_ofi_reg_sym(void *p, size_t len, void **mr, void **desc,
 	*key = fi_mr_key(m);
 	*base = (uint64_t)(uintptr_t)p;
 	return 0;
-}
-
-int
-sh_tr_ofi_check(const void *sym, size_t len, int pe)
-{
-	uint64_t addr, key;
-	return raddr(sym, len, pe, &addr, &key);
 }
 
 #else /* !ZESHMEM_HAVE_OFI */
@@ -2248,3 +1343,4 @@ sh_tr_ofi_check(const void *sym, size_t len, int pe)
 }
 
 #endif
+

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sh_tr_ofi_mode: how the network transport (sh_tr_ofi.c) asks a
+ * sh_tr_ofi_mode: how the network transport (sh_ofi.c) asks a
  * libfabric provider for its modes, and the providers' known defects.
  *
  * Memory-registration modes (ZESHMEM_OFI_MR):
@@ -34,7 +34,7 @@
  * or inject write is complete at the sender once queued, so the read's
  * answer means every earlier write and atomic to that PE was applied.
  */
-#include "sh.h"
+#include "sh_tr.h"
 
 #include "u_log.h"
 

@@ -21,7 +21,7 @@
  * the program is doing: SIGTERM still ends every PE, 0.7 s later at most.
  * fini puts the previous disposition back.
  */
-#include "sh.h"
+#include "sh_tr.h"
 
 #include "u_log.h"
 

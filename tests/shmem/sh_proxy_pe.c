@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * sh_proxy_pe: one PE of a job (zeshrun -n N -- sh_proxy_pe CASE) that
- * checks ZESHMEM_BACKEND (shmem/sh_proxy.c) through the runtime core's
+ * checks ZESHMEM_BACKEND (shmem/ctx/sh_proxy.c) through the runtime core's
  * own calls, with the proxy's test hooks (sh_proxy_hold & co.). Exit 0
  * and "sh_proxy_pe: PE <n>: CASE ok" when every check holds, 2 with the
  * failed check on stderr otherwise. Cases (ro: ZESHMEM_BACKEND=ro, set by
@@ -45,7 +45,7 @@
  *            (the test points LD_LIBRARY_PATH at a file that is not a
  *            library): init fails with -EOPNOTSUPP
  */
-#include "sh.h"
+#include "sh_init.h"
 
 #include "leakcheck.h"
 #include "u_os.h"
@@ -81,7 +81,7 @@ init_ro(void)
 	if (err)
 		FAIL("sh_init: %d (%s)", err, strerror(-err));
 	EXPECT_EQ(sh.backend, SH_BACKEND_RO);
-	EXPECT(sh_proxy_on);
+	EXPECT(sh_divert != NULL);
 }
 
 /* Entries the proxy executed plus the quiets answered in place: each
@@ -354,7 +354,7 @@ case_fini(void)
 	/* no quiet, no free: finalize's barrier drains the queue */
 	fini();
 	EXPECT(sh_proxy_executed() >= before + 16);
-	EXPECT(!sh_proxy_on);
+	EXPECT(sh_divert == NULL);
 	EXPECT_EQ(leakcheck_count_threads(thr), thr);
 	EXPECT_EQ(leakcheck_count_fds(), fds);
 }

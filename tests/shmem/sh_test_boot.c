@@ -7,7 +7,7 @@
  * all-gathers and barriers in it (a counter + generation barrier on
  * futexes with bounded waits: a dead PE makes it fail, not hang).
  */
-#include "sh.h"
+#include "sh_init.h"
 #include "sh_test_boot.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * shm_entries.h: the /dev/shm entries a test may blame on zemem.
  *
  * Counted: every "zemem*" entry, and the "zeshmem_<pid>_*" entries that
- * libfabric's shm provider makes for a PE's endpoint (sh_tr_ofi.c names
+ * libfabric's shm provider makes for a PE's endpoint (sh_ofi.c names
  * them so) whose pid is gone: a live pid's entry belongs to a job that is
  * still running, in parallel with this one, and goes when it closes.
  */

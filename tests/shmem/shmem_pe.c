@@ -1034,7 +1034,7 @@ case_exposed(const char *dir)
 	shmem_free(b);
 }
 
-/* ---- sigterm: the runtime's SIGTERM catch (sh_term.c) ------------------ */
+/* ---- sigterm: the runtime's SIGTERM catch (sh_ofi_term.c) ------------------ */
 
 static void
 own_term(int sig)

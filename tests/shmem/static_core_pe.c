@@ -15,7 +15,7 @@
  *     into the word rings it exactly once.
  * Prints "static-core: PE <n> ok" and exits 0, else 2 with the check.
  */
-#include "sh.h"
+#include "sh_init.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -35,12 +35,25 @@ sleep_ms(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* The wait id of a static word as the control block carries it, from
+ * the segment's layout (the symmetric-address map must agree). */
+static uint64_t
+static_wait_id(const void *word)
+{
+	uint64_t id = SH_WAIT_STATIC + ((uintptr_t)word - sh_static.map_lo);
+	if (sh_sym_wait_id(word) != id)
+		FAIL("sh_sym_wait_id(%p) = 0x%llx, want 0x%llx", word,
+		     (unsigned long long)sh_sym_wait_id(word),
+		     (unsigned long long)id);
+	return id;
+}
+
 /* PE 0: until PE 1 sleeps on word (bounded: 20 s). */
 static void
 peer_asleep_on(const void *word)
 {
 	struct sh_ctrl *c = sh.peers[1].ctrl;
-	uint64_t want = SH_WAIT_STATIC + (uint64_t)sh_static_offset(word, 8);
+	uint64_t want = static_wait_id(word);
 	for (int i = 0; i < 20000; i++) {
 		if (__atomic_load_n(&c->sleepers, __ATOMIC_SEQ_CST) &&
 		    __atomic_load_n(&c->wait_off, __ATOMIC_SEQ_CST) == want)
@@ -109,8 +122,7 @@ main(void)
 	struct sh_ctrl *c = sh_ctrl_local();
 	uint32_t d = 0;
 	if (sh.me == 0) {
-		__atomic_store_n(&c->wait_off, SH_WAIT_STATIC +
-				 (uint64_t)sh_static_offset(&wword[1], 8),
+		__atomic_store_n(&c->wait_off, static_wait_id(&wword[1]),
 				 __ATOMIC_SEQ_CST);
 		__atomic_store_n(&c->sleepers, 1, __ATOMIC_SEQ_CST);
 		d = __atomic_load_n(&c->doorbell, __ATOMIC_SEQ_CST);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_sh_alloc: the symmetric heap's sub-allocator (shmem/sh_alloc.c),
+ * test_sh_alloc: the symmetric heap's sub-allocator (shmem/mem/sh_alloc.c),
  * linked on its own: argument checks, determinism (two instances fed the
  * same random call sequence give the same offsets), reuse of freed space,
  * coalescing, alignment, regions (growth) never merged, exhaustion, in-place
  * resize.
  */
-#include "sh.h"
+#include "sh_init.h"
 
 #include <check.h>
 #include <errno.h>

@@ -29,7 +29,7 @@
  *           a collective allocation ends the PE with a line naming it
  */
 #include "shm_entries.h"
-#include "sh.h"
+#include "sh_init.h"
 #include "sh_test_boot.h"
 
 #include <check.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_sh_ctx: the runtime's contexts (shmem/sh_ctx.c) on one PE (the
+ * test_sh_ctx: the runtime's contexts (shmem/ctx/sh_ctx.c) on one PE (the
  * single-PE bootstrap), against zemem's driver.
  *
  *   quiet independence  copy-engine mode: context A's nbi copy is held in
@@ -14,7 +14,7 @@
  *             second destroy -EINVAL (no crash); contexts left at
  *             finalize are released (no fd or mapping leak).
  */
-#include "sh.h"
+#include "sh_init.h"
 
 #include <check.h>
 #include <errno.h>
@@ -136,8 +136,9 @@ options_case(const char *mode)
 	ck_assert_ptr_null(bad);
 	ck_assert_int_eq(sh_ctx_create(NULL, -1L, &bad), -EINVAL);
 	ck_assert_int_eq(sh_ctx_create(NULL, 1L << 40, &bad), -EINVAL);
-	/* A context of the world team is a plain one. */
-	ck_assert_int_eq(sh_ctx_create(sh_team_world, 0, &c[5]), 0);
+	/* A context of the world team is a plain one (the faces pass NULL
+	 * for the world: sh_face_ctx.c). */
+	ck_assert_int_eq(sh_ctx_create(NULL, 0, &c[5]), 0);
 	ck_assert_ptr_null(c[5]->team);
 	/* Not contexts: refused, nothing touched. */
 	ck_assert_int_eq(sh_ctx_valid(&sh_ctx_default), 0);
