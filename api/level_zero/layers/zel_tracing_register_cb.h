@@ -31,7 +31,8 @@ typedef struct _ze_rtas_builder_create_exp_params_t {
     const ze_rtas_builder_exp_desc_t * *ppDescriptor;
     ze_rtas_builder_exp_handle_t * *pphBuilder;
 } ze_rtas_builder_create_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderCreateExpCb_t)(ze_rtas_builder_create_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASBuilderCreateExpCb_t)(
+    ze_rtas_builder_create_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_get_build_properties_exp_params_t {
@@ -39,8 +40,10 @@ typedef struct _ze_rtas_builder_get_build_properties_exp_params_t {
     const ze_rtas_builder_build_op_exp_desc_t * *ppBuildOpDescriptor;
     ze_rtas_builder_exp_properties_t * *ppProperties;
 } ze_rtas_builder_get_build_properties_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderGetBuildPropertiesExpCb_t)(ze_rtas_builder_get_build_properties_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnRTASBuilderGetBuildPropertiesExpCb_t)(
+    ze_rtas_builder_get_build_properties_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_build_exp_params_t {
     ze_rtas_builder_exp_handle_t *phBuilder;
@@ -54,45 +57,53 @@ typedef struct _ze_rtas_builder_build_exp_params_t {
     ze_rtas_aabb_exp_t * *ppBounds;
     size_t * *ppRtasBufferSizeBytes;
 } ze_rtas_builder_build_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderBuildExpCb_t)(ze_rtas_builder_build_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASBuilderBuildExpCb_t)(
+    ze_rtas_builder_build_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_destroy_exp_params_t {
     ze_rtas_builder_exp_handle_t *phBuilder;
 } ze_rtas_builder_destroy_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderDestroyExpCb_t)(ze_rtas_builder_destroy_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASBuilderDestroyExpCb_t)(
+    ze_rtas_builder_destroy_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_create_exp_params_t {
     ze_driver_handle_t *phDriver;
     ze_rtas_parallel_operation_exp_handle_t * *pphParallelOperation;
 } ze_rtas_parallel_operation_create_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationCreateExpCb_t)(ze_rtas_parallel_operation_create_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationCreateExpCb_t)(
+    ze_rtas_parallel_operation_create_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_get_properties_exp_params_t {
     ze_rtas_parallel_operation_exp_handle_t *phParallelOperation;
     ze_rtas_parallel_operation_exp_properties_t * *ppProperties;
 } ze_rtas_parallel_operation_get_properties_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationGetPropertiesExpCb_t)(ze_rtas_parallel_operation_get_properties_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationGetPropertiesExpCb_t)(
+    ze_rtas_parallel_operation_get_properties_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_join_exp_params_t {
     ze_rtas_parallel_operation_exp_handle_t *phParallelOperation;
 } ze_rtas_parallel_operation_join_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationJoinExpCb_t)(ze_rtas_parallel_operation_join_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationJoinExpCb_t)(
+    ze_rtas_parallel_operation_join_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_destroy_exp_params_t {
     ze_rtas_parallel_operation_exp_handle_t *phParallelOperation;
 } ze_rtas_parallel_operation_destroy_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationDestroyExpCb_t)(ze_rtas_parallel_operation_destroy_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationDestroyExpCb_t)(
+    ze_rtas_parallel_operation_destroy_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_init_params_t {
     ze_init_flags_t *pflags;
 } ze_init_params_t;
-typedef void (ZE_APICALL *ze_pfnInitCb_t)(ze_init_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnInitCb_t)(
+    ze_init_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_init_drivers_params_t {
@@ -100,35 +111,40 @@ typedef struct _ze_init_drivers_params_t {
     ze_driver_handle_t * *pphDrivers;
     ze_init_driver_type_desc_t * *pdesc;
 } ze_init_drivers_params_t;
-typedef void (ZE_APICALL *ze_pfnInitDriversCb_t)(ze_init_drivers_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnInitDriversCb_t)(
+    ze_init_drivers_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_params_t {
     uint32_t * *ppCount;
     ze_driver_handle_t * *pphDrivers;
 } ze_driver_get_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetCb_t)(ze_driver_get_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetCb_t)(
+    ze_driver_get_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_api_version_params_t {
     ze_driver_handle_t *phDriver;
     ze_api_version_t * *pversion;
 } ze_driver_get_api_version_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetApiVersionCb_t)(ze_driver_get_api_version_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetApiVersionCb_t)(
+    ze_driver_get_api_version_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_properties_params_t {
     ze_driver_handle_t *phDriver;
     ze_driver_properties_t * *ppDriverProperties;
 } ze_driver_get_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetPropertiesCb_t)(ze_driver_get_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetPropertiesCb_t)(
+    ze_driver_get_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_ipc_properties_params_t {
     ze_driver_handle_t *phDriver;
     ze_driver_ipc_properties_t * *ppIpcProperties;
 } ze_driver_get_ipc_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetIpcPropertiesCb_t)(ze_driver_get_ipc_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetIpcPropertiesCb_t)(
+    ze_driver_get_ipc_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_extension_properties_params_t {
@@ -136,7 +152,8 @@ typedef struct _ze_driver_get_extension_properties_params_t {
     uint32_t * *ppCount;
     ze_driver_extension_properties_t * *ppExtensionProperties;
 } ze_driver_get_extension_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetExtensionPropertiesCb_t)(ze_driver_get_extension_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetExtensionPropertiesCb_t)(
+    ze_driver_get_extension_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_extension_function_address_params_t {
@@ -144,14 +161,17 @@ typedef struct _ze_driver_get_extension_function_address_params_t {
     const char * *pname;
     void ** *pppFunctionAddress;
 } ze_driver_get_extension_function_address_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetExtensionFunctionAddressCb_t)(ze_driver_get_extension_function_address_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDriverGetExtensionFunctionAddressCb_t)(
+    ze_driver_get_extension_function_address_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_last_error_description_params_t {
     ze_driver_handle_t *phDriver;
     const char ** *pppString;
 } ze_driver_get_last_error_description_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetLastErrorDescriptionCb_t)(ze_driver_get_last_error_description_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetLastErrorDescriptionCb_t)(
+    ze_driver_get_last_error_description_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_rtas_format_compatibility_check_ext_params_t {
@@ -159,13 +179,16 @@ typedef struct _ze_driver_rtas_format_compatibility_check_ext_params_t {
     ze_rtas_format_ext_t *prtasFormatA;
     ze_rtas_format_ext_t *prtasFormatB;
 } ze_driver_rtas_format_compatibility_check_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverRTASFormatCompatibilityCheckExtCb_t)(ze_driver_rtas_format_compatibility_check_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDriverRTASFormatCompatibilityCheckExtCb_t)(
+    ze_driver_rtas_format_compatibility_check_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_get_default_context_params_t {
     ze_driver_handle_t *phDriver;
 } ze_driver_get_default_context_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverGetDefaultContextCb_t)(ze_driver_get_default_context_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDriverGetDefaultContextCb_t)(
+    ze_driver_get_default_context_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_driver_rtas_format_compatibility_check_exp_params_t {
@@ -173,15 +196,18 @@ typedef struct _ze_driver_rtas_format_compatibility_check_exp_params_t {
     ze_rtas_format_exp_t *prtasFormatA;
     ze_rtas_format_exp_t *prtasFormatB;
 } ze_driver_rtas_format_compatibility_check_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnDriverRTASFormatCompatibilityCheckExpCb_t)(ze_driver_rtas_format_compatibility_check_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDriverRTASFormatCompatibilityCheckExpCb_t)(
+    ze_driver_rtas_format_compatibility_check_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_params_t {
     ze_driver_handle_t *phDriver;
     uint32_t * *ppCount;
     ze_device_handle_t * *pphDevices;
 } ze_device_get_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetCb_t)(ze_device_get_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetCb_t)(
+    ze_device_get_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_sub_devices_params_t {
@@ -189,28 +215,32 @@ typedef struct _ze_device_get_sub_devices_params_t {
     uint32_t * *ppCount;
     ze_device_handle_t * *pphSubdevices;
 } ze_device_get_sub_devices_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetSubDevicesCb_t)(ze_device_get_sub_devices_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetSubDevicesCb_t)(
+    ze_device_get_sub_devices_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_properties_t * *ppDeviceProperties;
 } ze_device_get_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetPropertiesCb_t)(ze_device_get_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetPropertiesCb_t)(
+    ze_device_get_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_compute_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_compute_properties_t * *ppComputeProperties;
 } ze_device_get_compute_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetComputePropertiesCb_t)(ze_device_get_compute_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetComputePropertiesCb_t)(
+    ze_device_get_compute_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_module_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_module_properties_t * *ppModuleProperties;
 } ze_device_get_module_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetModulePropertiesCb_t)(ze_device_get_module_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetModulePropertiesCb_t)(
+    ze_device_get_module_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_command_queue_group_properties_params_t {
@@ -218,22 +248,26 @@ typedef struct _ze_device_get_command_queue_group_properties_params_t {
     uint32_t * *ppCount;
     ze_command_queue_group_properties_t * *ppCommandQueueGroupProperties;
 } ze_device_get_command_queue_group_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetCommandQueueGroupPropertiesCb_t)(ze_device_get_command_queue_group_properties_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceGetCommandQueueGroupPropertiesCb_t)(
+    ze_device_get_command_queue_group_properties_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_memory_properties_params_t {
     ze_device_handle_t *phDevice;
     uint32_t * *ppCount;
     ze_device_memory_properties_t * *ppMemProperties;
 } ze_device_get_memory_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetMemoryPropertiesCb_t)(ze_device_get_memory_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetMemoryPropertiesCb_t)(
+    ze_device_get_memory_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_memory_access_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_memory_access_properties_t * *ppMemAccessProperties;
 } ze_device_get_memory_access_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetMemoryAccessPropertiesCb_t)(ze_device_get_memory_access_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetMemoryAccessPropertiesCb_t)(
+    ze_device_get_memory_access_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_cache_properties_params_t {
@@ -241,29 +275,34 @@ typedef struct _ze_device_get_cache_properties_params_t {
     uint32_t * *ppCount;
     ze_device_cache_properties_t * *ppCacheProperties;
 } ze_device_get_cache_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetCachePropertiesCb_t)(ze_device_get_cache_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetCachePropertiesCb_t)(
+    ze_device_get_cache_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_image_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_image_properties_t * *ppImageProperties;
 } ze_device_get_image_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetImagePropertiesCb_t)(ze_device_get_image_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetImagePropertiesCb_t)(
+    ze_device_get_image_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_external_memory_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_external_memory_properties_t * *ppExternalMemoryProperties;
 } ze_device_get_external_memory_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetExternalMemoryPropertiesCb_t)(ze_device_get_external_memory_properties_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceGetExternalMemoryPropertiesCb_t)(
+    ze_device_get_external_memory_properties_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_p2_p_properties_params_t {
     ze_device_handle_t *phDevice;
     ze_device_handle_t *phPeerDevice;
     ze_device_p2p_properties_t * *ppP2PProperties;
 } ze_device_get_p2_p_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetP2PPropertiesCb_t)(ze_device_get_p2_p_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetP2PPropertiesCb_t)(
+    ze_device_get_p2_p_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_can_access_peer_params_t {
@@ -271,13 +310,15 @@ typedef struct _ze_device_can_access_peer_params_t {
     ze_device_handle_t *phPeerDevice;
     ze_bool_t * *pvalue;
 } ze_device_can_access_peer_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceCanAccessPeerCb_t)(ze_device_can_access_peer_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceCanAccessPeerCb_t)(
+    ze_device_can_access_peer_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_status_params_t {
     ze_device_handle_t *phDevice;
 } ze_device_get_status_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetStatusCb_t)(ze_device_get_status_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetStatusCb_t)(
+    ze_device_get_status_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_global_timestamps_params_t {
@@ -285,7 +326,8 @@ typedef struct _ze_device_get_global_timestamps_params_t {
     uint64_t * *phostTimestamp;
     uint64_t * *pdeviceTimestamp;
 } ze_device_get_global_timestamps_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetGlobalTimestampsCb_t)(ze_device_get_global_timestamps_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetGlobalTimestampsCb_t)(
+    ze_device_get_global_timestamps_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_reserve_cache_ext_params_t {
@@ -293,7 +335,8 @@ typedef struct _ze_device_reserve_cache_ext_params_t {
     size_t *pcacheLevel;
     size_t *pcacheReservationSize;
 } ze_device_reserve_cache_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceReserveCacheExtCb_t)(ze_device_reserve_cache_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceReserveCacheExtCb_t)(
+    ze_device_reserve_cache_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_set_cache_advice_ext_params_t {
@@ -302,21 +345,24 @@ typedef struct _ze_device_set_cache_advice_ext_params_t {
     size_t *pregionSize;
     ze_cache_ext_region_t *pcacheRegion;
 } ze_device_set_cache_advice_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceSetCacheAdviceExtCb_t)(ze_device_set_cache_advice_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceSetCacheAdviceExtCb_t)(
+    ze_device_set_cache_advice_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_pci_get_properties_ext_params_t {
     ze_device_handle_t *phDevice;
     ze_pci_ext_properties_t * *ppPciProperties;
 } ze_device_pci_get_properties_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDevicePciGetPropertiesExtCb_t)(ze_device_pci_get_properties_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDevicePciGetPropertiesExtCb_t)(
+    ze_device_pci_get_properties_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_root_device_params_t {
     ze_device_handle_t *phDevice;
     ze_device_handle_t * *pphRootDevice;
 } ze_device_get_root_device_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetRootDeviceCb_t)(ze_device_get_root_device_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetRootDeviceCb_t)(
+    ze_device_get_root_device_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_import_external_semaphore_ext_params_t {
@@ -324,35 +370,44 @@ typedef struct _ze_device_import_external_semaphore_ext_params_t {
     const ze_external_semaphore_ext_desc_t * *pdesc;
     ze_external_semaphore_ext_handle_t * *pphSemaphore;
 } ze_device_import_external_semaphore_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceImportExternalSemaphoreExtCb_t)(ze_device_import_external_semaphore_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceImportExternalSemaphoreExtCb_t)(
+    ze_device_import_external_semaphore_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_release_external_semaphore_ext_params_t {
     ze_external_semaphore_ext_handle_t *phSemaphoreHandle;
 } ze_device_release_external_semaphore_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceReleaseExternalSemaphoreExtCb_t)(ze_device_release_external_semaphore_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceReleaseExternalSemaphoreExtCb_t)(
+    ze_device_release_external_semaphore_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_vector_width_properties_ext_params_t {
     ze_device_handle_t *phDevice;
     uint32_t * *ppCount;
     ze_device_vector_width_properties_ext_t * *ppVectorWidthProperties;
 } ze_device_get_vector_width_properties_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetVectorWidthPropertiesExtCb_t)(ze_device_get_vector_width_properties_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceGetVectorWidthPropertiesExtCb_t)(
+    ze_device_get_vector_width_properties_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_synchronize_params_t {
     ze_device_handle_t *phDevice;
 } ze_device_synchronize_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceSynchronizeCb_t)(ze_device_synchronize_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceSynchronizeCb_t)(
+    ze_device_synchronize_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_aggregated_copy_offload_increment_value_params_t {
     ze_device_handle_t *phDevice;
     uint32_t * *pincrementValue;
 } ze_device_get_aggregated_copy_offload_increment_value_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetAggregatedCopyOffloadIncrementValueCb_t)(ze_device_get_aggregated_copy_offload_increment_value_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceGetAggregatedCopyOffloadIncrementValueCb_t)(
+    ze_device_get_aggregated_copy_offload_increment_value_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_runtime_requirements_params_t {
     ze_device_handle_t *phDevice;
@@ -360,14 +415,16 @@ typedef struct _ze_device_get_runtime_requirements_params_t {
     size_t * *ppSize;
     char * *ppRequirements;
 } ze_device_get_runtime_requirements_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetRuntimeRequirementsCb_t)(ze_device_get_runtime_requirements_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetRuntimeRequirementsCb_t)(
+    ze_device_get_runtime_requirements_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_runtime_requirements_key_params_t {
     ze_device_handle_t *phDevice;
     const char ** *ppKey;
 } ze_device_get_runtime_requirements_key_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetRuntimeRequirementsKeyCb_t)(ze_device_get_runtime_requirements_key_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetRuntimeRequirementsKeyCb_t)(
+    ze_device_get_runtime_requirements_key_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_validate_runtime_requirements_params_t {
@@ -375,15 +432,19 @@ typedef struct _ze_device_validate_runtime_requirements_params_t {
     const char * *ppRequirements;
     ze_validate_runtime_requirements_output_t * *ppOut;
 } ze_device_validate_runtime_requirements_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceValidateRuntimeRequirementsCb_t)(ze_device_validate_runtime_requirements_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceValidateRuntimeRequirementsCb_t)(
+    ze_device_validate_runtime_requirements_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_counter_based_event_max_value_params_t {
     ze_device_handle_t *phDevice;
     uint64_t * *pmaxValue;
 } ze_device_get_counter_based_event_max_value_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetCounterBasedEventMaxValueCb_t)(ze_device_get_counter_based_event_max_value_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnDeviceGetCounterBasedEventMaxValueCb_t)(
+    ze_device_get_counter_based_event_max_value_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_compiler_info_params_t {
     ze_device_handle_t *phDevice;
@@ -392,14 +453,16 @@ typedef struct _ze_device_get_compiler_info_params_t {
     size_t * *ppSize;
     void * *ppData;
 } ze_device_get_compiler_info_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetCompilerInfoCb_t)(ze_device_get_compiler_info_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetCompilerInfoCb_t)(
+    ze_device_get_compiler_info_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_device_get_fabric_vertex_exp_params_t {
     ze_device_handle_t *phDevice;
     ze_fabric_vertex_handle_t * *pphVertex;
 } ze_device_get_fabric_vertex_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnDeviceGetFabricVertexExpCb_t)(ze_device_get_fabric_vertex_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnDeviceGetFabricVertexExpCb_t)(
+    ze_device_get_fabric_vertex_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_create_params_t {
@@ -407,26 +470,30 @@ typedef struct _ze_context_create_params_t {
     const ze_context_desc_t * *pdesc;
     ze_context_handle_t * *pphContext;
 } ze_context_create_params_t;
-typedef void (ZE_APICALL *ze_pfnContextCreateCb_t)(ze_context_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextCreateCb_t)(
+    ze_context_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_destroy_params_t {
     ze_context_handle_t *phContext;
 } ze_context_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnContextDestroyCb_t)(ze_context_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextDestroyCb_t)(
+    ze_context_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_get_status_params_t {
     ze_context_handle_t *phContext;
 } ze_context_get_status_params_t;
-typedef void (ZE_APICALL *ze_pfnContextGetStatusCb_t)(ze_context_get_status_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextGetStatusCb_t)(
+    ze_context_get_status_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_system_barrier_params_t {
     ze_context_handle_t *phContext;
     ze_device_handle_t *phDevice;
 } ze_context_system_barrier_params_t;
-typedef void (ZE_APICALL *ze_pfnContextSystemBarrierCb_t)(ze_context_system_barrier_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextSystemBarrierCb_t)(
+    ze_context_system_barrier_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_make_memory_resident_params_t {
@@ -435,7 +502,8 @@ typedef struct _ze_context_make_memory_resident_params_t {
     void * *pptr;
     size_t *psize;
 } ze_context_make_memory_resident_params_t;
-typedef void (ZE_APICALL *ze_pfnContextMakeMemoryResidentCb_t)(ze_context_make_memory_resident_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextMakeMemoryResidentCb_t)(
+    ze_context_make_memory_resident_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_evict_memory_params_t {
@@ -444,7 +512,8 @@ typedef struct _ze_context_evict_memory_params_t {
     void * *pptr;
     size_t *psize;
 } ze_context_evict_memory_params_t;
-typedef void (ZE_APICALL *ze_pfnContextEvictMemoryCb_t)(ze_context_evict_memory_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextEvictMemoryCb_t)(
+    ze_context_evict_memory_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_make_image_resident_params_t {
@@ -452,7 +521,8 @@ typedef struct _ze_context_make_image_resident_params_t {
     ze_device_handle_t *phDevice;
     ze_image_handle_t *phImage;
 } ze_context_make_image_resident_params_t;
-typedef void (ZE_APICALL *ze_pfnContextMakeImageResidentCb_t)(ze_context_make_image_resident_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextMakeImageResidentCb_t)(
+    ze_context_make_image_resident_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_evict_image_params_t {
@@ -460,7 +530,8 @@ typedef struct _ze_context_evict_image_params_t {
     ze_device_handle_t *phDevice;
     ze_image_handle_t *phImage;
 } ze_context_evict_image_params_t;
-typedef void (ZE_APICALL *ze_pfnContextEvictImageCb_t)(ze_context_evict_image_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextEvictImageCb_t)(
+    ze_context_evict_image_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_context_create_ex_params_t {
@@ -470,7 +541,8 @@ typedef struct _ze_context_create_ex_params_t {
     ze_device_handle_t * *pphDevices;
     ze_context_handle_t * *pphContext;
 } ze_context_create_ex_params_t;
-typedef void (ZE_APICALL *ze_pfnContextCreateExCb_t)(ze_context_create_ex_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnContextCreateExCb_t)(
+    ze_context_create_ex_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_create_params_t {
@@ -479,13 +551,15 @@ typedef struct _ze_command_queue_create_params_t {
     const ze_command_queue_desc_t * *pdesc;
     ze_command_queue_handle_t * *pphCommandQueue;
 } ze_command_queue_create_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueCreateCb_t)(ze_command_queue_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueCreateCb_t)(
+    ze_command_queue_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_destroy_params_t {
     ze_command_queue_handle_t *phCommandQueue;
 } ze_command_queue_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueDestroyCb_t)(ze_command_queue_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueDestroyCb_t)(
+    ze_command_queue_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_execute_command_lists_params_t {
@@ -494,49 +568,56 @@ typedef struct _ze_command_queue_execute_command_lists_params_t {
     ze_command_list_handle_t * *pphCommandLists;
     ze_fence_handle_t *phFence;
 } ze_command_queue_execute_command_lists_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueExecuteCommandListsCb_t)(ze_command_queue_execute_command_lists_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueExecuteCommandListsCb_t)(
+    ze_command_queue_execute_command_lists_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_synchronize_params_t {
     ze_command_queue_handle_t *phCommandQueue;
     uint64_t *ptimeout;
 } ze_command_queue_synchronize_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueSynchronizeCb_t)(ze_command_queue_synchronize_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueSynchronizeCb_t)(
+    ze_command_queue_synchronize_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_get_ordinal_params_t {
     ze_command_queue_handle_t *phCommandQueue;
     uint32_t * *ppOrdinal;
 } ze_command_queue_get_ordinal_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueGetOrdinalCb_t)(ze_command_queue_get_ordinal_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueGetOrdinalCb_t)(
+    ze_command_queue_get_ordinal_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_get_index_params_t {
     ze_command_queue_handle_t *phCommandQueue;
     uint32_t * *ppIndex;
 } ze_command_queue_get_index_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueGetIndexCb_t)(ze_command_queue_get_index_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueGetIndexCb_t)(
+    ze_command_queue_get_index_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_get_flags_params_t {
     ze_command_queue_handle_t *phCommandQueue;
     ze_command_queue_flags_t * *ppFlags;
 } ze_command_queue_get_flags_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueGetFlagsCb_t)(ze_command_queue_get_flags_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueGetFlagsCb_t)(
+    ze_command_queue_get_flags_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_get_mode_params_t {
     ze_command_queue_handle_t *phCommandQueue;
     ze_command_queue_mode_t * *ppMode;
 } ze_command_queue_get_mode_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueGetModeCb_t)(ze_command_queue_get_mode_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueGetModeCb_t)(
+    ze_command_queue_get_mode_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_queue_get_priority_params_t {
     ze_command_queue_handle_t *phCommandQueue;
     ze_command_queue_priority_t * *ppPriority;
 } ze_command_queue_get_priority_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandQueueGetPriorityCb_t)(ze_command_queue_get_priority_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandQueueGetPriorityCb_t)(
+    ze_command_queue_get_priority_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_create_params_t {
@@ -545,7 +626,8 @@ typedef struct _ze_command_list_create_params_t {
     const ze_command_list_desc_t * *pdesc;
     ze_command_list_handle_t * *pphCommandList;
 } ze_command_list_create_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListCreateCb_t)(ze_command_list_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListCreateCb_t)(
+    ze_command_list_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_create_immediate_params_t {
@@ -554,25 +636,29 @@ typedef struct _ze_command_list_create_immediate_params_t {
     const ze_command_queue_desc_t * *paltdesc;
     ze_command_list_handle_t * *pphCommandList;
 } ze_command_list_create_immediate_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListCreateImmediateCb_t)(ze_command_list_create_immediate_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListCreateImmediateCb_t)(
+    ze_command_list_create_immediate_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_destroy_params_t {
     ze_command_list_handle_t *phCommandList;
 } ze_command_list_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListDestroyCb_t)(ze_command_list_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListDestroyCb_t)(
+    ze_command_list_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_close_params_t {
     ze_command_list_handle_t *phCommandList;
 } ze_command_list_close_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListCloseCb_t)(ze_command_list_close_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListCloseCb_t)(
+    ze_command_list_close_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_reset_params_t {
     ze_command_list_handle_t *phCommandList;
 } ze_command_list_reset_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListResetCb_t)(ze_command_list_reset_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListResetCb_t)(
+    ze_command_list_reset_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_write_global_timestamp_params_t {
@@ -582,8 +668,10 @@ typedef struct _ze_command_list_append_write_global_timestamp_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_write_global_timestamp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendWriteGlobalTimestampCb_t)(ze_command_list_append_write_global_timestamp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendWriteGlobalTimestampCb_t)(
+    ze_command_list_append_write_global_timestamp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_barrier_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -591,7 +679,8 @@ typedef struct _ze_command_list_append_barrier_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_barrier_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendBarrierCb_t)(ze_command_list_append_barrier_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendBarrierCb_t)(
+    ze_command_list_append_barrier_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_ranges_barrier_params_t {
@@ -603,8 +692,10 @@ typedef struct _ze_command_list_append_memory_ranges_barrier_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_ranges_barrier_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryRangesBarrierCb_t)(ze_command_list_append_memory_ranges_barrier_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryRangesBarrierCb_t)(
+    ze_command_list_append_memory_ranges_barrier_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_copy_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -615,7 +706,8 @@ typedef struct _ze_command_list_append_memory_copy_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_copy_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyCb_t)(ze_command_list_append_memory_copy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyCb_t)(
+    ze_command_list_append_memory_copy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_fill_params_t {
@@ -628,7 +720,8 @@ typedef struct _ze_command_list_append_memory_fill_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_fill_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryFillCb_t)(ze_command_list_append_memory_fill_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryFillCb_t)(
+    ze_command_list_append_memory_fill_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_copy_region_params_t {
@@ -645,8 +738,10 @@ typedef struct _ze_command_list_append_memory_copy_region_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_copy_region_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyRegionCb_t)(ze_command_list_append_memory_copy_region_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyRegionCb_t)(
+    ze_command_list_append_memory_copy_region_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_copy_from_context_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -658,8 +753,10 @@ typedef struct _ze_command_list_append_memory_copy_from_context_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_copy_from_context_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyFromContextCb_t)(ze_command_list_append_memory_copy_from_context_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyFromContextCb_t)(
+    ze_command_list_append_memory_copy_from_context_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_image_copy_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -669,7 +766,8 @@ typedef struct _ze_command_list_append_image_copy_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_image_copy_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyCb_t)(ze_command_list_append_image_copy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyCb_t)(
+    ze_command_list_append_image_copy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_image_copy_region_params_t {
@@ -682,8 +780,10 @@ typedef struct _ze_command_list_append_image_copy_region_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_image_copy_region_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyRegionCb_t)(ze_command_list_append_image_copy_region_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyRegionCb_t)(
+    ze_command_list_append_image_copy_region_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_image_copy_to_memory_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -694,8 +794,10 @@ typedef struct _ze_command_list_append_image_copy_to_memory_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_image_copy_to_memory_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyToMemoryCb_t)(ze_command_list_append_image_copy_to_memory_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyToMemoryCb_t)(
+    ze_command_list_append_image_copy_to_memory_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_image_copy_from_memory_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -706,15 +808,18 @@ typedef struct _ze_command_list_append_image_copy_from_memory_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_image_copy_from_memory_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyFromMemoryCb_t)(ze_command_list_append_image_copy_from_memory_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyFromMemoryCb_t)(
+    ze_command_list_append_image_copy_from_memory_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_prefetch_params_t {
     ze_command_list_handle_t *phCommandList;
     const void * *pptr;
     size_t *psize;
 } ze_command_list_append_memory_prefetch_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryPrefetchCb_t)(ze_command_list_append_memory_prefetch_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryPrefetchCb_t)(
+    ze_command_list_append_memory_prefetch_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_mem_advise_params_t {
@@ -724,14 +829,16 @@ typedef struct _ze_command_list_append_mem_advise_params_t {
     size_t *psize;
     ze_memory_advice_t *padvice;
 } ze_command_list_append_mem_advise_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemAdviseCb_t)(ze_command_list_append_mem_advise_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemAdviseCb_t)(
+    ze_command_list_append_mem_advise_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_signal_event_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_event_handle_t *phEvent;
 } ze_command_list_append_signal_event_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendSignalEventCb_t)(ze_command_list_append_signal_event_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendSignalEventCb_t)(
+    ze_command_list_append_signal_event_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_wait_on_events_params_t {
@@ -739,14 +846,16 @@ typedef struct _ze_command_list_append_wait_on_events_params_t {
     uint32_t *pnumEvents;
     ze_event_handle_t * *pphEvents;
 } ze_command_list_append_wait_on_events_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendWaitOnEventsCb_t)(ze_command_list_append_wait_on_events_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendWaitOnEventsCb_t)(
+    ze_command_list_append_wait_on_events_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_event_reset_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_event_handle_t *phEvent;
 } ze_command_list_append_event_reset_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendEventResetCb_t)(ze_command_list_append_event_reset_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendEventResetCb_t)(
+    ze_command_list_append_event_reset_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_query_kernel_timestamps_params_t {
@@ -759,8 +868,10 @@ typedef struct _ze_command_list_append_query_kernel_timestamps_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_query_kernel_timestamps_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendQueryKernelTimestampsCb_t)(ze_command_list_append_query_kernel_timestamps_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendQueryKernelTimestampsCb_t)(
+    ze_command_list_append_query_kernel_timestamps_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_launch_kernel_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -770,7 +881,8 @@ typedef struct _ze_command_list_append_launch_kernel_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_launch_kernel_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelCb_t)(ze_command_list_append_launch_kernel_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelCb_t)(
+    ze_command_list_append_launch_kernel_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_launch_cooperative_kernel_params_t {
@@ -781,8 +893,10 @@ typedef struct _ze_command_list_append_launch_cooperative_kernel_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_launch_cooperative_kernel_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchCooperativeKernelCb_t)(ze_command_list_append_launch_cooperative_kernel_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchCooperativeKernelCb_t)(
+    ze_command_list_append_launch_cooperative_kernel_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_launch_kernel_indirect_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -792,8 +906,10 @@ typedef struct _ze_command_list_append_launch_kernel_indirect_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_launch_kernel_indirect_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelIndirectCb_t)(ze_command_list_append_launch_kernel_indirect_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelIndirectCb_t)(
+    ze_command_list_append_launch_kernel_indirect_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_launch_multiple_kernels_indirect_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -805,8 +921,10 @@ typedef struct _ze_command_list_append_launch_multiple_kernels_indirect_params_t
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_launch_multiple_kernels_indirect_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchMultipleKernelsIndirectCb_t)(ze_command_list_append_launch_multiple_kernels_indirect_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchMultipleKernelsIndirectCb_t)(
+    ze_command_list_append_launch_multiple_kernels_indirect_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_image_copy_to_memory_ext_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -819,8 +937,10 @@ typedef struct _ze_command_list_append_image_copy_to_memory_ext_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_image_copy_to_memory_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyToMemoryExtCb_t)(ze_command_list_append_image_copy_to_memory_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyToMemoryExtCb_t)(
+    ze_command_list_append_image_copy_to_memory_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_image_copy_from_memory_ext_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -833,49 +953,57 @@ typedef struct _ze_command_list_append_image_copy_from_memory_ext_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_image_copy_from_memory_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyFromMemoryExtCb_t)(ze_command_list_append_image_copy_from_memory_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendImageCopyFromMemoryExtCb_t)(
+    ze_command_list_append_image_copy_from_memory_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_host_synchronize_params_t {
     ze_command_list_handle_t *phCommandList;
     uint64_t *ptimeout;
 } ze_command_list_host_synchronize_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListHostSynchronizeCb_t)(ze_command_list_host_synchronize_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListHostSynchronizeCb_t)(
+    ze_command_list_host_synchronize_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_device_handle_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_device_handle_t * *pphDevice;
 } ze_command_list_get_device_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetDeviceHandleCb_t)(ze_command_list_get_device_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListGetDeviceHandleCb_t)(
+    ze_command_list_get_device_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_context_handle_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_context_handle_t * *pphContext;
 } ze_command_list_get_context_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetContextHandleCb_t)(ze_command_list_get_context_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListGetContextHandleCb_t)(
+    ze_command_list_get_context_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_ordinal_params_t {
     ze_command_list_handle_t *phCommandList;
     uint32_t * *ppOrdinal;
 } ze_command_list_get_ordinal_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetOrdinalCb_t)(ze_command_list_get_ordinal_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListGetOrdinalCb_t)(
+    ze_command_list_get_ordinal_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_immediate_get_index_params_t {
     ze_command_list_handle_t *phCommandListImmediate;
     uint32_t * *ppIndex;
 } ze_command_list_immediate_get_index_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetIndexCb_t)(ze_command_list_immediate_get_index_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetIndexCb_t)(
+    ze_command_list_immediate_get_index_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_is_immediate_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_bool_t * *ppIsImmediate;
 } ze_command_list_is_immediate_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListIsImmediateCb_t)(ze_command_list_is_immediate_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListIsImmediateCb_t)(
+    ze_command_list_is_immediate_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_signal_external_semaphore_ext_params_t {
@@ -887,8 +1015,10 @@ typedef struct _ze_command_list_append_signal_external_semaphore_ext_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_signal_external_semaphore_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendSignalExternalSemaphoreExtCb_t)(ze_command_list_append_signal_external_semaphore_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendSignalExternalSemaphoreExtCb_t)(
+    ze_command_list_append_signal_external_semaphore_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_wait_external_semaphore_ext_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -899,8 +1029,10 @@ typedef struct _ze_command_list_append_wait_external_semaphore_ext_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_wait_external_semaphore_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendWaitExternalSemaphoreExtCb_t)(ze_command_list_append_wait_external_semaphore_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendWaitExternalSemaphoreExtCb_t)(
+    ze_command_list_append_wait_external_semaphore_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_launch_kernel_with_parameters_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -911,8 +1043,10 @@ typedef struct _ze_command_list_append_launch_kernel_with_parameters_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_launch_kernel_with_parameters_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelWithParametersCb_t)(ze_command_list_append_launch_kernel_with_parameters_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelWithParametersCb_t)(
+    ze_command_list_append_launch_kernel_with_parameters_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_launch_kernel_with_arguments_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -925,8 +1059,10 @@ typedef struct _ze_command_list_append_launch_kernel_with_arguments_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_launch_kernel_with_arguments_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelWithArgumentsCb_t)(ze_command_list_append_launch_kernel_with_arguments_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendLaunchKernelWithArgumentsCb_t)(
+    ze_command_list_append_launch_kernel_with_arguments_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_copy_with_parameters_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -938,8 +1074,10 @@ typedef struct _ze_command_list_append_memory_copy_with_parameters_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_copy_with_parameters_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyWithParametersCb_t)(ze_command_list_append_memory_copy_with_parameters_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryCopyWithParametersCb_t)(
+    ze_command_list_append_memory_copy_with_parameters_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_memory_fill_with_parameters_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -952,8 +1090,10 @@ typedef struct _ze_command_list_append_memory_fill_with_parameters_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_memory_fill_with_parameters_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryFillWithParametersCb_t)(ze_command_list_append_memory_fill_with_parameters_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendMemoryFillWithParametersCb_t)(
+    ze_command_list_append_memory_fill_with_parameters_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_immediate_append_command_lists_with_parameters_params_t {
     ze_command_list_handle_t *phCommandListImmediate;
@@ -964,71 +1104,85 @@ typedef struct _ze_command_list_immediate_append_command_lists_with_parameters_p
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_immediate_append_command_lists_with_parameters_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsWithParametersCb_t)(ze_command_list_immediate_append_command_lists_with_parameters_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsWithParametersCb_t)(
+    ze_command_list_immediate_append_command_lists_with_parameters_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_flags_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_command_list_flags_t * *ppFlags;
 } ze_command_list_get_flags_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetFlagsCb_t)(ze_command_list_get_flags_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListGetFlagsCb_t)(
+    ze_command_list_get_flags_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_immediate_get_flags_params_t {
     ze_command_list_handle_t *phCommandListImmediate;
     ze_command_queue_flags_t * *ppFlags;
 } ze_command_list_immediate_get_flags_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetFlagsCb_t)(ze_command_list_immediate_get_flags_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetFlagsCb_t)(
+    ze_command_list_immediate_get_flags_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_immediate_get_mode_params_t {
     ze_command_list_handle_t *phCommandListImmediate;
     ze_command_queue_mode_t * *ppMode;
 } ze_command_list_immediate_get_mode_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetModeCb_t)(ze_command_list_immediate_get_mode_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetModeCb_t)(
+    ze_command_list_immediate_get_mode_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_immediate_get_priority_params_t {
     ze_command_list_handle_t *phCommandListImmediate;
     ze_command_queue_priority_t * *ppPriority;
 } ze_command_list_immediate_get_priority_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetPriorityCb_t)(ze_command_list_immediate_get_priority_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListImmediateGetPriorityCb_t)(
+    ze_command_list_immediate_get_priority_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_begin_graph_capture_ext_params_t {
     ze_command_list_handle_t *phCommandList;
     const void * *ppNext;
 } ze_command_list_begin_graph_capture_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListBeginGraphCaptureExtCb_t)(ze_command_list_begin_graph_capture_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListBeginGraphCaptureExtCb_t)(
+    ze_command_list_begin_graph_capture_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_begin_capture_into_graph_ext_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_graph_handle_t *phGraph;
     const void * *ppNext;
 } ze_command_list_begin_capture_into_graph_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListBeginCaptureIntoGraphExtCb_t)(ze_command_list_begin_capture_into_graph_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListBeginCaptureIntoGraphExtCb_t)(
+    ze_command_list_begin_capture_into_graph_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_is_graph_capture_enabled_ext_params_t {
     ze_command_list_handle_t *phCommandList;
 } ze_command_list_is_graph_capture_enabled_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListIsGraphCaptureEnabledExtCb_t)(ze_command_list_is_graph_capture_enabled_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListIsGraphCaptureEnabledExtCb_t)(
+    ze_command_list_is_graph_capture_enabled_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_end_graph_capture_ext_params_t {
     ze_command_list_handle_t *phCommandList;
     const void * *ppNext;
     ze_graph_handle_t * *pphGraph;
 } ze_command_list_end_graph_capture_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListEndGraphCaptureExtCb_t)(ze_command_list_end_graph_capture_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListEndGraphCaptureExtCb_t)(
+    ze_command_list_end_graph_capture_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_graph_ext_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_graph_handle_t * *pphGraph;
 } ze_command_list_get_graph_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetGraphExtCb_t)(ze_command_list_get_graph_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListGetGraphExtCb_t)(
+    ze_command_list_get_graph_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_graph_ext_params_t {
@@ -1039,7 +1193,8 @@ typedef struct _ze_command_list_append_graph_ext_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_graph_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendGraphExtCb_t)(ze_command_list_append_graph_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendGraphExtCb_t)(
+    ze_command_list_append_graph_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_host_function_params_t {
@@ -1051,7 +1206,8 @@ typedef struct _ze_command_list_append_host_function_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_append_host_function_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendHostFunctionCb_t)(ze_command_list_append_host_function_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListAppendHostFunctionCb_t)(
+    ze_command_list_append_host_function_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_signal_event_with_parameters_params_t {
@@ -1059,8 +1215,10 @@ typedef struct _ze_command_list_append_signal_event_with_parameters_params_t {
     const void * *ppNext;
     ze_event_handle_t *phEvent;
 } ze_command_list_append_signal_event_with_parameters_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendSignalEventWithParametersCb_t)(ze_command_list_append_signal_event_with_parameters_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendSignalEventWithParametersCb_t)(
+    ze_command_list_append_signal_event_with_parameters_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_append_wait_on_events_with_parameters_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -1068,14 +1226,17 @@ typedef struct _ze_command_list_append_wait_on_events_with_parameters_params_t {
     uint32_t *pnumEvents;
     ze_event_handle_t * *pphEvents;
 } ze_command_list_append_wait_on_events_with_parameters_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListAppendWaitOnEventsWithParametersCb_t)(ze_command_list_append_wait_on_events_with_parameters_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListAppendWaitOnEventsWithParametersCb_t)(
+    ze_command_list_append_wait_on_events_with_parameters_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_create_clone_exp_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_command_list_handle_t * *pphClonedCommandList;
 } ze_command_list_create_clone_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListCreateCloneExpCb_t)(ze_command_list_create_clone_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListCreateCloneExpCb_t)(
+    ze_command_list_create_clone_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_immediate_append_command_lists_exp_params_t {
@@ -1086,31 +1247,39 @@ typedef struct _ze_command_list_immediate_append_command_lists_exp_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_immediate_append_command_lists_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsExpCb_t)(ze_command_list_immediate_append_command_lists_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListImmediateAppendCommandListsExpCb_t)(
+    ze_command_list_immediate_append_command_lists_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_next_command_id_exp_params_t {
     ze_command_list_handle_t *phCommandList;
     const ze_mutable_command_id_exp_desc_t * *pdesc;
     uint64_t * *ppCommandId;
 } ze_command_list_get_next_command_id_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetNextCommandIdExpCb_t)(ze_command_list_get_next_command_id_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListGetNextCommandIdExpCb_t)(
+    ze_command_list_get_next_command_id_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_update_mutable_commands_exp_params_t {
     ze_command_list_handle_t *phCommandList;
     const ze_mutable_commands_exp_desc_t * *pdesc;
 } ze_command_list_update_mutable_commands_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandsExpCb_t)(ze_command_list_update_mutable_commands_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandsExpCb_t)(
+    ze_command_list_update_mutable_commands_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_update_mutable_command_signal_event_exp_params_t {
     ze_command_list_handle_t *phCommandList;
     uint64_t *pcommandId;
     ze_event_handle_t *phSignalEvent;
 } ze_command_list_update_mutable_command_signal_event_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandSignalEventExpCb_t)(ze_command_list_update_mutable_command_signal_event_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandSignalEventExpCb_t)(
+    ze_command_list_update_mutable_command_signal_event_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_update_mutable_command_wait_events_exp_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -1118,8 +1287,10 @@ typedef struct _ze_command_list_update_mutable_command_wait_events_exp_params_t 
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_command_list_update_mutable_command_wait_events_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandWaitEventsExpCb_t)(ze_command_list_update_mutable_command_wait_events_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandWaitEventsExpCb_t)(
+    ze_command_list_update_mutable_command_wait_events_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_get_next_command_id_with_kernels_exp_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -1128,8 +1299,10 @@ typedef struct _ze_command_list_get_next_command_id_with_kernels_exp_params_t {
     ze_kernel_handle_t * *pphKernels;
     uint64_t * *ppCommandId;
 } ze_command_list_get_next_command_id_with_kernels_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListGetNextCommandIdWithKernelsExpCb_t)(ze_command_list_get_next_command_id_with_kernels_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListGetNextCommandIdWithKernelsExpCb_t)(
+    ze_command_list_get_next_command_id_with_kernels_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_update_mutable_command_kernels_exp_params_t {
     ze_command_list_handle_t *phCommandList;
@@ -1137,14 +1310,17 @@ typedef struct _ze_command_list_update_mutable_command_kernels_exp_params_t {
     uint64_t * *ppCommandId;
     ze_kernel_handle_t * *pphKernels;
 } ze_command_list_update_mutable_command_kernels_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandKernelsExpCb_t)(ze_command_list_update_mutable_command_kernels_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnCommandListUpdateMutableCommandKernelsExpCb_t)(
+    ze_command_list_update_mutable_command_kernels_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_command_list_is_mutable_exp_params_t {
     ze_command_list_handle_t *phCommandList;
     ze_bool_t * *ppIsMutable;
 } ze_command_list_is_mutable_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnCommandListIsMutableExpCb_t)(ze_command_list_is_mutable_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnCommandListIsMutableExpCb_t)(
+    ze_command_list_is_mutable_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_get_properties_params_t {
@@ -1152,7 +1328,8 @@ typedef struct _ze_image_get_properties_params_t {
     const ze_image_desc_t * *pdesc;
     ze_image_properties_t * *ppImageProperties;
 } ze_image_get_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnImageGetPropertiesCb_t)(ze_image_get_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageGetPropertiesCb_t)(
+    ze_image_get_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_create_params_t {
@@ -1161,13 +1338,15 @@ typedef struct _ze_image_create_params_t {
     const ze_image_desc_t * *pdesc;
     ze_image_handle_t * *pphImage;
 } ze_image_create_params_t;
-typedef void (ZE_APICALL *ze_pfnImageCreateCb_t)(ze_image_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageCreateCb_t)(
+    ze_image_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_destroy_params_t {
     ze_image_handle_t *phImage;
 } ze_image_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnImageDestroyCb_t)(ze_image_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageDestroyCb_t)(
+    ze_image_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_get_alloc_properties_ext_params_t {
@@ -1175,7 +1354,8 @@ typedef struct _ze_image_get_alloc_properties_ext_params_t {
     ze_image_handle_t *phImage;
     ze_image_allocation_ext_properties_t * *ppImageAllocProperties;
 } ze_image_get_alloc_properties_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnImageGetAllocPropertiesExtCb_t)(ze_image_get_alloc_properties_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageGetAllocPropertiesExtCb_t)(
+    ze_image_get_alloc_properties_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_view_create_ext_params_t {
@@ -1185,14 +1365,16 @@ typedef struct _ze_image_view_create_ext_params_t {
     ze_image_handle_t *phImage;
     ze_image_handle_t * *pphImageView;
 } ze_image_view_create_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnImageViewCreateExtCb_t)(ze_image_view_create_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageViewCreateExtCb_t)(
+    ze_image_view_create_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_get_memory_properties_exp_params_t {
     ze_image_handle_t *phImage;
     ze_image_memory_properties_exp_t * *ppMemoryProperties;
 } ze_image_get_memory_properties_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnImageGetMemoryPropertiesExpCb_t)(ze_image_get_memory_properties_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageGetMemoryPropertiesExpCb_t)(
+    ze_image_get_memory_properties_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_view_create_exp_params_t {
@@ -1202,14 +1384,16 @@ typedef struct _ze_image_view_create_exp_params_t {
     ze_image_handle_t *phImage;
     ze_image_handle_t * *pphImageView;
 } ze_image_view_create_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnImageViewCreateExpCb_t)(ze_image_view_create_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageViewCreateExpCb_t)(
+    ze_image_view_create_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_image_get_device_offset_exp_params_t {
     ze_image_handle_t *phImage;
     uint64_t * *ppDeviceOffset;
 } ze_image_get_device_offset_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnImageGetDeviceOffsetExpCb_t)(ze_image_get_device_offset_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnImageGetDeviceOffsetExpCb_t)(
+    ze_image_get_device_offset_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_alloc_shared_params_t {
@@ -1221,7 +1405,8 @@ typedef struct _ze_mem_alloc_shared_params_t {
     ze_device_handle_t *phDevice;
     void ** *ppptr;
 } ze_mem_alloc_shared_params_t;
-typedef void (ZE_APICALL *ze_pfnMemAllocSharedCb_t)(ze_mem_alloc_shared_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemAllocSharedCb_t)(
+    ze_mem_alloc_shared_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_alloc_device_params_t {
@@ -1232,7 +1417,8 @@ typedef struct _ze_mem_alloc_device_params_t {
     ze_device_handle_t *phDevice;
     void ** *ppptr;
 } ze_mem_alloc_device_params_t;
-typedef void (ZE_APICALL *ze_pfnMemAllocDeviceCb_t)(ze_mem_alloc_device_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemAllocDeviceCb_t)(
+    ze_mem_alloc_device_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_alloc_host_params_t {
@@ -1242,14 +1428,16 @@ typedef struct _ze_mem_alloc_host_params_t {
     size_t *palignment;
     void ** *ppptr;
 } ze_mem_alloc_host_params_t;
-typedef void (ZE_APICALL *ze_pfnMemAllocHostCb_t)(ze_mem_alloc_host_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemAllocHostCb_t)(
+    ze_mem_alloc_host_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_free_params_t {
     ze_context_handle_t *phContext;
     void * *pptr;
 } ze_mem_free_params_t;
-typedef void (ZE_APICALL *ze_pfnMemFreeCb_t)(ze_mem_free_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemFreeCb_t)(
+    ze_mem_free_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_alloc_properties_params_t {
@@ -1258,7 +1446,8 @@ typedef struct _ze_mem_get_alloc_properties_params_t {
     ze_memory_allocation_properties_t * *ppMemAllocProperties;
     ze_device_handle_t * *pphDevice;
 } ze_mem_get_alloc_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetAllocPropertiesCb_t)(ze_mem_get_alloc_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemGetAllocPropertiesCb_t)(
+    ze_mem_get_alloc_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_address_range_params_t {
@@ -1267,7 +1456,8 @@ typedef struct _ze_mem_get_address_range_params_t {
     void ** *ppBase;
     size_t * *ppSize;
 } ze_mem_get_address_range_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetAddressRangeCb_t)(ze_mem_get_address_range_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemGetAddressRangeCb_t)(
+    ze_mem_get_address_range_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_ipc_handle_params_t {
@@ -1275,7 +1465,8 @@ typedef struct _ze_mem_get_ipc_handle_params_t {
     const void * *pptr;
     ze_ipc_mem_handle_t * *ppIpcHandle;
 } ze_mem_get_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetIpcHandleCb_t)(ze_mem_get_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemGetIpcHandleCb_t)(
+    ze_mem_get_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_open_ipc_handle_params_t {
@@ -1285,14 +1476,16 @@ typedef struct _ze_mem_open_ipc_handle_params_t {
     ze_ipc_memory_flags_t *pflags;
     void ** *ppptr;
 } ze_mem_open_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnMemOpenIpcHandleCb_t)(ze_mem_open_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemOpenIpcHandleCb_t)(
+    ze_mem_open_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_close_ipc_handle_params_t {
     ze_context_handle_t *phContext;
     const void * *pptr;
 } ze_mem_close_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnMemCloseIpcHandleCb_t)(ze_mem_close_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemCloseIpcHandleCb_t)(
+    ze_mem_close_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_free_ext_params_t {
@@ -1300,14 +1493,16 @@ typedef struct _ze_mem_free_ext_params_t {
     const ze_memory_free_ext_desc_t * *ppMemFreeDesc;
     void * *pptr;
 } ze_mem_free_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnMemFreeExtCb_t)(ze_mem_free_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemFreeExtCb_t)(
+    ze_mem_free_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_put_ipc_handle_params_t {
     ze_context_handle_t *phContext;
     ze_ipc_mem_handle_t *phandle;
 } ze_mem_put_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnMemPutIpcHandleCb_t)(ze_mem_put_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemPutIpcHandleCb_t)(
+    ze_mem_put_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_pitch_for2d_image_params_t {
@@ -1318,7 +1513,8 @@ typedef struct _ze_mem_get_pitch_for2d_image_params_t {
     unsigned int *pelementSizeInBytes;
     size_t * *prowPitch;
 } ze_mem_get_pitch_for2d_image_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetPitchFor2dImageCb_t)(ze_mem_get_pitch_for2d_image_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemGetPitchFor2dImageCb_t)(
+    ze_mem_get_pitch_for2d_image_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_ipc_handle_with_properties_params_t {
@@ -1327,7 +1523,8 @@ typedef struct _ze_mem_get_ipc_handle_with_properties_params_t {
     void * *ppNext;
     ze_ipc_mem_handle_t * *ppIpcHandle;
 } ze_mem_get_ipc_handle_with_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetIpcHandleWithPropertiesCb_t)(ze_mem_get_ipc_handle_with_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemGetIpcHandleWithPropertiesCb_t)(
+    ze_mem_get_ipc_handle_with_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_ipc_handle_from_file_descriptor_exp_params_t {
@@ -1335,16 +1532,20 @@ typedef struct _ze_mem_get_ipc_handle_from_file_descriptor_exp_params_t {
     uint64_t *phandle;
     ze_ipc_mem_handle_t * *ppIpcHandle;
 } ze_mem_get_ipc_handle_from_file_descriptor_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetIpcHandleFromFileDescriptorExpCb_t)(ze_mem_get_ipc_handle_from_file_descriptor_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnMemGetIpcHandleFromFileDescriptorExpCb_t)(
+    ze_mem_get_ipc_handle_from_file_descriptor_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_file_descriptor_from_ipc_handle_exp_params_t {
     ze_context_handle_t *phContext;
     ze_ipc_mem_handle_t *pipcHandle;
     uint64_t * *ppHandle;
 } ze_mem_get_file_descriptor_from_ipc_handle_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetFileDescriptorFromIpcHandleExpCb_t)(ze_mem_get_file_descriptor_from_ipc_handle_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnMemGetFileDescriptorFromIpcHandleExpCb_t)(
+    ze_mem_get_file_descriptor_from_ipc_handle_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_set_atomic_access_attribute_exp_params_t {
     ze_context_handle_t *phContext;
@@ -1353,7 +1554,8 @@ typedef struct _ze_mem_set_atomic_access_attribute_exp_params_t {
     size_t *psize;
     ze_memory_atomic_attr_exp_flags_t *pattr;
 } ze_mem_set_atomic_access_attribute_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnMemSetAtomicAccessAttributeExpCb_t)(ze_mem_set_atomic_access_attribute_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemSetAtomicAccessAttributeExpCb_t)(
+    ze_mem_set_atomic_access_attribute_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_mem_get_atomic_access_attribute_exp_params_t {
@@ -1363,7 +1565,8 @@ typedef struct _ze_mem_get_atomic_access_attribute_exp_params_t {
     size_t *psize;
     ze_memory_atomic_attr_exp_flags_t * *ppAttr;
 } ze_mem_get_atomic_access_attribute_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnMemGetAtomicAccessAttributeExpCb_t)(ze_mem_get_atomic_access_attribute_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnMemGetAtomicAccessAttributeExpCb_t)(
+    ze_mem_get_atomic_access_attribute_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fence_create_params_t {
@@ -1371,32 +1574,37 @@ typedef struct _ze_fence_create_params_t {
     const ze_fence_desc_t * *pdesc;
     ze_fence_handle_t * *pphFence;
 } ze_fence_create_params_t;
-typedef void (ZE_APICALL *ze_pfnFenceCreateCb_t)(ze_fence_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFenceCreateCb_t)(
+    ze_fence_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fence_destroy_params_t {
     ze_fence_handle_t *phFence;
 } ze_fence_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnFenceDestroyCb_t)(ze_fence_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFenceDestroyCb_t)(
+    ze_fence_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fence_host_synchronize_params_t {
     ze_fence_handle_t *phFence;
     uint64_t *ptimeout;
 } ze_fence_host_synchronize_params_t;
-typedef void (ZE_APICALL *ze_pfnFenceHostSynchronizeCb_t)(ze_fence_host_synchronize_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFenceHostSynchronizeCb_t)(
+    ze_fence_host_synchronize_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fence_query_status_params_t {
     ze_fence_handle_t *phFence;
 } ze_fence_query_status_params_t;
-typedef void (ZE_APICALL *ze_pfnFenceQueryStatusCb_t)(ze_fence_query_status_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFenceQueryStatusCb_t)(
+    ze_fence_query_status_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fence_reset_params_t {
     ze_fence_handle_t *phFence;
 } ze_fence_reset_params_t;
-typedef void (ZE_APICALL *ze_pfnFenceResetCb_t)(ze_fence_reset_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFenceResetCb_t)(
+    ze_fence_reset_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_create_params_t {
@@ -1406,20 +1614,23 @@ typedef struct _ze_event_pool_create_params_t {
     ze_device_handle_t * *pphDevices;
     ze_event_pool_handle_t * *pphEventPool;
 } ze_event_pool_create_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolCreateCb_t)(ze_event_pool_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolCreateCb_t)(
+    ze_event_pool_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_destroy_params_t {
     ze_event_pool_handle_t *phEventPool;
 } ze_event_pool_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolDestroyCb_t)(ze_event_pool_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolDestroyCb_t)(
+    ze_event_pool_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_get_ipc_handle_params_t {
     ze_event_pool_handle_t *phEventPool;
     ze_ipc_event_pool_handle_t * *pphIpc;
 } ze_event_pool_get_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolGetIpcHandleCb_t)(ze_event_pool_get_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolGetIpcHandleCb_t)(
+    ze_event_pool_get_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_open_ipc_handle_params_t {
@@ -1427,34 +1638,39 @@ typedef struct _ze_event_pool_open_ipc_handle_params_t {
     ze_ipc_event_pool_handle_t *phIpc;
     ze_event_pool_handle_t * *pphEventPool;
 } ze_event_pool_open_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolOpenIpcHandleCb_t)(ze_event_pool_open_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolOpenIpcHandleCb_t)(
+    ze_event_pool_open_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_close_ipc_handle_params_t {
     ze_event_pool_handle_t *phEventPool;
 } ze_event_pool_close_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolCloseIpcHandleCb_t)(ze_event_pool_close_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolCloseIpcHandleCb_t)(
+    ze_event_pool_close_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_put_ipc_handle_params_t {
     ze_context_handle_t *phContext;
     ze_ipc_event_pool_handle_t *phIpc;
 } ze_event_pool_put_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolPutIpcHandleCb_t)(ze_event_pool_put_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolPutIpcHandleCb_t)(
+    ze_event_pool_put_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_get_context_handle_params_t {
     ze_event_pool_handle_t *phEventPool;
     ze_context_handle_t * *pphContext;
 } ze_event_pool_get_context_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolGetContextHandleCb_t)(ze_event_pool_get_context_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolGetContextHandleCb_t)(
+    ze_event_pool_get_context_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_pool_get_flags_params_t {
     ze_event_pool_handle_t *phEventPool;
     ze_event_pool_flags_t * *ppFlags;
 } ze_event_pool_get_flags_params_t;
-typedef void (ZE_APICALL *ze_pfnEventPoolGetFlagsCb_t)(ze_event_pool_get_flags_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventPoolGetFlagsCb_t)(
+    ze_event_pool_get_flags_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_create_params_t {
@@ -1462,45 +1678,52 @@ typedef struct _ze_event_create_params_t {
     const ze_event_desc_t * *pdesc;
     ze_event_handle_t * *pphEvent;
 } ze_event_create_params_t;
-typedef void (ZE_APICALL *ze_pfnEventCreateCb_t)(ze_event_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventCreateCb_t)(
+    ze_event_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_destroy_params_t {
     ze_event_handle_t *phEvent;
 } ze_event_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnEventDestroyCb_t)(ze_event_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventDestroyCb_t)(
+    ze_event_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_host_signal_params_t {
     ze_event_handle_t *phEvent;
 } ze_event_host_signal_params_t;
-typedef void (ZE_APICALL *ze_pfnEventHostSignalCb_t)(ze_event_host_signal_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventHostSignalCb_t)(
+    ze_event_host_signal_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_host_synchronize_params_t {
     ze_event_handle_t *phEvent;
     uint64_t *ptimeout;
 } ze_event_host_synchronize_params_t;
-typedef void (ZE_APICALL *ze_pfnEventHostSynchronizeCb_t)(ze_event_host_synchronize_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventHostSynchronizeCb_t)(
+    ze_event_host_synchronize_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_query_status_params_t {
     ze_event_handle_t *phEvent;
 } ze_event_query_status_params_t;
-typedef void (ZE_APICALL *ze_pfnEventQueryStatusCb_t)(ze_event_query_status_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventQueryStatusCb_t)(
+    ze_event_query_status_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_host_reset_params_t {
     ze_event_handle_t *phEvent;
 } ze_event_host_reset_params_t;
-typedef void (ZE_APICALL *ze_pfnEventHostResetCb_t)(ze_event_host_reset_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventHostResetCb_t)(
+    ze_event_host_reset_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_query_kernel_timestamp_params_t {
     ze_event_handle_t *phEvent;
     ze_kernel_timestamp_result_t * *pdstptr;
 } ze_event_query_kernel_timestamp_params_t;
-typedef void (ZE_APICALL *ze_pfnEventQueryKernelTimestampCb_t)(ze_event_query_kernel_timestamp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventQueryKernelTimestampCb_t)(
+    ze_event_query_kernel_timestamp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_query_kernel_timestamps_ext_params_t {
@@ -1509,28 +1732,32 @@ typedef struct _ze_event_query_kernel_timestamps_ext_params_t {
     uint32_t * *ppCount;
     ze_event_query_kernel_timestamps_results_ext_properties_t * *ppResults;
 } ze_event_query_kernel_timestamps_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnEventQueryKernelTimestampsExtCb_t)(ze_event_query_kernel_timestamps_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventQueryKernelTimestampsExtCb_t)(
+    ze_event_query_kernel_timestamps_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_get_event_pool_params_t {
     ze_event_handle_t *phEvent;
     ze_event_pool_handle_t * *pphEventPool;
 } ze_event_get_event_pool_params_t;
-typedef void (ZE_APICALL *ze_pfnEventGetEventPoolCb_t)(ze_event_get_event_pool_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventGetEventPoolCb_t)(
+    ze_event_get_event_pool_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_get_signal_scope_params_t {
     ze_event_handle_t *phEvent;
     ze_event_scope_flags_t * *ppSignalScope;
 } ze_event_get_signal_scope_params_t;
-typedef void (ZE_APICALL *ze_pfnEventGetSignalScopeCb_t)(ze_event_get_signal_scope_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventGetSignalScopeCb_t)(
+    ze_event_get_signal_scope_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_get_wait_scope_params_t {
     ze_event_handle_t *phEvent;
     ze_event_scope_flags_t * *ppWaitScope;
 } ze_event_get_wait_scope_params_t;
-typedef void (ZE_APICALL *ze_pfnEventGetWaitScopeCb_t)(ze_event_get_wait_scope_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventGetWaitScopeCb_t)(
+    ze_event_get_wait_scope_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_counter_based_create_params_t {
@@ -1539,14 +1766,16 @@ typedef struct _ze_event_counter_based_create_params_t {
     const ze_event_counter_based_desc_t * *pdesc;
     ze_event_handle_t * *pphEvent;
 } ze_event_counter_based_create_params_t;
-typedef void (ZE_APICALL *ze_pfnEventCounterBasedCreateCb_t)(ze_event_counter_based_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventCounterBasedCreateCb_t)(
+    ze_event_counter_based_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_counter_based_get_ipc_handle_params_t {
     ze_event_handle_t *phEvent;
     ze_ipc_event_counter_based_handle_t * *pphIpc;
 } ze_event_counter_based_get_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventCounterBasedGetIpcHandleCb_t)(ze_event_counter_based_get_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventCounterBasedGetIpcHandleCb_t)(
+    ze_event_counter_based_get_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_counter_based_open_ipc_handle_params_t {
@@ -1554,28 +1783,34 @@ typedef struct _ze_event_counter_based_open_ipc_handle_params_t {
     ze_ipc_event_counter_based_handle_t *phIpc;
     ze_event_handle_t * *pphEvent;
 } ze_event_counter_based_open_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventCounterBasedOpenIpcHandleCb_t)(ze_event_counter_based_open_ipc_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventCounterBasedOpenIpcHandleCb_t)(
+    ze_event_counter_based_open_ipc_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_counter_based_close_ipc_handle_params_t {
     ze_event_handle_t *phEvent;
 } ze_event_counter_based_close_ipc_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnEventCounterBasedCloseIpcHandleCb_t)(ze_event_counter_based_close_ipc_handle_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnEventCounterBasedCloseIpcHandleCb_t)(
+    ze_event_counter_based_close_ipc_handle_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_counter_based_get_device_address_params_t {
     ze_event_handle_t *phEvent;
     uint64_t * *pcompletionValue;
     uint64_t * *pdeviceAddress;
 } ze_event_counter_based_get_device_address_params_t;
-typedef void (ZE_APICALL *ze_pfnEventCounterBasedGetDeviceAddressCb_t)(ze_event_counter_based_get_device_address_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnEventCounterBasedGetDeviceAddressCb_t)(
+    ze_event_counter_based_get_device_address_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_get_counter_based_flags_params_t {
     ze_event_handle_t *phEvent;
     ze_event_counter_based_flags_t * *ppFlags;
 } ze_event_get_counter_based_flags_params_t;
-typedef void (ZE_APICALL *ze_pfnEventGetCounterBasedFlagsCb_t)(ze_event_get_counter_based_flags_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventGetCounterBasedFlagsCb_t)(
+    ze_event_get_counter_based_flags_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_event_query_timestamps_exp_params_t {
@@ -1584,7 +1819,8 @@ typedef struct _ze_event_query_timestamps_exp_params_t {
     uint32_t * *ppCount;
     ze_kernel_timestamp_result_t * *ppTimestamps;
 } ze_event_query_timestamps_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnEventQueryTimestampsExpCb_t)(ze_event_query_timestamps_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnEventQueryTimestampsExpCb_t)(
+    ze_event_query_timestamps_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_create_params_t {
@@ -1594,13 +1830,15 @@ typedef struct _ze_module_create_params_t {
     ze_module_handle_t * *pphModule;
     ze_module_build_log_handle_t * *pphBuildLog;
 } ze_module_create_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleCreateCb_t)(ze_module_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleCreateCb_t)(
+    ze_module_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_destroy_params_t {
     ze_module_handle_t *phModule;
 } ze_module_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleDestroyCb_t)(ze_module_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleDestroyCb_t)(
+    ze_module_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_dynamic_link_params_t {
@@ -1608,7 +1846,8 @@ typedef struct _ze_module_dynamic_link_params_t {
     ze_module_handle_t * *pphModules;
     ze_module_build_log_handle_t * *pphLinkLog;
 } ze_module_dynamic_link_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleDynamicLinkCb_t)(ze_module_dynamic_link_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleDynamicLinkCb_t)(
+    ze_module_dynamic_link_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_get_native_binary_params_t {
@@ -1616,7 +1855,8 @@ typedef struct _ze_module_get_native_binary_params_t {
     size_t * *ppSize;
     uint8_t * *ppModuleNativeBinary;
 } ze_module_get_native_binary_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleGetNativeBinaryCb_t)(ze_module_get_native_binary_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleGetNativeBinaryCb_t)(
+    ze_module_get_native_binary_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_get_global_pointer_params_t {
@@ -1625,7 +1865,8 @@ typedef struct _ze_module_get_global_pointer_params_t {
     size_t * *ppSize;
     void ** *ppptr;
 } ze_module_get_global_pointer_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleGetGlobalPointerCb_t)(ze_module_get_global_pointer_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleGetGlobalPointerCb_t)(
+    ze_module_get_global_pointer_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_get_kernel_names_params_t {
@@ -1633,14 +1874,16 @@ typedef struct _ze_module_get_kernel_names_params_t {
     uint32_t * *ppCount;
     const char ** *ppNames;
 } ze_module_get_kernel_names_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleGetKernelNamesCb_t)(ze_module_get_kernel_names_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleGetKernelNamesCb_t)(
+    ze_module_get_kernel_names_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_get_properties_params_t {
     ze_module_handle_t *phModule;
     ze_module_properties_t * *ppModuleProperties;
 } ze_module_get_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleGetPropertiesCb_t)(ze_module_get_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleGetPropertiesCb_t)(
+    ze_module_get_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_get_function_pointer_params_t {
@@ -1648,7 +1891,8 @@ typedef struct _ze_module_get_function_pointer_params_t {
     const char * *ppFunctionName;
     void ** *ppfnFunction;
 } ze_module_get_function_pointer_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleGetFunctionPointerCb_t)(ze_module_get_function_pointer_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleGetFunctionPointerCb_t)(
+    ze_module_get_function_pointer_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_inspect_linkage_ext_params_t {
@@ -1657,20 +1901,23 @@ typedef struct _ze_module_inspect_linkage_ext_params_t {
     ze_module_handle_t * *pphModules;
     ze_module_build_log_handle_t * *pphLog;
 } ze_module_inspect_linkage_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleInspectLinkageExtCb_t)(ze_module_inspect_linkage_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleInspectLinkageExtCb_t)(
+    ze_module_inspect_linkage_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_get_device_handle_params_t {
     ze_module_handle_t *phModule;
     ze_device_handle_t * *pphDevice;
 } ze_module_get_device_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleGetDeviceHandleCb_t)(ze_module_get_device_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleGetDeviceHandleCb_t)(
+    ze_module_get_device_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_build_log_destroy_params_t {
     ze_module_build_log_handle_t *phModuleBuildLog;
 } ze_module_build_log_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleBuildLogDestroyCb_t)(ze_module_build_log_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleBuildLogDestroyCb_t)(
+    ze_module_build_log_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_module_build_log_get_string_params_t {
@@ -1678,7 +1925,8 @@ typedef struct _ze_module_build_log_get_string_params_t {
     size_t * *ppSize;
     char * *ppBuildLog;
 } ze_module_build_log_get_string_params_t;
-typedef void (ZE_APICALL *ze_pfnModuleBuildLogGetStringCb_t)(ze_module_build_log_get_string_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnModuleBuildLogGetStringCb_t)(
+    ze_module_build_log_get_string_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_create_params_t {
@@ -1686,20 +1934,23 @@ typedef struct _ze_kernel_create_params_t {
     const ze_kernel_desc_t * *pdesc;
     ze_kernel_handle_t * *pphKernel;
 } ze_kernel_create_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelCreateCb_t)(ze_kernel_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelCreateCb_t)(
+    ze_kernel_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_destroy_params_t {
     ze_kernel_handle_t *phKernel;
 } ze_kernel_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelDestroyCb_t)(ze_kernel_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelDestroyCb_t)(
+    ze_kernel_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_set_cache_config_params_t {
     ze_kernel_handle_t *phKernel;
     ze_cache_config_flags_t *pflags;
 } ze_kernel_set_cache_config_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSetCacheConfigCb_t)(ze_kernel_set_cache_config_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSetCacheConfigCb_t)(
+    ze_kernel_set_cache_config_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_set_group_size_params_t {
@@ -1708,7 +1959,8 @@ typedef struct _ze_kernel_set_group_size_params_t {
     uint32_t *pgroupSizeY;
     uint32_t *pgroupSizeZ;
 } ze_kernel_set_group_size_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSetGroupSizeCb_t)(ze_kernel_set_group_size_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSetGroupSizeCb_t)(
+    ze_kernel_set_group_size_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_suggest_group_size_params_t {
@@ -1720,15 +1972,18 @@ typedef struct _ze_kernel_suggest_group_size_params_t {
     uint32_t * *pgroupSizeY;
     uint32_t * *pgroupSizeZ;
 } ze_kernel_suggest_group_size_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSuggestGroupSizeCb_t)(ze_kernel_suggest_group_size_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSuggestGroupSizeCb_t)(
+    ze_kernel_suggest_group_size_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_suggest_max_cooperative_group_count_params_t {
     ze_kernel_handle_t *phKernel;
     uint32_t * *ptotalGroupCount;
 } ze_kernel_suggest_max_cooperative_group_count_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSuggestMaxCooperativeGroupCountCb_t)(ze_kernel_suggest_max_cooperative_group_count_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnKernelSuggestMaxCooperativeGroupCountCb_t)(
+    ze_kernel_suggest_max_cooperative_group_count_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_set_argument_value_params_t {
     ze_kernel_handle_t *phKernel;
@@ -1736,21 +1991,24 @@ typedef struct _ze_kernel_set_argument_value_params_t {
     size_t *pargSize;
     const void * *ppArgValue;
 } ze_kernel_set_argument_value_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSetArgumentValueCb_t)(ze_kernel_set_argument_value_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSetArgumentValueCb_t)(
+    ze_kernel_set_argument_value_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_set_indirect_access_params_t {
     ze_kernel_handle_t *phKernel;
     ze_kernel_indirect_access_flags_t *pflags;
 } ze_kernel_set_indirect_access_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSetIndirectAccessCb_t)(ze_kernel_set_indirect_access_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSetIndirectAccessCb_t)(
+    ze_kernel_set_indirect_access_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_indirect_access_params_t {
     ze_kernel_handle_t *phKernel;
     ze_kernel_indirect_access_flags_t * *ppFlags;
 } ze_kernel_get_indirect_access_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetIndirectAccessCb_t)(ze_kernel_get_indirect_access_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelGetIndirectAccessCb_t)(
+    ze_kernel_get_indirect_access_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_source_attributes_params_t {
@@ -1758,14 +2016,16 @@ typedef struct _ze_kernel_get_source_attributes_params_t {
     uint32_t * *ppSize;
     char ** *ppString;
 } ze_kernel_get_source_attributes_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetSourceAttributesCb_t)(ze_kernel_get_source_attributes_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelGetSourceAttributesCb_t)(
+    ze_kernel_get_source_attributes_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_properties_params_t {
     ze_kernel_handle_t *phKernel;
     ze_kernel_properties_t * *ppKernelProperties;
 } ze_kernel_get_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetPropertiesCb_t)(ze_kernel_get_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelGetPropertiesCb_t)(
+    ze_kernel_get_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_name_params_t {
@@ -1773,14 +2033,16 @@ typedef struct _ze_kernel_get_name_params_t {
     size_t * *ppSize;
     char * *ppName;
 } ze_kernel_get_name_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetNameCb_t)(ze_kernel_get_name_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelGetNameCb_t)(
+    ze_kernel_get_name_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_module_handle_params_t {
     ze_kernel_handle_t *phKernel;
     ze_module_handle_t * *pphModule;
 } ze_kernel_get_module_handle_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetModuleHandleCb_t)(ze_kernel_get_module_handle_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelGetModuleHandleCb_t)(
+    ze_kernel_get_module_handle_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_set_global_offset_exp_params_t {
@@ -1789,14 +2051,16 @@ typedef struct _ze_kernel_set_global_offset_exp_params_t {
     uint32_t *poffsetY;
     uint32_t *poffsetZ;
 } ze_kernel_set_global_offset_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSetGlobalOffsetExpCb_t)(ze_kernel_set_global_offset_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSetGlobalOffsetExpCb_t)(
+    ze_kernel_set_global_offset_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_scheduling_hint_exp_params_t {
     ze_kernel_handle_t *phKernel;
     ze_scheduling_hint_exp_desc_t * *ppHint;
 } ze_kernel_scheduling_hint_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelSchedulingHintExpCb_t)(ze_kernel_scheduling_hint_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelSchedulingHintExpCb_t)(
+    ze_kernel_scheduling_hint_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_binary_exp_params_t {
@@ -1804,7 +2068,8 @@ typedef struct _ze_kernel_get_binary_exp_params_t {
     size_t * *ppSize;
     uint8_t * *ppKernelBinary;
 } ze_kernel_get_binary_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetBinaryExpCb_t)(ze_kernel_get_binary_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnKernelGetBinaryExpCb_t)(
+    ze_kernel_get_binary_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_kernel_get_allocation_properties_exp_params_t {
@@ -1812,8 +2077,10 @@ typedef struct _ze_kernel_get_allocation_properties_exp_params_t {
     uint32_t * *ppCount;
     ze_kernel_allocation_exp_properties_t * *ppAllocationProperties;
 } ze_kernel_get_allocation_properties_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnKernelGetAllocationPropertiesExpCb_t)(ze_kernel_get_allocation_properties_exp_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnKernelGetAllocationPropertiesExpCb_t)(
+    ze_kernel_get_allocation_properties_exp_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_sampler_create_params_t {
     ze_context_handle_t *phContext;
@@ -1821,13 +2088,15 @@ typedef struct _ze_sampler_create_params_t {
     const ze_sampler_desc_t * *pdesc;
     ze_sampler_handle_t * *pphSampler;
 } ze_sampler_create_params_t;
-typedef void (ZE_APICALL *ze_pfnSamplerCreateCb_t)(ze_sampler_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnSamplerCreateCb_t)(
+    ze_sampler_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_sampler_destroy_params_t {
     ze_sampler_handle_t *phSampler;
 } ze_sampler_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnSamplerDestroyCb_t)(ze_sampler_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnSamplerDestroyCb_t)(
+    ze_sampler_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_physical_mem_create_params_t {
@@ -1836,14 +2105,16 @@ typedef struct _ze_physical_mem_create_params_t {
     ze_physical_mem_desc_t * *pdesc;
     ze_physical_mem_handle_t * *pphPhysicalMemory;
 } ze_physical_mem_create_params_t;
-typedef void (ZE_APICALL *ze_pfnPhysicalMemCreateCb_t)(ze_physical_mem_create_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnPhysicalMemCreateCb_t)(
+    ze_physical_mem_create_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_physical_mem_destroy_params_t {
     ze_context_handle_t *phContext;
     ze_physical_mem_handle_t *phPhysicalMemory;
 } ze_physical_mem_destroy_params_t;
-typedef void (ZE_APICALL *ze_pfnPhysicalMemDestroyCb_t)(ze_physical_mem_destroy_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnPhysicalMemDestroyCb_t)(
+    ze_physical_mem_destroy_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_physical_mem_get_properties_params_t {
@@ -1851,7 +2122,8 @@ typedef struct _ze_physical_mem_get_properties_params_t {
     ze_physical_mem_handle_t *phPhysicalMem;
     ze_physical_mem_properties_t * *ppMemProperties;
 } ze_physical_mem_get_properties_params_t;
-typedef void (ZE_APICALL *ze_pfnPhysicalMemGetPropertiesCb_t)(ze_physical_mem_get_properties_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnPhysicalMemGetPropertiesCb_t)(
+    ze_physical_mem_get_properties_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_reserve_params_t {
@@ -1860,7 +2132,8 @@ typedef struct _ze_virtual_mem_reserve_params_t {
     size_t *psize;
     void ** *ppptr;
 } ze_virtual_mem_reserve_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemReserveCb_t)(ze_virtual_mem_reserve_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemReserveCb_t)(
+    ze_virtual_mem_reserve_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_free_params_t {
@@ -1868,7 +2141,8 @@ typedef struct _ze_virtual_mem_free_params_t {
     const void * *pptr;
     size_t *psize;
 } ze_virtual_mem_free_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemFreeCb_t)(ze_virtual_mem_free_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemFreeCb_t)(
+    ze_virtual_mem_free_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_query_page_size_params_t {
@@ -1877,7 +2151,8 @@ typedef struct _ze_virtual_mem_query_page_size_params_t {
     size_t *psize;
     size_t * *ppagesize;
 } ze_virtual_mem_query_page_size_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemQueryPageSizeCb_t)(ze_virtual_mem_query_page_size_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemQueryPageSizeCb_t)(
+    ze_virtual_mem_query_page_size_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_map_params_t {
@@ -1888,7 +2163,8 @@ typedef struct _ze_virtual_mem_map_params_t {
     size_t *poffset;
     ze_memory_access_attribute_t *paccess;
 } ze_virtual_mem_map_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemMapCb_t)(ze_virtual_mem_map_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemMapCb_t)(
+    ze_virtual_mem_map_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_unmap_params_t {
@@ -1896,7 +2172,8 @@ typedef struct _ze_virtual_mem_unmap_params_t {
     const void * *pptr;
     size_t *psize;
 } ze_virtual_mem_unmap_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemUnmapCb_t)(ze_virtual_mem_unmap_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemUnmapCb_t)(
+    ze_virtual_mem_unmap_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_set_access_attribute_params_t {
@@ -1905,7 +2182,8 @@ typedef struct _ze_virtual_mem_set_access_attribute_params_t {
     size_t *psize;
     ze_memory_access_attribute_t *paccess;
 } ze_virtual_mem_set_access_attribute_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemSetAccessAttributeCb_t)(ze_virtual_mem_set_access_attribute_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemSetAccessAttributeCb_t)(
+    ze_virtual_mem_set_access_attribute_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_virtual_mem_get_access_attribute_params_t {
@@ -1915,7 +2193,8 @@ typedef struct _ze_virtual_mem_get_access_attribute_params_t {
     ze_memory_access_attribute_t * *paccess;
     size_t * *poutSize;
 } ze_virtual_mem_get_access_attribute_params_t;
-typedef void (ZE_APICALL *ze_pfnVirtualMemGetAccessAttributeCb_t)(ze_virtual_mem_get_access_attribute_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnVirtualMemGetAccessAttributeCb_t)(
+    ze_virtual_mem_get_access_attribute_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_vertex_get_exp_params_t {
@@ -1923,7 +2202,8 @@ typedef struct _ze_fabric_vertex_get_exp_params_t {
     uint32_t * *ppCount;
     ze_fabric_vertex_handle_t * *pphVertices;
 } ze_fabric_vertex_get_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricVertexGetExpCb_t)(ze_fabric_vertex_get_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricVertexGetExpCb_t)(
+    ze_fabric_vertex_get_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_vertex_get_sub_vertices_exp_params_t {
@@ -1931,21 +2211,24 @@ typedef struct _ze_fabric_vertex_get_sub_vertices_exp_params_t {
     uint32_t * *ppCount;
     ze_fabric_vertex_handle_t * *pphSubvertices;
 } ze_fabric_vertex_get_sub_vertices_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricVertexGetSubVerticesExpCb_t)(ze_fabric_vertex_get_sub_vertices_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricVertexGetSubVerticesExpCb_t)(
+    ze_fabric_vertex_get_sub_vertices_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_vertex_get_properties_exp_params_t {
     ze_fabric_vertex_handle_t *phVertex;
     ze_fabric_vertex_exp_properties_t * *ppVertexProperties;
 } ze_fabric_vertex_get_properties_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricVertexGetPropertiesExpCb_t)(ze_fabric_vertex_get_properties_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricVertexGetPropertiesExpCb_t)(
+    ze_fabric_vertex_get_properties_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_vertex_get_device_exp_params_t {
     ze_fabric_vertex_handle_t *phVertex;
     ze_device_handle_t * *pphDevice;
 } ze_fabric_vertex_get_device_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricVertexGetDeviceExpCb_t)(ze_fabric_vertex_get_device_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricVertexGetDeviceExpCb_t)(
+    ze_fabric_vertex_get_device_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_edge_get_exp_params_t {
@@ -1954,7 +2237,8 @@ typedef struct _ze_fabric_edge_get_exp_params_t {
     uint32_t * *ppCount;
     ze_fabric_edge_handle_t * *pphEdges;
 } ze_fabric_edge_get_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricEdgeGetExpCb_t)(ze_fabric_edge_get_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricEdgeGetExpCb_t)(
+    ze_fabric_edge_get_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_edge_get_vertices_exp_params_t {
@@ -1962,14 +2246,16 @@ typedef struct _ze_fabric_edge_get_vertices_exp_params_t {
     ze_fabric_vertex_handle_t * *pphVertexA;
     ze_fabric_vertex_handle_t * *pphVertexB;
 } ze_fabric_edge_get_vertices_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricEdgeGetVerticesExpCb_t)(ze_fabric_edge_get_vertices_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricEdgeGetVerticesExpCb_t)(
+    ze_fabric_edge_get_vertices_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_fabric_edge_get_properties_exp_params_t {
     ze_fabric_edge_handle_t *phEdge;
     ze_fabric_edge_exp_properties_t * *ppEdgeProperties;
 } ze_fabric_edge_get_properties_exp_params_t;
-typedef void (ZE_APICALL *ze_pfnFabricEdgeGetPropertiesExpCb_t)(ze_fabric_edge_get_properties_exp_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnFabricEdgeGetPropertiesExpCb_t)(
+    ze_fabric_edge_get_properties_exp_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_create_ext_params_t {
@@ -1977,7 +2263,8 @@ typedef struct _ze_rtas_builder_create_ext_params_t {
     const ze_rtas_builder_ext_desc_t * *ppDescriptor;
     ze_rtas_builder_ext_handle_t * *pphBuilder;
 } ze_rtas_builder_create_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderCreateExtCb_t)(ze_rtas_builder_create_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASBuilderCreateExtCb_t)(
+    ze_rtas_builder_create_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_get_build_properties_ext_params_t {
@@ -1985,8 +2272,10 @@ typedef struct _ze_rtas_builder_get_build_properties_ext_params_t {
     const ze_rtas_builder_build_op_ext_desc_t * *ppBuildOpDescriptor;
     ze_rtas_builder_ext_properties_t * *ppProperties;
 } ze_rtas_builder_get_build_properties_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderGetBuildPropertiesExtCb_t)(ze_rtas_builder_get_build_properties_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnRTASBuilderGetBuildPropertiesExtCb_t)(
+    ze_rtas_builder_get_build_properties_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_build_ext_params_t {
     ze_rtas_builder_ext_handle_t *phBuilder;
@@ -2000,7 +2289,8 @@ typedef struct _ze_rtas_builder_build_ext_params_t {
     ze_rtas_aabb_ext_t * *ppBounds;
     size_t * *ppRtasBufferSizeBytes;
 } ze_rtas_builder_build_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderBuildExtCb_t)(ze_rtas_builder_build_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASBuilderBuildExtCb_t)(
+    ze_rtas_builder_build_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_command_list_append_copy_ext_params_t {
@@ -2012,39 +2302,47 @@ typedef struct _ze_rtas_builder_command_list_append_copy_ext_params_t {
     uint32_t *pnumWaitEvents;
     ze_event_handle_t * *pphWaitEvents;
 } ze_rtas_builder_command_list_append_copy_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderCommandListAppendCopyExtCb_t)(ze_rtas_builder_command_list_append_copy_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnRTASBuilderCommandListAppendCopyExtCb_t)(
+    ze_rtas_builder_command_list_append_copy_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_builder_destroy_ext_params_t {
     ze_rtas_builder_ext_handle_t *phBuilder;
 } ze_rtas_builder_destroy_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASBuilderDestroyExtCb_t)(ze_rtas_builder_destroy_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASBuilderDestroyExtCb_t)(
+    ze_rtas_builder_destroy_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_create_ext_params_t {
     ze_driver_handle_t *phDriver;
     ze_rtas_parallel_operation_ext_handle_t * *pphParallelOperation;
 } ze_rtas_parallel_operation_create_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationCreateExtCb_t)(ze_rtas_parallel_operation_create_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationCreateExtCb_t)(
+    ze_rtas_parallel_operation_create_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_get_properties_ext_params_t {
     ze_rtas_parallel_operation_ext_handle_t *phParallelOperation;
     ze_rtas_parallel_operation_ext_properties_t * *ppProperties;
 } ze_rtas_parallel_operation_get_properties_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationGetPropertiesExtCb_t)(ze_rtas_parallel_operation_get_properties_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationGetPropertiesExtCb_t)(
+    ze_rtas_parallel_operation_get_properties_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_join_ext_params_t {
     ze_rtas_parallel_operation_ext_handle_t *phParallelOperation;
 } ze_rtas_parallel_operation_join_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationJoinExtCb_t)(ze_rtas_parallel_operation_join_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationJoinExtCb_t)(
+    ze_rtas_parallel_operation_join_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_rtas_parallel_operation_destroy_ext_params_t {
     ze_rtas_parallel_operation_ext_handle_t *phParallelOperation;
 } ze_rtas_parallel_operation_destroy_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnRTASParallelOperationDestroyExtCb_t)(ze_rtas_parallel_operation_destroy_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnRTASParallelOperationDestroyExtCb_t)(
+    ze_rtas_parallel_operation_destroy_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_create_ext_params_t {
@@ -2052,14 +2350,16 @@ typedef struct _ze_graph_create_ext_params_t {
     const void * *ppNext;
     ze_graph_handle_t * *pphGraph;
 } ze_graph_create_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphCreateExtCb_t)(ze_graph_create_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphCreateExtCb_t)(
+    ze_graph_create_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_get_primary_command_list_ext_params_t {
     ze_graph_handle_t *phGraph;
     ze_command_list_handle_t * *pphCommandList;
 } ze_graph_get_primary_command_list_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphGetPrimaryCommandListExtCb_t)(ze_graph_get_primary_command_list_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphGetPrimaryCommandListExtCb_t)(
+    ze_graph_get_primary_command_list_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_set_destruction_callback_ext_params_t {
@@ -2068,7 +2368,8 @@ typedef struct _ze_graph_set_destruction_callback_ext_params_t {
     void * *ppUserData;
     const void * *ppNext;
 } ze_graph_set_destruction_callback_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphSetDestructionCallbackExtCb_t)(ze_graph_set_destruction_callback_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphSetDestructionCallbackExtCb_t)(
+    ze_graph_set_destruction_callback_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_instantiate_ext_params_t {
@@ -2076,13 +2377,15 @@ typedef struct _ze_graph_instantiate_ext_params_t {
     const void * *ppNext;
     ze_executable_graph_handle_t * *pphExecutableGraph;
 } ze_graph_instantiate_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphInstantiateExtCb_t)(ze_graph_instantiate_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphInstantiateExtCb_t)(
+    ze_graph_instantiate_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_is_empty_ext_params_t {
     ze_graph_handle_t *phGraph;
 } ze_graph_is_empty_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphIsEmptyExtCb_t)(ze_graph_is_empty_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphIsEmptyExtCb_t)(
+    ze_graph_is_empty_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_dump_contents_ext_params_t {
@@ -2090,26 +2393,31 @@ typedef struct _ze_graph_dump_contents_ext_params_t {
     const char * *pfilePath;
     const void * *ppNext;
 } ze_graph_dump_contents_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphDumpContentsExtCb_t)(ze_graph_dump_contents_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphDumpContentsExtCb_t)(
+    ze_graph_dump_contents_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_graph_destroy_ext_params_t {
     ze_graph_handle_t *phGraph;
 } ze_graph_destroy_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnGraphDestroyExtCb_t)(ze_graph_destroy_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnGraphDestroyExtCb_t)(
+    ze_graph_destroy_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_executable_graph_get_source_graph_ext_params_t {
     ze_executable_graph_handle_t *phGraph;
     ze_graph_handle_t * *pphSourceGraph;
 } ze_executable_graph_get_source_graph_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnExecutableGraphGetSourceGraphExtCb_t)(ze_executable_graph_get_source_graph_ext_params_t *params, ze_result_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *ze_pfnExecutableGraphGetSourceGraphExtCb_t)(
+    ze_executable_graph_get_source_graph_ext_params_t *params,
+    ze_result_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
 typedef struct _ze_executable_graph_destroy_ext_params_t {
     ze_executable_graph_handle_t *phGraph;
 } ze_executable_graph_destroy_ext_params_t;
-typedef void (ZE_APICALL *ze_pfnExecutableGraphDestroyExtCb_t)(ze_executable_graph_destroy_ext_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *ze_pfnExecutableGraphDestroyExtCb_t)(
+    ze_executable_graph_destroy_ext_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _ze_global_callbacks_t {
@@ -2304,805 +2612,1074 @@ typedef struct _ze_callbacks_t {
 } ze_callbacks_t;
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderCreateExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderCreateExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderGetBuildPropertiesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderGetBuildPropertiesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderBuildExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderBuildExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderDestroyExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderDestroyExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationCreateExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationCreateExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationGetPropertiesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationGetPropertiesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationJoinExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationJoinExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationDestroyExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationDestroyExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerInitRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnInitCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerInitDriversRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnInitDriversCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetApiVersionRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetApiVersionCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetIpcPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetIpcPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetExtensionPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetExtensionPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetExtensionFunctionAddressRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetExtensionFunctionAddressCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetLastErrorDescriptionRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetLastErrorDescriptionCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverRTASFormatCompatibilityCheckExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverRTASFormatCompatibilityCheckExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverGetDefaultContextRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverGetDefaultContextCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDriverRTASFormatCompatibilityCheckExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDriverRTASFormatCompatibilityCheckExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetSubDevicesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetSubDevicesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetComputePropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetComputePropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetModulePropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetModulePropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetCommandQueueGroupPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetCommandQueueGroupPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetMemoryPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetMemoryPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetMemoryAccessPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetMemoryAccessPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetCachePropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetCachePropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetImagePropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetImagePropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetExternalMemoryPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetExternalMemoryPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetP2PPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetP2PPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceCanAccessPeerRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceCanAccessPeerCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetStatusRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetStatusCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetGlobalTimestampsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetGlobalTimestampsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceReserveCacheExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceReserveCacheExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceSetCacheAdviceExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceSetCacheAdviceExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDevicePciGetPropertiesExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDevicePciGetPropertiesExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetRootDeviceRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetRootDeviceCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceImportExternalSemaphoreExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceImportExternalSemaphoreExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceReleaseExternalSemaphoreExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceReleaseExternalSemaphoreExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetVectorWidthPropertiesExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetVectorWidthPropertiesExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceSynchronizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceSynchronizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetAggregatedCopyOffloadIncrementValueRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetAggregatedCopyOffloadIncrementValueCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetRuntimeRequirementsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetRuntimeRequirementsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetRuntimeRequirementsKeyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetRuntimeRequirementsKeyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceValidateRuntimeRequirementsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceValidateRuntimeRequirementsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetCounterBasedEventMaxValueRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetCounterBasedEventMaxValueCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetCompilerInfoRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetCompilerInfoCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerDeviceGetFabricVertexExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnDeviceGetFabricVertexExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextGetStatusRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextGetStatusCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextSystemBarrierRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextSystemBarrierCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextMakeMemoryResidentRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextMakeMemoryResidentCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextEvictMemoryRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextEvictMemoryCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextMakeImageResidentRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextMakeImageResidentCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextEvictImageRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextEvictImageCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerContextCreateExRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnContextCreateExCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueExecuteCommandListsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueExecuteCommandListsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueSynchronizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueSynchronizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueGetOrdinalRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueGetOrdinalCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueGetIndexRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueGetIndexCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueGetFlagsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueGetFlagsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueGetModeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueGetModeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandQueueGetPriorityRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandQueueGetPriorityCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListCreateImmediateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListCreateImmediateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListCloseRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListCloseCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListResetRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListResetCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendWriteGlobalTimestampRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendWriteGlobalTimestampCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendBarrierRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendBarrierCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryRangesBarrierRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryRangesBarrierCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryCopyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryCopyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryFillRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryFillCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryCopyRegionRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryCopyRegionCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryCopyFromContextRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryCopyFromContextCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendImageCopyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendImageCopyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendImageCopyRegionRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendImageCopyRegionCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendImageCopyToMemoryRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendImageCopyToMemoryCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendImageCopyFromMemoryRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendImageCopyFromMemoryCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryPrefetchRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryPrefetchCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemAdviseRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemAdviseCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendSignalEventRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendSignalEventCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendWaitOnEventsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendWaitOnEventsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendEventResetRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendEventResetCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendQueryKernelTimestampsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendQueryKernelTimestampsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendLaunchKernelRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendLaunchKernelCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendLaunchCooperativeKernelRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendLaunchCooperativeKernelCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendLaunchKernelIndirectRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendLaunchKernelIndirectCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendLaunchMultipleKernelsIndirectRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendLaunchMultipleKernelsIndirectCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendImageCopyToMemoryExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendImageCopyToMemoryExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendImageCopyFromMemoryExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendImageCopyFromMemoryExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListHostSynchronizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListHostSynchronizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetDeviceHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetDeviceHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetContextHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetContextHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetOrdinalRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetOrdinalCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListImmediateGetIndexRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListImmediateGetIndexCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListIsImmediateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListIsImmediateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendSignalExternalSemaphoreExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendSignalExternalSemaphoreExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendWaitExternalSemaphoreExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendWaitExternalSemaphoreExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendLaunchKernelWithParametersRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendLaunchKernelWithParametersCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendLaunchKernelWithArgumentsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendLaunchKernelWithArgumentsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryCopyWithParametersRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryCopyWithParametersCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendMemoryFillWithParametersRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendMemoryFillWithParametersCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListImmediateAppendCommandListsWithParametersRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListImmediateAppendCommandListsWithParametersCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetFlagsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetFlagsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListImmediateGetFlagsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListImmediateGetFlagsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListImmediateGetModeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListImmediateGetModeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListImmediateGetPriorityRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListImmediateGetPriorityCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListBeginGraphCaptureExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListBeginGraphCaptureExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListBeginCaptureIntoGraphExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListBeginCaptureIntoGraphExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListIsGraphCaptureEnabledExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListIsGraphCaptureEnabledExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListEndGraphCaptureExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListEndGraphCaptureExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetGraphExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetGraphExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendGraphExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendGraphExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendHostFunctionRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendHostFunctionCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendSignalEventWithParametersRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendSignalEventWithParametersCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListAppendWaitOnEventsWithParametersRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListAppendWaitOnEventsWithParametersCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListCreateCloneExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListCreateCloneExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListImmediateAppendCommandListsExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListImmediateAppendCommandListsExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetNextCommandIdExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetNextCommandIdExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListUpdateMutableCommandsExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListUpdateMutableCommandsExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListUpdateMutableCommandSignalEventExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListUpdateMutableCommandSignalEventExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListUpdateMutableCommandWaitEventsExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListUpdateMutableCommandWaitEventsExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListGetNextCommandIdWithKernelsExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListGetNextCommandIdWithKernelsExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListUpdateMutableCommandKernelsExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListUpdateMutableCommandKernelsExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerCommandListIsMutableExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnCommandListIsMutableExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageGetPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageGetPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageGetAllocPropertiesExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageGetAllocPropertiesExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageViewCreateExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageViewCreateExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageGetMemoryPropertiesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageGetMemoryPropertiesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageViewCreateExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageViewCreateExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerImageGetDeviceOffsetExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnImageGetDeviceOffsetExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemAllocSharedRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemAllocSharedCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemAllocDeviceRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemAllocDeviceCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemAllocHostRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemAllocHostCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemFreeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemFreeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetAllocPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetAllocPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetAddressRangeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetAddressRangeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemOpenIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemOpenIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemCloseIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemCloseIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemFreeExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemFreeExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemPutIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemPutIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetPitchFor2dImageRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetPitchFor2dImageCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetIpcHandleWithPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetIpcHandleWithPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetIpcHandleFromFileDescriptorExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetIpcHandleFromFileDescriptorExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetFileDescriptorFromIpcHandleExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetFileDescriptorFromIpcHandleExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemSetAtomicAccessAttributeExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemSetAtomicAccessAttributeExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerMemGetAtomicAccessAttributeExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnMemGetAtomicAccessAttributeExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFenceCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFenceCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFenceDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFenceDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFenceHostSynchronizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFenceHostSynchronizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFenceQueryStatusRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFenceQueryStatusCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFenceResetRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFenceResetCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolGetIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolGetIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolOpenIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolOpenIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolCloseIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolCloseIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolPutIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolPutIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolGetContextHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolGetContextHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventPoolGetFlagsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventPoolGetFlagsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventHostSignalRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventHostSignalCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventHostSynchronizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventHostSynchronizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventQueryStatusRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventQueryStatusCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventHostResetRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventHostResetCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventQueryKernelTimestampRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventQueryKernelTimestampCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventQueryKernelTimestampsExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventQueryKernelTimestampsExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventGetEventPoolRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventGetEventPoolCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventGetSignalScopeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventGetSignalScopeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventGetWaitScopeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventGetWaitScopeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventCounterBasedCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventCounterBasedCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventCounterBasedGetIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventCounterBasedGetIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventCounterBasedOpenIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventCounterBasedOpenIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventCounterBasedCloseIpcHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventCounterBasedCloseIpcHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventCounterBasedGetDeviceAddressRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventCounterBasedGetDeviceAddressCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventGetCounterBasedFlagsRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventGetCounterBasedFlagsCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerEventQueryTimestampsExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnEventQueryTimestampsExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleDynamicLinkRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleDynamicLinkCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleGetNativeBinaryRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleGetNativeBinaryCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleGetGlobalPointerRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleGetGlobalPointerCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleGetKernelNamesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleGetKernelNamesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleGetPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleGetPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleGetFunctionPointerRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleGetFunctionPointerCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleInspectLinkageExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleInspectLinkageExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleGetDeviceHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleGetDeviceHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleBuildLogDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleBuildLogDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerModuleBuildLogGetStringRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnModuleBuildLogGetStringCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSetCacheConfigRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSetCacheConfigCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSetGroupSizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSetGroupSizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSuggestGroupSizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSuggestGroupSizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSuggestMaxCooperativeGroupCountRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSuggestMaxCooperativeGroupCountCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSetArgumentValueRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSetArgumentValueCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSetIndirectAccessRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSetIndirectAccessCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetIndirectAccessRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetIndirectAccessCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetSourceAttributesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetSourceAttributesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetNameRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetNameCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetModuleHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetModuleHandleCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSetGlobalOffsetExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSetGlobalOffsetExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelSchedulingHintExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelSchedulingHintExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetBinaryExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetBinaryExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerKernelGetAllocationPropertiesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnKernelGetAllocationPropertiesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerSamplerCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnSamplerCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerSamplerDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnSamplerDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerPhysicalMemCreateRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnPhysicalMemCreateCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerPhysicalMemDestroyRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnPhysicalMemDestroyCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerPhysicalMemGetPropertiesRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnPhysicalMemGetPropertiesCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemReserveRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemReserveCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemFreeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemFreeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemQueryPageSizeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemQueryPageSizeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemMapRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemMapCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemUnmapRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemUnmapCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemSetAccessAttributeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemSetAccessAttributeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerVirtualMemGetAccessAttributeRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnVirtualMemGetAccessAttributeCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricVertexGetExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricVertexGetExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricVertexGetSubVerticesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricVertexGetSubVerticesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricVertexGetPropertiesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricVertexGetPropertiesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricVertexGetDeviceExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricVertexGetDeviceExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricEdgeGetExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricEdgeGetExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricEdgeGetVerticesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricEdgeGetVerticesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerFabricEdgeGetPropertiesExpRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnFabricEdgeGetPropertiesExpCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderCreateExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderCreateExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderGetBuildPropertiesExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderGetBuildPropertiesExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderBuildExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderBuildExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderCommandListAppendCopyExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderCommandListAppendCopyExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASBuilderDestroyExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASBuilderDestroyExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationCreateExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationCreateExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationGetPropertiesExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationGetPropertiesExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationJoinExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationJoinExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerRTASParallelOperationDestroyExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnRTASParallelOperationDestroyExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphCreateExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphCreateExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphGetPrimaryCommandListExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphGetPrimaryCommandListExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphSetDestructionCallbackExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphSetDestructionCallbackExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphInstantiateExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphInstantiateExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphIsEmptyExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphIsEmptyExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphDumpContentsExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphDumpContentsExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGraphDestroyExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnGraphDestroyExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerExecutableGraphGetSourceGraphExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnExecutableGraphGetSourceGraphExtCb_t pfnCb);
-ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerExecutableGraphDestroyExtRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, ze_pfnExecutableGraphDestroyExtCb_t pfnCb);
+zelTracerRTASBuilderCreateExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderCreateExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderGetBuildPropertiesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderGetBuildPropertiesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderBuildExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderBuildExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderDestroyExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderDestroyExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationCreateExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationCreateExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationGetPropertiesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationGetPropertiesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationJoinExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationJoinExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationDestroyExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationDestroyExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerInitRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnInitCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerInitDriversRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnInitDriversCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetApiVersionRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetApiVersionCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetIpcPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetIpcPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetExtensionPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetExtensionPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetExtensionFunctionAddressRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetExtensionFunctionAddressCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetLastErrorDescriptionRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetLastErrorDescriptionCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverRTASFormatCompatibilityCheckExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverRTASFormatCompatibilityCheckExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverGetDefaultContextRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverGetDefaultContextCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDriverRTASFormatCompatibilityCheckExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDriverRTASFormatCompatibilityCheckExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetSubDevicesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetSubDevicesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetComputePropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetComputePropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetModulePropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetModulePropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetCommandQueueGroupPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetCommandQueueGroupPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetMemoryPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetMemoryPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetMemoryAccessPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetMemoryAccessPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetCachePropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetCachePropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetImagePropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetImagePropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetExternalMemoryPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetExternalMemoryPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetP2PPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetP2PPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceCanAccessPeerRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceCanAccessPeerCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetStatusRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetStatusCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetGlobalTimestampsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetGlobalTimestampsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceReserveCacheExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceReserveCacheExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceSetCacheAdviceExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceSetCacheAdviceExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDevicePciGetPropertiesExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDevicePciGetPropertiesExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetRootDeviceRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetRootDeviceCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceImportExternalSemaphoreExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceImportExternalSemaphoreExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceReleaseExternalSemaphoreExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceReleaseExternalSemaphoreExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetVectorWidthPropertiesExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetVectorWidthPropertiesExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceSynchronizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceSynchronizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetAggregatedCopyOffloadIncrementValueRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetAggregatedCopyOffloadIncrementValueCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetRuntimeRequirementsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetRuntimeRequirementsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetRuntimeRequirementsKeyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetRuntimeRequirementsKeyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceValidateRuntimeRequirementsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceValidateRuntimeRequirementsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetCounterBasedEventMaxValueRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetCounterBasedEventMaxValueCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetCompilerInfoRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetCompilerInfoCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerDeviceGetFabricVertexExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnDeviceGetFabricVertexExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextGetStatusRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextGetStatusCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextSystemBarrierRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextSystemBarrierCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextMakeMemoryResidentRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextMakeMemoryResidentCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextEvictMemoryRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextEvictMemoryCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextMakeImageResidentRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextMakeImageResidentCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextEvictImageRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextEvictImageCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerContextCreateExRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnContextCreateExCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueExecuteCommandListsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueExecuteCommandListsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueSynchronizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueSynchronizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueGetOrdinalRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueGetOrdinalCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueGetIndexRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueGetIndexCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueGetFlagsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueGetFlagsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueGetModeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueGetModeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandQueueGetPriorityRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandQueueGetPriorityCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListCreateImmediateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListCreateImmediateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListCloseRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListCloseCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListResetRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListResetCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendWriteGlobalTimestampRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendWriteGlobalTimestampCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendBarrierRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendBarrierCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryRangesBarrierRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryRangesBarrierCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryCopyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryCopyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryFillRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryFillCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryCopyRegionRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryCopyRegionCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryCopyFromContextRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryCopyFromContextCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendImageCopyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendImageCopyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendImageCopyRegionRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendImageCopyRegionCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendImageCopyToMemoryRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendImageCopyToMemoryCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendImageCopyFromMemoryRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendImageCopyFromMemoryCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryPrefetchRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryPrefetchCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemAdviseRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemAdviseCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendSignalEventRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendSignalEventCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendWaitOnEventsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendWaitOnEventsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendEventResetRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendEventResetCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendQueryKernelTimestampsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendQueryKernelTimestampsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendLaunchKernelRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendLaunchKernelCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendLaunchCooperativeKernelRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendLaunchCooperativeKernelCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendLaunchKernelIndirectRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendLaunchKernelIndirectCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendLaunchMultipleKernelsIndirectRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendLaunchMultipleKernelsIndirectCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendImageCopyToMemoryExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendImageCopyToMemoryExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendImageCopyFromMemoryExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendImageCopyFromMemoryExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListHostSynchronizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListHostSynchronizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetDeviceHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetDeviceHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetContextHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetContextHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetOrdinalRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetOrdinalCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListImmediateGetIndexRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListImmediateGetIndexCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListIsImmediateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListIsImmediateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendSignalExternalSemaphoreExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendSignalExternalSemaphoreExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendWaitExternalSemaphoreExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendWaitExternalSemaphoreExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendLaunchKernelWithParametersRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendLaunchKernelWithParametersCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendLaunchKernelWithArgumentsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendLaunchKernelWithArgumentsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryCopyWithParametersRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryCopyWithParametersCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendMemoryFillWithParametersRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendMemoryFillWithParametersCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListImmediateAppendCommandListsWithParametersRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListImmediateAppendCommandListsWithParametersCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetFlagsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetFlagsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListImmediateGetFlagsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListImmediateGetFlagsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListImmediateGetModeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListImmediateGetModeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListImmediateGetPriorityRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListImmediateGetPriorityCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListBeginGraphCaptureExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListBeginGraphCaptureExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListBeginCaptureIntoGraphExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListBeginCaptureIntoGraphExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListIsGraphCaptureEnabledExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListIsGraphCaptureEnabledExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListEndGraphCaptureExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListEndGraphCaptureExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetGraphExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetGraphExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendGraphExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendGraphExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendHostFunctionRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendHostFunctionCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendSignalEventWithParametersRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendSignalEventWithParametersCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListAppendWaitOnEventsWithParametersRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListAppendWaitOnEventsWithParametersCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListCreateCloneExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListCreateCloneExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListImmediateAppendCommandListsExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListImmediateAppendCommandListsExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetNextCommandIdExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetNextCommandIdExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListUpdateMutableCommandsExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListUpdateMutableCommandsExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListUpdateMutableCommandSignalEventExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListUpdateMutableCommandSignalEventExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListUpdateMutableCommandWaitEventsExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListUpdateMutableCommandWaitEventsExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListGetNextCommandIdWithKernelsExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListGetNextCommandIdWithKernelsExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListUpdateMutableCommandKernelsExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListUpdateMutableCommandKernelsExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerCommandListIsMutableExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnCommandListIsMutableExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageGetPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageGetPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageGetAllocPropertiesExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageGetAllocPropertiesExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageViewCreateExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageViewCreateExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageGetMemoryPropertiesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageGetMemoryPropertiesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageViewCreateExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageViewCreateExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerImageGetDeviceOffsetExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnImageGetDeviceOffsetExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemAllocSharedRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemAllocSharedCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemAllocDeviceRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemAllocDeviceCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemAllocHostRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemAllocHostCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemFreeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemFreeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetAllocPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetAllocPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetAddressRangeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetAddressRangeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemOpenIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemOpenIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemCloseIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemCloseIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemFreeExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemFreeExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemPutIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemPutIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetPitchFor2dImageRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetPitchFor2dImageCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetIpcHandleWithPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetIpcHandleWithPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetIpcHandleFromFileDescriptorExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetIpcHandleFromFileDescriptorExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetFileDescriptorFromIpcHandleExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetFileDescriptorFromIpcHandleExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemSetAtomicAccessAttributeExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemSetAtomicAccessAttributeExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerMemGetAtomicAccessAttributeExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnMemGetAtomicAccessAttributeExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFenceCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFenceCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFenceDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFenceDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFenceHostSynchronizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFenceHostSynchronizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFenceQueryStatusRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFenceQueryStatusCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFenceResetRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFenceResetCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolGetIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolGetIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolOpenIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolOpenIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolCloseIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolCloseIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolPutIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolPutIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolGetContextHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolGetContextHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventPoolGetFlagsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventPoolGetFlagsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventHostSignalRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventHostSignalCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventHostSynchronizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventHostSynchronizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventQueryStatusRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventQueryStatusCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventHostResetRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventHostResetCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventQueryKernelTimestampRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventQueryKernelTimestampCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventQueryKernelTimestampsExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventQueryKernelTimestampsExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventGetEventPoolRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventGetEventPoolCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventGetSignalScopeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventGetSignalScopeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventGetWaitScopeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventGetWaitScopeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventCounterBasedCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventCounterBasedCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventCounterBasedGetIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventCounterBasedGetIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventCounterBasedOpenIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventCounterBasedOpenIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventCounterBasedCloseIpcHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventCounterBasedCloseIpcHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventCounterBasedGetDeviceAddressRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventCounterBasedGetDeviceAddressCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventGetCounterBasedFlagsRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventGetCounterBasedFlagsCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerEventQueryTimestampsExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnEventQueryTimestampsExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleDynamicLinkRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleDynamicLinkCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleGetNativeBinaryRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleGetNativeBinaryCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleGetGlobalPointerRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleGetGlobalPointerCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleGetKernelNamesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleGetKernelNamesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleGetPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleGetPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleGetFunctionPointerRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleGetFunctionPointerCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleInspectLinkageExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleInspectLinkageExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleGetDeviceHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleGetDeviceHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleBuildLogDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleBuildLogDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerModuleBuildLogGetStringRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnModuleBuildLogGetStringCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSetCacheConfigRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSetCacheConfigCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSetGroupSizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSetGroupSizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSuggestGroupSizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSuggestGroupSizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSuggestMaxCooperativeGroupCountRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSuggestMaxCooperativeGroupCountCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSetArgumentValueRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSetArgumentValueCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSetIndirectAccessRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSetIndirectAccessCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetIndirectAccessRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetIndirectAccessCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetSourceAttributesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetSourceAttributesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetNameRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetNameCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetModuleHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetModuleHandleCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSetGlobalOffsetExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSetGlobalOffsetExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelSchedulingHintExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelSchedulingHintExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetBinaryExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetBinaryExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerKernelGetAllocationPropertiesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnKernelGetAllocationPropertiesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerSamplerCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnSamplerCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerSamplerDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnSamplerDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerPhysicalMemCreateRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnPhysicalMemCreateCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerPhysicalMemDestroyRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnPhysicalMemDestroyCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerPhysicalMemGetPropertiesRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnPhysicalMemGetPropertiesCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemReserveRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemReserveCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemFreeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemFreeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemQueryPageSizeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemQueryPageSizeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemMapRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemMapCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemUnmapRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemUnmapCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemSetAccessAttributeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemSetAccessAttributeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerVirtualMemGetAccessAttributeRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnVirtualMemGetAccessAttributeCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricVertexGetExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricVertexGetExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricVertexGetSubVerticesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricVertexGetSubVerticesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricVertexGetPropertiesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricVertexGetPropertiesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricVertexGetDeviceExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricVertexGetDeviceExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricEdgeGetExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricEdgeGetExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricEdgeGetVerticesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricEdgeGetVerticesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerFabricEdgeGetPropertiesExpRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnFabricEdgeGetPropertiesExpCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderCreateExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderCreateExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderGetBuildPropertiesExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderGetBuildPropertiesExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderBuildExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderBuildExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderCommandListAppendCopyExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderCommandListAppendCopyExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASBuilderDestroyExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASBuilderDestroyExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationCreateExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationCreateExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationGetPropertiesExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationGetPropertiesExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationJoinExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationJoinExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerRTASParallelOperationDestroyExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnRTASParallelOperationDestroyExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphCreateExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphCreateExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphGetPrimaryCommandListExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphGetPrimaryCommandListExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphSetDestructionCallbackExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphSetDestructionCallbackExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphInstantiateExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphInstantiateExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphIsEmptyExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphIsEmptyExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphDumpContentsExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphDumpContentsExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerGraphDestroyExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnGraphDestroyExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerExecutableGraphGetSourceGraphExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnExecutableGraphGetSourceGraphExtCb_t pfnCb);
+ZE_APIEXPORT ze_result_t ZE_APICALL
+zelTracerExecutableGraphDestroyExtRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    ze_pfnExecutableGraphDestroyExtCb_t pfnCb);
 
 /* The zer calls (zer_api.h): the callbacks get the call's own result
  * type (0 or NULL in the prologue). */
 typedef struct _zer_get_last_error_description_params_t {
     const char ***pppString;
 } zer_get_last_error_description_params_t;
-typedef void (ZE_APICALL *zer_pfnGetLastErrorDescriptionCb_t)(zer_get_last_error_description_params_t *params, ze_result_t result,
+typedef void (ZE_APICALL *zer_pfnGetLastErrorDescriptionCb_t)(
+    zer_get_last_error_description_params_t *params, ze_result_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _zer_translate_device_handle_to_identifier_params_t {
     ze_device_handle_t *phDevice;
 } zer_translate_device_handle_to_identifier_params_t;
-typedef void (ZE_APICALL *zer_pfnTranslateDeviceHandleToIdentifierCb_t)(zer_translate_device_handle_to_identifier_params_t *params, uint32_t result,
+typedef void (ZE_APICALL *zer_pfnTranslateDeviceHandleToIdentifierCb_t)(
+    zer_translate_device_handle_to_identifier_params_t *params, uint32_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 typedef struct _zer_translate_identifier_to_device_handle_params_t {
     uint32_t *pidentifier;
 } zer_translate_identifier_to_device_handle_params_t;
-typedef void (ZE_APICALL *zer_pfnTranslateIdentifierToDeviceHandleCb_t)(zer_translate_identifier_to_device_handle_params_t *params, ze_device_handle_t result,
-    void *pTracerUserData, void **ppTracerInstanceUserData);
+typedef void (ZE_APICALL *zer_pfnTranslateIdentifierToDeviceHandleCb_t)(
+    zer_translate_identifier_to_device_handle_params_t *params,
+    ze_device_handle_t result, void *pTracerUserData,
+    void **ppTracerInstanceUserData);
 
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wextern-c-compat"
+#endif
 #if defined(__GNUC__)
 __extension__
 #endif
 typedef struct _zer_get_default_context_params_t {
 } zer_get_default_context_params_t;
-typedef void (ZE_APICALL *zer_pfnGetDefaultContextCb_t)(zer_get_default_context_params_t *params, ze_context_handle_t result,
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
+typedef void (ZE_APICALL *zer_pfnGetDefaultContextCb_t)(
+    zer_get_default_context_params_t *params, ze_context_handle_t result,
     void *pTracerUserData, void **ppTracerInstanceUserData);
 
 ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGetLastErrorDescriptionRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, zer_pfnGetLastErrorDescriptionCb_t pfnCb);
+zelTracerGetLastErrorDescriptionRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    zer_pfnGetLastErrorDescriptionCb_t pfnCb);
 ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerTranslateDeviceHandleToIdentifierRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, zer_pfnTranslateDeviceHandleToIdentifierCb_t pfnCb);
+zelTracerTranslateDeviceHandleToIdentifierRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    zer_pfnTranslateDeviceHandleToIdentifierCb_t pfnCb);
 ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerTranslateIdentifierToDeviceHandleRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, zer_pfnTranslateIdentifierToDeviceHandleCb_t pfnCb);
+zelTracerTranslateIdentifierToDeviceHandleRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    zer_pfnTranslateIdentifierToDeviceHandleCb_t pfnCb);
 ZE_APIEXPORT ze_result_t ZE_APICALL
-zelTracerGetDefaultContextRegisterCallback(zel_tracer_handle_t hTracer,
-    zel_tracer_reg_t callback_type, zer_pfnGetDefaultContextCb_t pfnCb);
+zelTracerGetDefaultContextRegisterCallback(
+    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,
+    zer_pfnGetDefaultContextCb_t pfnCb);
 
 /* Clears every prologue and epilogue of the tracer. */
 ZE_APIEXPORT ze_result_t ZE_APICALL
