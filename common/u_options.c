@@ -32,6 +32,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"append log lines to this file instead of stderr" },
 	[U_OPT_DEVICE_COUNT] = { "ZEMEM_DEVICE_COUNT", U_OPT_UINT, "1", 1, 64,
 		"number of CPU-backed devices the driver exposes (1..64)" },
+	[U_OPT_DEVICE_TYPE] = { "ZEMEM_DEVICE_TYPE", U_OPT_STRING, "cpu", 0,
+		0,
+		"the type the devices report: cpu, or gpu for programs that "
+		"look for GPU devices only (zeInit with ZE_INIT_FLAG_GPU_ONLY, "
+		"zeInitDrivers for GPU drivers, a GPU in zeDeviceGetProperties; "
+		"e.g. Level Zero samples); the devices stay the same" },
 	[U_OPT_DEVICE_MEMORY_SIZE] = { "ZEMEM_DEVICE_MEMORY_SIZE", U_OPT_SIZE,
 		"", 1 * MiB, 64 * TiB,
 		"device-memory budget of each device (device and shared "

@@ -42,6 +42,8 @@
 #define DRV_VERSION_TEXT "0.1.0"
 /* Set up the driver once; 0 or -errno. */
 int drv_global_init(void);
+/* ZEMEM_DEVICE_TYPE=gpu: the devices and the driver say GPU. */
+bool drv_as_gpu(void);
 /* The CPU's model name (/proc/cpuinfo, else "CPU"), once initialised. */
 const char *drv_cpu_model(void);
 /* Stable 16-byte id derived from a name and an ordinal. */

@@ -110,7 +110,7 @@ drv_zeDeviceGetProperties(ze_device_handle_t h, ze_device_properties_t *p)
 	CHECK_DEVICE(h, dev);
 	CHECK_PTR(p);
 	unsigned cpus = u_cpu_count();
-	p->type = ZE_DEVICE_TYPE_CPU;
+	p->type = drv_as_gpu() ? ZE_DEVICE_TYPE_GPU : ZE_DEVICE_TYPE_CPU;
 	p->vendorId = 0;    /* no PCI function behind it */
 	p->deviceId = dev->ordinal;
 	p->flags = ZE_DEVICE_PROPERTY_FLAG_INTEGRATED |

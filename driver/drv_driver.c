@@ -112,6 +112,10 @@ global_init(void)
 	d->page_size = u_page_size();
 	d->magic = DRV_DRIVER_MAGIC;
 	d->device_count = (uint32_t)u_option_u64(U_OPT_DEVICE_COUNT);
+	const char *type = u_option_str(U_OPT_DEVICE_TYPE);
+	if (type && strcmp(type, "cpu") && strcmp(type, "gpu"))
+		u_warn("drv", "ZEMEM_DEVICE_TYPE=%s: not cpu or gpu; cpu",
+		       type);
 	drv_make_uuid(d->uuid.id, "zemem-driver-" , ZEMEM_DRIVER_VERSION);
 	cpu_model_name(cpu, sizeof(cpu));
 	uint64_t budget = u_option_u64(U_OPT_DEVICE_MEMORY_SIZE);
@@ -149,6 +153,13 @@ drv_cpu_model(void)
 	return cpu;
 }
 
+bool
+drv_as_gpu(void)
+{
+	const char *t = u_option_str(U_OPT_DEVICE_TYPE);
+	return t && !strcmp(t, "gpu");
+}
+
 int
 drv_global_init(void)
 {
@@ -163,7 +174,7 @@ drv_zeInit(ze_init_flags_t flags)
 				       ZE_INIT_FLAG_VPU_ONLY))
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
 				"unknown init flags 0x%x", flags);
-	if (flags)
+	if (flags && !(flags == ZE_INIT_FLAG_GPU_ONLY && drv_as_gpu()))
 		return DRV_FAIL(ZE_RESULT_ERROR_UNINITIALIZED,
 				"zemem has CPU devices only (flags 0x%x)",
 				flags);
@@ -184,10 +195,13 @@ drv_zeInitDrivers(uint32_t *pCount, ze_driver_handle_t *phDrivers,
 		return DRV_FAIL(ZE_RESULT_ERROR_INVALID_ENUMERATION,
 				"desc->flags is 0");
 	/* Only GPU and NPU driver types exist; a CPU driver answers to a
-	 * request for any other type (e.g. UINT32_MAX, "all types"). */
-	bool wanted = desc->flags & ~(ze_init_driver_type_flags_t)(
-				      ZE_INIT_DRIVER_TYPE_FLAG_GPU |
-				      ZE_INIT_DRIVER_TYPE_FLAG_NPU);
+	 * request for any other type (e.g. UINT32_MAX, "all types"), and
+	 * to GPU requests too with ZEMEM_DEVICE_TYPE=gpu. */
+	ze_init_driver_type_flags_t mine = drv_as_gpu()
+		? ~(ze_init_driver_type_flags_t)ZE_INIT_DRIVER_TYPE_FLAG_NPU
+		: ~(ze_init_driver_type_flags_t)(ZE_INIT_DRIVER_TYPE_FLAG_GPU |
+						 ZE_INIT_DRIVER_TYPE_FLAG_NPU);
+	bool wanted = desc->flags & mine;
 	if (!wanted || drv_global_init()) {
 		*pCount = 0;
 		return ZE_RESULT_SUCCESS;

@@ -28,9 +28,10 @@ Outputs (all in --outdir):
                    prologues, the call, epilogues), ldr_traced (the same as
                    tables), the zelTracer*RegisterCallback functions and the
                    layout of ze_callbacks_t from --callbacks;
-  zel_tracing_cb.h the public parameter records, callback types, callback
-                   tables and registration functions (installed with
-                   zemem/zel_tracing.h).
+  zel_tracing_register_cb.h  the public parameter records, callback
+                   types, callback tables and registration functions, ze and
+                   zer (api/level_zero/layers/ holds the same file, checked
+                   in: the test loader-tracing-header compares them).
 
 Python 3 standard library only.
 """
@@ -61,11 +62,19 @@ LOADER_EXTRAS = [
     "zelDisableTracingLayer", "zelGetTracingLayerState", "zelTracerCreate",
     "zelTracerDestroy", "zelTracerSetPrologues", "zelTracerSetEpilogues",
     "zelTracerSetEnabled", "zelTracerResetAllCallbacks"]
-# zer entry points whose tracer registration upstream also exports
-# (zelTracer<Name without zer>RegisterCallback); stored, not traced.
-ZER_TRACED = ["zerGetLastErrorDescription",
-              "zerTranslateDeviceHandleToIdentifier",
-              "zerTranslateIdentifierToDeviceHandle", "zerGetDefaultContext"]
+# The zer entry points (api/level_zero/zer_api.h) traced as upstream's
+# tracing layer traces them: name, result type, parameters (type, name).
+# Their registration is zelTracer<Name without zer>RegisterCallback; the
+# callback gets the call's own result type.
+ZER_TRACED = [
+    ("zerGetLastErrorDescription", "ze_result_t",
+     [("const char **", "ppString")]),
+    ("zerTranslateDeviceHandleToIdentifier", "uint32_t",
+     [("ze_device_handle_t", "hDevice")]),
+    ("zerTranslateIdentifierToDeviceHandle", "ze_device_handle_t",
+     [("uint32_t", "identifier")]),
+    ("zerGetDefaultContext", "ze_context_handle_t", []),
+]
 
 
 def fail(msg):
@@ -485,7 +494,7 @@ def gen_syms(tables, entries, ext):
     names += [x.func for x in ext]
     names += sorted(set(x.getter for x in ext))
     names += ["zelTracer%sRegisterCallback" % e.func[2:] for e in entries]
-    names += ["zelTracer%sRegisterCallback" % f[3:] for f in ZER_TRACED]
+    names += ["zelTracer%sRegisterCallback" % f[3:] for f, _, _ in ZER_TRACED]
     return "\n".join(sorted(names)) + "\n"
 
 
@@ -626,7 +635,11 @@ def gen_ext_header(ext):
             "#define LDR_ZER_TRACED %d" % len(ZER_TRACED)]
 
 
-def gen_trace(entries, cbs):
+def zer_params_type(f):
+    return "zer_%s_params_t" % snake(f[3:])
+
+
+def gen_trace(entries, cbs, ext):
     o = [HEADER, "/*",
          " * ldr_gen_trace: one traced function per entry point (params of "
          "the call,",
@@ -657,14 +670,45 @@ def gen_trace(entries, cbs):
               "{",
               "\treturn ldr_tracer_register(hTracer, callback_type, %d," % i,
               "\t\t(ldr_fn_t)pfnCb);", "}", ""]
-    for i, f in enumerate(ZER_TRACED):
-        o += ["ze_result_t ZE_APICALL",
-              "zelTracer%sRegisterCallback(zel_tracer_handle_t hTracer,"
-              % f[3:],
-              "\tzel_tracer_reg_t callback_type, void *pfnCb)", "{",
+    index = {x.func: i for i, x in enumerate(ext)}
+    for i, (f, ret, params) in enumerate(ZER_TRACED):
+        if f not in index:
+            fail("%s is not in the ext list" % f)
+        name = f[3:]
+        pt, cb = zer_params_type(f), "zer_pfn%sCb_t" % name
+        decl = ", ".join("%s %s" % p for p in params) or "void"
+        args = ", ".join(p[1] for p in params)
+        fn_t = "%s(ZE_APICALL *)(%s)" % (ret, ", ".join(
+            p[0] for p in params) or "void")
+        o += ["static void",
+              "call_%s(ldr_fn_t cb, void *params, const void *result," % f,
+              "\tvoid *user, void **instance)", "{",
+              "\t((%s)cb)((%s *)params, *(const %s *)result, user, instance);"
+              % (cb, pt, ret), "}", "",
+              "static %s ZE_APICALL" % ret,
+              "trace_%s(%s)" % (f, decl), "{",
+              "\t%s p_%s;" % (pt, " = { %s }" % ", ".join(
+                  "&" + p[1] for p in params) if params else ""),
+              "\tstruct ldr_trace_frame f_;",
+              "\t%s r_ = 0;" % ret,
+              "\tldr_trace_enter_any(&f_, LDR_ENTRY_COUNT + %d, &p_, &r_," % i,
+              "\t\tcall_%s);" % f,
+              "\tr_ = ((%s)LDR_SLOT(ldr_zer_untraced[%d]))(%s);"
+              % (fn_t, i, args),
+              "\tldr_trace_exit_any(&f_, LDR_ENTRY_COUNT + %d, &p_, &r_," % i,
+              "\t\tcall_%s);" % f,
+              "\treturn r_;", "}", "",
+              "ze_result_t ZE_APICALL",
+              "zelTracer%sRegisterCallback(zel_tracer_handle_t hTracer," % name,
+              "\tzel_tracer_reg_t callback_type, %s pfnCb)" % cb, "{",
               "\treturn ldr_tracer_register(hTracer, callback_type, "
               "LDR_ENTRY_COUNT + %d," % i,
               "\t\t(ldr_fn_t)pfnCb);", "}", ""]
+    o += ["const uint16_t ldr_zer_slot[LDR_ZER_TRACED] = {"]
+    o += ["\t%d, /* %s */" % (index[f], f) for f, _, _ in ZER_TRACED]
+    o += ["};", "", "const ldr_fn_t ldr_zer_traced[LDR_ZER_TRACED] = {"]
+    o += ["\t(ldr_fn_t)trace_%s," % f for f, _, _ in ZER_TRACED]
+    o += ["};", ""]
     o += ["const ze_dditable_t ldr_traced = {"]
     o += table_init(entries, lambda e: "trace_" + e.func)
     o += ["};", "",
@@ -674,29 +718,58 @@ def gen_trace(entries, cbs):
     return "\n".join(o)
 
 
+def cb_typedef(name, params, ret):
+    """A callback type, within 80 columns."""
+    first = "    %s *params, %s result," % (params, ret)
+    if len(first) <= 80:
+        return ["typedef void (ZE_APICALL *%s)(" % name, first,
+                "    void *pTracerUserData, void **ppTracerInstanceUserData);",
+                ""]
+    return ["typedef void (ZE_APICALL *%s)(" % name,
+            "    %s *params," % params,
+            "    %s result, void *pTracerUserData," % ret,
+            "    void **ppTracerInstanceUserData);", ""]
+
+
+def register_decl(name, cb):
+    return ["ZE_APIEXPORT ze_result_t ZE_APICALL",
+            "zelTracer%sRegisterCallback(" % name,
+            "    zel_tracer_handle_t hTracer, zel_tracer_reg_t callback_type,",
+            "    %s pfnCb);" % cb]
+
+
 def gen_tracing_header(entries, cbs):
-    o = [HEADER, "/* SPDX-License-Identifier: MIT */", "/*",
-         " * zemem/zel_tracing_cb.h: the parameter records and callback "
-         "types of",
-         " * every traced entry point, the callback tables of "
-         "ze_callbacks_t and the",
+    o = ["/* SPDX-License-Identifier: MIT */",
+         "/* Generated by loader/gen_loader.py from api/ and the lists of "
+         "loader/:",
+         " * regenerate, do not edit (the test loader-tracing-header "
+         "compares). */",
+         "/*",
+         " * zemem: the parameter records and callback types of every "
+         "traced entry",
+         " * point (ze* and zer*), the callback tables of ze_callbacks_t and "
+         "the",
          " * zelTracer*RegisterCallback functions (same names, layouts and "
          "ABI as",
-         " * the Level Zero loader's). Included by zemem/zel_tracing.h.",
-         " */", "#ifndef ZEMEM_ZEL_TRACING_CB_H",
-         "#define ZEMEM_ZEL_TRACING_CB_H", "",
-         '#include "level_zero/ze_api.h"', "",
-         "#if defined(__cplusplus)", 'extern "C" {', "#endif", ""]
+         " * the Level Zero loader's). Included by zel_tracing_api.h.",
+         " */", "#ifndef ZEMEM_LEVEL_ZERO_ZEL_TRACING_REGISTER_CB_H",
+         "#define ZEMEM_LEVEL_ZERO_ZEL_TRACING_REGISTER_CB_H",
+         "/* Also claim the upstream guard so mixing include paths cannot "
+         "redefine. */",
+         "#ifndef zel_tracing_register_cb_H",
+         "#define zel_tracing_register_cb_H", "#endif", "",
+         '#include "../ze_api.h"', '#include "zel_tracing_api.h"', "",
+         "#if defined(__cplusplus)", 'extern "C" {', "#endif", "",
+         "typedef enum _zel_tracer_reg_t {",
+         "    ZEL_REGISTER_PROLOGUE = 0,",
+         "    ZEL_REGISTER_EPILOGUE = 1",
+         "} zel_tracer_reg_t;", ""]
     for e in entries:
         pt = params_type(e)
         o += ["typedef struct _%s {" % pt]
         for p in e.params:
             o += ["    %s *p%s;" % (p.type, p.name)]
-        o += ["} %s;" % pt,
-              "typedef void (ZE_APICALL *%s)(%s *params, ze_result_t result,"
-              % (cb_type(e), pt),
-              "    void *pTracerUserData, void **ppTracerInstanceUserData);",
-              ""]
+        o += ["} %s;" % pt] + cb_typedef(cb_type(e), pt, "ze_result_t")
     tables = []
     for t, f, i in cbs:
         if not tables or tables[-1][0] != t:
@@ -709,22 +782,37 @@ def gen_tracing_header(entries, cbs):
         o += ["} %s;" % name, ""]
     o += ["typedef struct _ze_callbacks_t {"]
     o += ["    ze_%s_callbacks_t %s;" % (snake(t), t) for t, _ in tables]
-    o += ["} ze_callbacks_t;", "",
-          "typedef ze_callbacks_t zel_core_callbacks_t;", ""]
+    o += ["} ze_callbacks_t;", ""]
     for e in entries:
-        o += ["ZE_APIEXPORT ze_result_t ZE_APICALL",
-              "zelTracer%sRegisterCallback(zel_tracer_handle_t hTracer,"
-              % e.func[2:],
-              "    zel_tracer_reg_t callback_type, %s pfnCb);" % cb_type(e)]
-    o += ["", "/* zer calls: the callback is stored, not called (zer calls "
-          "are not traced). */"]
-    for f in ZER_TRACED:
-        o += ["ZE_APIEXPORT ze_result_t ZE_APICALL",
-              "zelTracer%sRegisterCallback(zel_tracer_handle_t hTracer,"
-              % f[3:],
-              "    zel_tracer_reg_t callback_type, void *pfnCb);"]
-    o += ["", "#if defined(__cplusplus)", '} /* extern "C" */', "#endif", "",
-          "#endif", ""]
+        o += register_decl(e.func[2:], cb_type(e))
+    o += ["", "/* The zer calls (zer_api.h): the callbacks get the call's own "
+          "result", " * type (0 or NULL in the prologue). */"]
+    for f, ret, params in ZER_TRACED:
+        pt = zer_params_type(f)
+        if params:
+            o += ["typedef struct _%s {" % pt]
+            o += ["    %s *p%s;" % (ty if ty.endswith("*") else ty + " ", n)
+                  if False else "    %s%s*p%s;" % (
+                      ty, "" if ty.endswith("*") else " ", n)
+                  for ty, n in params]
+            o += ["} %s;" % pt]
+        else:
+            # No parameter: an empty record (a GNU C extension; 0 bytes
+            # in C, 1 in C++: only pointers to it are passed).
+            o += ["#if defined(__clang__)", "#pragma clang diagnostic push",
+                  '#pragma clang diagnostic ignored "-Wextern-c-compat"',
+                  "#endif", "#if defined(__GNUC__)", "__extension__",
+                  "#endif", "typedef struct _%s {" % pt, "} %s;" % pt,
+                  "#if defined(__clang__)", "#pragma clang diagnostic pop",
+                  "#endif"]
+        o += cb_typedef("zer_pfn%sCb_t" % f[3:], pt, ret)
+    for f, _, _ in ZER_TRACED:
+        o += register_decl(f[3:], "zer_pfn%sCb_t" % f[3:])
+    o += ["", "/* Clears every prologue and epilogue of the tracer. */",
+          "ZE_APIEXPORT ze_result_t ZE_APICALL",
+          "zelTracerResetAllCallbacks(zel_tracer_handle_t hTracer);",
+          "", "#if defined(__cplusplus)", '} /* extern "C" */', "#endif", "",
+          "#endif /* ZEMEM_LEVEL_ZERO_ZEL_TRACING_REGISTER_CB_H */", ""]
     return "\n".join(o)
 
 
@@ -743,8 +831,8 @@ def main():
                           entries)
     outs = {
         "ldr_gen_ext.c": gen_ext(ext),
-        "ldr_gen_trace.c": gen_trace(entries, cbs),
-        "zel_tracing_cb.h": gen_tracing_header(entries, cbs),
+        "ldr_gen_trace.c": gen_trace(entries, cbs, ext),
+        "zel_tracing_register_cb.h": gen_tracing_header(entries, cbs),
         "ldr_gen.h": gen_header(handles, kinds, entries, ext, cbs),
         "ldr_gen_entry.c": gen_entry(entries, handles, kinds, results),
         "ldr_gen_route.c": gen_routes(entries),

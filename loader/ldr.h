@@ -205,6 +205,21 @@ ldr_trace_exit(struct ldr_trace_frame *f, unsigned idx, void *params,
 	if (f->n)
 		ldr_trace_exit_slow(f, idx, params, r);
 }
+/* The zer calls (ldr_gen_trace.c): their callbacks take the call's own
+ * result type, so each call gives the function that invokes one callback
+ * (result points to a value of that type). */
+typedef void (*ldr_trace_call_t)(ldr_fn_t cb, void *params,
+				 const void *result, void *user,
+				 void **instance);
+void ldr_trace_enter_any(struct ldr_trace_frame *f, unsigned idx,
+			 void *params, const void *result,
+			 ldr_trace_call_t call);
+void ldr_trace_exit_any(struct ldr_trace_frame *f, unsigned idx,
+			void *params, const void *result,
+			ldr_trace_call_t call);
+extern const uint16_t ldr_zer_slot[LDR_ZER_TRACED] LDR_HIDDEN; /* ext slot */
+extern const ldr_fn_t ldr_zer_traced[LDR_ZER_TRACED] LDR_HIDDEN;
+extern ldr_fn_t ldr_zer_untraced[LDR_ZER_TRACED] LDR_HIDDEN;
 struct _zel_tracer_handle_t;
 ze_result_t ldr_tracer_register(struct _zel_tracer_handle_t *h, int type,
 				unsigned idx, ldr_fn_t fn);

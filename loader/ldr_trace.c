@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * ldr_trace: the loader's tracing (zelEnableTracingLayer and the zelTracer*
- * API of zemem/zel_tracing.h).
+ * API of level_zero/layers/zel_tracing_api.h).
  *
  * Off (the default), nothing of it is on the call path: the entry points
  * call ldr_top as always. On, every non-empty slot of ldr_top is swapped
@@ -9,7 +9,9 @@
  * ldr_gen_trace.c), which runs the prologues of the enabled tracers, calls
  * the slot's previous value (kept in ldr_untraced: the driver or the top
  * layer) and runs the epilogues with the result. Off again: the slots get
- * their previous values back. Tracing turned on before zeInit takes effect
+ * their previous values back. The zer calls are traced the same way
+ * through their slots of ldr_ext_slots (ldr_zer_traced, ldr_zer_untraced).
+ * Tracing turned on before zeInit takes effect
  * at the commit; ZE_ENABLE_TRACING_LAYER=1 turns it on there too (unless
  * ZEMEM_TRACING_LAYER names a tracing layer library to insert instead).
  *
@@ -52,6 +54,7 @@ static atomic_uint tracer_end;  /* 1 + highest pool slot ever used */
 static unsigned layer_refs;     /* enables not yet disabled */
 static bool installed;          /* ldr_top holds the traced functions */
 ze_dditable_t ldr_untraced;
+ldr_fn_t ldr_zer_untraced[LDR_ZER_TRACED]; /* the zer slots untraced */
 atomic_uint ldr_trace_live;     /* enabled tracers */
 
 void
@@ -82,6 +85,43 @@ ldr_trace_exit_slow(struct ldr_trace_frame *f, unsigned idx, void *params,
 		cb_t cb = LDR_SLOT(t->epi[idx]);
 		if (cb)
 			cb(params, r, t->user, &f->inst[k]);
+	}
+}
+
+void
+ldr_trace_enter_any(struct ldr_trace_frame *f, unsigned idx, void *params,
+		    const void *result, ldr_trace_call_t call)
+{
+	f->n = 0;
+	if (!atomic_load_explicit(&ldr_trace_live, memory_order_relaxed))
+		return;
+	unsigned end = atomic_load_explicit(&tracer_end, memory_order_acquire);
+	for (unsigned i = 0; i < end; i++) {
+		struct _zel_tracer_handle_t *t = &tracers[i];
+		if (atomic_load_explicit(&t->magic, memory_order_acquire) !=
+			    TRACER_MAGIC ||
+		    !atomic_load_explicit(&t->enabled, memory_order_relaxed))
+			continue;
+		f->idx[f->n] = (uint8_t)i;
+		f->inst[f->n] = NULL;
+		cb_t cb = LDR_SLOT(t->pro[idx]);
+		if (cb)
+			call((ldr_fn_t)cb, params, result, t->user,
+			     &f->inst[f->n]);
+		f->n++;
+	}
+}
+
+void
+ldr_trace_exit_any(struct ldr_trace_frame *f, unsigned idx, void *params,
+		   const void *result, ldr_trace_call_t call)
+{
+	for (unsigned k = 0; k < f->n; k++) {
+		struct _zel_tracer_handle_t *t = &tracers[f->idx[k]];
+		cb_t cb = LDR_SLOT(t->epi[idx]);
+		if (cb)
+			call((ldr_fn_t)cb, params, result, t->user,
+			     &f->inst[k]);
 	}
 }
 
@@ -244,6 +284,10 @@ swap_slots(bool on)
 		if (p)
 			LDR_SET_SLOT(top[i], on ? traced[i] : p);
 	}
+	for (unsigned i = 0; i < LDR_ZER_TRACED; i++)
+		LDR_SET_SLOT(ldr_ext_slots[ldr_zer_slot[i]],
+			     on ? ldr_zer_traced[i]
+				: LDR_SLOT(ldr_zer_untraced[i]));
 	installed = on;
 	u_dbg("ldr", "tracing %s", on ? "on" : "off");
 }
@@ -256,6 +300,9 @@ ldr_trace_commit(void)
 	ldr_fn_t *prev = (ldr_fn_t *)&ldr_untraced;
 	for (size_t i = 0; i < SLOTS; i++)
 		LDR_SET_SLOT(prev[i], LDR_SLOT(top[i]));
+	for (unsigned i = 0; i < LDR_ZER_TRACED; i++)
+		LDR_SET_SLOT(ldr_zer_untraced[i],
+			     LDR_SLOT(ldr_ext_slots[ldr_zer_slot[i]]));
 	const char *layer = u_option_str(U_OPT_TRACING_LAYER);
 	if (u_option_u64(U_OPT_ENABLE_TRACING_LAYER) && !(layer && *layer))
 		layer_refs++;
@@ -274,9 +321,12 @@ ldr_trace_teardown(void)
 		LDR_SET_SLOT(top[i], NULL);
 		LDR_SET_SLOT(prev[i], NULL);
 	}
+	ldr_ext_reset();
+	for (unsigned i = 0; i < LDR_ZER_TRACED; i++)
+		LDR_SET_SLOT(ldr_zer_untraced[i],
+			     ldr_ext_defaults[ldr_zer_slot[i]]);
 	installed = false;
 	pthread_mutex_unlock(&trace_lock);
-	ldr_ext_reset();
 }
 
 ze_result_t ZE_APICALL

@@ -4,7 +4,9 @@
 
 usage: abi_check.py API_DIR [CC [CC_ARGS...]]
 
-Parses API_DIR/level_zero/{ze_api.h,ze_ddi.h,zes_api.h,zes_ddi.h} and the
+Parses API_DIR/level_zero/{ze_api.h,ze_ddi.h,zes_api.h,zes_ddi.h}, the
+Tools, loader and tracing headers (zet_api.h, zet_ddi.h, loader/ze_loader.h,
+layers/zel_tracing_api.h, layers/zel_tracing_register_cb.h) and the
 same headers under the system include directory (default /usr/include, override with
 ZEMEM_ABI_SYSTEM_INCLUDE), keeps every struct, enum constant, numeric macro
 and DDI table that both declare, generates one C probe that prints sizes,
@@ -98,7 +100,7 @@ def parse_headers(paths):
                 name = etor.split('=')[0].strip()
                 if re.match(r'^[A-Z_][A-Z0-9_]*$', name):
                     enums[name] = m.group(2)
-        for m in re.finditer(r'^\s*#\s*define\s+(ZES?_[A-Z0-9_]+)\s+(\(?\s*-?(?:0x[0-9A-Fa-f]+|\d+)\s*\)?)\s*$',
+        for m in re.finditer(r'^\s*#\s*define\s+(ZE[STL]?_[A-Z0-9_]+)\s+(\(?\s*-?(?:0x[0-9A-Fa-f]+|\d+)\s*\)?)\s*$',
                              text, re.M):
             macros[m.group(1)] = m.group(2)
         for m in re.finditer(r'ZE_(?:API|DLL)EXPORT\s+([\w\s\*]+?)\s+ZE_APICALL\s+(ze\w+)\s*\((.*?)\)\s*;', text, re.S):
@@ -114,7 +116,8 @@ def is_ddi(name):
 # Containers of every table of one implementation: they embed tables that
 # grow, and upstream itself reordered them between 1.4 and 1.12, so they are
 # not an exchanged ABI. Their member lists are reported, not compared.
-CONTAINERS = ('ze_dditable_t', 'ze_dditable_driver_t')
+CONTAINERS = ('ze_dditable_t', 'ze_dditable_driver_t', 'zet_dditable_t',
+              'zes_dditable_t')
 
 
 def version_current(name):
@@ -130,9 +133,16 @@ def main():
     cc = sys.argv[2:] or os.environ.get('CC', 'cc').split()
     sys_inc = os.environ.get('ZEMEM_ABI_SYSTEM_INCLUDE', '/usr/include')
     names = ('ze_api.h', 'ze_ddi.h', 'zes_api.h', 'zes_ddi.h')
+    # Compared where the system has them too (libze-dev has had them all
+    # since 1.0; each is checked on its own).
+    extra = ('zet_api.h', 'zet_ddi.h', 'loader/ze_loader.h',
+             'layers/zel_tracing_api.h', 'layers/zel_tracing_register_cb.h')
+    names += tuple(h for h in extra
+                   if os.path.exists(os.path.join(sys_inc, 'level_zero', h)))
+    hdr_names = names
     sys_hdrs = [os.path.join(sys_inc, 'level_zero', h) for h in names]
     our_hdrs = [os.path.join(api_dir, 'level_zero', h) for h in names]
-    if not all(os.path.exists(p) for p in sys_hdrs):
+    if not all(os.path.exists(p) for p in sys_hdrs[:4]):
         print('SKIP: system Level Zero headers not found under %s/level_zero '
               '(install libze-dev to run this check)' % sys_inc)
         return SKIP
@@ -225,10 +235,9 @@ def main():
             notes.append('%d %s of the system headers are not declared in api/: %s'
                          % (len(names), what, shown))
 
-    src = ['#include <stddef.h>', '#include <stdio.h>',
-           '#include <level_zero/ze_api.h>', '#include <level_zero/ze_ddi.h>',
-           '#include <level_zero/zes_api.h>', '#include <level_zero/zes_ddi.h>',
-           'int main(void)', '{']
+    src = ['#include <stddef.h>', '#include <stdio.h>']
+    src += ['#include <level_zero/%s>' % h for h in hdr_names]
+    src += ['int main(void)', '{']
     for kind, key, expr in probe:
         src.append('    printf("%s %s %%lld\\n", (long long)(%s));' % (kind, key, expr))
     src += ['    return 0;', '}']

@@ -12,6 +12,8 @@
 #     program linked from it records that folder (RUNPATH) and starts;
 #  4. level-zero.pc / libze_loader.pc are not installed (Debian's
 #     libze-dev owns those names) unless -Dlevel_zero_pc=true.
+#  5. the Level Zero headers install under <includedir>/level_zero at
+#     upstream's paths, and a program using them builds and runs.
 # Usage: install_check.sh BUILD PREFIX LIBDIR LOADER_INSTALL LEVEL_ZERO_PC
 #        [SANITIZE] (the build's b_sanitize: the program takes it too)
 set -eu
@@ -79,3 +81,32 @@ LD_LIBRARY_PATH="$root$priv" \
 	ZE_ENABLE_ALT_DRIVERS="$root$libdir/libze_zemem.so.1" "$t/p" ||
 	fail "the program linked from zemem-loader.pc"
 echo "ok: pkg-config zemem-loader"
+
+# The headers a Level Zero program includes, at upstream's paths, one
+# include directory: <includedir>/level_zero (issue 30).
+inc=$root$prefix/include
+for h in ze_api.h ze_ddi.h zes_api.h zes_ddi.h zet_api.h zet_ddi.h \
+	zer_api.h zer_ddi.h loader/ze_loader.h layers/zel_tracing_api.h \
+	layers/zel_tracing_register_cb.h; do
+	[ -f "$inc/level_zero/$h" ] || fail "level_zero/$h not installed"
+done
+cat >"$t/h.c" <<'C'
+#include "ze_api.h"
+#include "zet_api.h"
+#include "zer_api.h"
+#include "loader/ze_loader.h"
+#include "layers/zel_tracing_api.h"
+#include <zemem/zel_loader.h>
+#include <zemem/zel_tracing.h>
+#if !defined(ZEMEM_LEVEL_ZERO_ZET_API_H) || \
+	!defined(ZEMEM_LEVEL_ZERO_ZEL_TRACING_REGISTER_CB_H)
+#error "not zemem's headers"
+#endif
+int main(void) { return zelCheckIsLoaderInTearDown() ? 1 : 0; }
+C
+# shellcheck disable=SC2086
+cc $san -std=c11 -Wall -Werror -I"$inc/level_zero" -I"$inc" "$t/h.c" \
+	-o "$t/h" -L"$root$priv" -lze_loader -Wl,-rpath,"$root$priv" ||
+	fail "a program with the installed headers does not build"
+"$t/h" || fail "the program with the installed headers"
+echo "ok: headers installed under level_zero/ (loader/, layers/ too)"

@@ -26,6 +26,8 @@
 
 #include <level_zero/ze_api.h>
 #include <level_zero/ze_ddi.h>
+#include <level_zero/zer_api.h>
+#include <level_zero/zet_api.h>
 #include <zemem/zel_loader.h>
 #include <zemem/zel_tracing.h>
 
@@ -607,20 +609,15 @@ END_TEST
 
 /* ---- zes, zet, zer ----------------------------------------------------- */
 
-/* api/ declares none of these families: their prototypes, with generic
- * handle and struct types (same ABI). */
+/* api/ declares the Sysman subset zemem's driver implements: the other
+ * zes prototypes here, with generic handle and struct types (same ABI).
+ * The Tools and runtime families: level_zero/zet_api.h, zer_api.h. */
 ze_result_t ZE_APICALL zesInit(uint32_t flags);
 ze_result_t ZE_APICALL zesDriverGet(uint32_t *pCount, void **phDrivers);
 ze_result_t ZE_APICALL zesDeviceGetProperties(void *hDevice, void *pProps);
 ze_result_t ZE_APICALL zesDeviceGetState(void *hDevice, void *pState);
 ze_result_t ZE_APICALL zesGetDeviceProcAddrTable(ze_api_version_t version,
 						 void *pDdiTable);
-ze_result_t ZE_APICALL zetMetricGroupGet(ze_device_handle_t hDevice,
-					 uint32_t *pCount, void **phGroups);
-ze_result_t ZE_APICALL zerGetLastErrorDescription(const char **ppString);
-uint32_t ZE_APICALL zerTranslateDeviceHandleToIdentifier(
-	ze_device_handle_t hDevice);
-ze_context_handle_t ZE_APICALL zerGetDefaultContext(void);
 
 START_TEST(test_ext_before_init)
 {
@@ -1145,6 +1142,168 @@ START_TEST(test_tracing_toggled_under_load)
 }
 END_TEST
 
+/* ---- zer calls traced (as upstream's tracing layer traces them) ------- */
+
+struct zer_seen {
+	int pro[4], epi[4];
+	uint32_t id_arg, id_result;
+	ze_device_handle_t dev_arg, dev_result;
+	ze_result_t err_result;
+	const char *err_text;
+	ze_context_handle_t ctx_result;
+	void *inst_ok;
+};
+
+static void ZE_APICALL
+zer_err_cb(zer_get_last_error_description_params_t *p, ze_result_t r,
+	   void *u, void **inst)
+{
+	struct zer_seen *s = u;
+	if (!*inst) {
+		s->pro[0]++;
+		*inst = s; /* the epilogue gets it back */
+		return;
+	}
+	s->epi[0]++;
+	s->err_result = r;
+	s->err_text = **p->pppString;
+	s->inst_ok = *inst;
+}
+
+static void ZE_APICALL
+zer_to_id_pro(zer_translate_device_handle_to_identifier_params_t *p,
+	      uint32_t r, void *u, void **inst)
+{
+	struct zer_seen *s = u;
+	(void)inst;
+	s->pro[1]++;
+	s->dev_arg = *p->phDevice;
+	s->id_result = r; /* 0 before the call */
+}
+
+static void ZE_APICALL
+zer_to_id_epi(zer_translate_device_handle_to_identifier_params_t *p,
+	      uint32_t r, void *u, void **inst)
+{
+	(void)p, (void)inst;
+	((struct zer_seen *)u)->epi[1]++;
+	((struct zer_seen *)u)->id_result = r;
+}
+
+static void ZE_APICALL
+zer_to_dev_pro(zer_translate_identifier_to_device_handle_params_t *p,
+	       ze_device_handle_t r, void *u, void **inst)
+{
+	(void)r, (void)inst;
+	((struct zer_seen *)u)->pro[2]++;
+	((struct zer_seen *)u)->id_arg = *p->pidentifier;
+}
+
+static void ZE_APICALL
+zer_to_dev_epi(zer_translate_identifier_to_device_handle_params_t *p,
+	       ze_device_handle_t r, void *u, void **inst)
+{
+	(void)p, (void)inst;
+	((struct zer_seen *)u)->epi[2]++;
+	((struct zer_seen *)u)->dev_result = r;
+}
+
+static void ZE_APICALL
+zer_ctx_cb(zer_get_default_context_params_t *p, ze_context_handle_t r,
+	   void *u, void **inst)
+{
+	struct zer_seen *s = u;
+	(void)p;
+	if (*inst) {
+		s->epi[3]++;
+		s->ctx_result = r;
+	} else {
+		s->pro[3]++;
+		*inst = s;
+	}
+}
+
+static void
+zer_calls(void)
+{
+	const char *why = NULL;
+	ck_assert_int_eq(zerGetLastErrorDescription(&why), ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(zerTranslateDeviceHandleToIdentifier(dev),
+			  UINT32_MAX);
+	ck_assert_ptr_null(zerTranslateIdentifierToDeviceHandle(7));
+	ck_assert_ptr_null(zerGetDefaultContext());
+}
+
+/* Each zer call runs its tracers' prologue and epilogue with its
+ * parameters and its own result (zemem's driver has no zer: UINT32_MAX,
+ * NULL, and the reason), only while tracing is on and the tracer enabled;
+ * an unknown callback type is refused. */
+START_TEST(test_tracer_zer_calls)
+{
+	init_with(LT_DRIVER);
+	struct zer_seen s;
+	memset(&s, 0, sizeof(s));
+	zel_tracer_desc_t desc = { ZEL_STRUCTURE_TYPE_TRACER_DESC, NULL, &s };
+	zel_tracer_handle_t t = NULL;
+	ck_assert_int_eq(zelTracerCreate(&desc, &t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerGetLastErrorDescriptionRegisterCallback(
+				 t, (zel_tracer_reg_t)2, zer_err_cb),
+			 ZE_RESULT_ERROR_INVALID_ENUMERATION);
+	ck_assert_int_eq(zelTracerGetLastErrorDescriptionRegisterCallback(
+				 NULL, ZEL_REGISTER_PROLOGUE, zer_err_cb),
+			 ZE_RESULT_ERROR_INVALID_NULL_HANDLE);
+#define ZREG(fn, type, cb)                                                     \
+	ck_assert_int_eq(zelTracer##fn##RegisterCallback(t, type, cb),         \
+			 ZE_RESULT_SUCCESS)
+	ZREG(GetLastErrorDescription, ZEL_REGISTER_PROLOGUE, zer_err_cb);
+	ZREG(GetLastErrorDescription, ZEL_REGISTER_EPILOGUE, zer_err_cb);
+	ZREG(TranslateDeviceHandleToIdentifier, ZEL_REGISTER_PROLOGUE,
+	     zer_to_id_pro);
+	ZREG(TranslateDeviceHandleToIdentifier, ZEL_REGISTER_EPILOGUE,
+	     zer_to_id_epi);
+	ZREG(TranslateIdentifierToDeviceHandle, ZEL_REGISTER_PROLOGUE,
+	     zer_to_dev_pro);
+	ZREG(TranslateIdentifierToDeviceHandle, ZEL_REGISTER_EPILOGUE,
+	     zer_to_dev_epi);
+	ZREG(GetDefaultContext, ZEL_REGISTER_PROLOGUE, zer_ctx_cb);
+	ZREG(GetDefaultContext, ZEL_REGISTER_EPILOGUE, zer_ctx_cb);
+#undef ZREG
+	/* Tracer enabled, tracing off: nothing runs. */
+	ck_assert_int_eq(zelTracerSetEnabled(t, 1), ZE_RESULT_SUCCESS);
+	zer_calls();
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(s.pro[i] + s.epi[i], 0);
+	ck_assert_int_eq(zelEnableTracingLayer(), ZE_RESULT_SUCCESS);
+	zer_calls();
+	for (int i = 0; i < 4; i++) {
+		ck_assert_int_eq(s.pro[i], 1);
+		ck_assert_int_eq(s.epi[i], 1);
+	}
+	ck_assert_int_eq(s.err_result, ZE_RESULT_SUCCESS);
+	ck_assert_str_eq(s.err_text, "ERROR UNSUPPORTED FEATURE");
+	ck_assert_ptr_eq(s.inst_ok, &s);
+	ck_assert_ptr_eq(s.dev_arg, dev);
+	ck_assert_uint_eq(s.id_result, UINT32_MAX);
+	ck_assert_uint_eq(s.id_arg, 7);
+	ck_assert_ptr_null(s.dev_result);
+	ck_assert_ptr_null(s.ctx_result);
+	/* Tracer disabled: the calls run untraced. */
+	ck_assert_int_eq(zelTracerSetEnabled(t, 0), ZE_RESULT_SUCCESS);
+	zer_calls();
+	/* Reset: enabled again, no callback left. */
+	ck_assert_int_eq(zelTracerResetAllCallbacks(t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zelTracerSetEnabled(t, 1), ZE_RESULT_SUCCESS);
+	zer_calls();
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(s.pro[i] + s.epi[i], 2);
+	/* Tracing off: the untraced functions are back. */
+	ck_assert_int_eq(zelDisableTracingLayer(), ZE_RESULT_SUCCESS);
+	zer_calls();
+	ck_assert_int_eq(zelTracerDestroy(t), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 static int zello_creates;
 
 static void ZE_APICALL
@@ -1503,6 +1662,7 @@ loader_suite(void)
 	tcase_add_test(tc, test_tracer_core_callbacks);
 	tcase_add_test(tc, test_tracing_env_builtin);
 	tcase_add_test(tc, test_zello_sequence);
+	tcase_add_test(tc, test_tracer_zer_calls);
 	tcase_add_test(tc, test_tracing_toggled_under_load);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("teardown");

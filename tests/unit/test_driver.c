@@ -128,6 +128,62 @@ START_TEST(test_zeInitDrivers_types)
 }
 END_TEST
 
+/* ZEMEM_DEVICE_TYPE=gpu (for programs that look for GPUs only, such as
+ * Level Zero's samples): GPU requests find the driver, NPU ones do not,
+ * and the devices say GPU. */
+START_TEST(test_device_type_gpu_option)
+{
+	setenv("ZEMEM_DEVICE_TYPE", "gpu", 1);
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	ze_init_driver_type_desc_t d = {
+		ZE_STRUCTURE_TYPE_INIT_DRIVER_TYPE_DESC, NULL,
+		ZE_INIT_DRIVER_TYPE_FLAG_NPU
+	};
+	uint32_t n = 5;
+	ck_assert_int_eq(zt.global.pfnInitDrivers(&n, NULL, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 0);
+	d.flags = ZE_INIT_DRIVER_TYPE_FLAG_GPU;
+	ck_assert_int_eq(zt.global.pfnInitDrivers(&n, NULL, &d),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(zt.global.pfnInit(ZE_INIT_FLAG_VPU_ONLY),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zt.global.pfnInit(ZE_INIT_FLAG_GPU_ONLY),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.driver.pfnGet(&n, &zt.drv), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, &zt.dev),
+			 ZE_RESULT_SUCCESS);
+	ze_device_properties_t p = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				     NULL };
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(p.type, ZE_DEVICE_TYPE_GPU);
+	unsetenv("ZEMEM_DEVICE_TYPE");
+}
+END_TEST
+
+/* Any other value: a warning, and CPU devices as by default. */
+START_TEST(test_device_type_bad_value_is_cpu)
+{
+	setenv("ZEMEM_DEVICE_TYPE", "fpga", 1);
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	ck_assert_int_eq(zt.global.pfnInit(ZE_INIT_FLAG_GPU_ONLY),
+			 ZE_RESULT_ERROR_UNINITIALIZED);
+	ck_assert_int_eq(zt.global.pfnInit(0), ZE_RESULT_SUCCESS);
+	uint32_t n = 1;
+	ck_assert_int_eq(zt.driver.pfnGet(&n, &zt.drv), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, &zt.dev),
+			 ZE_RESULT_SUCCESS);
+	ze_device_properties_t p = { ZE_STRUCTURE_TYPE_DEVICE_PROPERTIES,
+				     NULL };
+	ck_assert_int_eq(zt.device.pfnGetProperties(zt.dev, &p),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(p.type, ZE_DEVICE_TYPE_CPU);
+	unsetenv("ZEMEM_DEVICE_TYPE");
+}
+END_TEST
+
 START_TEST(test_driver_properties_and_errors)
 {
 	ze_api_version_t v = 0;
@@ -1029,6 +1085,8 @@ driver_suite(void)
 	tcase_add_test(raw, test_getter_fills_only_fields_of_version);
 	tcase_add_test(raw, test_zeInit_flags);
 	tcase_add_test(raw, test_zeInitDrivers_types);
+	tcase_add_test(raw, test_device_type_gpu_option);
+	tcase_add_test(raw, test_device_type_bad_value_is_cpu);
 	tcase_add_test(raw, test_cache_properties_without_sysfs);
 	tcase_add_test(raw, test_device_count_option);
 	tcase_add_test(raw, test_context_destroy_frees_allocations);
