@@ -384,11 +384,21 @@ typedef struct {
 extern bool val_bias_ok;
 extern __thread char val_bias_self
 	__attribute__((tls_model("initial-exec")));
-/* This thread's token: the address of its val_bias_self. */
+/* This thread's token: its thread pointer (one load), or the address of
+ * its val_bias_self; either is unique among live threads. */
 static inline const void *
 val_bias_me(void)
 {
+#if defined(__has_builtin) && defined(__x86_64__)
+#if __has_builtin(__builtin_thread_pointer)
+#define VAL_BIAS_TP 1
+#endif
+#endif
+#ifdef VAL_BIAS_TP
+	return __builtin_thread_pointer();
+#else
 	return &val_bias_self;
+#endif
 }
 void val_spin_lock_slow(val_spin_t *l);
 bool val_spin_trylock_slow(val_spin_t *l);
