@@ -358,35 +358,92 @@ struct val_rec {
  * uncontended, fewer instructions than pthread's on the hot paths). */
 extern u_lock_t val_lock;
 
-/* The shard locks: test-and-set, released with a plain store (one atomic
- * operation per lock and unlock, not two as u_lock_t); a waiter spins a
- * while, then yields. A shard is held for a few dozen instructions on the
- * hot paths and never across a call to the next layer; the world lock
- * (val_world_lock) holds all of them for longer, rarely. */
+/* The shard locks: a test-and-set lock (v: one atomic operation per lock,
+ * released with a plain store), biased towards the first thread that
+ * takes it: that thread (owner, its val_bias_self) then enters and leaves
+ * with plain stores (busy: its token while inside), no atomic operation
+ * (on this kind of machine each costs as much as the rest of a hot path).
+ * Any other thread takes v, and while the shard is biased revokes it for
+ * good: owner becomes VAL_BIAS_OFF, membarrier() (private expedited: a
+ * full barrier in every thread of the process) makes sure the owner
+ * either sees that or has its busy seen, and the revoker waits for busy
+ * to clear (asymmetric Dekker). So a program whose threads share a shard
+ * pays one membarrier per shard, once, and then the test-and-set lock;
+ * a thread that keeps to itself pays no atomic operation. Without
+ * membarrier (val_bias_ok false) no shard is ever biased. A waiter on v
+ * spins a while, then yields. A shard is held for a few dozen
+ * instructions on the hot paths and never across a call to the next
+ * layer; the world lock (val_world_lock) holds all of them for longer,
+ * rarely. */
 typedef struct {
-	_Atomic uint32_t v;   /* 0 free, 1 locked */
+	_Atomic uint32_t v;          /* 0 free, 1 locked */
+	_Atomic(const void *) owner; /* NULL: none yet; VAL_BIAS_OFF */
+	_Atomic(const void *) busy;  /* the owner's token while it holds it */
 } val_spin_t;
+#define VAL_BIAS_OFF ((const void *)1)
+extern bool val_bias_ok;
+extern __thread char val_bias_self
+	__attribute__((tls_model("initial-exec")));
+/* This thread's token: its thread pointer (one load), or the address of
+ * its val_bias_self; either is unique among live threads. */
+static inline const void *
+val_bias_me(void)
+{
+#if defined(__has_builtin) && defined(__x86_64__)
+#if __has_builtin(__builtin_thread_pointer)
+#define VAL_BIAS_TP 1
+#endif
+#endif
+#ifdef VAL_BIAS_TP
+	return __builtin_thread_pointer();
+#else
+	return &val_bias_self;
+#endif
+}
 void val_spin_lock_slow(val_spin_t *l);
+bool val_spin_trylock_slow(val_spin_t *l);
+/* The owner's way in: busy first, then owner again (a revoker sets owner
+ * before its membarrier and reads busy after it). */
+static inline bool
+val_spin_enter_biased(val_spin_t *l, const void *me)
+{
+	if (atomic_load_explicit(&l->owner, memory_order_acquire) != me)
+		return false;
+	atomic_store_explicit(&l->busy, me, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+	if (__builtin_expect(atomic_load_explicit(&l->owner,
+						  memory_order_acquire) == me,
+			     1))
+		return true;
+	atomic_store_explicit(&l->busy, NULL, memory_order_release);
+	return false;
+}
 static inline bool
 val_spin_trylock(val_spin_t *l)
 {
-	return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
-	       !atomic_exchange_explicit(&l->v, 1, memory_order_acquire);
+	if (val_spin_enter_biased(l, val_bias_me()))
+		return true;
+	return val_spin_trylock_slow(l);
 }
 static inline void
 val_spin_lock(val_spin_t *l)
 {
-	if (__builtin_expect(
-		    !atomic_exchange_explicit(&l->v, 1, memory_order_acquire),
-		    1))
+	if (__builtin_expect(val_spin_enter_biased(l, val_bias_me()), 1))
 		return;
 	val_spin_lock_slow(l);
 }
 static inline void
 val_spin_unlock(val_spin_t *l)
 {
-	atomic_store_explicit(&l->v, 0, memory_order_release);
+	const void *me = val_bias_me();
+	if (atomic_load_explicit(&l->busy, memory_order_relaxed) == me)
+		atomic_store_explicit(&l->busy, NULL, memory_order_release);
+	else
+		atomic_store_explicit(&l->v, 0, memory_order_release);
 }
+/* After fork, in the child: membarrier registered again (or biasing
+ * off). */
+void val_bias_init(void);
 
 /* The shards: see the vocabulary above. */
 #define VAL_SHARD_BITS 4

@@ -50,6 +50,15 @@ fork_release(void)
 	val_world_unlock();
 }
 
+/* The child's shard locks: biased as the parent's (its one thread is the
+ * one that forked), membarrier registered for the child's own memory. */
+static void
+fork_child(void)
+{
+	val_bias_init();
+	val_world_unlock();
+}
+
 static void
 init_once_fn(void)
 {
@@ -64,7 +73,8 @@ init_once_fn(void)
 	val_cfg.usual = val_cfg.params && val_cfg.lifetime && val_cfg.leak &&
 			!val_cfg.backtrace;
 	val_leak_init();
-	pthread_atfork(fork_prepare, fork_release, fork_release);
+	val_bias_init();
+	pthread_atfork(fork_prepare, fork_release, fork_child);
 	const char *log = u_option_str(U_OPT_VAL_LOG);
 	if (log && *log) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,

@@ -30,6 +30,9 @@
  */
 #include "val.h"
 
+#include "u_log.h"
+
+#include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
 #include <stdio.h>
@@ -60,20 +63,98 @@ val_rec_id_slow(enum val_kind kind)
 	return first;
 }
 
+bool val_bias_ok;
+__thread char val_bias_self __attribute__((tls_model("initial-exec")));
+
+#ifndef MEMBARRIER_CMD_PRIVATE_EXPEDITED
+#define MEMBARRIER_CMD_PRIVATE_EXPEDITED (1 << 3)
+#define MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED (1 << 4)
+#endif
+
+void
+val_bias_init(void)
+{
+#ifdef SYS_membarrier
+	val_bias_ok = !syscall(SYS_membarrier,
+			       MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+#else
+	val_bias_ok = false;
+#endif
+}
+
+static void
+spin_pause(unsigned n)
+{
+	if (n < 128) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	} else {
+		sched_yield();
+	}
+}
+
+/* Caller holds l->v. The owner becomes the caller when l has none (then
+ * it holds l biased: busy set, v let go); else a bias of another thread
+ * is revoked, and the caller waits for that thread to leave (at most
+ * tries pauses: false when it did not, v let go). */
+static bool
+spin_got_v(val_spin_t *l, unsigned tries)
+{
+	const void *me = val_bias_me();
+	const void *o = atomic_load_explicit(&l->owner, memory_order_relaxed);
+	if (!o && val_bias_ok) {
+		atomic_store_explicit(&l->busy, me, memory_order_relaxed);
+		atomic_store_explicit(&l->owner, me, memory_order_release);
+		atomic_store_explicit(&l->v, 0, memory_order_release);
+		return true;
+	}
+	if (o && o != VAL_BIAS_OFF && o != me) {
+		atomic_store_explicit(&l->owner, VAL_BIAS_OFF,
+				      memory_order_seq_cst);
+#ifdef SYS_membarrier
+		if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED,
+			    0, 0)) {
+			/* Registered at init (val_bias_ok), so this does not
+			 * happen: without the barrier the revoke is unsafe. */
+			u_err("val", "membarrier: %s: cannot take a shard "
+				       "lock from its owner thread",
+				strerror(errno));
+			abort();
+		}
+#endif
+	}
+	for (unsigned n = 0; atomic_load_explicit(&l->busy,
+						   memory_order_acquire);
+	     n++) {
+		if (n >= tries) {
+			atomic_store_explicit(&l->v, 0, memory_order_release);
+			return false;
+		}
+		spin_pause(n);
+	}
+	return true;
+}
+
 void
 val_spin_lock_slow(val_spin_t *l)
 {
 	for (unsigned n = 0;; n++) {
-		if (val_spin_trylock(l))
+		if (!atomic_load_explicit(&l->v, memory_order_relaxed) &&
+		    !atomic_exchange_explicit(&l->v, 1, memory_order_acquire)) {
+			spin_got_v(l, UINT32_MAX);
 			return;
-		if (n < 128) {
-#if defined(__x86_64__) || defined(__i386__)
-			__builtin_ia32_pause();
-#endif
-		} else {
-			sched_yield();
 		}
+		spin_pause(n);
 	}
+}
+
+bool
+val_spin_trylock_slow(val_spin_t *l)
+{
+	return !atomic_load_explicit(&l->v, memory_order_relaxed) &&
+	       !atomic_exchange_explicit(&l->v, 1, memory_order_acquire) &&
+	       spin_got_v(l, 1000);
 }
 
 void

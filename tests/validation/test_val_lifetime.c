@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static struct vc c;
 static const ze_host_mem_alloc_desc_t hd = {
@@ -81,6 +83,14 @@ race_free(void *arg)
 		race_res[me] = c.api.zeMemFree(c.ctx, race_ptr);
 		pthread_barrier_wait(&race_bar);
 	}
+	return NULL;
+}
+
+static void *
+free_race_ptr(void *arg)
+{
+	(void)arg;
+	race_res[0] = c.api.zeMemFree(c.ctx, race_ptr);
 	return NULL;
 }
 
@@ -475,6 +485,77 @@ START_TEST(test_hot_record_reused_elsewhere)
 }
 END_TEST
 
+/* The shard locks are biased towards the thread that takes them first
+ * (val.h): its allocations and frees take no atomic operation. Here the
+ * main thread owns the shards (it allocated and freed across all of
+ * them) and keeps allocating and freeing while two other threads do the
+ * same: they revoke its biases mid-stream. Every call succeeds, each
+ * reaches the driver once, nothing is reported; a double free from
+ * another thread of a block the owner freed is still told apart; and a
+ * fork child (its one thread the owner) still allocates and frees. */
+enum { BIAS_LIVE = 256, BIAS_PAIRS = 4000 };
+static pthread_barrier_t bias_bar;
+
+static void *
+bias_pairs(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&bias_bar);
+	for (int i = 0; i < BIAS_PAIRS; i++)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, alloc_host(64 + i % 4 *
+								       64)),
+				 ZE_RESULT_SUCCESS);
+	return NULL;
+}
+
+START_TEST(test_shard_bias_handoff)
+{
+	vt_setup(&c, "plk");
+	void *v[BIAS_LIVE];
+	for (int i = 0; i < BIAS_LIVE; i++)
+		v[i] = alloc_host(64);
+	for (int i = 0; i < BIAS_LIVE; i++)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, v[i]),
+				 ZE_RESULT_SUCCESS);
+	int frees = vt_driver_frees;
+	pthread_t t[2];
+	ck_assert_int_eq(pthread_barrier_init(&bias_bar, NULL, 3), 0);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, bias_pairs, NULL),
+				 0);
+	bias_pairs(NULL);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	pthread_barrier_destroy(&bias_bar);
+	ck_assert_int_eq(vt_driver_frees, frees + 3 * BIAS_PAIRS);
+	vt_assert_findings(0);
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	race_ptr = p;
+	pthread_t d;
+	ck_assert_int_eq(pthread_create(&d, NULL, free_race_ptr, NULL), 0);
+	ck_assert_int_eq(pthread_join(d, NULL), 0);
+	ck_assert_int_eq(race_res[0], ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	char want[64];
+	snprintf(want, sizeof(want), "double free: %p was already released",
+		 p);
+	vt_assert_finding("lifetime: zeMemFree(", want, NULL);
+	vt_assert_findings(1);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		void *q = NULL;
+		int ok = c.api.zeMemAllocHost(c.ctx, &hd, 64, 0, &q) ==
+				 ZE_RESULT_SUCCESS &&
+			 c.api.zeMemFree(c.ctx, q) == ZE_RESULT_SUCCESS;
+		_exit(ok ? 0 : 1);
+	}
+	int st = -1;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+END_TEST
+
 START_TEST(test_context_use_after_destroy)
 {
 	vt_setup(&c, "l");
@@ -596,6 +677,7 @@ suite(void)
 	tcase_add_test(t, test_hot_free_refused_by_driver);
 	tcase_add_test(t, test_hot_misaligned_pointer);
 	tcase_add_test(t, test_hot_record_reused_elsewhere);
+	tcase_add_test(t, test_shard_bias_handoff);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
 	suite_add_tcase(s, t);
