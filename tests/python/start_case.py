@@ -16,6 +16,7 @@ Each PE checks with exact values: the job has N PEs and this PE is the
 launcher's rank, a put ring (PE k puts 1000 * k + j into PE k+1), a get
 ring, a barrier; then finalizes and prints "PE <k> of <N>: start ok".
 """
+import faulthandler
 import os
 import sys
 
@@ -98,7 +99,14 @@ def behave(n, how):
     print("PE %d: not ended" % me, flush=True)
 
 
+def deadline():
+    """A PE that hangs prints every thread's stack and ends (status 1)
+    before the test's deadline (test_shmem_py.JOB_S)."""
+    faulthandler.dump_traceback_later(180, exit=True)
+
+
 def spawned(k, n, port, how):
+    deadline()
     import torch.distributed as dist
     dist.init_process_group("gloo", init_method="tcp://127.0.0.1:%d" % port,
                             rank=k, world_size=n)
@@ -116,6 +124,7 @@ def free_port():
 
 
 def main(argv):
+    deadline()
     if argv[1] == "spawn":
         import torch.multiprocessing as mp
         n, how = int(argv[2]), argv[3]

@@ -748,14 +748,16 @@ def torchrun(n, args, tmp_path):
     """The real torchrun (python3 -m torch.distributed.run), static
     rendezvous on 127.0.0.1. --redirects 1 --tee 1: Debian's torch 1.13 on
     Python 3.11 cannot parse the default "0" (enum.IntFlag's iteration
-    changed), so stdout goes to files under tmp_path and to ours."""
+    changed), so stdout goes to files under tmp_path and to ours. gloo
+    on the loopback interface only (GLOO_SOCKET_IFNAME=lo: else it takes
+    the host name's address)."""
     torch_or_skip()
     port = free_port()
     return run_tagged([PY, "-m", "torch.distributed.run", "--nnodes", "1",
                        "--nproc_per_node", str(n), "--master_addr",
                        "127.0.0.1", "--master_port", str(port),
                        "--redirects", "1", "--tee", "1", "--log_dir",
-                       str(tmp_path)] + args)
+                       str(tmp_path)] + args, GLOO_SOCKET_IFNAME="lo")
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -776,4 +778,5 @@ def test_start_mp_spawn(n, how):
     shmem.torch.init_with_process_group() (torch) or aclshmem_init (init,
     which finds the initialized group)."""
     torch_or_skip()
-    start_oks(run_tagged([PY, START, "spawn", str(n), how]), n)
+    start_oks(run_tagged([PY, START, "spawn", str(n), how],
+                         GLOO_SOCKET_IFNAME="lo"), n)
