@@ -80,7 +80,7 @@ def launcher_start():
     """The start this process has, when the package forms the job: a
     callable returning (rank, nranks, uid), else None (libzeshmem's own
     bootstrap: zeshrun, mpirun, ZESHMEM_BOOTSTRAP, or one PE)."""
-    if "SHMEM_RUN_FD" in os.environ:
+    if "SHMEM_RUN_FD" in os.environ or "SHMEM_RUN_NRANKS" in os.environ:
         return _shmem_run_uid
     if os.environ.get("ZESHMEM_UNIQUEID") or "PMIX_RANK" in os.environ or \
             os.environ.get("ZESHMEM_BOOTSTRAP", "auto") != "auto":
@@ -97,6 +97,10 @@ def launcher_start():
 # ---- shmem.run: a pipe to the launcher ----------------------------------
 
 def _shmem_run_uid():
+    if "SHMEM_RUN_FD" not in os.environ:
+        raise AclshmemError("aclshmem_init: shmem.run's job is formed once "
+                            "per process (this one's pipe to the launcher "
+                            "was used, or never given)")
     rank = _int_env("SHMEM_RUN_RANK")
     n = _int_env("SHMEM_RUN_NRANKS")
     fd = _int_env("SHMEM_RUN_FD")

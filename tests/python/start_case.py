@@ -131,6 +131,17 @@ def main(argv):
         mp.spawn(spawned, args=(n, free_port(), how), nprocs=n, join=True)
         return
     how = argv[2] if len(argv) > 2 else "init"
+    if how == "reinit":   # under shmem.run: init, finalize, init again
+        pe(int(argv[1]), "init")
+        try:
+            shmem.aclshmem_init(shmem.InitAttr(mem_size=16 << 20))
+        except shmem.AclshmemError as e:
+            print("reinit: %s" % e, flush=True)
+        else:
+            raise AssertionError("a second init under shmem.run formed a "
+                                 "job")
+        assert shmem.aclshmemx_init_status() == 0
+        return
     if how in ("fail", "wait"):
         behave(int(argv[1]), how)
         return

@@ -544,6 +544,17 @@ def test_start_shmem_run(n):
                           str(n)]), n)
 
 
+def test_start_shmem_run_once():
+    """Under shmem.run a process forms its job once: an init after
+    finalize raises AclshmemError (not a silent job of one PE)."""
+    out = run_tagged([PY, "-m", "shmem.run", "-n", "2", START, "2",
+                      "reinit"])
+    start_oks(out, 2)
+    assert out.count("reinit: aclshmem_init: shmem.run's job is formed "
+                     "once per process (this one's pipe to the launcher "
+                     "was used, or never given)") == 2, out
+
+
 def test_start_shmem_run_usage():
     """Bad arguments: status 2, a line saying why, nothing started."""
     for args, why in [([], "-n N is required"),
@@ -773,7 +784,7 @@ def test_start_torchrun_process_group(tmp_path):
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 @pytest.mark.parametrize("how", ["torch", "init"])
-def test_start_mp_spawn(n, how):
+def test_start_torch_spawn(n, how):
     """torch.multiprocessing.spawn, init_process_group over gloo, then
     shmem.torch.init_with_process_group() (torch) or aclshmem_init (init,
     which finds the initialized group)."""
