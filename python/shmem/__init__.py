@@ -8,7 +8,9 @@ aclshmem_create_tensor / aclshmemx_create_array), move data with
 aclshmem_putmem / getmem / aclshmemx_putmem_signal, synchronise with
 aclshmem_barrier_all / aclshmem_quiet / aclshmem_signal_wait_until, and
 end with aclshmem_finalize(). Pointers are ints. Start the PEs with
-zeshrun -n N python3 prog.py, or mpirun.
+python3 -m shmem.run -n N prog.py (or shmem-run), zeshrun -n N python3
+prog.py, mpirun, torchrun, or torch.multiprocessing.spawn with
+shmem.torch.init_with_process_group().
 
 aclshmem_init returns 0 on success (real ACLSHMEM's `if ret != 0:
 raise`), an int with status, my_pe and n_pes. Bad arguments raise
@@ -20,5 +22,5 @@ from ._shmem import __version__  # noqa: F401
 # over the C module's calls): these replace the C module's InitAttr.
 from ._init import (  # noqa: F401
     InitAttr, InitResult, InitStatus, OptionalAttr, TeamConfig,
-    aclshmem_init, aclshmem_init_using_unique_id, aclshmem_team_get_config,
-    aclshmemx_init_status)
+    aclshmem_finialize, aclshmem_init, aclshmem_init_using_unique_id,
+    aclshmem_team_get_config, aclshmemx_init_status, set_conf_store_tls)

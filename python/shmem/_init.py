@@ -11,7 +11,7 @@ import enum
 import os
 import sys
 
-from . import _shmem
+from . import _shmem, _start
 from ._shmem import AclshmemError, AclshmemInvalid, OpEngineType
 
 # How long each of the runtime's waits may last by default (seconds).
@@ -138,9 +138,9 @@ class InitAttr(_shmem.InitAttr):
     n_ranks (-1: from the launcher; when set they must be what the
     launcher's job is, else aclshmem_init raises AclshmemInvalid), ip_port
     (the root's address, "tcp://host:port", at most 63 characters: kept
-    for real ACLSHMEM's scripts; the job is formed by the launcher, zeshrun
-    or mpirun, or by aclshmem_init_using_unique_id) and option_attr (an
-    OptionalAttr)."""
+    for real ACLSHMEM's scripts; the job is formed by the launcher,
+    zeshrun, mpirun, shmem.run, torchrun or a torch process group, or by
+    aclshmem_init_using_unique_id) and option_attr (an OptionalAttr)."""
 
     __slots__ = ("_rank", "_nranks", "_ip_port", "_opt")
 
@@ -246,8 +246,11 @@ def aclshmem_init(attributes, /):
 
     Initialize the runtime with the given attributes (heap size, copy
     engine). Must be called by every PE before any other SHMEM operation.
-    The job comes from the environment: zeshrun, mpirun/oshrun (PMIx), or
-    a single PE. Returns the error code, 0 on success (`if ret != 0:
+    The job comes from the environment: python3 -m shmem.run, zeshrun,
+    mpirun/oshrun (PMIx), an initialized torch.distributed process group,
+    torchrun's RANK / WORLD_SIZE / MASTER_ADDR / MASTER_PORT (rank 0 serves
+    the unique id on MASTER_ADDR, port MASTER_PORT + 1), or a single PE.
+    Returns the error code, 0 on success (`if ret != 0:
     raise ...`), as an InitResult that also has status, my_pe and n_pes;
     a second call is a no-op. my_rank / n_ranks other than the job's
     raise AclshmemInvalid. A job of one PE whose launcher says more
@@ -264,7 +267,19 @@ def aclshmem_init(attributes, /):
                 "aclshmem_init: op_engine_type %r and "
                 "option_attr.data_op_engine_type %r differ" %
                 (attributes.op_engine_type, opt.data_op_engine_type))
-    rc = _shmem._aclshmem_init(attributes)
+    start = None
+    if _shmem._init_state() != InitStatus.INITIALIZED:
+        start = _start.launcher_start()
+    if start is None:
+        rc = _shmem._aclshmem_init(attributes)
+    else:
+        # shmem.run, torchrun's variables or a torch process group: the
+        # package hands the unique id around (shmem/_start.py)
+        r, n, uid = start()
+        engine = attributes.op_engine_type
+        rc = _shmem._aclshmem_init_using_unique_id(
+            r, n, attributes.mem_size, uid,
+            -1 if engine is None else int(engine))
     ret = _result(rc)
     rank = getattr(attributes, "my_rank", -1)
     nranks = getattr(attributes, "n_ranks", -1)
@@ -340,3 +355,64 @@ def aclshmem_team_get_config(team):
     The configuration team was made with (team: a Team, or the int 0 for
     the world team)."""
     return TeamConfig(_shmem._team_get_config(team))
+
+
+# ---- real ACLSHMEM's other spellings ------------------------------------
+# Real ACLSHMEM's Python binding (pybind11, module shmem._pyshmem) names
+# its enums' members SignalOp.SIGNAL_SET / SIGNAL_ADD, CmpOp.CMP_EQ ..
+# CMP_LE and OpEngineType.MTE (the AI core's own loads and stores, 0x01)
+# / SDMA (the system DMA engine, 0x02); its older releases spell finalize
+# aclshmem_finialize. These are aliases of seed 003's members and call:
+# the same values (libzeshmem's: CmpOp.CMP_EQ is SHMEM_CMP_EQ, 1, where
+# real ACLSHMEM's C enum counts from 0: pass the members, not numbers).
+# RoCE and UDMA (0x04, 0x08, real ACLSHMEM's inter-node engines) have no
+# member: libzeshmem moves inter-node data through libfabric whatever the
+# engine.
+
+def _alias(cls, name, member):
+    """name as another name of cls's member (an alias, as `NAME = value`
+    in the class body makes: cls.name, cls[name], not iterated)."""
+    if name in cls.__members__:
+        return
+    cls._member_map_[name] = member
+    type.__setattr__(cls, name, member)
+
+
+for _n in ("SET", "ADD"):
+    _alias(_shmem.SignalOp, "SIGNAL_" + _n, _shmem.SignalOp[_n])
+for _n in ("EQ", "NE", "GT", "GE", "LT", "LE"):
+    _alias(_shmem.CmpOp, "CMP_" + _n, _shmem.CmpOp[_n])
+_alias(OpEngineType, "MTE", OpEngineType.DIRECT)
+_alias(OpEngineType, "SDMA", OpEngineType.ENGINE)
+del _n
+
+
+def aclshmem_finialize():
+    """aclshmem_finialize() -> None
+
+    aclshmem_finalize under real ACLSHMEM's older spelling (its examples'
+    init_test.py calls it): the same call."""
+    _shmem.aclshmem_finalize()
+
+
+def set_conf_store_tls(enable, tls_info):
+    """set_conf_store_tls(enable: bool, tls_info: str) -> int
+
+    Real ACLSHMEM's switch for TLS on its configuration store. libzeshmem
+    has no such store: its bootstrap admits a process by the job's secret
+    (the unique id's nonce), on loopback unless ZESHMEM_BOOT_IFACE says
+    otherwise. enable=False returns 0 (what real ACLSHMEM's scripts check
+    with `if ret != 0: raise`); enable=True returns -95 (-EOPNOTSUPP) with
+    one line on stderr."""
+    if not isinstance(enable, bool):
+        raise TypeError("set_conf_store_tls: enable must be a bool, not %s"
+                        % type(enable).__name__)
+    if not isinstance(tls_info, str):
+        raise TypeError("set_conf_store_tls: tls_info must be a str, not %s"
+                        % type(tls_info).__name__)
+    if not enable:
+        return 0
+    sys.stderr.write("shmem: set_conf_store_tls: TLS is not supported "
+                     "(libzeshmem's bootstrap has no configuration store)\n")
+    sys.stderr.flush()
+    return -95

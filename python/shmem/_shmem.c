@@ -798,25 +798,29 @@ py_init(PyObject *m, PyObject *attr)
 }
 
 PyDoc_STRVAR(init_uid_doc,
-"_aclshmem_init_using_unique_id($module, rank, nranks, mem_size, uid)\n"
-"--\n\n"
+"_aclshmem_init_using_unique_id($module, rank, nranks, mem_size, uid,\n"
+"    op_engine_type=-1)\n--\n\n"
 "aclshmem_init_using_unique_id's call (the package wraps it): the error "
-"code, 0 or a negative errno value.");
+"code, 0 or a negative errno value. op_engine_type: an OpEngineType "
+"value, -1 for the ZESHMEM_COPY option (the launchers' starts pass "
+"InitAttr's).");
 
 static PyObject *
 py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	    PyObject *kwn)
 {
 	static const char *const names[] = { "rank", "nranks", "mem_size",
-					     "uid" };
+					     "uid", "op_engine_type" };
 	const char *fn = "aclshmem_init_using_unique_id";
-	PyObject *o[4];
-	long long rank, nranks;
+	PyObject *o[5];
+	long long rank, nranks, copy = SHMEMX_COPY_DEFAULT;
 	uint64_t ms;
-	if (parse(fn, args, nargs, kwn, names, 4, 4, o) ||
+	if (parse(fn, args, nargs, kwn, names, 4, 5, o) ||
 	    get_ll(fn, "nranks", o[1], 1, 1 << 24, &nranks) ||
 	    get_ll(fn, "rank", o[0], 0, nranks - 1, &rank) ||
-	    get_u64(fn, "mem_size", o[2], &ms))
+	    get_u64(fn, "mem_size", o[2], &ms) ||
+	    (o[4] && get_ll(fn, "op_engine_type", o[4], SHMEMX_COPY_DEFAULT,
+			    SHMEMX_COPY_ENGINE, &copy)))
 		return NULL;
 	Py_buffer b;
 	if (!PyObject_CheckBuffer(o[3]) || PyUnicode_Check(o[3]))
@@ -834,7 +838,7 @@ py_init_uid(PyObject *m, PyObject *const *args, Py_ssize_t nargs,
 	}
 	memcpy(uid.internal, b.buf, sizeof(uid.internal));
 	PyBuffer_Release(&b);
-	if (apply_attrs(fn, ms, SHMEMX_COPY_DEFAULT))
+	if (apply_attrs(fn, ms, (int)copy))
 		return NULL;
 	int rc, prov = 0, was = shmem_my_pe() >= 0;
 	Py_BEGIN_ALLOW_THREADS

@@ -3,9 +3,11 @@
 size from the launcher's environment, InitAttr's real fields, `if ret !=
 0: raise`, malloc / free, my_pe / pe_count, team queries with the int team
 id 0, the team's config, the init status before, during and after, and
-finalize. Run under zeshrun (ZESHMEM_RANK / ZESHMEM_NRANKS), mpirun
-(PMIX_RANK / OMPI_COMM_WORLD_SIZE) or torchrun's variables (RANK /
-WORLD_SIZE). Prints "init_test.py running success!" on each rank."""
+finalize, with real ACLSHMEM's spellings (set_conf_store_tls,
+OpEngineType.MTE, aclshmem_finialize). Run under zeshrun (ZESHMEM_RANK /
+ZESHMEM_NRANKS), shmem.run (SHMEM_RUN_RANK / SHMEM_RUN_NRANKS), mpirun
+(PMIX_RANK / OMPI_COMM_WORLD_SIZE) or torchrun (RANK / WORLD_SIZE).
+Prints "init_test.py running success!" on each rank."""
 import os
 
 import shmem as ash
@@ -17,6 +19,7 @@ G_IP_PORT = "tcp://127.0.0.1:8666"
 
 def launcher():
     for r, n in (("ZESHMEM_RANK", "ZESHMEM_NRANKS"),
+                 ("SHMEM_RUN_RANK", "SHMEM_RUN_NRANKS"),
                  ("PMIX_RANK", "OMPI_COMM_WORLD_SIZE"),
                  ("RANK", "WORLD_SIZE")):
         if r in os.environ and n in os.environ:
@@ -28,13 +31,17 @@ def run_tests():
     rank, world_size = launcher()
     if ash.aclshmemx_init_status() != ash.InitStatus.NOT_INITIALIZED:
         raise ValueError("[ERROR] initialized before aclshmem_init")
+    # real ACLSHMEM's TLS switch for its config store (off)
+    ret = ash.set_conf_store_tls(False, "")
+    if ret != 0:
+        raise ValueError("[ERROR] set_conf_store_tls failed")
     # init with real ACLSHMEM's attributes
     attributes = ash.InitAttr()
     attributes.my_rank = rank
     attributes.n_ranks = world_size
     attributes.local_mem_size = g_ash_size
     attributes.ip_port = G_IP_PORT
-    attributes.option_attr.data_op_engine_type = ash.OpEngineType.DIRECT
+    attributes.option_attr.data_op_engine_type = ash.OpEngineType.MTE
     attributes.option_attr.control_operation_timeout = 60
     ret = ash.aclshmem_init(attributes)
     if ret != 0:
@@ -70,8 +77,8 @@ def run_tests():
     if not isinstance(config, ash.TeamConfig) or config.num_contexts != 0:
         raise ValueError("[ERROR] team config %r" % config)
     ash.aclshmem_barrier_all()
-    # finalize
-    ash.aclshmem_finalize()
+    # finalize (real ACLSHMEM's older spelling)
+    ash.aclshmem_finialize()
     if ash.aclshmemx_init_status() != ash.InitStatus.NOT_INITIALIZED:
         raise ValueError("[ERROR] initialized after aclshmem_finalize")
 

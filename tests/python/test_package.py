@@ -3,7 +3,8 @@
 venv (--system-site-packages: Debian's numpy and meson-python; no network:
 --no-build-isolation --no-deps), the package used from outside the tree
 with no PYTHONPATH, LD_LIBRARY_PATH or ZE_ENABLE_ALT_DRIVERS (the wheel
-holds libzeshmem and zemem's driver), its metadata, then `pip uninstall`.
+holds libzeshmem and zemem's driver), its launcher shmem-run, its
+metadata, then `pip uninstall`.
 
 Environment (tests/python/meson.build): PY (Debian's interpreter),
 ZESHRUN, SRCROOT (the source tree).
@@ -68,7 +69,9 @@ def test_wheel_installs_runs_uninstalls(venv):
     assert "License: MIT\n" in show, show
     files = show.split("Files:", 1)[1].split()
     for f in ("shmem/__init__.py", "shmem/__init__.pyi", "shmem/py.typed",
-              "shmem/libzeshmem.so.1", "shmem/libze_zemem.so.1"):
+              "shmem/_init.py", "shmem/_start.py", "shmem/run.py",
+              "shmem/torch.py", "shmem/libzeshmem.so.1",
+              "shmem/libze_zemem.so.1", "../../../bin/shmem-run"):
         assert f in files, show
     assert any(f.startswith("shmem/_shmem.") and f.endswith(".so")
                for f in files), show
@@ -116,7 +119,18 @@ print("package ok")
     ex.write_text(open(os.path.join(HERE, "example.py")).read())
     out = sh([ZESHRUN, "-n", "2", "--", vpy, str(ex)], cwd=tmp)
     assert "PE 0 of 2" in out and "PE 1 of 2" in out, out
+    # The same by the wheel's launcher: the command shmem-run (the venv's
+    # interpreter runs the PEs) and python -m shmem.run.
+    run = os.path.join(os.path.dirname(vpy), "shmem-run")
+    out = sh([run, "-n", "2", str(ex)], cwd=tmp)
+    assert "PE 0 of 2" in out and "PE 1 of 2" in out, out
+    sc = tmp / "start_case.py"
+    sc.write_text(open(os.path.join(HERE, "start_case.py")).read())
+    out = sh([vpy, "-m", "shmem.run", "-n", "3", str(sc), "3"], cwd=tmp)
+    for pe in range(3):
+        assert "PE %d of 3: start ok" % pe in out, out
     sh([vpy, "-m", "pip", "uninstall", "-y", "zeshmem"], cwd=tmp)
+    assert not os.path.exists(run)
     # (an installed copy elsewhere, e.g. meson install's, may remain)
     out = sh([vpy, "-c", "import importlib.util as u; "
               "s = u.find_spec('shmem'); print(s and s.origin)"], cwd=tmp)

@@ -191,25 +191,60 @@ def test_launcher_no_warning():
     assert "warning" not in out, out
 
 
-def test_torchrun_env_alone():
-    """torchrun's variables without a job launcher: the real-ACLSHMEM-shaped
-    script (my_rank = RANK, n_ranks = WORLD_SIZE) is told so on every rank,
-    never run as N jobs of one PE."""
-    script = os.path.join(HERE, "aclshmem_init_test.py")
-    for r in range(2):
-        before = shm_entries()
-        p = subprocess.run(
-            alone(["RANK=%d" % r, "LOCAL_RANK=%d" % r, "WORLD_SIZE=2",
-                   "MASTER_ADDR=127.0.0.1", "MASTER_PORT=29500", PY,
-                   script]), stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, timeout=JOB_S, env=env())
-        assert p.returncode == 1, p.stdout
-        assert WARN % ("WORLD_SIZE", 2, 2) in p.stdout, p.stdout
-        assert ("shmem.AclshmemInvalid: aclshmem_init: InitAttr my_rank=%d "
-                "n_ranks=2, but the job has PE 0 of 1" % r) in p.stdout, \
-            p.stdout
-        assert "running success" not in p.stdout, p.stdout
-        assert shm_entries() == before
+def test_names_real_aclshmem():
+    """Real ACLSHMEM's spellings beside seed 003's: SignalOp.SIGNAL_SET,
+    CmpOp.CMP_EQ .., OpEngineType.MTE / SDMA (aliases: the same members,
+    not iterated), aclshmem_finialize, set_conf_store_tls."""
+    code = r"""
+import shmem
+S, C, E = shmem.SignalOp, shmem.CmpOp, shmem.OpEngineType
+assert S.SIGNAL_SET is S.SET and S.SIGNAL_ADD is S.ADD
+assert S["SIGNAL_SET"] is S.SET and [m.name for m in S] == ["SET", "ADD"]
+for n in ["EQ", "NE", "GT", "GE", "LT", "LE"]:
+    assert getattr(C, "CMP_" + n) is C[n] is C["CMP_" + n], n
+assert (C.CMP_EQ, C.CMP_NE, C.CMP_GT, C.CMP_LE, C.CMP_LT, C.CMP_GE) == \
+    (1, 2, 3, 4, 5, 6)
+assert E.MTE is E.DIRECT and E.SDMA is E.ENGINE and E["MTE"] is E.DIRECT
+assert [m.name for m in E] == ["AUTO", "DIRECT", "ENGINE"]
+a = shmem.InitAttr()
+a.option_attr.data_op_engine_type = E.MTE
+assert a.option_attr.data_op_engine_type is E.DIRECT
+assert shmem.set_conf_store_tls(False, "") == 0
+assert shmem.set_conf_store_tls(True, "x") == -95
+for bad in [(1, ""), (False, None)]:
+    try:
+        shmem.set_conf_store_tls(*bad)
+    except TypeError as e:
+        print("TypeError:", e)
+    else:
+        raise AssertionError(bad)
+assert shmem.aclshmem_init(shmem.InitAttr(mem_size=1 << 20)) == 0
+p = shmem.aclshmem_malloc(64)
+shmem.aclshmemx_putmem_signal(p, p, 0, p + 8, 5, S.SIGNAL_SET, 0)
+shmem.aclshmem_signal_wait_until(p + 8, C.CMP_EQ, 5)
+shmem.aclshmemx_putmem_signal(p, p, 0, p + 8, 2, S.SIGNAL_ADD, 0)
+shmem.aclshmem_signal_wait_until(p + 8, C.CMP_GE, 7)
+shmem.aclshmem_free(p)
+shmem.aclshmem_finialize()
+assert shmem.aclshmemx_init_status() == shmem.InitStatus.NOT_INITIALIZED
+print("names ok")
+"""
+    out = run(alone([PY, "-c", code]))
+    assert "names ok" in out, out
+    assert "TypeError: set_conf_store_tls: enable must be a bool, not int" \
+        in out, out
+    assert "TypeError: set_conf_store_tls: tls_info must be a str, not " \
+        "NoneType" in out, out
+    assert out.count("shmem: set_conf_store_tls: TLS is not supported") \
+        == 1, out
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_start_shmem_run_aclshmem_script(n):
+    """Real ACLSHMEM's init test shape under shmem.run."""
+    out = run_tagged([PY, "-m", "shmem.run", "-n", str(n),
+                      os.path.join(HERE, "aclshmem_init_test.py")])
+    assert out.count("init_test.py running success!") == n, out
 
 
 def test_teams_seed_example_8_pes():
@@ -427,3 +462,332 @@ print("docs ok")
 """
     out = run([PY, "-c", code])
     assert "docs ok" in out
+
+
+# ---- starts: zeshrun, mpirun, shmem.run, torchrun, torch's spawn ------------
+# Each job runs start_case.py (a put ring, a get ring, a barrier, exact
+# values) on 1, 2 and 3 PEs. Every process of a job carries a tag in its
+# environment; after the job none may be left (PEs, what they started).
+
+START = os.path.join(HERE, "start_case.py")
+
+
+def tagged():
+    return "start-%d-%d" % (os.getpid(), time.monotonic_ns())
+
+
+def leftover(tag):
+    """Live processes whose environment has SHMEM_TEST_TAG=tag."""
+    want = ("SHMEM_TEST_TAG=" + tag).encode()
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit() or int(d) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/environ" % d, "rb") as f:
+                if want not in f.read().split(b"\0"):
+                    continue
+            with open("/proc/%s/stat" % d) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+        except OSError:
+            continue
+        pids.append(int(d))
+    return pids
+
+
+def no_leftover(tag):
+    """The job's processes are gone (a killed one may take a moment to be
+    reaped by init: bounded)."""
+    for _ in range(100):
+        left = leftover(tag)
+        if not left:
+            return
+        time.sleep(0.1)
+    raise AssertionError("processes left behind: %s" % left)
+
+
+def start_oks(out, n):
+    for pe in range(n):
+        assert "PE %d of %d: start ok" % (pe, n) in out, out
+    assert out.count("start ok") == n, out
+    assert "warning" not in out, out
+
+
+def run_tagged(argv, expect=0, **extra):
+    tag = tagged()
+    out = run(alone(argv), expect, SHMEM_TEST_TAG=tag, **extra)
+    no_leftover(tag)
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_start_zeshrun(n):
+    start_oks(run_tagged([ZESHRUN, "-n", str(n), "--", PY, START, str(n)]),
+              n)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_start_mpirun(n):
+    m = mpirun_or_skip()
+    out = run_tagged([m] + MPIRUN + ["-np", str(n), "-x", "PYTHONPATH", PY,
+                                     START, str(n)])
+    if "ZESHMEM_BOOTSTRAP=pmix unsupported" in out:
+        pytest.skip("libzeshmem built without PMIx")
+    start_oks(out, n)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_start_shmem_run(n):
+    """python3 -m shmem.run -n N prog.py: the package's launcher."""
+    start_oks(run_tagged([PY, "-m", "shmem.run", "-n", str(n), START,
+                          str(n)]), n)
+
+
+def test_start_shmem_run_once():
+    """Under shmem.run a process forms its job once: an init after
+    finalize raises AclshmemError (not a silent job of one PE)."""
+    out = run_tagged([PY, "-m", "shmem.run", "-n", "2", START, "2",
+                      "reinit"])
+    start_oks(out, 2)
+    assert out.count("reinit: aclshmem_init: shmem.run's job is formed "
+                     "once per process (this one's pipe to the launcher "
+                     "was used, or never given)") == 2, out
+
+
+def test_start_shmem_run_usage():
+    """Bad arguments: status 2, a line saying why, nothing started."""
+    for args, why in [([], "-n N is required"),
+                      (["-n", "0", START], "-n 0: want 1 .. 4096"),
+                      (["-n", "x", START], "-n 'x' is not a number"),
+                      (["-n", "2"], "no program to run"),
+                      (["-n", "2", "-g", "-1", START],
+                       "-g -1: want 0 .. 3600 seconds"),
+                      (["-n", "2", "--bogus", START],
+                       "unknown option --bogus")]:
+        out = run_tagged([PY, "-m", "shmem.run"] + args, expect=2)
+        assert out.startswith("shmem.run: %s\nusage:" % why), out
+    out = run_tagged([PY, "-m", "shmem.run", "-n", "2", "--no-python",
+                      "/nonexistent/prog"], expect=127)
+    assert "shmem.run: cannot start /nonexistent/prog" in out, out
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_start_shmem_run_failure(n):
+    """The last PE exits with 3 while the others wait in a barrier: the
+    job ends with 3, one line names the PE, the others and every PE's
+    child (a sleep) are gone."""
+    out = run_tagged([PY, "-m", "shmem.run", "-n", str(n), "-g", "1", START,
+                      str(n), "fail"], expect=3)
+    assert "shmem.run: PE %d (pid " % (n - 1) in out, out
+    assert ") exited with status 3\n" in out, out
+    assert out.count("shmem.run: PE") == 1, out
+    assert "not ended" not in out, out
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT,
+                                 signal.SIGKILL])
+def test_start_shmem_run_signalled(sig):
+    """The launcher is signalled while its 2 PEs (each with a child) wait:
+    SIGTERM / SIGINT are forwarded (status 128+S); after SIGKILL the
+    keeper ends the group. Nothing is left either way."""
+    tag = tagged()
+    before = shm_entries()
+    p = subprocess.Popen(alone([PY, "-m", "shmem.run", "-n", "2", "-g", "1",
+                                START, "2", "wait"]),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True, env=env(SHMEM_TEST_TAG=tag))
+    try:
+        lines = [p.stdout.readline(), p.stdout.readline()]
+        assert sorted(lines) == ["PE 0: ready\n", "PE 1: ready\n"], lines
+        assert len(leftover(tag)) == 6   # launcher, keeper, 2 PEs, 2 sleeps
+        p.send_signal(sig)
+        out = p.communicate(timeout=JOB_S)[0]
+    finally:
+        p.kill()
+        p.wait()
+    assert p.returncode == (-sig if sig == signal.SIGKILL else 128 + sig), \
+        (p.returncode, out)
+    assert "not ended" not in out, out
+    no_leftover(tag)
+    assert shm_entries() == before
+
+
+def torchrun_env(r, n, port, **extra):
+    e = dict(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE=str(n),
+             LOCAL_WORLD_SIZE=str(n), MASTER_ADDR="127.0.0.1",
+             MASTER_PORT=str(port))
+    e.update(extra)
+    return ["%s=%s" % kv for kv in e.items()]
+
+
+def free_port():
+    """A loopback port and the next one, both free now."""
+    import socket
+    for _ in range(50):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port >= 65535:
+            continue
+        try:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", port + 1))
+            return port
+        except OSError:
+            continue
+    pytest.skip("no two free consecutive loopback ports")
+
+
+def env_job(n, argv, port=None, expect=0, **extra):
+    """n processes with torchrun's variables (no torchrun): the package's
+    TCP rendezvous at MASTER_PORT + 1 on 127.0.0.1."""
+    port = port or free_port()
+    tag = tagged()
+    before = shm_entries()
+    procs = [subprocess.Popen(alone(["/usr/bin/env"] +
+                                    torchrun_env(r, n, port, **extra) +
+                                    argv),
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True,
+                              env=env(SHMEM_TEST_TAG=tag))
+             for r in range(n)]
+    outs = []
+    try:
+        for p in procs:
+            outs.append(p.communicate(timeout=JOB_S)[0])
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    for r, p in enumerate(procs):
+        assert p.returncode == expect, "rank %d: %d\n%s" % (
+            r, p.returncode, outs[r])
+    no_leftover(tag)
+    assert shm_entries() == before
+    return "".join(outs)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_start_torchrun_env(n):
+    """RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: aclshmem_init forms one
+    job of WORLD_SIZE PEs (rank 0 serves the unique id on 127.0.0.1)."""
+    start_oks(env_job(n, [PY, START, str(n)]), n)
+
+
+def test_start_torchrun_env_aclshmem_script():
+    """Real ACLSHMEM's init test shape (my_rank = RANK, n_ranks =
+    WORLD_SIZE, `if ret != 0: raise`, team 0) under torchrun's variables
+    on 2 and 3 ranks."""
+    for n in (2, 3):
+        out = env_job(n, [PY, os.path.join(HERE, "aclshmem_init_test.py")])
+        assert out.count("init_test.py running success!") == n, out
+        for r in range(n):
+            assert "rank[%d]: my_pe:%d and pe_count:%d" % (r, r, n) in out
+
+
+def test_start_torchrun_env_strangers():
+    """Rank 0's rendezvous answers only "zeshmem-uid-1 RANK N RUN_ID" for a
+    rank of the job not yet served: silence (1 s), garbage, a wrong size
+    or rank get no id; the job then forms as usual."""
+    import socket
+    port = free_port()
+    tag = tagged()
+    e = env(SHMEM_TEST_TAG=tag)
+    r0 = subprocess.Popen(alone(["/usr/bin/env"] + torchrun_env(0, 2, port)
+                                + [PY, START, "2"]),
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, env=e)
+    try:
+        def ask(data, wait=True):
+            for _ in range(400):
+                try:
+                    c = socket.create_connection(("127.0.0.1", port + 1), 5)
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            with c:
+                if data:
+                    c.sendall(data)
+                c.settimeout(10)
+                got = b""
+                while True:
+                    b = c.recv(512)
+                    if not b:
+                        return got
+                    got += b
+        assert ask(b"") == b""                      # silent: closed after 1 s
+        assert ask(b"GET / HTTP/1.0\r\n\r\n") == b""
+        assert ask(b"zeshmem-uid-1 1 3 -\n") == b"refused\n"   # wrong size
+        assert ask(b"zeshmem-uid-1 2 2 -\n") == b"refused\n"   # no such rank
+        assert ask(b"zeshmem-uid-1 0 2 -\n") == b"refused\n"   # rank 0
+        assert ask(b"zeshmem-uid-1 1 2 other\n") == b"refused\n"  # run id
+        r1 = subprocess.run(alone(["/usr/bin/env"] +
+                                  torchrun_env(1, 2, port) +
+                                  [PY, START, "2"]),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=e, timeout=JOB_S)
+        out0 = r0.communicate(timeout=JOB_S)[0]
+    finally:
+        r0.kill()
+        r0.wait()
+    assert r1.returncode == 0 and r0.returncode == 0, (r1.stdout, out0)
+    start_oks(out0 + r1.stdout, 2)
+    no_leftover(tag)
+
+
+def test_start_torchrun_env_bad():
+    """RANK outside WORLD_SIZE, a MASTER_PORT that is no number: a clear
+    AclshmemInvalid, nothing started; a rank whose rank 0 never comes
+    fails after ZESHMEM_TIMEOUT naming the address."""
+    out = run_tagged(["/usr/bin/env"] + torchrun_env(2, 2, 29500) +
+                     [PY, START, "2"], expect=1)
+    assert "shmem.AclshmemInvalid: aclshmem_init: RANK 2 of WORLD_SIZE 2" \
+        in out, out
+    out = run_tagged(["/usr/bin/env"] + torchrun_env(1, 2, "x") +
+                     [PY, START, "2"], expect=1)
+    assert "aclshmem_init: MASTER_PORT='x' is not a number" in out, out
+    port = free_port()
+    out = run_tagged(["/usr/bin/env"] + torchrun_env(1, 2, port) +
+                     [PY, START, "2"], expect=1, ZESHMEM_TIMEOUT="2")
+    assert ("shmem.AclshmemError: aclshmem_init: rank 1 got no unique id "
+            "from rank 0 at 127.0.0.1 port %d within ZESHMEM_TIMEOUT=2 s"
+            % (port + 1)) in out, out
+
+
+def torchrun(n, args, tmp_path):
+    """The real torchrun (python3 -m torch.distributed.run), static
+    rendezvous on 127.0.0.1. --redirects 1 --tee 1: Debian's torch 1.13 on
+    Python 3.11 cannot parse the default "0" (enum.IntFlag's iteration
+    changed), so stdout goes to files under tmp_path and to ours. gloo
+    on the loopback interface only (GLOO_SOCKET_IFNAME=lo: else it takes
+    the host name's address)."""
+    torch_or_skip()
+    port = free_port()
+    return run_tagged([PY, "-m", "torch.distributed.run", "--nnodes", "1",
+                       "--nproc_per_node", str(n), "--master_addr",
+                       "127.0.0.1", "--master_port", str(port),
+                       "--redirects", "1", "--tee", "1", "--log_dir",
+                       str(tmp_path)] + args, GLOO_SOCKET_IFNAME="lo")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_start_torchrun(n, tmp_path):
+    start_oks(torchrun(n, [START, str(n)], tmp_path), n)
+
+
+def test_start_torchrun_process_group(tmp_path):
+    """torchrun, init_process_group("gloo") first, then aclshmem_init: the
+    id goes over the process group."""
+    start_oks(torchrun(2, [START, "2", "pg"], tmp_path), 2)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("how", ["torch", "init"])
+def test_start_torch_spawn(n, how):
+    """torch.multiprocessing.spawn, init_process_group over gloo, then
+    shmem.torch.init_with_process_group() (torch) or aclshmem_init (init,
+    which finds the initialized group)."""
+    torch_or_skip()
+    start_oks(run_tagged([PY, START, "spawn", str(n), how],
+                         GLOO_SOCKET_IFNAME="lo"), n)
