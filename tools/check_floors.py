@@ -82,36 +82,64 @@ def resolve(src_root, including, name):
     return None
 
 
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def includes_of(path):
+    """(line number, name) of every #include "name" of the file."""
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if m:
+                yield no, m.group(1)
+
+
+def nm_scan(objs, module_fn, defines=lambda mod: True):
+    """nm over objs: ({symbol: module defining it}, {(module, object):
+    {symbols it takes}}); module_fn(object) names an object's module
+    (None: skipped); defines(module) says whether its definitions count."""
+    defs, undef = {}, {}
+    for o in objs:
+        mod = module_fn(o)
+        if mod is None:
+            continue
+        out = subprocess.run(["nm", o], capture_output=True, text=True,
+                             check=True).stdout
+        undef.setdefault((mod, o), set())
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1] in "TDBRCVW" and defines(mod):
+                defs.setdefault(f[2], mod)
+            elif len(f) == 2 and f[0] == "U":
+                undef[(mod, o)].add(f[1])
+    return defs, undef
+
+
 def check_includes(src_root):
     bad = []
     drv = os.path.join(src_root, "driver")
-    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     for path in sorted(glob.glob(os.path.join(drv, "**", "*.[ch]"),
                                  recursive=True)):
         rel = os.path.relpath(path, drv)
         mod = module_of(rel)
         if mod is None:
             continue
-        with open(path, encoding="utf-8") as f:
-            for no, line in enumerate(f, 1):
-                m = inc.match(line)
-                if not m:
-                    continue
-                to = resolve(src_root, rel, m.group(1))
-                if to is None or to == "common":
-                    continue
-                tmod = module_of(to)
-                if tmod is None:
-                    continue
-                where = "driver/%s:%d" % (rel, no)
-                if to in PRIVATE and PRIVATE[to] != mod:
-                    bad.append("%s: %s includes %s, private to %s/" %
-                               (where, mod, to, PRIVATE[to]))
-                elif floor(tmod) > floor(mod):
-                    bad.append("%s: %s (floor %d) includes %s of %s "
-                               "(floor %d, above)" %
-                               (where, mod, floor(mod), to, tmod,
-                                floor(tmod)))
+        for no, name in includes_of(path):
+            to = resolve(src_root, rel, name)
+            if to is None or to == "common":
+                continue
+            tmod = module_of(to)
+            if tmod is None:
+                continue
+            where = "driver/%s:%d" % (rel, no)
+            if to in PRIVATE and PRIVATE[to] != mod:
+                bad.append("%s: %s includes %s, private to %s/" %
+                           (where, mod, to, PRIVATE[to]))
+            elif floor(tmod) > floor(mod):
+                bad.append("%s: %s (floor %d) includes %s of %s "
+                           "(floor %d, above)" %
+                           (where, mod, floor(mod), to, tmod,
+                            floor(tmod)))
     return bad
 
 
@@ -133,18 +161,7 @@ def check_symbols(build):
                                  recursive=True)]
     if not objs:
         return ["no object files under %s/driver" % build]
-    defs, undef = {}, {}
-    for o in objs:
-        out = subprocess.run(["nm", o], capture_output=True, text=True,
-                             check=True).stdout
-        mod = object_module(o)
-        undef.setdefault((mod, o), set())
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) == 3 and f[1] in "TDBRC":
-                defs[f[2]] = mod
-            elif len(f) == 2 and f[0] == "U":
-                undef[(mod, o)].add(f[1])
+    defs, undef = nm_scan(objs, object_module)
     bad = []
     for (mod, o), syms in sorted(undef.items()):
         for s in sorted(syms):
@@ -188,7 +205,6 @@ def sh_headers(src_root):
 def sh_check_includes(src_root):
     bad = []
     heads = sh_headers(src_root)
-    inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     files = []
     for top in ("shmem", "wholememory", "python"):
         files += glob.glob(os.path.join(src_root, top, "**", "*.[ch]"),
@@ -198,28 +214,24 @@ def sh_check_includes(src_root):
         mod = sh_module_of(rel)
         if mod is None:
             continue
-        with open(path, encoding="utf-8") as f:
-            for no, line in enumerate(f, 1):
-                m = inc.match(line)
-                if not m:
-                    continue
-                name = os.path.basename(m.group(1))
-                here = os.path.join(os.path.dirname(path), m.group(1))
-                tmod = heads.get(name)
-                if tmod is None or (os.path.isfile(here) and
-                                    sh_module_of(os.path.relpath(
-                                        os.path.normpath(here),
-                                        src_root)) == mod):
-                    continue
-                where = "%s:%d" % (rel, no)
-                if mod in SH_ABOVE and tmod not in SH_ABOVE:
-                    bad.append("%s: %s includes %s, private to "
-                               "libzeshmem (%s)" % (where, mod, name, tmod))
-                elif SH_FLOORS.index(tmod) > SH_FLOORS.index(mod):
-                    bad.append("%s: %s (floor %d) includes %s of %s "
-                               "(floor %d, above)" %
-                               (where, mod, SH_FLOORS.index(mod), name,
-                                tmod, SH_FLOORS.index(tmod)))
+        for no, inc in includes_of(path):
+            name = os.path.basename(inc)
+            here = os.path.join(os.path.dirname(path), inc)
+            tmod = heads.get(name)
+            if tmod is None or (os.path.isfile(here) and
+                                sh_module_of(os.path.relpath(
+                                    os.path.normpath(here),
+                                    src_root)) == mod):
+                continue
+            where = "%s:%d" % (rel, no)
+            if mod in SH_ABOVE and tmod not in SH_ABOVE:
+                bad.append("%s: %s includes %s, private to "
+                           "libzeshmem (%s)" % (where, mod, name, tmod))
+            elif SH_FLOORS.index(tmod) > SH_FLOORS.index(mod):
+                bad.append("%s: %s (floor %d) includes %s of %s "
+                           "(floor %d, above)" %
+                           (where, mod, SH_FLOORS.index(mod), name,
+                            tmod, SH_FLOORS.index(tmod)))
     return bad
 
 
@@ -243,20 +255,8 @@ def sh_check_symbols(build):
                           recursive=True)
     if not any("libzeshmem_core" in o for o in objs):
         return ["no object files of libzeshmem under %s/shmem" % build]
-    defs, undef = {}, {}
-    for o in objs:
-        mod = sh_object_module(build, o)
-        if mod is None:
-            continue
-        out = subprocess.run(["nm", o], capture_output=True, text=True,
-                             check=True).stdout
-        undef.setdefault((mod, o), set())
-        for line in out.splitlines():
-            f = line.split()
-            if len(f) == 3 and f[1] in "TDBRCVW" and mod != "tools":
-                defs.setdefault(f[2], mod)
-            elif len(f) == 2 and f[0] == "U":
-                undef[(mod, o)].add(f[1])
+    defs, undef = nm_scan(objs, lambda o: sh_object_module(build, o),
+                          lambda mod: mod != "tools")
     bad = []
     for (mod, o), syms in sorted(undef.items()):
         for s in sorted(syms):
