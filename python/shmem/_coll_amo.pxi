@@ -221,11 +221,11 @@ def _reduce(team, op, code, dest, source, nelems):
     cdef uint64_t d = get_u64(fn, "dest", dest)
     cdef uint64_t s = get_u64(fn, "source", source)
     cdef size_t n = get_size(fn, "nelems", nelems)
-    cdef int sz = int(code[1:])
-    _sym2(fn, d, n * sz, s, n * sz)
     c = _REDUCE_CASE.get((op, code))
     if c is None:
         return False
+    cdef size_t sz = int(code[1:])
+    _sym2(fn, d, n * sz, s, n * sz)
     cdef int ci = c, rc
     cdef void *dp = <void *><uintptr_t>d
     cdef const void *sp = <const void *><uintptr_t>s
@@ -482,10 +482,11 @@ cdef object _amo_int(str fn, object v, str code):
     """v as the integer of dtype code (wrapped to its bits, as numpy
     stores it); TypeError for a non-integer."""
     cdef object i = _index(fn, "value", v)
-    cdef int bits = int(code[1:]) * 8
-    i &= (1 << bits) - 1
-    if code[0] == "i" and i >= 1 << (bits - 1):
-        i -= 1 << bits
+    cdef object bits = int(code[1:]) * 8    # Python ints: no C shifts
+    cdef object one = 1
+    i &= (one << bits) - 1
+    if code[0] == "i" and i >= one << (bits - 1):
+        i -= one << bits
     return i
 
 

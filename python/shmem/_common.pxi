@@ -59,6 +59,10 @@ def _signature(f, names):
     return f
 
 
+# 2**64, a Python int
+cdef object _U64_END = 18446744073709551616
+
+
 cdef inline bint _is_int(object o):
     return isinstance(o, int) and not isinstance(o, bool)
 
@@ -92,7 +96,7 @@ cdef uint64_t get_u64(str fn, str what, object o) except? 0xffffffffffffffff:
         x = PyLong_AsUnsignedLongLong(o)
         return x
     cdef object i = _index(fn, what, o)
-    if i < 0 or i >= 1 << 64:
+    if i < 0 or i >= _U64_END:
         raise AclshmemInvalid("%s: %s %d is negative or does not fit in "
                               "64 bits" % (fn, what, i))
     return i
