@@ -276,3 +276,70 @@ def _peer_buffer(ptr, nbytes, pe):
                               "has no load/store view (use get / put)" %
                               (fn, q))
     return symbuf_new(<uintptr_t>r, n, <int>q)
+
+
+# ---- shmem.core's put and get: the objects' memory found here ------------
+
+cdef object _ndarray_type = None
+cdef object _core_info = None    # shmem.core._info (tensors and the rest)
+
+
+def _set_core_info(f):
+    """shmem.core registers its _info (the memory of any object it
+    takes) for the objects the fast path below does not know."""
+    global _core_info
+    _core_info = f
+
+
+cdef int _mem_of(str fn, str what, object obj, bint write, uint64_t *p,
+                 uint64_t *n) except -1:
+    """The memory of a SymmetricBuffer or a C-contiguous numpy array
+    (buffer protocol: no Python-level attribute lookups), else of what
+    shmem.core's _info accepts (torch tensors)."""
+    global _ndarray_type
+    cdef Py_buffer v
+    cdef SymmetricBuffer b
+    if type(obj) is SymmetricBuffer:
+        b = obj
+        b._usable()
+        p[0] = b.ptr
+        n[0] = b.nbytes
+        return 0
+    if _ndarray_type is None:
+        import sys
+        np = sys.modules.get("numpy")
+        if np is not None:
+            _ndarray_type = np.ndarray
+    if _ndarray_type is not None and type(obj) is _ndarray_type:
+        try:
+            PyObject_GetBuffer(obj, &v, PyBUF_C_CONTIGUOUS |
+                               (PyBUF_WRITABLE if write else 0))
+        except (BufferError, ValueError) as e:
+            raise AclshmemInvalid("%s: %s: %s" % (fn, what, e)) from None
+        p[0] = <uintptr_t>v.buf
+        n[0] = <uint64_t>v.len
+        PyBuffer_Release(&v)
+        return 0
+    info = _core_info(fn, what, obj)
+    p[0] = info[1]
+    n[0] = info[2]
+    return 0
+
+
+def _core_rma(int k, dst, src, remote_pe):
+    """shmem.core's put (k 0), get (1), put_nbi (2), get_nbi (3): dst and
+    src a SymmetricBuffer, numpy array or tensor of the same size; the
+    remote side symmetric."""
+    fn = ("put", "get", "put_nbi", "get_nbi")[k]
+    cdef bint put = k == PUT or k == PUT_NBI
+    cdef uint64_t d, dn, s, sn
+    _mem_of(fn, "dst", dst, not put, &d, &dn)
+    _mem_of(fn, "src", src, False, &s, &sn)
+    if dn != sn:
+        raise AclshmemInvalid("%s: dst has %d bytes, src %d: they must be "
+                              "the same" % (fn, dn, sn))
+    cdef long long q = get_ll(fn, "pe", remote_pe, INT32_MIN, INT32_MAX)
+    need_init(fn)
+    check_pe(fn, q, 1)
+    check_sym(fn, "dst" if put else "src", d if put else s, sn)
+    _rma(k, <void *><uintptr_t>d, <const void *><uintptr_t>s, sn, <int>q)

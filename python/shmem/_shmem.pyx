@@ -54,7 +54,9 @@ from cpython.pycapsule cimport (PyCapsule_New, PyCapsule_IsValid,
                                 PyCapsule_GetPointer)
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.ref cimport Py_INCREF, Py_DECREF, PyObject
-from cpython.buffer cimport PyBuffer_FillInfo
+from cpython.buffer cimport (PyBuffer_FillInfo, PyObject_GetBuffer,
+                             PyBuffer_Release, PyBUF_C_CONTIGUOUS,
+                             PyBUF_WRITABLE)
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ._cshmem cimport *

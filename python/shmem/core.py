@@ -244,6 +244,9 @@ def _info(fn, what, obj):
                     (fn, what, type(obj).__name__))
 
 
+_shmem._set_core_info(_info)
+
+
 # ---- memory ----------------------------------------------------------------
 
 def buffer(size):
@@ -327,26 +330,22 @@ def _two(fn, dst, src):
 def put(dst, src, remote_pe, stream=None):
     """Copy the local src into the symmetric dst on remote_pe (the same
     number of bytes; complete on return)."""
-    d, s = _two("put", dst, src)
-    _shmem._put_nocheck(d[1], s[1], s[2], remote_pe, False)
+    _shmem._core_rma(0, dst, src, remote_pe)
 
 
 def put_nbi(dst, src, remote_pe, stream=None):
     """put that may complete later: quiet() completes it."""
-    d, s = _two("put_nbi", dst, src)
-    _shmem._put_nocheck(d[1], s[1], s[2], remote_pe, True)
+    _shmem._core_rma(2, dst, src, remote_pe)
 
 
 def get(dst, src, remote_pe, stream=None):
     """Copy the symmetric src on remote_pe into the local dst."""
-    d, s = _two("get", dst, src)
-    _shmem._get_nocheck(d[1], s[1], s[2], remote_pe, False)
+    _shmem._core_rma(1, dst, src, remote_pe)
 
 
 def get_nbi(dst, src, remote_pe, stream=None):
     """get that may complete later: quiet() completes it."""
-    d, s = _two("get_nbi", dst, src)
-    _shmem._get_nocheck(d[1], s[1], s[2], remote_pe, True)
+    _shmem._core_rma(3, dst, src, remote_pe)
 
 
 def _signal_addr(fn, signal_var):
