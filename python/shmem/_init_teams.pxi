@@ -136,13 +136,18 @@ def _aclshmem_init(attributes):
     return _init_rc(rc)
 
 
-def _aclshmem_init_using_unique_id(rank, nranks, mem_size, uid):
+def _aclshmem_init_using_unique_id(rank, nranks, mem_size, uid,
+                                   op_engine_type=-1):
     """aclshmem_init_using_unique_id's call (the package wraps it): the
-    error code, 0 or a negative errno value."""
+    error code, 0 or a negative errno value. op_engine_type: an
+    OpEngineType value, -1 for the ZESHMEM_COPY option (the launchers'
+    starts pass InitAttr's)."""
     fn = "aclshmem_init_using_unique_id"
     cdef long long nr = get_ll(fn, "nranks", nranks, 1, 1 << 24)
     cdef long long r = get_ll(fn, "rank", rank, 0, nr - 1)
     cdef uint64_t ms = get_u64(fn, "mem_size", mem_size)
+    cdef int copy = get_ll(fn, "op_engine_type", op_engine_type,
+                           SHMEMX_COPY_DEFAULT, SHMEMX_COPY_ENGINE)
     if isinstance(uid, str):
         raise TypeError("%s: uid must be bytes, not %.100s" %
                         (fn, type(uid).__name__))
@@ -158,7 +163,7 @@ def _aclshmem_init_using_unique_id(rank, nranks, mem_size, uid):
                               (fn, len(b), sizeof(u.internal)))
     cdef const unsigned char[:] v = bytes(b)
     memcpy(u.internal, &v[0], sizeof(u.internal))
-    apply_attrs(fn, ms, SHMEMX_COPY_DEFAULT)
+    apply_attrs(fn, ms, copy)
     cdef int rc, prov = 0, ir = <int>r, inr = <int>nr
     cdef bint was = shmem_my_pe() >= 0
     with nogil:

@@ -239,7 +239,8 @@ cdef Py_ssize_t shadow_exported():
 cdef void _detach(str kind, object obj):
     """Makes obj, made by the create call of kind, stop using its memory
     (see above): a tensor is set_() to an empty storage, an array made
-    read-only. Failures are reported as unraisable: the free goes on."""
+    read-only. A failure is reported (a RuntimeWarning): the free goes
+    on."""
     try:
         if kind == "tensor":
             obj.set_()
@@ -248,9 +249,9 @@ cdef void _detach(str kind, object obj):
         elif kind == "buffer":
             (<SymmetricBuffer>obj).freed = True
     except Exception as e:
-        import sys
-        sys.unraisablehook(sys.UnraisableHookArgs(
-            (type(e), e, e.__traceback__, "shmem: detaching", obj)))
+        _warnings.warn("shmem: the freed %s could not be detached from its "
+                       "memory (%s: %s); it must not be used any more" %
+                       (kind, type(e).__name__, e), RuntimeWarning)
 
 
 def _live_allocations():
