@@ -280,6 +280,12 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 		"shmem: set (any value but 0/no/off/false): the runtime's log "
 		"topics at debug level, unless ZEMEM_LOG_LEVEL names them",
 		.alias = "SHMEM_DEBUG" },
+	[U_OPT_SH_STATIC_DATA] = { "ZESHMEM_STATIC_DATA", U_OPT_BOOL, "1", 0,
+		1,
+		"shmem: the program's global and static variables symmetric "
+		"(0: the heap only; the Python package's default, since an "
+		"interpreter's own data is no program's and its threads write "
+		"it while init would share it)" },
 };
 
 static struct u_opt_value opt_values[U_OPT_COUNT];

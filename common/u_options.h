@@ -85,6 +85,7 @@ enum u_opt_id {
 	U_OPT_SH_INFO,
 	U_OPT_SH_VERSION,
 	U_OPT_SH_DEBUG,
+	U_OPT_SH_STATIC_DATA,
 	U_OPT_COUNT,
 };
 

@@ -16,8 +16,17 @@ aclshmem_init returns 0 on success (real ACLSHMEM's `if ret != 0:
 raise`), an int with status, my_pe and n_pes. Bad arguments raise
 ValueError or TypeError; runtime failures RuntimeError naming the call.
 """
-from ._shmem import *  # noqa: F401,F403 (the API is the module's)
-from ._shmem import __version__  # noqa: F401
+import os as _os
+
+# The interpreter's own global data is no Python program's symmetric
+# memory, and torch's, gloo's and faulthandler's threads write it while
+# shmem_init would move it onto shared memory (their writes would be
+# lost: a crash or a hang later). Only the heap is symmetric here unless
+# the environment asks otherwise (read at init).
+_os.environ.setdefault("ZESHMEM_STATIC_DATA", "0")
+
+from ._shmem import *  # noqa: F401,F403,E402 (the API is the module's)
+from ._shmem import __version__  # noqa: F401,E402
 # Initialization with real ACLSHMEM's return values and names (Python
 # over the C module's calls): these replace the C module's InitAttr.
 from ._init import (  # noqa: F401

@@ -270,6 +270,7 @@ struct sh_static {
 	size_t map_len, data_len;
 	uint64_t link_lo;                 /* map_lo before relocation */
 	bool on, swapped;
+	bool off;                         /* ZESHMEM_STATIC_DATA=0 */
 	int fd;                           /* the memfd until peers opened it */
 	char **view;                      /* [npes]: pe's map_lo as mapped here */
 	const char *why;                  /* not symmetric: why (or NULL) */

@@ -397,6 +397,12 @@ sh_static_swap(const void *uid, int nranks)
 	struct seg s = { 0 };
 	sh_static.on = false;
 	sh_static.swapped = false;
+	sh_static.off = !u_option_u64(U_OPT_SH_STATIC_DATA);
+	if (sh_static.off) {
+		sh_static.why = "ZESHMEM_STATIC_DATA=0";
+		sh_static.map_len = sh_static.data_len = 0;
+		return 0;
+	}
 	dl_iterate_phdr(find_cb, &s);
 	sh_static.why = s.why;
 	if (s.why) {
@@ -420,7 +426,8 @@ sh_static_swap(const void *uid, int nranks)
 }
 
 struct sblob {
-	int32_t status;            /* 0: swapped; 1: not symmetric here */
+	int32_t status;            /* 0: swapped; 1: not symmetric here;
+				      2: turned off (ZESHMEM_STATIC_DATA) */
 	int32_t fd;
 	uint64_t map_len, data_len, link_lo;
 };
@@ -501,7 +508,7 @@ sh_static_init(void)
 	if (!sh_static.swapped && !sh_static.why)
 		share();
 	struct sblob mine = {
-		.status = sh_static.swapped ? 0 : 1,
+		.status = sh_static.swapped ? 0 : sh_static.off ? 2 : 1,
 		.fd = sh_static.fd,
 		.map_len = sh_static.map_len,
 		.data_len = sh_static.data_len,
@@ -519,9 +526,10 @@ sh_static_init(void)
 	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
 		err = -EIO;
 	for (int i = 0; !err && i < n; i++) {
-		if (all[i].map_len == mine.map_len &&
-		    all[i].data_len == mine.data_len &&
-		    all[i].link_lo == mine.link_lo)
+		if (all[i].status == 2 || mine.status == 2 || /* turned off */
+		    (all[i].map_len == mine.map_len &&
+		     all[i].data_len == mine.data_len &&
+		     all[i].link_lo == mine.link_lo))
 			continue;
 		u_err("shmem", "PE %d's static data is %llu bytes at link "
 			       "address 0x%llx, this PE's %llu at 0x%llx: "
@@ -560,8 +568,10 @@ sh_static_init(void)
 	for (int i = 0; bad < 0 && i < n; i++)
 		if (st[i])
 			bad = i;
+	/* Turned off by a PE's option: no warning (its choice). */
+	bool chosen = bad >= 0 && bad < n && !st[bad] && all[bad].status == 2;
 	if (bad >= 0) {
-		if (sh.me == 0 || bad == sh.me)
+		if (!chosen && (sh.me == 0 || bad == sh.me))
 			u_warn("shmem", "static data is not symmetric: PE %d "
 					"could not share or map it%s%s", bad,
 			       bad == sh.me && sh_static.why ? ": " : "",

@@ -362,6 +362,27 @@ main(int argc, char **argv)
 		shmem_finalize();
 		return 0;
 	}
+	if (!strcmp(c, "off")) {
+		/* ZESHMEM_STATIC_DATA=0: the heap alone is symmetric (the
+		 * segment stays private: no peer sees it, nothing maps it) */
+		long *h = shmem_malloc(sizeof(long));
+		CHECK(h != NULL, "shmem_malloc");
+		CHECK(!shmem_addr_accessible(&gl[0], right),
+		      "static data accessible with ZESHMEM_STATIC_DATA=0");
+		CHECK(shmem_ptr(&gl[0], right) == NULL,
+		      "shmem_ptr of static data with ZESHMEM_STATIC_DATA=0");
+		CHECK(shmem_addr_accessible(h, right) == 1, "heap refused");
+		long v = me + 700;
+		shmem_long_put(h, &v, 1, right);
+		gl[0] = 42 + me;
+		shmem_barrier_all();
+		CHECK(*h == left + 700 && gl[0] == 42 + me,
+		      "heap %ld, static %ld", *h, gl[0]);
+		shmem_free(h);
+		shmem_finalize();
+		printf("PE %d: off ok (%d PEs)\n", me, npes);
+		return 0;
+	}
 	CHECK(!strcmp(c, "ops"), "unknown case %s", c);
 	if (argc > 2) {
 		int want = !strcmp(argv[2], "pie") ? ET_DYN : ET_EXEC;
