@@ -125,3 +125,54 @@ def test_four_ranks():
         zeshrun(4, "tensor", mt, "cpu")
         zeshrun(4, "embedding", mt, "cpu")
         zeshrun(4, "sampling", mt, "cpu")
+
+
+TORCHRUN_SH = r"""
+ip link set lo up || exit 97
+i=0
+while [ $i -lt "$N" ]; do
+  RANK=$i LOCAL_RANK=$i timeout -s KILL %d "$PY" "$CASES" "$@" &
+  i=$((i + 1))
+done
+st=0
+for p in $(jobs -p); do wait $p || st=$?; done
+exit $st
+""" % (JOB_S - 20)
+
+
+@pytest.mark.parametrize("case", [["comm"], ["embedding", "distributed",
+                                             "cpu"]])
+def test_torchrun_env(case):
+    """A job started as torchrun starts it (RANK, WORLD_SIZE, LOCAL_RANK,
+    LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT; no zeshrun): rank 0's
+    unique id travels over torch.distributed (gloo). In a network
+    namespace of its own (unshare -n, only its loopback), which goes
+    away with the job."""
+    for tool in ("unshare", "ip"):
+        if not shutil.which(tool):
+            pytest.skip("%s is not installed" % tool)
+    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("unshare -n: no network namespace here (%s)" %
+                    probe.stderr.decode().strip())
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("ZESHMEM_", "PMIX_", "OMPI_"))}
+    env.update(N="2", WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
+               MASTER_ADDR="127.0.0.1", MASTER_PORT="29512", PY=PY,
+               CASES=CASES, ZESHMEM_TIMEOUT="120",
+               WG_TMP=tempfile.mkdtemp(prefix="wg_test_"))
+    before = shm_entries()
+    try:
+        p = subprocess.run(["unshare", "-n", "sh", "-c", TORCHRUN_SH, "sh"]
+                           + case, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True,
+                           timeout=JOB_S, env=env,
+                           stdin=subprocess.DEVNULL)
+    finally:
+        shutil.rmtree(env["WG_TMP"], ignore_errors=True)
+    if p.returncode == 97:
+        pytest.skip("cannot bring the namespace's loopback up")
+    assert p.returncode == 0, "status %d:\n%s" % (p.returncode, p.stdout)
+    assert shm_entries() == before, "/dev/shm entries left:\n" + p.stdout
+    for pe in range(2):
+        assert "PE %d: %s ok" % (pe, case[0]) in p.stdout, p.stdout

@@ -490,6 +490,7 @@ def case_sampling():
     # the weighted draws follow the weights: one row of 4 edges, 2 picks,
     # 4000 seeds; first-pick probabilities and the pair frequencies
     # against Efraimidis-Spirakis' exact ones (chi-square, 5 dof)
+    lg = wgth.get_local_device_communicator()  # collective
     if RANK == 0:
         wts = np.array([1, 2, 3, 4], np.float64)
         pairs = {}
@@ -499,7 +500,6 @@ def case_sampling():
             pa = wts[a] / wts.sum() * wts[b] / (wts.sum() - wts[a])
             pb = wts[b] / wts.sum() * wts[a] / (wts.sum() - wts[b])
             pairs[(a, b)] = pa + pb
-        lg = wgth.get_local_device_communicator()
         t_r = wgth.create_wholememory_tensor(lg, "continuous", "cpu", [2],
                                              torch.int64, None)
         t_c = wgth.create_wholememory_tensor(lg, "continuous", "cpu", [4],

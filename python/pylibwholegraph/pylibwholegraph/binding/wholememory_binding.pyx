@@ -1106,7 +1106,9 @@ def csr_sample_without_replacement(PyWholeMemoryTensor row_ptr,
         else NULL
     cdef wholememory_tensor_t ct = plain(centers)
     cdef wholememory_tensor_t off = plain(output_offsets)
-    cdef void *c1 = &ctx[1] if need_center_local else NULL
+    # libzewholememory always writes the center local ids (WholeGraph's
+    # op needs them to place the samples): they are dropped when unasked
+    cdef void *c1 = &ctx[1]
     cdef void *c2 = &ctx[2] if need_edge else NULL
     cdef wholememory_error_code_t rc
     with nogil:
@@ -1119,6 +1121,8 @@ def csr_sample_without_replacement(PyWholeMemoryTensor row_ptr,
                 r, c, w, ct, max_sample_count, off, &ctx[0], c1, c2,
                 random_seed, &env, NULL)
     outs = (take(&ctx[0]), take(&ctx[1]), take(&ctx[2]))
+    if not need_center_local:
+        outs = (outs[0], None, outs[2])
     check(rc, "csr_%s_sample_without_replacement" %
           ("unweighted" if w == NULL else "weighted"))
     return outs

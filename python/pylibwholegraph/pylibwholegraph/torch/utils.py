@@ -67,7 +67,7 @@ def _lookup(table, what, key):
         return table[key]
     except (KeyError, TypeError):
         raise ValueError("%s %r not supported, should be one of (%s)" % (
-            what, key, ", ".join(sorted(table)))) from None
+            what, key, ", ".join(sorted(map(str, table))))) from None
 
 
 def torch_dtype_to_wholememory_dtype(dtype):
