@@ -23,7 +23,6 @@ Each figure is the median of the trials. A script, not a timed test.
 """
 import argparse
 import statistics
-import sys
 import time
 
 import numpy as np
@@ -74,7 +73,7 @@ for row_bytes in (128, 512):
     local = np.zeros((rows, cols), np.float32)
     idx_t = torch.from_numpy(idx)
     base = timed(lambda: local[idx], args.trials)
-    del local
+    local = None
     say("gather %d B rows: numpy local fancy index %.1f ms (%.2f GB/s)" % (
         row_bytes, base * 1e3, args.rows_gathered * row_bytes / base / 1e9))
     for mt in ("continuous", "chunked", "distributed"):
@@ -104,7 +103,7 @@ for kind, torch_opt in (("sgd", torch.optim.SGD),
         (te(idx_t) * grad).sum().backward()
         topt.step()
     base = timed(torch_step, args.trials)
-    del te, topt
+    te = topt = None
     for mt in ("continuous", "chunked", "distributed"):
         emb = wgth.create_embedding(comm, mt, "cpu", torch.float32,
                                     [rows, dim])

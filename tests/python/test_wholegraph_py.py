@@ -176,3 +176,35 @@ def test_torchrun_env(case):
     assert shm_entries() == before, "/dev/shm entries left:\n" + p.stdout
     for pe in range(2):
         assert "PE %d: %s ok" % (pe, case[0]) in p.stdout, p.stdout
+
+
+def test_mpirun():
+    """A job of 2 ranks started by Open MPI's mpirun (PMIx bootstrap):
+    communicators and an embedding trained through the optimizer."""
+    m = shutil.which("mpirun")
+    if not m:
+        pytest.skip("mpirun not found in PATH (openmpi-bin)")
+    env = dict(os.environ, OMPI_MCA_osc="^rdma", ZESHMEM_TIMEOUT="120",
+               WG_TMP=tempfile.mkdtemp(prefix="wg_test_"))
+    before = shm_entries()
+    out = ""
+    try:
+        for case in (["comm"], ["embedding", "chunked", "cpu"]):
+            p = subprocess.run(
+                [m, "--allow-run-as-root", "--bind-to", "none",
+                 "--oversubscribe", "--mca", "oob_tcp_if_include", "lo",
+                 "--mca", "btl_tcp_if_include", "lo", "-np", "2", "-x",
+                 "PYTHONPATH", "-x", "WG_TMP", PY, CASES] + case,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                text=True, timeout=JOB_S, env=env,
+                stdin=subprocess.DEVNULL)
+            out = p.stdout
+            if "ZESHMEM_BOOTSTRAP=pmix unsupported" in out:
+                pytest.skip("libzeshmem built without PMIx")
+            assert p.returncode == 0, "status %d:\n%s" % (p.returncode,
+                                                         out)
+            for pe in range(2):
+                assert "PE %d: %s ok" % (pe, case[0]) in out, out
+    finally:
+        shutil.rmtree(env["WG_TMP"], ignore_errors=True)
+    assert shm_entries() == before, "/dev/shm entries left:\n" + out
