@@ -112,6 +112,12 @@ def test_train(n, mt):
     zeshrun(n, "train", mt, "cpu")
 
 
+@pytest.mark.parametrize("n", [2, 3])
+@pytest.mark.parametrize("mt", ["continuous", "distributed"])
+def test_train_matches_one_process(n, mt):
+    zeshrun(n, "train_match", mt, "cpu")
+
+
 @pytest.mark.parametrize("n", [1, 2])
 @pytest.mark.parametrize("mt", TYPES)
 def test_misuse(n, mt):

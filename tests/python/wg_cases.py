@@ -592,6 +592,100 @@ def case_train():
         wgth.destroy_wholememory_tensor(t)
 
 
+def case_train_match():
+    """Data-parallel training of the job equals the single-process run:
+    every step's global batch of 48 seeds is sampled whole (the same
+    seed on every rank) and rank r trains its slice; the embedding's
+    gradients meet in gather_gradient_apply (sgd), the linear layer's
+    are summed through a WholeMemory tensor. A plain-torch run of the
+    whole batch in this process is the reference (float sums in another
+    order: within 1e-5)."""
+    g = wgth.get_global_communicator()
+    nodes, dim, classes, batch, lr = 300, 8, 3, 48, 0.5
+    rowp, col, _ = make_graph(nodes, 71)
+    labels = torch.from_numpy(np.random.default_rng(72).integers(
+        0, classes, nodes))
+    w0 = ref_table(nodes, dim, F, 73)
+    wr = wm_vector(g, rowp, torch.int64)
+    wc = wm_vector(g, col, torch.int32)
+    emb = wgth.create_embedding(g, MT, LOC, torch.float32, [nodes, dim])
+    fill_local(emb.get_embedding_tensor(), w0)
+    g.barrier()
+    opt = wgth.create_wholememory_optimizer(emb, "sgd", {})
+    mod = wgth.WholeMemoryEmbeddingModule(emb)
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(2 * dim, classes)
+    ref_lin = torch.nn.Linear(2 * dim, classes)
+    ref_lin.load_state_dict(lin.state_dict())
+    ref_w = torch.from_numpy(w0.copy()).requires_grad_(True)
+    nparam = sum(p.numel() for p in lin.parameters()) + 1
+    red = wgth.create_wholememory_tensor(g, "continuous", "cpu",
+                                         [SIZE, nparam], torch.float32,
+                                         None)
+    lo, hi = RANK * batch // SIZE, (RANK + 1) * batch // SIZE
+
+    def forward(table_fn, seeds, offs, dest, local):
+        h_self = table_fn(seeds)
+        h_nb = table_fn(dest.to(torch.int64))
+        agg = torch.zeros(len(seeds), dim).index_add_(
+            0, local.to(torch.int64), h_nb)
+        deg = (offs[1:] - offs[:-1]).clamp(min=1).to(torch.float32)
+        return torch.cat([h_self, agg / deg[:, None]], 1)
+
+    losses, ref_losses = [], []
+    for step in range(15):
+        seeds = torch.from_numpy(np.random.default_rng(
+            700 + step).integers(0, nodes, batch))
+        offs, dest, local = wgth.unweighted_sample_without_replacement(
+            wr, wc, seeds, 5, step, True)
+        # the reference: the whole batch
+        h = forward(lambda i: ref_w[i], seeds, offs, dest, local)
+        rl = torch.nn.functional.cross_entropy(
+            ref_lin(h), labels[seeds], reduction="sum") / batch
+        ref_lin.zero_grad()
+        ref_w.grad = None
+        rl.backward()
+        with torch.no_grad():
+            ref_w -= lr * ref_w.grad
+            for p in ref_lin.parameters():
+                p -= lr * p.grad
+        ref_losses.append(rl.item())
+        # this rank's slice
+        a, b = int(offs[lo]), int(offs[hi])
+        h = forward(mod, seeds[lo:hi], offs[lo:hi + 1] - offs[lo],
+                    dest[a:b], local[a:b] - lo)
+        loss = torch.nn.functional.cross_entropy(
+            lin(h), labels[seeds[lo:hi]], reduction="sum") / batch
+        lin.zero_grad()
+        loss.backward()
+        flat = torch.cat([p.grad.reshape(-1) for p in lin.parameters()] +
+                         [loss.detach().reshape(1)])
+        red.scatter(flat[None, :].contiguous(), torch.tensor([RANK]))
+        g.barrier()
+        total = red.gather(torch.arange(SIZE)).sum(0)
+        g.barrier()
+        with torch.no_grad():
+            k = 0
+            for p in lin.parameters():
+                p -= lr * total[k:k + p.numel()].view_as(p)
+                k += p.numel()
+        losses.append(total[-1].item())
+        opt.step(lr)
+    assert np.mean(losses[-5:]) < np.mean(losses[:5]), losses
+    np.testing.assert_allclose(losses, ref_losses, rtol=1e-5, atol=1e-6)
+    final = emb.get_embedding_tensor().gather(torch.arange(nodes))
+    np.testing.assert_allclose(final.numpy(), ref_w.detach().numpy(),
+                               rtol=1e-5, atol=1e-6)
+    for p, q in zip(lin.parameters(), ref_lin.parameters()):
+        np.testing.assert_allclose(p.detach().numpy(), q.detach().numpy(),
+                                   rtol=1e-5, atol=1e-6)
+    g.barrier()
+    wgth.destroy_wholememory_optimizer(opt)
+    wgth.destroy_embedding(emb)
+    for t in (wr, wc, red):
+        wgth.destroy_wholememory_tensor(t)
+
+
 def case_misuse():
     g = wgth.get_global_communicator()
     raises(ValueError, wgth.create_wholememory_tensor, g, "paged", LOC,
