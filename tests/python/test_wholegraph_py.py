@@ -124,6 +124,13 @@ def test_misuse(n, mt):
     zeshrun(n, "misuse", mt, "cpu")
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_hierarchy(n):
+    """HIERARCHY memory: tensors and embeddings."""
+    zeshrun(n, "tensor", "hierarchy", "cpu")
+    zeshrun(n, "embedding", "hierarchy", "cpu")
+
+
 def test_four_ranks():
     """4 ranks: tensors, embeddings and sampling on the partitioned
     types."""

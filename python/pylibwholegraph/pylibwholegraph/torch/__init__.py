@@ -14,6 +14,7 @@ from .comm import (
     get_global_communicator,
     get_local_node_communicator,
     get_local_device_communicator,
+    get_local_mnnvl_communicator,
     split_communicator,
     set_world_info,
 )

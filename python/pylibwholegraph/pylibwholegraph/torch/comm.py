@@ -25,6 +25,7 @@ _world = None
 global_communicators = {}
 local_node_communicator = None
 local_device_communicator = None
+local_mnnvl_communicator = None
 
 all_comm_world_rank = 0
 all_comm_world_size = 1
@@ -34,10 +35,11 @@ all_comm_local_size = 1
 
 def reset_communicators():
     global _world, global_communicators, local_node_communicator
-    global local_device_communicator
+    global local_device_communicator, local_mnnvl_communicator
     global all_comm_world_rank, all_comm_world_size
     global all_comm_local_rank, all_comm_local_size
     _world = None
+    local_mnnvl_communicator = None
     global_communicators = {}
     local_node_communicator = None
     local_device_communicator = None
@@ -212,3 +214,16 @@ def get_local_device_communicator():
     if local_device_communicator is None:
         local_device_communicator = create_group_communicator(1)
     return local_device_communicator
+
+
+def get_local_mnnvl_communicator():
+    """The ranks of this rank's clique (on zemem: its node, whose ranks
+    map each other's memory)."""
+    global local_mnnvl_communicator
+    if local_mnnvl_communicator is None:
+        g = get_global_communicator()
+        in_clique, _, _, _, clique_id, _ = g.get_clique_info()
+        if not in_clique:
+            raise RuntimeError("this rank is in no clique")
+        local_mnnvl_communicator = split_communicator(g, clique_id)
+    return local_mnnvl_communicator
