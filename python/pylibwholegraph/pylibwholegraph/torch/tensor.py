@@ -114,7 +114,9 @@ class WholeMemoryTensor(object):
     def get_local_tensor(self, host_view: bool = False):
         """(this rank's rows as a torch tensor, no copy; its first row's
         number in the table). host_view is accepted: every view here is
-        one of host-reachable memory."""
+        one of host-reachable memory. A view is valid until the table is
+        destroyed (destroy_wholememory_tensor, destroy_embedding,
+        finalize), as in WholeGraph: drop it first."""
         addr, sizes, strides, start = self.wmb_tensor.get_local_view()
         t = tensor_from_address(addr, sizes, strides, self.dtype, self)
         return t, start
