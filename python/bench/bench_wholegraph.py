@@ -70,7 +70,10 @@ for row_bytes in (128, 512):
     rows = (args.table_mib << 20) // row_bytes
     rng = np.random.default_rng(RANK)
     idx = rng.integers(0, rows, args.rows_gathered)
-    local = np.zeros((rows, cols), np.float32)
+    # every page written first (a fresh table's untouched pages would
+    # fault during the gathers: numpy's as the shared zero page, a
+    # WholeMemory table's as new pages of its memfd)
+    local = np.ones((rows, cols), np.float32)
     idx_t = torch.from_numpy(idx)
     base = timed(lambda: local[idx], args.trials)
     local = None
@@ -79,6 +82,8 @@ for row_bytes in (128, 512):
     for mt in ("continuous", "chunked", "distributed"):
         wt = wgth.create_wholememory_tensor(comm, mt, "cpu", [rows, cols],
                                             torch.float32, None)
+        wt.get_local_tensor()[0].fill_(1.0)
+        comm.barrier()
         t = timed(lambda: wt.gather(idx_t), args.trials)
         say("  %-11s %.1f ms (%.2f GB/s) = %.2fx numpy" % (
             mt, t * 1e3, args.rows_gathered * row_bytes / t / 1e9,
@@ -106,7 +111,7 @@ for kind, torch_opt in (("sgd", torch.optim.SGD),
     te = topt = None
     for mt in ("continuous", "chunked", "distributed"):
         emb = wgth.create_embedding(comm, mt, "cpu", torch.float32,
-                                    [rows, dim])
+                                    [rows, dim], random_init=True)
         opt = wgth.create_wholememory_optimizer(emb, kind, {})
         mod = wgth.WholeMemoryEmbeddingModule(emb)
 

@@ -30,6 +30,7 @@ from .utils import (
     str_to_wmb_wholememory_optimizer_type,
     str_to_wmb_wholememory_access_type,
     wrap_torch_tensor,
+    empty,
     get_file_size,
 )
 
@@ -182,7 +183,7 @@ class WholeMemoryEmbedding(object):
         dim = self.get_embedding_tensor().shape[1]
         dtype = force_dtype if force_dtype is not None else \
             self.get_embedding_tensor().dtype
-        out = torch.empty((indice.shape[0], dim), dtype=dtype)
+        out = empty((indice.shape[0], dim), dtype)
         self.wmb_embedding.gather(wrap_torch_tensor(indice),
                                   wrap_torch_tensor(out), self.adjust_cache)
         if self.need_grad() and is_training:

@@ -16,6 +16,7 @@ from .utils import (
     str_to_wmb_wholememory_memory_type,
     str_to_wmb_wholememory_location,
     wrap_torch_tensor,
+    empty,
     tensor_from_address,
     get_part_file_name,
     get_part_file_list,
@@ -75,7 +76,7 @@ class WholeMemoryTensor(object):
         indice = _check_indices(indice)
         cols = self.shape[1] if self.dim() == 2 else 1
         out_dtype = force_dtype if force_dtype is not None else self.dtype
-        out = torch.empty((indice.shape[0], cols), dtype=out_dtype)
+        out = empty((indice.shape[0], cols), out_dtype)
         if self.dim() == 1:
             view = out.view(-1)
         else:

@@ -109,6 +109,27 @@ def str_to_wmb_wholememory_log_level(s):
     return _lookup(_LOG_LEVELS, "log level", s)
 
 
+def empty(shape, dtype):
+    """An uninitialised CPU tensor for an op's output. numpy's memory
+    where numpy has the dtype: numpy asks for transparent huge pages for
+    large arrays, so a fresh 128 MiB output costs 64 page faults instead
+    of torch.empty's 32768 (torch returns large blocks to the system and
+    maps them anew each time); bfloat16 from torch."""
+    try:
+        npdt = _NUMPY_OF[dtype]
+    except KeyError:
+        return torch.empty(shape, dtype=dtype)
+    import numpy
+    return torch.from_numpy(numpy.empty(shape, dtype=npdt))
+
+
+_NUMPY_OF = {
+    torch.float32: "float32", torch.float16: "float16",
+    torch.float64: "float64", torch.int32: "int32", torch.int64: "int64",
+    torch.int16: "int16", torch.int8: "int8",
+}
+
+
 def wrap_torch_tensor(t):
     """A binding PlainTensor over a CPU torch tensor's memory (the caller
     keeps t alive while it is used)."""
