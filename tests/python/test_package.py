@@ -62,6 +62,61 @@ def venv(tmp_path_factory):
     return tmp, vpy
 
 
+def test_wheel_pylibwholegraph(venv):
+    """The same wheel's pylibwholegraph (issue 29): its binding finds
+    libzewholememory.so.1 and libzeshmem.so.1 in the shmem folder; a job
+    of 2 ranks outside the tree gathers and trains an embedding. (Before
+    the test that uninstalls.)"""
+    tmp, vpy = venv
+    show = sh([vpy, "-m", "pip", "show", "-f", "zeshmem"], cwd=tmp)
+    files = show.split("Files:", 1)[1].split()
+    for f in ("shmem/libzewholememory.so.1",
+              "pylibwholegraph/__init__.py",
+              "pylibwholegraph/torch/__init__.py",
+              "pylibwholegraph/torch/embedding.py"):
+        assert f in files, show
+    assert any(f.startswith("pylibwholegraph/binding/wholememory_binding.")
+               and f.endswith(".so") for f in files), show
+    p = subprocess.run([PY, "-c", "import torch"], capture_output=True)
+    if p.returncode:
+        pytest.skip("torch cannot be imported by %s (python3-torch)" % PY)
+    job = tmp / "wg_job.py"
+    job.write_text(r"""
+import os, torch
+import pylibwholegraph.torch as wgth
+assert wgth.__file__.startswith(os.environ["VIRTUAL_ENV_DIR"])
+_, r, n, lr, ls = wgth.launcher()
+g, _ = wgth.init_torch_env_and_create_wm_comm(r, n, lr, ls,
+                                              wm_log_level="warn")
+t = wgth.create_wholememory_tensor(g, "chunked", "cpu", [100, 4],
+                                   torch.float32, None)
+loc, start = t.get_local_tensor()
+loc.copy_(torch.arange(start * 4, (start + loc.shape[0]) * 4,
+                       dtype=torch.float32).view(-1, 4))
+g.barrier()
+assert torch.equal(t.gather(torch.tensor([99, 0])),
+                   torch.tensor([[396., 397, 398, 399], [0, 1, 2, 3]]))
+e = wgth.create_embedding(g, "distributed", "cpu", torch.float32, [10, 2])
+e.get_embedding_tensor().scatter(torch.zeros(10, 2), torch.arange(10))
+g.barrier()
+opt = wgth.create_wholememory_optimizer(e, "sgd", {})
+m = wgth.WholeMemoryEmbeddingModule(e)
+m(torch.tensor([3])).sum().backward()
+opt.step(0.5)
+assert m(torch.tensor([3])).tolist() == [[-0.5 * n, -0.5 * n]]
+wgth.finalize()
+print("rank %d wg ok" % r)
+""")
+    e = {"VIRTUAL_ENV_DIR": os.path.dirname(os.path.dirname(vpy))}
+    p = subprocess.run([ZESHRUN, "-n", "2", "--", vpy, str(job)], cwd=tmp,
+                       text=True, env=dict(clean_env(), **e),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, timeout=240)
+    assert p.returncode == 0, p.stdout
+    assert "rank 0 wg ok" in p.stdout and "rank 1 wg ok" in p.stdout, \
+        p.stdout
+
+
 def test_wheel_installs_runs_uninstalls(venv):
     tmp, vpy = venv
     show = sh([vpy, "-m", "pip", "show", "-f", "zeshmem"], cwd=tmp)

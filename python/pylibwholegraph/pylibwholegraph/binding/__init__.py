@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: MIT
+"""The Cython binding of libzewholememory (wholememory_binding)."""
