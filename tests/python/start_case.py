@@ -28,6 +28,14 @@ RANK_VARS = ("SHMEM_RUN_RANK", "ZESHMEM_RANK", "OMPI_COMM_WORLD_RANK",
              "RANK")
 
 
+def say(line):
+    """One line on stdout in one write: the job's PEs share the pipe the
+    test reads, and print() may write the text and its newline apart
+    (another PE's line then lands between them)."""
+    sys.stdout.flush()
+    os.write(1, (line + "\n").encode())
+
+
 def launcher_rank():
     for v in RANK_VARS:
         if v in os.environ:
@@ -72,7 +80,7 @@ def pe(n, how, rank=None):
     shmem.aclshmem_finalize()
     assert shmem.aclshmemx_init_status() == \
         shmem.InitStatus.NOT_INITIALIZED
-    print("PE %d of %d: start ok" % (me, n), flush=True)
+    say("PE %d of %d: start ok" % (me, n))
 
 
 def behave(n, how):
@@ -89,14 +97,14 @@ def behave(n, how):
     shmem.aclshmem_barrier_all()
     if how == "fail":
         if me == n - 1:
-            print("PE %d: failing" % me, flush=True)
+            say("PE %d: failing" % me)
             os._exit(3)
         shmem.aclshmem_barrier_all()
-        print("PE %d: not ended" % me, flush=True)
+        say("PE %d: not ended" % me)
         return
-    print("PE %d: ready" % me, flush=True)
+    say("PE %d: ready" % me)
     time.sleep(300)
-    print("PE %d: not ended" % me, flush=True)
+    say("PE %d: not ended" % me)
 
 
 def deadline():
@@ -136,7 +144,7 @@ def main(argv):
         try:
             shmem.aclshmem_init(shmem.InitAttr(mem_size=16 << 20))
         except shmem.AclshmemError as e:
-            print("reinit: %s" % e, flush=True)
+            say("reinit: %s" % e)
         else:
             raise AssertionError("a second init under shmem.run formed a "
                                  "job")
