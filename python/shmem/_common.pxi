@@ -174,10 +174,15 @@ cdef int check_local(str fn, str what, uint64_t p, uint64_t n,
     if n and p + n < p:
         raise AclshmemInvalid("%s: %s %#x + %d bytes wraps around" %
                               (fn, what, p, n))
-    # An int is any address: ask the kernel before touching it (a load or
-    # store of memory the process cannot access would kill the
-    # interpreter). -ENOSYS: the kernel cannot tell; the copy goes on.
-    cdef int err = u_probe(<const void *><uintptr_t>p, <size_t>n, write)
+    # An int is any address: a load or store of memory the process cannot
+    # access would kill the interpreter. u_touch touches a byte of each
+    # page under a fault handler (no system call); where that handler
+    # cannot be installed, the kernel is asked (u_probe). -ENOSYS from
+    # both: nothing can tell; the copy goes on.
+    cdef const void *a = <const void *><uintptr_t>p
+    cdef int err = u_touch(a, <size_t>n, write)
+    if err == -ENOSYS:
+        err = u_probe(a, <size_t>n, write)
     if err == -EFAULT:
         raise AclshmemInvalid("%s: %s %#x (%d bytes) is not %s memory of "
                               "this process" %

@@ -255,5 +255,8 @@ cdef extern from "shmemx.h" nogil:
 cdef extern from "u_os.h" nogil:
     int u_probe(const void *p, size_t len, int write)
 
+cdef extern from "u_touch.h":
+    int u_touch(const void *p, size_t len, int write)
+
 cdef extern from "sys/mman.h" nogil:
     int MAP_FIXED_NOREPLACE

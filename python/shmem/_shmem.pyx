@@ -40,7 +40,8 @@ RuntimeError naming the call.
 # runtime's rule). The GIL is released around every call that may block
 # (init, waits, barriers, collectives, collective allocations, team
 # splits, copies of 64 KiB or more).
-from libc.errno cimport EINVAL, EHOSTDOWN, ETIMEDOUT, ENODEV, EFAULT
+from libc.errno cimport (EINVAL, EHOSTDOWN, ETIMEDOUT, ENODEV, EFAULT,
+                        ENOSYS)
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, uint8_t,
                           uint16_t, uint32_t, uint64_t, uintptr_t,
                           INT32_MIN, INT32_MAX)

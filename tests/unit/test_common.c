@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_common: the option table and the log-level parser.
+ * test_common: the option table, the log-level parser and u_touch.
  */
 #include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "leakcheck.h"
 #include "u_log.h"
 #include "u_options.h"
+#include "u_os.h"
+#include "u_touch.h"
 
 START_TEST(test_u_parse_size_bad)
 {
@@ -156,6 +165,133 @@ START_TEST(test_u_log_topic_level)
 }
 END_TEST
 
+/* ---- u_touch ------------------------------------------------------------ */
+
+/* three pages: read-write, read-only, none; and a file's page past its
+ * end (SIGBUS) */
+START_TEST(test_u_touch_answers)
+{
+	size_t pg = u_page_size();
+	char *m = mmap(NULL, 3 * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	m[10] = 42;
+	ck_assert_int_eq(mprotect(m + pg, pg, PROT_READ), 0);
+	ck_assert_int_eq(mprotect(m + 2 * pg, pg, PROT_NONE), 0);
+	ck_assert_int_eq(u_touch(m, pg, 1), 0);
+	ck_assert_int_eq(m[10], 42); /* the write probe keeps the value */
+	ck_assert_int_eq(u_touch(m, 2 * pg, 0), 0);
+	ck_assert_int_eq(u_touch(m + pg - 8, 16, 1), -EFAULT);
+	ck_assert_int_eq(u_touch(m + pg, 8, 1), -EFAULT);
+	ck_assert_int_eq(u_touch(m + 2 * pg - 8, 16, 0), -EFAULT);
+	ck_assert_int_eq(u_touch(m + 2 * pg, 1, 0), -EFAULT);
+	ck_assert_int_eq(u_touch((void *)8, 8, 0), -EFAULT);
+	ck_assert_int_eq(u_touch(NULL, 0, 0), 0); /* nothing to touch */
+	ck_assert_int_eq(u_touch((void *)(UINTPTR_MAX - 3), 8, 0),
+			 -EOVERFLOW);
+	/* the text of this program: readable, not writable */
+	ck_assert_int_eq(u_touch((void *)&u_touch, 8, 0), 0);
+	ck_assert_int_eq(u_touch((void *)&u_touch, 8, 1), -EFAULT);
+	/* past a file's end: SIGBUS, not SIGSEGV */
+	FILE *f = tmpfile();
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(ftruncate(fileno(f), 16), 0);
+	char *fm = mmap(NULL, 2 * pg, PROT_READ, MAP_SHARED, fileno(f), 0);
+	ck_assert_ptr_ne(fm, MAP_FAILED);
+	ck_assert_int_eq(u_touch(fm, 16, 0), 0);
+	ck_assert_int_eq(u_touch(fm + pg, 1, 0), -EFAULT);
+	/* and after all of that, probes go on answering */
+	ck_assert_int_eq(u_touch(m, 8, 1), 0);
+	munmap(fm, 2 * pg);
+	fclose(f);
+	munmap(m, 3 * pg);
+}
+END_TEST
+
+static void *
+touch_thread(void *arg)
+{
+	char *m = arg;
+	size_t pg = u_page_size();
+	for (int i = 0; i < 2000; i++) {
+		if (u_touch(m, pg, 1) != 0 || u_touch(m + pg, 8, 0) != -EFAULT)
+			return (void *)1;
+	}
+	return NULL;
+}
+
+START_TEST(test_u_touch_threads)
+{
+	size_t pg = u_page_size();
+	char *m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(mprotect(m + pg, pg, PROT_NONE), 0);
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, touch_thread, m),
+				 0);
+	for (int i = 0; i < 4; i++) {
+		void *r;
+		ck_assert_int_eq(pthread_join(t[i], &r), 0);
+		ck_assert_ptr_null(r);
+	}
+	munmap(m, 2 * pg);
+}
+END_TEST
+
+static volatile sig_atomic_t prior_seen;
+
+static void
+prior_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)si;
+	(void)uc;
+	if (sig == SIGSEGV)
+		prior_seen++;
+}
+
+/* A signal outside a probe reaches the handler installed before ours;
+ * with none, a real fault still ends the process by SIGSEGV. Each case
+ * in a child of its own (the handler is process-wide). */
+START_TEST(test_u_touch_chains)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = prior_handler;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGSEGV, &sa, NULL);
+		if (u_touch((void *)8, 1, 0) != -EFAULT || prior_seen)
+			_exit(2);
+		raise(SIGSEGV); /* sent, not a fault: the prior handler */
+		_exit(prior_seen == 1 ? 0 : 3);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct sigaction dfl;
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigaction(SIGSEGV, &dfl, NULL);
+		if (u_touch((void *)8, 1, 0) != -EFAULT)
+			_exit(2);
+		*(volatile char *)(uintptr_t)u_page_size() = 1; /* a fault */
+		_exit(4);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert(WIFSIGNALED(st));
+	ck_assert_int_eq(WTERMSIG(st), SIGSEGV);
+}
+END_TEST
+
 static Suite *
 common_suite(void)
 {
@@ -169,6 +305,11 @@ common_suite(void)
 	tcase_add_test(tc, test_u_log_levels);
 	tcase_add_test(tc, test_u_log_topic_level);
 	suite_add_tcase(s, tc);
+	TCase *tt = tcase_create("touch");
+	tcase_add_test(tt, test_u_touch_answers);
+	tcase_add_test(tt, test_u_touch_threads);
+	tcase_add_test(tt, test_u_touch_chains);
+	suite_add_tcase(s, tt);
 	return s;
 }
 
