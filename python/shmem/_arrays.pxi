@@ -257,11 +257,11 @@ def _core_free(obj, kind, ptr):
     forget(fn, kind, obj, get_u64(fn, "ptr", ptr))
 
 
-def _peer_buffer(ptr, nbytes, pe):
+def _peer_buffer(ptr, nbytes, pe, str fn="get_peer_buffer"):
     """A SymmetricBuffer over pe's copy of the nbytes of this PE's
     symmetric memory at ptr (loads and stores, no copy). AclshmemInvalid
-    when pe is on another node (no load/store path)."""
-    fn = "get_peer_buffer"
+    when pe is on another node (no load/store path); fn names the call in
+    errors."""
     cdef uint64_t p = get_u64(fn, "ptr", ptr)
     cdef uint64_t n = get_u64(fn, "nbytes", nbytes)
     cdef long long q = get_ll(fn, "pe", pe, INT32_MIN, INT32_MAX)

@@ -300,7 +300,7 @@ def get_peer_array(arr, pe):
     if kind != "array":
         raise TypeError("get_peer_array: arr must be a numpy array")
     import numpy as np
-    b = _shmem._peer_buffer(ptr, nbytes, pe)
+    b = _shmem._peer_buffer(ptr, nbytes, pe, "get_peer_array")
     return np.frombuffer(b, arr.dtype, arr.size).reshape(arr.shape)
 
 
@@ -312,7 +312,7 @@ def get_peer_tensor(t, pe):
     if kind != "tensor":
         raise TypeError("get_peer_tensor: t must be a torch.Tensor")
     import torch
-    b = _shmem._peer_buffer(ptr, nbytes, pe)
+    b = _shmem._peer_buffer(ptr, nbytes, pe, "get_peer_tensor")
     return torch.frombuffer(b, dtype=t.dtype, count=n).view(t.shape)
 
 

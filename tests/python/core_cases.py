@@ -529,9 +529,53 @@ def case_teams(me, n):
     shm.finalize()
 
 
+# ---- PEs on other nodes -----------------------------------------------------
+
+def case_offnode(me, n):
+    """Every PE a node of its own (ZESHMEM_FORCE_NETWORK=1): no load/store
+    view of a peer, a clear error for one; RMA still reaches it (over
+    libfabric)."""
+    other = (me + 1) % n
+    a = shm.array((4,), dtype="int64")
+    a[:] = me
+    b = shm.buffer(16)
+    p = shmem.aclshmem_malloc(64)
+    shm.barrier_all()
+    # this PE's own view is itself
+    v = shm.get_peer_array(a, me)
+    assert v.ctypes.data == a.ctypes.data and list(v) == [me] * 4
+    assert shmem.aclshmem_ptr(p, me) == p
+    assert shmem.aclshmem_ptr(p, other) == 0
+    objs = [(shm.get_peer_array, a), (shm.get_peer_buffer, b)]
+    if torch is not None:
+        objs.append((shm.get_peer_tensor, shm.tensor((3,),
+                                                     dtype=torch.float32)))
+    for f, obj in objs:
+        e = raises(ValueError, "", f, obj, other)
+        assert isinstance(e, shm.AclshmemInvalid)
+        assert str(e) == "%s: PE %d is not on this node: its memory has " \
+            "no load/store view (use get / put)" % (f.__name__, other), \
+            str(e)
+    if torch is not None:
+        shm.free(objs[2][1])
+    # the data path the error points to works
+    src = np.arange(4, dtype=np.int64) + 10 * me
+    shm.put(a, src, remote_pe=other)
+    shm.barrier_all()
+    same(a, np.arange(4, dtype=np.int64) + 10 * ((me - 1) % n))
+    got = np.zeros(4, dtype=np.int64)
+    shm.get(got, a, remote_pe=other)
+    same(got, np.arange(4, dtype=np.int64) + 10 * me)
+    shm.barrier_all()
+    shmem.aclshmem_free(p)
+    shm.free(b)
+    shm.free(a)
+    shm.finalize()
+
+
 CASES = {"alloc": case_alloc, "rma": case_rma, "coll": case_coll,
          "torch_coll": case_torch_coll, "amo": case_amo,
-         "teams": case_teams}
+         "teams": case_teams, "offnode": case_offnode}
 
 
 def main(argv):

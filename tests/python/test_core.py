@@ -30,6 +30,15 @@ def test_core_torch(n):
 
 
 @pytest.mark.parametrize("n", [2, 3])
+def test_core_offnode(n):
+    """Every PE a node of its own (all traffic over libfabric's tcp): the
+    peer views refuse a PE on another node with a clear error; put and
+    get reach it."""
+    oks(zeshrun(n, CASES, "offnode", ZESHMEM_FORCE_NETWORK="1",
+                ZESHMEM_PROVIDER="tcp;ofi_rxm"), "offnode", n)
+
+
+@pytest.mark.parametrize("n", [2, 3])
 def test_core_uid(n):
     """init(uid=, rank=, nranks=) with get_unique_id on rank 0: processes
     started here, no launcher."""
