@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The wheel (pyproject.toml, meson-python): `pip install .` into a fresh
-venv (--system-site-packages: Debian's numpy and meson-python; no network:
---no-build-isolation --no-deps), the package used from outside the tree
+venv (--system-site-packages: Debian's numpy; with no network, as the
+user types it: pip's isolated build finds Debian's meson-python through
+the project's backend), the package used from outside the tree
 with no PYTHONPATH, LD_LIBRARY_PATH or ZE_ENABLE_ALT_DRIVERS (the wheel
 holds libzeshmem and zemem's driver), its launcher shmem-run, its
 metadata, then `pip uninstall`.
@@ -55,8 +56,7 @@ def venv(tmp_path_factory):
     sh([PY, "-m", "venv", "--system-site-packages", str(v)], cwd=tmp)
     vpy = str(v / "bin" / "python")
     # The build folder outside the tree (meson-python's builddir).
-    sh([vpy, "-m", "pip", "install", "--no-build-isolation", "--no-deps",
-        "--no-cache-dir",
+    sh([vpy, "-m", "pip", "install", "--no-cache-dir",
         "--config-settings=builddir=" + str(tmp / "build"),
         os.path.abspath(SRCROOT)], cwd=tmp, timeout=BUILD_S)
     return tmp, vpy
