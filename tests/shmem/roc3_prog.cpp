@@ -108,10 +108,10 @@ main()
 		bf[2 + k] = -1;
 	}
 	rocshmem_barrier_all();
-	int evens = (n + 1) / 2, eroot = 2 * (evens - 1);
+	int nev = (n + 1) / 2, eroot = 2 * (nev - 1);
 	if (me % 2 == 0)
 		rocshmem_broadcast<int>(ROCSHMEM_CTX_DEFAULT, bi + 2, bi, 2,
-					evens - 1, 0, 1, evens, ps);
+					nev - 1, 0, 1, nev, ps);
 	rocshmem_barrier_all();
 	bool got = me % 2 == 0 && me != eroot;
 	CHECK(bi[2] == (got ? 100 * eroot : -1) &&
