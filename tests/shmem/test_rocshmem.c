@@ -333,24 +333,25 @@ END_TEST
 static void
 bcast_active_warnings(int n)
 {
-	static const char *const what[] = {
-		"pe_size 0 is not positive",
-		"is not within the job's PEs 0..",
+	static const char *const call = "rocshmemx_ctx_int_broadcast_active";
+	char big[96], past[96];
+	snprintf(big, sizeof(big), "active set pe_start 0, log_pe_stride 0, "
+		 "pe_size %d is not within the job's PEs 0..%d", n + 1, n - 1);
+	snprintf(past, sizeof(past), "active set pe_start %d, log_pe_stride "
+		 "0, pe_size 1 is not within the job's PEs 0..%d", n, n - 1);
+	const char *const what[] = {
+		"pe_size 0 is not positive", big, past,
 		"pe_root 1 is not an index of the active set (0..0)",
-		"is NULL with nelems 2",
-		"nelems -1 is negative",
-		"this PE is not in the active set (pe_start ",
-		"is not a symmetric array of ROCSHMEM_BCAST_SYNC_SIZE longs",
-		"is not a symmetric object of 2 elements",
+		"dest (nil) or source 0x", "nelems -1 is negative",
+		"this PE is not in the active set (pe_start ", "pSync 0x",
+		"dest 0x",
 	};
 	for (int pe = 0; pe < n; pe++) {
 		for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++)
-			expect_warning(pe, "rocshmemx_ctx_int_broadcast_active",
-				       what[k]);
-		/* one line per bad call: 9 (two are "not within") */
+			expect_warning(pe, call, what[k]);
+		/* one line per bad call, 9 */
 		char pfx[96];
-		snprintf(pfx, sizeof(pfx), "zeshmem: PE %d: rocshmemx_ctx_",
-			 pe);
+		snprintf(pfx, sizeof(pfx), "zeshmem: PE %d: %s: ", pe, call);
 		int lines = 0;
 		for (const char *p = strstr(out, pfx); p;
 		     p = strstr(p + 1, pfx))
@@ -358,6 +359,14 @@ bcast_active_warnings(int n)
 		ck_assert_msg(lines == 9, "PE %d: %d warnings, not 9:\n%s",
 			      pe, lines, tail());
 	}
+	static const char *const tails[] = {
+		"is NULL with nelems 2",
+		"is not a symmetric array of ROCSHMEM_BCAST_SYNC_SIZE longs",
+		"is not a symmetric object of 2 elements",
+	};
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++)
+		ck_assert_msg(strstr(out, tails[k]), "no '%s' in:\n%s",
+			      tails[k], tail());
 }
 
 START_TEST(test_rocshmem_bcast_active)
