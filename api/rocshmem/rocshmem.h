@@ -70,6 +70,28 @@ enum rocshmem_thread_ops {
     ROCSHMEM_THREAD_MULTIPLE
 };
 
+/* the pSync and pWrk sizes of the active-set collectives (longs; pWrk:
+ * elements), and the value a pSync holds between them (rocSHMEM 3.x's) */
+#ifdef __cplusplus
+static const size_t ROCSHMEM_REDUCE_MIN_WRKDATA_SIZE = 1024;
+static const size_t ROCSHMEM_ATA_MAX_WRKDATA_SIZE = 4 * 1024 * 1024;
+static const size_t ROCSHMEM_BARRIER_SYNC_SIZE = 256;
+static const size_t ROCSHMEM_REDUCE_SYNC_SIZE = 256;
+static const size_t ROCSHMEM_BCAST_SYNC_SIZE = 256;
+static const size_t ROCSHMEM_ALLTOALL_SYNC_SIZE = 257;
+static const size_t ROCSHMEM_FCOLLECT_SYNC_SIZE = 257;
+static const size_t ROCSHMEM_SYNC_VALUE = 0;
+#else
+#define ROCSHMEM_REDUCE_MIN_WRKDATA_SIZE ((size_t)1024)
+#define ROCSHMEM_ATA_MAX_WRKDATA_SIZE ((size_t)4 * 1024 * 1024)
+#define ROCSHMEM_BARRIER_SYNC_SIZE ((size_t)256)
+#define ROCSHMEM_REDUCE_SYNC_SIZE ((size_t)256)
+#define ROCSHMEM_BCAST_SYNC_SIZE ((size_t)256)
+#define ROCSHMEM_ALLTOALL_SYNC_SIZE ((size_t)257)
+#define ROCSHMEM_FCOLLECT_SYNC_SIZE ((size_t)257)
+#define ROCSHMEM_SYNC_VALUE ((size_t)0)
+#endif
+
 /* config_mask bits of the team calls */
 enum rocshmem_team_configs {
     ROCSHMEM_TEAM_DEFAULT_CONFIGS = 0,
@@ -570,6 +592,27 @@ ROCSHMEM_BITRED_TYPES(ROCSHMEM_DECL_RED_, xor)
                                       const T *source, int nelems, \
                                       int pe_root);
 ROCSHMEM_BCAST_TYPES(ROCSHMEM_DECL_BCAST_, )
+
+/* The active-set form of rocSHMEM 3.x's two, under another name: C has no
+ * overloading, so rocshmem.hpp's overload rocshmem_ctx_<TYPE>_broadcast(
+ * ctx, dest, source, nelems, pe_root, pe_start, log_pe_stride, pe_size,
+ * pSync) (and the template rocshmem_broadcast<T>) calls this one; a C
+ * program calls it as it is. Called by the active set's PEs only (PE
+ * pe_start + i * 2^log_pe_stride, i < pe_size); pe_root is an index in
+ * that set; the root's dest is left as it is (rocSHMEM's and OpenSHMEM
+ * 1.4's active-set broadcast). pSync: symmetric, ROCSHMEM_BCAST_SYNC_SIZE
+ * longs of ROCSHMEM_SYNC_VALUE on entry (so again on return). Bad input
+ * (nelems < 0, NULL with nelems > 0, pe_size < 1, a set outside the job
+ * or without this PE, pe_root outside the set, a pSync or buffer that is
+ * not symmetric) is one warning and nothing done; a member that ended
+ * ends the PE. */
+#define ROCSHMEM_DECL_BCAST_ASET_(T, N, A) \
+    void rocshmemx_ctx_##N##_broadcast_active(rocshmem_ctx_t ctx, T *dest, \
+                                              const T *source, int nelems, \
+                                              int pe_root, int pe_start, \
+                                              int log_pe_stride, \
+                                              int pe_size, long *pSync);
+ROCSHMEM_BCAST_TYPES(ROCSHMEM_DECL_BCAST_ASET_, )
 
 /* ---- stream-ordered operations ----------------------------------------- */
 

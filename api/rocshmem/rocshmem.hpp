@@ -22,6 +22,8 @@
  *   - rocshmem_uniqueid_t is a struct of ROCSHMEM_UNIQUEID_BYTES bytes,
  *     not a std::array (the same size; pass its address as 3.x does).
  *   - host-only: no __device__ interface.
+ *   - the host templates rocshmem_broadcast<T> (active set and team), which
+ *     3.x declares in a header of its sources, are declared here.
  * Where <mpi.h> is present (or already included), rocshmem_init(MPI_Comm)
  * and rocshmem_init_thread(requested, provided, MPI_Comm) start the job
  * on a communicator: its rank 0 makes a unique id (rocshmem_get_uniqueid),
@@ -58,6 +60,71 @@ namespace rocshmem {
 
 /* the rocSHMEM API level this header provides */
 constexpr char VERSION[] = "3.0.0";
+
+/* rocSHMEM 3.x's active-set broadcast, the overload of the team form:
+ *     rocshmem_ctx_<TYPE>_broadcast(ctx, dest, source, nelems, pe_root,
+ *                                   pe_start, log_pe_stride, pe_size,
+ *                                   pSync)
+ * for every type of ROCSHMEM_BCAST_TYPES; C has no overloading, so these
+ * call rocshmem.h's rocshmemx_ctx_<TYPE>_broadcast_active (its comment
+ * says what they do). */
+#define ROCSHMEM_HPP_BCAST_ACTIVE_(T, N, A) \
+    inline void rocshmem_ctx_##N##_broadcast( \
+        rocshmem_ctx_t ctx, T *dest, const T *source, int nelems, \
+        int pe_root, int pe_start, int log_pe_stride, int pe_size, \
+        long *pSync) \
+    { \
+        rocshmemx_ctx_##N##_broadcast_active(ctx, dest, source, nelems, \
+                                             pe_root, pe_start, \
+                                             log_pe_stride, pe_size, \
+                                             pSync); \
+    }
+ROCSHMEM_BCAST_TYPES(ROCSHMEM_HPP_BCAST_ACTIVE_, )
+#undef ROCSHMEM_HPP_BCAST_ACTIVE_
+
+/* The typed routines under one name per form, for the templates below: a
+ * type outside ROCSHMEM_BCAST_TYPES has no overload (a compile error). */
+namespace zeshmem_detail {
+#define ROCSHMEM_HPP_BCAST_ONE_(T, N, A) \
+    inline void bcast(rocshmem_ctx_t ctx, T *dest, const T *source, \
+                      int nelems, int pe_root, int pe_start, \
+                      int log_pe_stride, int pe_size, long *pSync) \
+    { \
+        rocshmemx_ctx_##N##_broadcast_active(ctx, dest, source, nelems, \
+                                             pe_root, pe_start, \
+                                             log_pe_stride, pe_size, \
+                                             pSync); \
+    } \
+    inline void bcast(rocshmem_ctx_t ctx, rocshmem_team_t team, T *dest, \
+                      const T *source, int nelems, int pe_root) \
+    { \
+        rocshmem_ctx_##N##_broadcast(ctx, team, dest, source, nelems, \
+                                     pe_root); \
+    }
+ROCSHMEM_BCAST_TYPES(ROCSHMEM_HPP_BCAST_ONE_, )
+#undef ROCSHMEM_HPP_BCAST_ONE_
+} /* namespace zeshmem_detail */
+
+/* rocSHMEM 3.x's host templates of the two broadcasts (T one of
+ * ROCSHMEM_BCAST_TYPES): the active set's and the team's, as the typed
+ * routines above. */
+template <typename T>
+inline void
+rocshmem_broadcast(rocshmem_ctx_t ctx, T *dest, const T *source,
+                   int nelems, int pe_root, int pe_start, int log_pe_stride,
+                   int pe_size, long *pSync)
+{
+    zeshmem_detail::bcast(ctx, dest, source, nelems, pe_root, pe_start,
+                          log_pe_stride, pe_size, pSync);
+}
+
+template <typename T>
+inline void
+rocshmem_broadcast(rocshmem_ctx_t ctx, rocshmem_team_t team, T *dest,
+                   const T *source, int nelems, int pe_root)
+{
+    zeshmem_detail::bcast(ctx, team, dest, source, nelems, pe_root);
+}
 
 #if defined(MPI_VERSION) && !defined(ROCSHMEM_NO_MPI)
 /* provided: the level the runtime gives (it starts at

@@ -383,6 +383,83 @@ DEF_BITRED(xor)
 	}
 ROCSHMEM_BCAST_TYPES(DEF_BCAST, )
 
+/* The active-set broadcast (rocshmem.hpp's overload of the one above):
+ * OpenSHMEM 1.4's active-set broadcast, the root's dest left as it is.
+ * Bad input is one warning and nothing done; a member that ended, or
+ * does not answer, ends the PE as the other collectives do. */
+_Static_assert(ROCSHMEM_BCAST_SYNC_SIZE >= SHMEM_BCAST_SYNC_SIZE,
+	       "pSync size");
+
+static void
+roc_bcast_active(const char *call, void *dest, const void *source,
+		 int nelems, size_t esize, int pe_root, int pe_start,
+		 int log_pe_stride, int pe_size, long *psync)
+{
+	sh_check_init(call);
+	ROC_COUNT(ROC_COLL);
+	if (nelems < 0) {
+		sh_warn(call, "nelems %d is negative", nelems);
+		return;
+	}
+	if (nelems > 0 && (dest == NULL || source == NULL)) {
+		sh_warn(call, "dest %p or source %p is NULL with nelems %d",
+			dest, source, nelems);
+		return;
+	}
+	if (pe_size < 1) {
+		sh_warn(call, "pe_size %d is not positive", pe_size);
+		return;
+	}
+	struct sh_aset a;
+	int rc = sh_coll_aset(pe_start, log_pe_stride, pe_size, psync, &a);
+	if (rc == -ESRCH) {
+		sh_warn(call, "this PE is not in the active set (pe_start %d, "
+			"log_pe_stride %d, pe_size %d)", pe_start,
+			log_pe_stride, pe_size);
+		return;
+	}
+	if (rc == -EFAULT) {
+		sh_warn(call, "pSync %p is not a symmetric array of "
+			"ROCSHMEM_BCAST_SYNC_SIZE longs", (void *)psync);
+		return;
+	}
+	if (rc) {
+		sh_warn(call, "active set pe_start %d, log_pe_stride %d, "
+			"pe_size %d is not within the job's PEs 0..%d",
+			pe_start, log_pe_stride, pe_size, sh.npes - 1);
+		return;
+	}
+	if (pe_root < 0 || pe_root >= pe_size) {
+		sh_warn(call, "pe_root %d is not an index of the active set "
+			"(0..%d)", pe_root, pe_size - 1);
+		return;
+	}
+	rc = sh_coll_bcast(NULL, &a, dest, source, (size_t)nelems * esize,
+			   pe_root, false);
+	if (rc == -EHOSTDOWN || rc == -ETIMEDOUT)
+		face_fail(call, rc, -1, "active set", NULL);
+	if (rc == -EFAULT)
+		sh_warn(call, "dest %p or source %p is not a symmetric "
+			"object of %d elements", dest, source, nelems);
+	else if (rc)
+		sh_warn(call, "the broadcast failed: %s", strerror(-rc));
+}
+
+#define DEF_BCAST_ACTIVE(T, N, A) \
+	void rocshmemx_ctx_##N##_broadcast_active(rocshmem_ctx_t ctx, \
+						  T *dest, const T *source, \
+						  int nelems, int pe_root, \
+						  int pe_start, \
+						  int log_pe_stride, \
+						  int pe_size, long *pSync) \
+	{ \
+		(void)ctx; \
+		roc_bcast_active(__func__, dest, source, nelems, sizeof(T), \
+				 pe_root, pe_start, log_pe_stride, pe_size, \
+				 pSync); \
+	}
+ROCSHMEM_BCAST_TYPES(DEF_BCAST_ACTIVE, )
+
 /* ---- library information, statistics ----------------------------------- */
 
 void

@@ -3,7 +3,8 @@
  * roc3_prog: a host program written as for rocSHMEM 3.x, built by the
  * build tree's zeshc++ (roc3_cpp_check.sh): <rocshmem/rocshmem.hpp>,
  * using namespace rocshmem, a ring of putmem_signal, a context and a
- * team's context, and on-stream puts interleaved with
+ * team's context, the active-set broadcast (the template and the typed
+ * overload of 3.x's C++ API), and on-stream puts interleaved with
  * zeCommandListAppendMemoryCopy on one immediate Level Zero list (the
  * values prove the order). Prints "PE <me>: roc3 ok" or a FAIL line and
  * exits 2.
@@ -86,6 +87,60 @@ main()
 	rocshmem_ctx_destroy(tctx);
 	rocshmem_free(tb);
 	rocshmem_team_destroy(evens);
+
+	// the active-set broadcast as 3.x's C++ programs call it: the
+	// template and the typed overload (root's dest and non-members'
+	// untouched), then the team template
+	auto *ps = static_cast<long *>(
+		rocshmem_malloc(ROCSHMEM_BCAST_SYNC_SIZE * sizeof(long)));
+	auto *bi = static_cast<int *>(rocshmem_malloc(4 * sizeof(int)));
+	auto *bl = static_cast<long *>(rocshmem_malloc(4 * sizeof(long)));
+	auto *bf = static_cast<double *>(rocshmem_malloc(4 * sizeof(double)));
+	CHECK(ps && bi && bl && bf, "malloc");
+	for (size_t k = 0; k < ROCSHMEM_BCAST_SYNC_SIZE; k++)
+		ps[k] = ROCSHMEM_SYNC_VALUE;
+	for (int k = 0; k < 2; k++) {
+		bi[k] = 100 * me + k;
+		bl[k] = 1000L * me + k;
+		bf[k] = me + 0.25 * k;
+		bi[2 + k] = -1;
+		bl[2 + k] = -1;
+		bf[2 + k] = -1;
+	}
+	rocshmem_barrier_all();
+	int nev = (n + 1) / 2, eroot = 2 * (nev - 1);
+	if (me % 2 == 0)
+		rocshmem_broadcast<int>(ROCSHMEM_CTX_DEFAULT, bi + 2, bi, 2,
+					nev - 1, 0, 1, nev, ps);
+	rocshmem_barrier_all();
+	bool got = me % 2 == 0 && me != eroot;
+	CHECK(bi[2] == (got ? 100 * eroot : -1) &&
+	      bi[3] == (got ? 100 * eroot + 1 : -1), "template broadcast");
+	// the PEs 1..n-1, rooted at PE 1
+	if (me > 0)
+		rocshmem_ctx_long_broadcast(ROCSHMEM_CTX_DEFAULT, bl + 2, bl, 2,
+					    0, 1, 0, n - 1, ps);
+	rocshmem_barrier_all();
+	got = me > 1;
+	CHECK(bl[2] == (got ? 1000L : -1) && bl[3] == (got ? 1001L : -1),
+	      "overload broadcast");
+	rocshmem_broadcast(ROCSHMEM_CTX_DEFAULT, bf + 2, bf, 2, n - 1, 0, 0,
+			   n, ps);
+	rocshmem_barrier_all();
+	got = me != n - 1;
+	CHECK(bf[2] == (got ? n - 1.0 : -1) &&
+	      bf[3] == (got ? n - 0.75 : -1), "deduced broadcast");
+	for (size_t k = 0; k < ROCSHMEM_BCAST_SYNC_SIZE; k++)
+		CHECK(ps[k] == ROCSHMEM_SYNC_VALUE, "pSync restored");
+	rocshmem_broadcast<long>(ROCSHMEM_CTX_DEFAULT, ROCSHMEM_TEAM_WORLD,
+				 bl + 2, bl, 2, 0);
+	rocshmem_barrier_all();
+	if (me != 0)
+		CHECK(bl[2] == 0 && bl[3] == 1, "team template broadcast");
+	rocshmem_free(bf);
+	rocshmem_free(bl);
+	rocshmem_free(bi);
+	rocshmem_free(ps);
 
 	// on-stream puts between copies on one immediate list
 	ze_command_queue_desc_t qd = {};

@@ -1383,6 +1383,110 @@ case_stride(void)
 	rocshmem_free(name);
 }
 
+/* ---- the active-set broadcast (rocshmem.hpp's overload in C) ----------- */
+
+#define BA_N 3
+#define BA_UNSET 120 /* above every value sent: pe * 16 + k + 1 <= 115 */
+
+/* One broadcast of each type over the active set (start, log_stride,
+ * size) from its index root: a member other than the root gets the
+ * root's values, the root's dest and every other PE's stay BA_UNSET. */
+#define BA_TYPE(T, N, A) \
+	static void ba_##N(int start, int log_stride, int size, int root, \
+			   long *ps) \
+	{ \
+		T *src = rocshmem_malloc(BA_N * sizeof(T)); \
+		T *dst = rocshmem_malloc(BA_N * sizeof(T)); \
+		CHECK(src && dst, #N ": malloc"); \
+		for (int k = 0; k < BA_N; k++) { \
+			src[k] = (T)(me * 16 + k + 1); \
+			dst[k] = (T)BA_UNSET; \
+		} \
+		int stride = 1 << log_stride, off = me - start; \
+		int member = off >= 0 && off % stride == 0 && \
+			     off / stride < size; \
+		int root_pe = start + root * stride; \
+		rocshmem_barrier_all(); \
+		if (member) \
+			rocshmemx_ctx_##N##_broadcast_active( \
+				ROCSHMEM_CTX_DEFAULT, dst, src, BA_N, root, \
+				start, log_stride, size, ps); \
+		rocshmem_barrier_all(); \
+		for (int k = 0; k < BA_N; k++) { \
+			T want = member && me != root_pe \
+					 ? (T)(root_pe * 16 + k + 1) \
+					 : (T)BA_UNSET; \
+			CHECK(dst[k] == want, #N " set %d/%d/%d root %d: " \
+			      "dest[%d] %g, not %g", start, log_stride, size, \
+			      root, k, (double)dst[k], (double)want); \
+		} \
+		for (size_t k = 0; k < ROCSHMEM_BCAST_SYNC_SIZE; k++) \
+			CHECK(ps[k] == (long)ROCSHMEM_SYNC_VALUE, \
+			      #N ": pSync[%zu] %ld on return", k, ps[k]); \
+		rocshmem_barrier_all(); \
+		rocshmem_free(dst); \
+		rocshmem_free(src); \
+	}
+ROCSHMEM_BCAST_TYPES(BA_TYPE, )
+
+static void
+ba_all(int start, int log_stride, int size, int root, long *ps)
+{
+#define BA_CALL(T, N, A) ba_##N(start, log_stride, size, root, ps);
+	ROCSHMEM_BCAST_TYPES(BA_CALL, )
+#undef BA_CALL
+}
+
+static void
+case_bcast_active(void)
+{
+	long *ps = rocshmem_malloc(ROCSHMEM_BCAST_SYNC_SIZE * sizeof(long));
+	CHECK(ps, "malloc pSync");
+	for (size_t k = 0; k < ROCSHMEM_BCAST_SYNC_SIZE; k++)
+		ps[k] = (long)ROCSHMEM_SYNC_VALUE;
+	/* the even PEs, rooted at the last of them */
+	int evens = (npes + 1) / 2;
+	ba_all(0, 1, evens, evens - 1, ps);
+	/* every PE but PE 0, rooted at the second of them */
+	ba_all(1, 0, npes - 1, npes > 2 ? 1 : 0, ps);
+	/* the PEs 1, 5 (stride 4) where there are 8 */
+	if (npes >= 6)
+		ba_all(1, 2, 2, 0, ps);
+	/* the whole job, rooted at its last PE */
+	ba_all(0, 0, npes, npes - 1, ps);
+
+	/* bad input: one warning each, nothing written, nothing ends */
+	int *src = rocshmem_malloc(2 * sizeof(int));
+	int *dst = rocshmem_malloc(2 * sizeof(int));
+	CHECK(src && dst, "malloc");
+	src[0] = src[1] = 7;
+	dst[0] = dst[1] = -1;
+	long stack_ps[ROCSHMEM_BCAST_SYNC_SIZE] = { 0 };
+	int local[2] = { -1, -1 };
+	rocshmem_barrier_all();
+	rocshmem_ctx_t c = ROCSHMEM_CTX_DEFAULT;
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, 2, 0, 0, 0, 0, ps);
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, 2, 0, npes, 0, 1, ps);
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, 2, 0, 0, 0, npes + 1,
+					   ps);
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, 2, 1, me, 0, 1, ps);
+	rocshmemx_ctx_int_broadcast_active(c, NULL, src, 2, 0, me, 0, 1, ps);
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, -1, 0, me, 0, 1, ps);
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, 2, 0,
+					   (me + 1) % npes, 0, 1, ps);
+	rocshmemx_ctx_int_broadcast_active(c, dst, src, 2, 0, me, 0, 1,
+					   stack_ps);
+	rocshmemx_ctx_int_broadcast_active(c, local, src, 2, 0, me, 0, 1, ps);
+	CHECK(dst[0] == -1 && dst[1] == -1 && local[0] == -1 &&
+	      local[1] == -1, "bad input wrote dest");
+	/* nelems 0 on a set of one: nothing to do, no warning */
+	rocshmemx_ctx_int_broadcast_active(c, NULL, NULL, 0, 0, me, 0, 1, ps);
+	rocshmem_barrier_all();
+	rocshmem_free(dst);
+	rocshmem_free(src);
+	rocshmem_free(ps);
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static const struct {
@@ -1399,7 +1503,7 @@ static const struct {
 	{ "global_exit", case_global_exit },
 	{ "info", case_info }, { "ctx", case_ctx }, { "waits", case_waits },
 	{ "coll", case_coll }, { "stream", case_stream },
-	{ "stride", case_stride },
+	{ "stride", case_stride }, { "bcast_active", case_bcast_active },
 };
 
 static int

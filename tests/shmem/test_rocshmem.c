@@ -324,6 +324,76 @@ START_TEST(test_rocshmem_coll)
 }
 END_TEST
 
+/* rocSHMEM 3.x's active-set broadcast (rocshmem.hpp's overload of
+ * rocshmem_ctx_<TYPE>_broadcast; rocshmemx_ctx_<TYPE>_broadcast_active in
+ * C): every type over sets that are not the whole job and over the whole
+ * job, exact values, the root's and non-members' dest untouched, pSync
+ * restored; then each kind of bad input is one warning on every PE and
+ * nothing written. */
+static void
+bcast_active_warnings(int n)
+{
+	static const char *const call = "rocshmemx_ctx_int_broadcast_active";
+	char big[96], past[96];
+	snprintf(big, sizeof(big), "active set pe_start 0, log_pe_stride 0, "
+		 "pe_size %d is not within the job's PEs 0..%d", n + 1, n - 1);
+	snprintf(past, sizeof(past), "active set pe_start %d, log_pe_stride "
+		 "0, pe_size 1 is not within the job's PEs 0..%d", n, n - 1);
+	const char *const what[] = {
+		"pe_size 0 is not positive", big, past,
+		"pe_root 1 is not an index of the active set (0..0)",
+		"dest (nil) or source 0x", "nelems -1 is negative",
+		"this PE is not in the active set (pe_start ", "pSync 0x",
+		"dest 0x",
+	};
+	for (int pe = 0; pe < n; pe++) {
+		for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++)
+			expect_warning(pe, call, what[k]);
+		/* one line per bad call, 9 */
+		char pfx[96];
+		snprintf(pfx, sizeof(pfx), "zeshmem: PE %d: %s: ", pe, call);
+		int lines = 0;
+		for (const char *p = strstr(out, pfx); p;
+		     p = strstr(p + 1, pfx))
+			lines++;
+		ck_assert_msg(lines == 9, "PE %d: %d warnings, not 9:\n%s",
+			      pe, lines, tail());
+	}
+	static const char *const tails[] = {
+		"is NULL with nelems 2",
+		"is not a symmetric array of ROCSHMEM_BCAST_SYNC_SIZE longs",
+		"is not a symmetric object of 2 elements",
+	};
+	for (size_t k = 0; k < sizeof(tails) / sizeof(tails[0]); k++)
+		ck_assert_msg(strstr(out, tails[k]), "no '%s' in:\n%s",
+			      tails[k], tail());
+}
+
+START_TEST(test_rocshmem_bcast_active)
+{
+	ok_case(_i, "bcast_active", NULL);
+	bcast_active_warnings(npes_of(_i));
+}
+END_TEST
+
+START_TEST(test_rocshmem_bcast_active8)
+{
+	struct leakcheck lc;
+	leakcheck_begin(&lc);
+	int st = job(8, 0, "bcast_active", NULL);
+	ck_assert_msg(st == 0, "bcast_active on 8 PEs: status %d:\n%s", st,
+		      tail());
+	for (int pe = 0; pe < 8; pe++) {
+		char line[64];
+		snprintf(line, sizeof(line), "PE %d: bcast_active ok", pe);
+		ck_assert_msg(strstr(out, line), "no '%s' in:\n%s", line,
+			      tail());
+	}
+	bcast_active_warnings(8);
+	leakcheck_end(&lc);
+}
+END_TEST
+
 /* *_on_stream / shmemx_*_on_queue on immediate and regular lists */
 START_TEST(test_rocshmem_stream)
 {
@@ -571,6 +641,8 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_stream, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_ring8, 0, 2);
 	tcase_add_loop_test(tc, test_rocshmem_stride_registration, 0, 4);
+	tcase_add_loop_test(tc, test_rocshmem_bcast_active, 0, 4);
+	tcase_add_test(tc, test_rocshmem_bcast_active8);
 	suite_add_tcase(s, tc);
 	return s;
 }
