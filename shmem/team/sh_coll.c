@@ -160,7 +160,12 @@ aset_sync(const struct grp *g)
 		if (!err)
 			err = sh_wait_pred_on(count_ready, w, from,
 					      SH_WAIT_DATA, w);
-		if (!err)
+		/* this PE's own word: a plain atomic, unless the NIC's
+		 * atomics reach it too (theirs and the CPU's do not mix
+		 * on every provider) */
+		if (!err && !sh_tr_ofi_active())
+			__atomic_fetch_sub(w, 1, __ATOMIC_ACQ_REL);
+		else if (!err)
 			err = sh_amo(NULL, SH_AMO_ADD, SH_T_INT, 8, w, &minus,
 				     NULL, NULL, sh.me);
 		if (err)
