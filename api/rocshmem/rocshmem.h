@@ -200,17 +200,25 @@ int rocshmem_buffer_unregister(void *addr);
 void rocshmem_buffer_unregister_all(void);
 void *rocshmem_buffer_register_symmetric(void *addr, size_t length);
 int rocshmem_buffer_unregister_symmetric(void *addr);
-/* rocSHMEM 3.x's stride registrations (not collective): [addr, addr +
- * length) is this PE's buffer of a group of n_pes consecutive PEs (this
- * PE is the group's my_pe), and the program has mapped the group's PE i's
- * buffer at addr + (i - my_pe) * stride in this process itself (VMM, IPC
- * opened at chosen addresses, a shared file). RMA, atomics and
- * rocshmem_ptr with such an address then reach PE i's buffer there.
- * 0, else -1 with one warning (a bad argument, the group not inside the
- * job, |stride| < length, an overlap with the heap or a registration).
- * sym_buffer_register is the same here: the group's copies must be mapped
- * (PEs reached only over the network are not reachable through it).
- * sym_buffer_unregister (either kind): quiet, then forget; 0 or -1. */
+/* rocSHMEM 3.x's stride registrations: [addr, addr + length) is this
+ * PE's buffer of a group of n_pes consecutive PEs (this PE is the group's
+ * my_pe), and the program has mapped the group's PE i's buffer at addr +
+ * (i - my_pe) * stride in this process itself (VMM, IPC opened at chosen
+ * addresses, a shared file). RMA, atomics and rocshmem_ptr with such an
+ * address then reach PE i's buffer there. 0, else -1 with one warning (a
+ * bad argument, the group not inside the job, |stride| < length, an
+ * overlap with the heap or a registration).
+ * buffer_register_vmm is local (not collective): PEs outside the group
+ * are not reached through it.
+ * sym_buffer_register is collective over the job, as in rocSHMEM 3.x
+ * (every PE calls it, each with its own group and the same length): PEs
+ * on other nodes reach the buffer over the network too (each PE's buffer
+ * registered with the NIC, the keys all-gathered). All PEs return 0 or
+ * all -1 (each warns its own reason; the others name the PE that
+ * refused).
+ * sym_buffer_unregister (either kind, not collective): quiet, then
+ * forget (and deregister); the program ends the peers' use of the
+ * buffer first (a barrier). 0 or -1. */
 int rocshmem_buffer_register_vmm(void *addr, size_t length, int my_pe,
                                  int n_pes, ptrdiff_t stride);
 int rocshmem_sym_buffer_register(void *addr, size_t length, int my_pe,

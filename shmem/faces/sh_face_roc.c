@@ -314,27 +314,23 @@ rocshmem_buffer_unregister_symmetric(void *addr)
 					     : ROCSHMEM_SUCCESS;
 }
 
-static int
-roc_strreg(const char *call, void *addr, size_t length, int my_pe,
-	   int n_pes, ptrdiff_t stride)
-{
-	sh_check_init(call);
-	int rc = sh_strreg_add(addr, length, my_pe, n_pes, stride, call);
-	return rc ? -1 : 0;
-}
-
 int
 rocshmem_buffer_register_vmm(void *addr, size_t length, int my_pe,
 			     int n_pes, ptrdiff_t stride)
 {
-	return roc_strreg(__func__, addr, length, my_pe, n_pes, stride);
+	sh_check_init(__func__);
+	return sh_strreg_add(addr, length, my_pe, n_pes, stride, __func__)
+		       ? -1
+		       : 0;
 }
 
 int
 rocshmem_sym_buffer_register(void *addr, size_t length, int my_pe,
 			     int n_pes, ptrdiff_t stride)
 {
-	return roc_strreg(__func__, addr, length, my_pe, n_pes, stride);
+	sh_check_init(__func__);
+	return sh_strreg_add_sym(addr, length, my_pe, n_pes, stride,
+				 __func__) ? -1 : 0;
 }
 
 int

@@ -86,7 +86,8 @@ listed_at(uintptr_t p, unsigned kinds)
 
 /* What each lookup looks for among the registrations. */
 #define PEER_KINDS (SH_SYM_BIT(SH_SYM_ALIAS) | SH_SYM_BIT(SH_SYM_STRIDE))
-#define DESC_KINDS (SH_SYM_BIT(SH_SYM_LOCAL) | SH_SYM_BIT(SH_SYM_ALIAS))
+#define DESC_KINDS (SH_SYM_BIT(SH_SYM_LOCAL) | SH_SYM_BIT(SH_SYM_ALIAS) | \
+		    SH_SYM_BIT(SH_SYM_STRIDE))
 #define ALL_KINDS (PEER_KINDS | DESC_KINDS)
 
 /* Where this PE reaches pe's copy of p inside r: NULL when it does not
@@ -133,8 +134,10 @@ net_of(const struct sh_region *r, uintptr_t p, int pe,
 {
 	if (!r->net)
 		return false;
-	/* An alias's keys are exchanged with the network peers only. */
-	if (r->kind == SH_SYM_ALIAS && pe != sh.me && !sh.peers[pe].net)
+	/* A registration's keys are exchanged with the network peers
+	 * only (node peers reach it through their views or its stride). */
+	if ((r->kind == SH_SYM_ALIAS || r->kind == SH_SYM_STRIDE) &&
+	    pe != sh.me && !sh.peers[pe].net)
 		return false;
 	out->off = p - r->origin;
 	out->key = r->net[pe].key;
@@ -153,7 +156,7 @@ sh_sym_net(const void *p, size_t len, int pe, struct sh_sym_reach *out)
 		return inside(r, a, len) && net_of(r, a, pe, out) ? 0
 								   : -EFAULT;
 	pthread_rwlock_rdlock(&sh_symmap.lock);
-	r = listed_at(a, SH_SYM_BIT(SH_SYM_ALIAS));
+	r = listed_at(a, PEER_KINDS);
 	bool ok = r && inside(r, a, len) && net_of(r, a, pe, out);
 	pthread_rwlock_unlock(&sh_symmap.lock);
 	return ok ? 0 : -EFAULT;
@@ -168,9 +171,14 @@ sh_sym_desc(const void *p, size_t len)
 	const struct sh_region *r = fixed_at(a);
 	if (r)
 		return inside(r, a, len) ? r->desc : NULL;
+	/* a local registration may lie inside a stride one: the first
+	 * that holds the range and has a descriptor */
+	void *d = NULL;
 	pthread_rwlock_rdlock(&sh_symmap.lock);
-	r = listed_at(a, DESC_KINDS);
-	void *d = r && inside(r, a, len) ? r->desc : NULL;
+	for (r = sh_symmap.list; r && !d; r = r->next)
+		if ((DESC_KINDS & SH_SYM_BIT(r->kind)) && touches(r, a) &&
+		    inside(r, a, len))
+			d = r->desc;
 	pthread_rwlock_unlock(&sh_symmap.lock);
 	return d;
 }

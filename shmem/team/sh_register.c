@@ -408,26 +408,42 @@ sh_symreg_del(void *alias, const char *who)
 	return err;
 }
 
-int
-sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
-	      ptrdiff_t stride, const char *who)
+/* A stride registration: its region, and its memory region when
+ * sh_strreg_add_sym registered it with the NIC. */
+struct strreg {
+	struct sh_region r;
+	void *mr;
+};
+
+static void
+strreg_free(struct strreg *t)
 {
-	const char *bad = NULL;
+	if (!t)
+		return;
+	sh_tr_ofi_unreg_local(t->mr);
+	free(t->r.net);
+	free(t);
+}
+
+/* What is wrong with a stride registration's arguments, or NULL. */
+static const char *
+strreg_bad(void *addr, size_t len, int my_pe, int n_pes, ptrdiff_t stride)
+{
 	int first = sh.me - my_pe;
 	uintptr_t a = (uintptr_t)addr;
 	if (addr == NULL || len == 0)
-		bad = "addr is NULL or length 0";
-	else if (n_pes < 1 || my_pe < 0 || my_pe >= n_pes)
-		bad = "my_pe not in [0, n_pes)";
-	else if (first < 0 || n_pes > sh.npes - first)
-		bad = "the group (this PE - my_pe .. + n_pes - 1) is not "
-		      "inside the job";
-	else if (n_pes > 1 && (stride == 0 || stride == PTRDIFF_MIN ||
-			       (size_t)(stride < 0 ? -stride : stride) < len))
-		bad = "|stride| is smaller than length";
-	else if (a + len < a)
-		bad = "addr + length wraps";
-	if (!bad && n_pes > 1) {
+		return "addr is NULL or length 0";
+	if (n_pes < 1 || my_pe < 0 || my_pe >= n_pes)
+		return "my_pe not in [0, n_pes)";
+	if (first < 0 || n_pes > sh.npes - first)
+		return "the group (this PE - my_pe .. + n_pes - 1) is not "
+		       "inside the job";
+	if (n_pes > 1 && (stride == 0 || stride == PTRDIFF_MIN ||
+			  (size_t)(stride < 0 ? -stride : stride) < len))
+		return "|stride| is smaller than length";
+	if (a + len < a)
+		return "addr + length wraps";
+	if (n_pes > 1) {
 		/* the first and last copies stay inside the address space */
 		int64_t d0, d1, lo, hi;
 		if (__builtin_mul_overflow((int64_t)-my_pe, (int64_t)stride,
@@ -440,45 +456,134 @@ sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
 		    __builtin_add_overflow((int64_t)a, d0 < d1 ? d1 : d0,
 					   &hi) ||
 		    lo < 0 || hi > INT64_MAX - (int64_t)len)
-			bad = "a copy of the group lies outside the address "
-			      "space";
+			return "a copy of the group lies outside the address "
+			       "space";
 	}
-	if (!bad && overlaps(addr, len, sh_heap.base, sh_heap.size))
-		bad = "the range overlaps the symmetric heap";
+	if (overlaps(addr, len, sh_heap.base, sh_heap.size))
+		return "the range overlaps the symmetric heap";
+	return NULL;
+}
+
+/* The arguments checked (one warning when not): 0, -EINVAL or -EEXIST
+ * (an overlap with a registration). t: the record to fill. */
+static int
+strreg_prepare(struct strreg *t, void *addr, size_t len, int my_pe,
+	       int n_pes, ptrdiff_t stride, const char *who)
+{
+	const char *bad = strreg_bad(addr, len, my_pe, n_pes, stride);
 	if (bad) {
 		sh_warn(who, "addr %p, length %zu, my_pe %d, n_pes %d, stride "
 			"%td: %s", addr, len, my_pe, n_pes, stride, bad);
 		return -EINVAL;
 	}
-	struct sh_region *t = calloc(1, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	*t = (struct sh_region){ .kind = SH_SYM_STRIDE, .lo = a, .len = len,
-				 .origin = a, .wait_base = SH_WAIT_ANY,
-				 .first = first, .n = n_pes,
-				 .stride = stride };
 	const struct sh_region *o = sh_sym_overlap(addr, len, STRREG_CLASH);
-	if (o || sh_sym_add(t, STRREG_CLASH)) {
-		free(t);
-		if (o)
-			sh_warn(who, "addr %p, length %zu overlaps the %s"
-				"registration at %p", addr, len,
-				o->kind == SH_SYM_ALIAS ? "symmetric " : "",
-				(void *)o->lo);
-		else
-			sh_warn(who, "addr %p, length %zu overlaps a "
-				"registration", addr, len);
+	if (o) {
+		sh_warn(who, "addr %p, length %zu overlaps the %s"
+			"registration at %p", addr, len,
+			o->kind == SH_SYM_ALIAS ? "symmetric " : "",
+			(void *)o->lo);
 		return -EEXIST;
 	}
+	t->r.kind = SH_SYM_STRIDE;
+	t->r.lo = t->r.origin = (uintptr_t)addr;
+	t->r.len = len;
+	t->r.wait_base = SH_WAIT_ANY;
+	t->r.first = sh.me - my_pe;
+	t->r.n = n_pes;
+	t->r.stride = stride;
+	return 0;
+}
+
+int
+sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
+	      ptrdiff_t stride, const char *who)
+{
+	struct strreg *t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	int err = strreg_prepare(t, addr, len, my_pe, n_pes, stride, who);
+	if (!err && sh_sym_add(&t->r, STRREG_CLASH)) {
+		sh_warn(who, "addr %p, length %zu overlaps a registration",
+			addr, len);
+		err = -EEXIST;
+	}
+	if (err)
+		strreg_free(t);
+	return err;
+}
+
+int
+sh_strreg_add_sym(void *addr, size_t len, int my_pe, int n_pes,
+		  ptrdiff_t stride, const char *who)
+{
+	int n = sh.npes, bad = -1;
+	struct sym_blob mine = { .len = len };
+	struct sym_blob *all = calloc((size_t)n, sizeof(*all));
+	struct strreg *t = calloc(1, sizeof(*t));
+	bool net = sh_tr_ofi_active(), said = false;
+	if (!t || !all || (net && !(t->r.net = calloc((size_t)n,
+						       sizeof(*t->r.net))))) {
+		mine.status = -ENOMEM;
+	} else {
+		mine.status = strreg_prepare(t, addr, len, my_pe, n_pes,
+					     stride, who);
+		said = mine.status != 0;
+	}
+	if (!mine.status && net) {
+		mine.status = sh_tr_ofi_reg_sym(addr, len, &t->mr, &t->r.desc,
+						&mine.key, &mine.base);
+		if (mine.status) {
+			sh_warn(who, "addr %p, length %zu: its network "
+				     "registration failed: %s", addr, len,
+				strerror(-mine.status));
+			said = true;
+		}
+	}
+	/* every PE's verdict, length, key and base (this PE said its own) */
+	int err = -EIO;
+	if (all && !sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
+		err = 0;
+	for (int i = 0; !err && i < n; i++) {
+		if (all[i].status) {
+			err = all[i].status;
+			bad = i;
+		} else if (all[i].len != len) {
+			sh_warn(who, "PE %d registers %llu bytes, this PE %zu: "
+				     "every PE must pass the same length",
+				i, (unsigned long long)all[i].len, len);
+			err = -EINVAL;
+			said = true;
+		}
+	}
+	for (int i = 0; !err && net && i < n; i++) {
+		t->r.net[i].key = all[i].key;
+		t->r.net[i].base = all[i].base;
+	}
+	free(all);
+	if (err) {
+		if (!said && bad >= 0)
+			sh_warn(who, "PE %d refused the registration (%s)",
+				bad, strerror(-err));
+		else if (!said)
+			sh_warn(who, "the bootstrap exchange failed (%s)",
+				strerror(-err));
+		strreg_free(t);
+		return err;
+	}
+	/* Checked before the exchange; the program serialises registration
+	 * calls, so nothing came in between. */
+	if (sh_sym_add(&t->r, STRREG_CLASH))
+		sh_fatal(who, "%p+%zu overlaps a registration made during the "
+			      "call", addr, len);
 	return 0;
 }
 
 int
 sh_strreg_del(void *addr)
 {
-	struct sh_region *t = sh_sym_take(addr, SH_SYM_BIT(SH_SYM_STRIDE));
-	free(t);
-	return t ? 0 : -ENOENT;
+	struct sh_region *r = sh_sym_take(addr, SH_SYM_BIT(SH_SYM_STRIDE));
+	strreg_free((struct strreg *)r);
+	return r ? 0 : -ENOENT;
 }
 
 /* Releases the registrations of the list r (sh_sym_take_kinds's). */
@@ -493,7 +598,7 @@ release(struct sh_region *r)
 			sh_tr_ofi_unreg_local(((struct lreg *)r)->mr);
 			free(r);
 		} else {
-			free(r);
+			strreg_free((struct strreg *)r);
 		}
 		r = next;
 	}

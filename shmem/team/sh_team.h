@@ -151,7 +151,16 @@ SH_HIDDEN int sh_symreg_del(void *alias, const char *who);
  * overlap with another registration), one warning naming who. */
 SH_HIDDEN int sh_strreg_add(void *addr, size_t len, int my_pe, int n_pes,
 			    ptrdiff_t stride, const char *who);
-/* Forgets the stride registration at addr: 0, or -ENOENT. */
+/* rocshmem_sym_buffer_register: the same registration, collective over
+ * the job (every PE calls it, each with its own group): with libfabric
+ * active each PE's buffer is also a memory region and every PE's key and
+ * base are all-gathered, so PEs outside the group on other nodes reach
+ * it over the network. All PEs return 0 or all an error (each says its
+ * own reason; the others name the PE that refused). */
+SH_HIDDEN int sh_strreg_add_sym(void *addr, size_t len, int my_pe,
+				int n_pes, ptrdiff_t stride, const char *who);
+/* Forgets the stride registration at addr (and its memory region): 0,
+ * or -ENOENT. Not collective: the program ends the peers' use first. */
 SH_HIDDEN int sh_strreg_del(void *addr);
 /* Finalize: every registration released (before the transports). */
 SH_HIDDEN void sh_reg_fini(void);

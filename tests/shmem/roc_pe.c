@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1308,78 +1309,135 @@ case_stream(void)
 	rocshmem_free(src);
 }
 
-/* rocshmem_buffer_register_vmm / sym_buffer_register: the PEs map one
- * shared file, PE i's buffer at base + i * stride in every process; RMA,
- * atomics and rocshmem_ptr reach the peer's buffer through the
- * registration of the local one. */
+/* This PE's node in the job as the environment makes it
+ * (ROC_PE_NODE_PES=k: k PEs a node; ZESHMEM_FORCE_NETWORK=1: one PE a
+ * node; else one node): its first PE and its number of PEs. */
+static void
+node_group(int *first, int *size)
+{
+	const char *k = getenv("ROC_PE_NODE_PES");
+	const char *f = getenv("ZESHMEM_FORCE_NETWORK");
+	int per = k && atoi(k) > 0 ? atoi(k) : f && atoi(f) == 1 ? 1 : npes;
+	*first = me / per * per;
+	*size = per < npes - *first ? per : npes - *first;
+}
+
+/* rocshmem_sym_buffer_register / buffer_register_vmm: the PEs of each
+ * node map one shared file, the node's PE i's buffer at base + i *
+ * stride in every process of it. sym_buffer_register (collective): RMA,
+ * atomics and get reach every PE through the registration of the local
+ * buffer (node peers through the stride, others over the network),
+ * rocshmem_ptr the node peers; all-or-nothing refusals.
+ * buffer_register_vmm (local): the node peers of the group only. */
 static void
 case_stride(void)
 {
 	const size_t stride = 64 * 1024, len = 4096;
 	int peer = (me + 1) % npes, from = (me + npes - 1) % npes;
+	int nf, nn;
+	node_group(&nf, &nn);
+	int lr = me - nf;
 	char *name = rocshmem_calloc(64, 1);
 	CHECK(name, "calloc");
 	if (me == 0) {
-		snprintf(name, 64, "/rocpe-stride-%d", (int)getpid());
-		int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-		CHECK(fd >= 0, "shm_open: %s", strerror(errno));
-		CHECK(ftruncate(fd, (off_t)(stride * npes)) == 0, "truncate");
-		close(fd);
+		snprintf(name, 48, "/rocpe-stride-%d", (int)getpid());
 		for (int pe = 1; pe < npes; pe++)
 			rocshmem_putmem(name, name, 64, pe);
+		rocshmem_quiet();
+	}
+	rocshmem_barrier_all();
+	snprintf(name + strlen(name), 16, "-%d", nf);
+	if (lr == 0) {
+		int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		CHECK(fd >= 0, "shm_open: %s", strerror(errno));
+		CHECK(ftruncate(fd, (off_t)(stride * nn)) == 0, "truncate");
+		close(fd);
 	}
 	rocshmem_barrier_all();
 	int fd = shm_open(name, O_RDWR, 0600);
 	CHECK(fd >= 0, "shm_open %s: %s", name, strerror(errno));
-	char *base = mmap(NULL, stride * npes, PROT_READ | PROT_WRITE,
+	char *base = mmap(NULL, stride * nn, PROT_READ | PROT_WRITE,
 			  MAP_SHARED, fd, 0);
 	CHECK(base != MAP_FAILED, "mmap");
 	close(fd);
 	rocshmem_barrier_all();
-	if (me == 0)
+	if (lr == 0)
 		shm_unlink(name);
-	long *mine = (long *)(base + me * stride);
-	int rc = me % 2 ? rocshmem_sym_buffer_register(mine, len, me, npes,
-							(ptrdiff_t)stride)
-			: rocshmem_buffer_register_vmm(mine, len, me, npes,
-							(ptrdiff_t)stride);
-	CHECK(rc == 0, "register %d", rc);
-	CHECK(rocshmem_ptr(mine + 1, peer) == base + peer * stride +
-	      sizeof(long), "rocshmem_ptr");
+	long *mine = (long *)(base + lr * stride);
+	bool peer_here = peer >= nf && peer < nf + nn;
+	char *peer_copy = base + (peer - nf) * stride;
+
+	/* 1. sym_buffer_register: every PE, each with its node's group */
+	CHECK(rocshmem_sym_buffer_register(mine, len, lr, nn,
+					   (ptrdiff_t)stride) == 0,
+	      "sym register");
+	CHECK(rocshmem_ptr(mine + 1, peer) ==
+		      (peer_here ? peer_copy + sizeof(long) : NULL),
+	      "rocshmem_ptr");
 	rocshmem_long_p(mine + 1, 100 + me, peer);
 	long two[2] = { 200 + me, 300 + me };
 	rocshmem_putmem(mine + 2, two, sizeof(two), peer);
 	rocshmem_long_atomic_add(mine + 4, me + 1, 0);
+	CHECK(rocshmem_long_atomic_fetch_add(mine + 5, 1, peer) >= 0, "fadd");
 	rocshmem_quiet();
 	rocshmem_barrier_all();
 	CHECK(mine[1] == 100 + from && mine[2] == 200 + from &&
-	      mine[3] == 300 + from, "put through the registration");
+	      mine[3] == 300 + from && mine[5] == 1,
+	      "put through the registration: %ld %ld %ld %ld", mine[1],
+	      mine[2], mine[3], mine[5]);
 	if (me == 0)
 		CHECK(mine[4] == npes * (npes + 1) / 2, "atomics %ld",
 		      mine[4]);
 	long g = 0;
 	rocshmem_getmem(&g, mine + 1, sizeof(long), peer);
 	CHECK(g == 100 + me, "get %ld", g);
-	/* refusals, each with one warning */
-	CHECK(rocshmem_buffer_register_vmm(mine, 64, me, npes,
+	/* refusals, each with one warning: local ones */
+	CHECK(rocshmem_buffer_register_vmm(mine, 64, lr, nn,
 					   (ptrdiff_t)stride) == -1,
 	      "overlap");
 	CHECK(rocshmem_buffer_register_vmm(NULL, 64, 0, 1, 0) == -1, "NULL");
-	CHECK(rocshmem_sym_buffer_register(base + me * stride + len, 64,
-					   npes, npes, 0) == -1, "my_pe");
-	CHECK(rocshmem_buffer_register_vmm(base + me * stride + len, 2 * len,
-					   me, npes, (ptrdiff_t)len) == -1,
+	/* (a group of two around this PE, whatever its node's size) */
+	CHECK(npes < 2 ||
+		      rocshmem_buffer_register_vmm(base + lr * stride + len,
+						   2 * len, me > 0, 2,
+						   (ptrdiff_t)len) == -1,
 	      "stride < length");
 	CHECK(rocshmem_sym_buffer_unregister(mine + 1) == -1, "unknown");
+	/* collective ones: every PE's arguments bad, then PE 0's alone
+	 * (every PE returns -1; the others name PE 0) */
+	char *more = base + lr * stride + len;
+	CHECK(rocshmem_sym_buffer_register(more, 64, nn, nn, 0) == -1,
+	      "my_pe");
+	CHECK(rocshmem_sym_buffer_register(more, 64, me == 0 ? nn : lr, nn,
+					   (ptrdiff_t)stride) == -1,
+	      "PE 0 refused");
 	rocshmem_barrier_all();
 	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister");
 	CHECK(rocshmem_ptr(mine, peer) == NULL || peer == me, "forgotten");
+	rocshmem_barrier_all();
+
+	/* 2. buffer_register_vmm (local): the node's ring */
+	memset(mine, 0, 64);
+	rocshmem_barrier_all();
+	CHECK(rocshmem_buffer_register_vmm(mine, len, lr, nn,
+					   (ptrdiff_t)stride) == 0,
+	      "vmm register");
+	int np = nf + (lr + 1) % nn, nfrom = nf + (lr + nn - 1) % nn;
+	CHECK(rocshmem_ptr(mine + 1, np) ==
+		      base + (np - nf) * stride + sizeof(long),
+	      "rocshmem_ptr vmm");
+	rocshmem_long_p(mine + 1, 400 + me, np);
+	rocshmem_quiet();
+	rocshmem_barrier_all();
+	CHECK(mine[1] == 400 + nfrom, "vmm put %ld", mine[1]);
+	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister vmm");
 	/* a group of one: the others are not reached through it */
 	CHECK(rocshmem_buffer_register_vmm(mine, len, 0, 1, 0) == 0, "one");
-	CHECK(rocshmem_ptr(mine, peer) == NULL, "outside the group");
+	CHECK(rocshmem_ptr(mine, peer) == NULL || peer == me,
+	      "outside the group");
 	CHECK(rocshmem_sym_buffer_unregister(mine) == 0, "unregister one");
 	rocshmem_barrier_all();
-	CHECK(munmap(base, stride * npes) == 0, "munmap");
+	CHECK(munmap(base, stride * nn) == 0, "munmap");
 	rocshmem_free(name);
 }
 

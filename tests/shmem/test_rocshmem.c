@@ -448,6 +448,9 @@ START_TEST(test_rocshmem_stride_registration)
 		"NULL or length 0\n",
 		"zeshmem: PE 0: rocshmem_sym_buffer_unregister: addr ",
 		"is no stride registration's\n",
+		/* collective: PE 0's refusal is every PE's */
+		"zeshmem: PE 1: rocshmem_sym_buffer_register: PE 0 refused "
+		"the registration (Invalid argument)\n",
 	};
 	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
 		ck_assert_msg(strstr(out, want[k]), "no '%s' in:\n%s",
@@ -544,6 +547,29 @@ START_TEST(test_rocshmem_network_ro_register_symmetric)
 					      "ZESHMEM_BACKEND=ro", NULL };
 	ok_case(_i, "symreg_net", ro_env);
 	ck_assert_msg(!strstr(out, "zeshmem: PE"), "a warning:\n%s", tail());
+}
+END_TEST
+
+/* sym_buffer_register over the network: each PE's buffer a memory
+ * region, the keys all-gathered; RMA, atomics and get reach the PEs of
+ * other nodes through the local buffer's registration (_i 0, 1: every PE
+ * its own node over tcp, 2 and 3 PEs; 2, 3: 3 PEs on two nodes, 2 + 1,
+ * node peers through the stride, by zeshrun and the unique id; 4: shm,
+ * addressed by virtual address, 2 PEs). */
+START_TEST(test_rocshmem_network_stride_registration)
+{
+	static const char *const shm_env[] = { "ZESHMEM_FORCE_NETWORK=1",
+					       "ZESHMEM_PROVIDER=shm", NULL };
+	int files = stride_files();
+	if (_i < 2)
+		ok_case(ZESHRUN_2_3(_i), "stride", net_env);
+	else if (_i < 4)
+		ok_case(_i, "stride", mixed_env);
+	else
+		ok_case(0, "stride", shm_env);
+	ck_assert_int_eq(stride_files(), files);
+	expect_warning(1, "rocshmem_sym_buffer_register",
+		       "PE 0 refused the registration (Invalid argument)");
 }
 END_TEST
 
@@ -672,6 +698,8 @@ roc_net_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_network_ro_register_symmetric, 3,
 			    4);
 	tcase_add_loop_test(tc, test_rocshmem_mixed_register_symmetric, 2, 4);
+	tcase_add_loop_test(tc, test_rocshmem_network_stride_registration, 0,
+			    5);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
