@@ -2,28 +2,38 @@
 # SPDX-License-Identifier: MIT
 # The OSU-style latencies of libzeshmem beside Debian's Open MPI
 # OpenSHMEM (liboshmem), on the same machine in the same run:
-#   shmem/tools/osu_compare.sh BUILD_DIR [RUNS]
+#   shmem/tools/osu_compare.sh BUILD_DIR [RUNS [LOAD]]
 # builds shmem/tools/osu_style.c with BUILD_DIR's zeshcc and with oshcc
 # (Debian: openmpi-bin libopenmpi-dev), runs each RUNS times (default 5)
 # on 2 PEs (zeshrun -n 2; oshrun -np 2 with OMPI_MCA_osc=^rdma), the two
 # alternating, and prints per case the median of the runs' figures and
-# zemem / Open MPI (below 1: zemem is faster). A benchmark: it prints,
-# never asserts. Exit 77 (with why) when oshcc or oshrun is missing.
+# zemem / Open MPI (below 1: zemem is faster). LOAD (default 0): that
+# many CPU-bound processes run beside both for the whole comparison
+# (started here, ended at exit). A benchmark: it prints, never asserts.
+# Exit 77 (with why) when oshcc or oshrun is missing.
 set -eu
 build=$(cd "$1" && pwd)
 runs=${2:-5}
+load=${3:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 for p in oshcc oshrun; do
 	command -v "$p" >/dev/null ||
 		{ echo "osu_compare: no $p (apt-get install openmpi-bin libopenmpi-dev)"; exit 77; }
 done
 t=$(mktemp -d /tmp/osu-compare-XXXXXX)
-trap 'rm -rf "$t"' EXIT
+busy=
+trap 'for p in $busy; do kill "$p" 2>/dev/null; done; rm -rf "$t"' EXIT
 "$build/shmem/tools/zeshcc" -O2 "$here/osu_style.c" -o "$t/osu_zemem"
 oshcc -O2 "$here/osu_style.c" -o "$t/osu_ompi" 2>"$t/cc.log" ||
 	{ cat "$t/cc.log"; echo "osu_compare: oshcc failed (libopenmpi-dev?)"; exit 77; }
 root=
 [ "$(id -u)" = 0 ] && root=--allow-run-as-root
+i=0
+while [ "$i" -lt "$load" ]; do
+	sh -c 'while :; do :; done' &
+	busy="$busy $!"
+	i=$((i + 1))
+done
 i=0
 while [ "$i" -lt "$runs" ]; do
 	"$build/shmem/tools/zeshrun" -n 2 -- "$t/osu_zemem" |
@@ -32,7 +42,8 @@ while [ "$i" -lt "$runs" ]; do
 		sed 's/^/ompi /' >>"$t/all"
 	i=$((i + 1))
 done
-echo "osu_compare: 2 PEs, median of $runs runs (each the median of 5 trials)"
+echo "osu_compare: 2 PEs, median of $runs runs (each the median of 5" \
+	"trials), $load CPU-bound processes beside them"
 printf '%-10s %8s %12s %12s %8s\n' case bytes "zemem us" "OpenMPI us" ratio
 awk '
 function med(k,   n, i, j, a, x) {
