@@ -263,6 +263,33 @@ agree(int32_t mine, int *bad)
 	return err;
 }
 
+/* All-gathers this PE's blob into all (sh.npes of them; NULL: none) and
+ * decides from the same bytes on every PE: 0; the first nonzero status
+ * (its PE in *bad); -EINVAL for a PE whose length is not this PE's (said
+ * here, *said set; tail ends the line); -EIO when the exchange failed. */
+static int
+blob_exchange(const struct sym_blob *mine, struct sym_blob *all,
+	      const char *who, const char *tail, int *bad, bool *said)
+{
+	if (!all || sh.boot->ops->allgather(sh.boot, mine, sizeof(*mine), all))
+		return -EIO;
+	for (int i = 0; i < sh.npes; i++) {
+		if (all[i].status) {
+			*bad = i;
+			return all[i].status;
+		}
+		if (all[i].len != mine->len) {
+			sh_warn(who, "PE %d registers %llu bytes, this PE %llu: "
+				     "every PE must pass the same length%s",
+				i, (unsigned long long)all[i].len,
+				(unsigned long long)mine->len, tail);
+			*said = true;
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 void *
 sh_symreg_add(void *addr, size_t len, const char *who)
 {
@@ -312,22 +339,8 @@ sh_symreg_add(void *addr, size_t len, const char *who)
 	}
 
 	/* 1: every PE's verdict and length (this PE said its own). */
-	int err = -EIO;
-	if (all && !sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
-		err = 0;
-	for (int i = 0; !err && i < n; i++) {
-		if (all[i].status) {
-			err = all[i].status;
-			bad = i;
-		} else if (all[i].len != len) {
-			sh_warn(who, "PE %d registers %llu bytes, this PE %zu: "
-				     "every PE must pass the same length: "
-				     "returning NULL", i,
-				(unsigned long long)all[i].len, len);
-			err = -EINVAL;
-			said = true;
-		}
-	}
+	int err = blob_exchange(&mine, all, who, ": returning NULL", &bad,
+				&said);
 	/* 2: open the node peers' buffers, all or nothing. */
 	for (int i = 0; !err && i < n; i++) {
 		if (s->r.net) {
@@ -540,21 +553,7 @@ sh_strreg_add_sym(void *addr, size_t len, int my_pe, int n_pes,
 		}
 	}
 	/* every PE's verdict, length, key and base (this PE said its own) */
-	int err = -EIO;
-	if (all && !sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
-		err = 0;
-	for (int i = 0; !err && i < n; i++) {
-		if (all[i].status) {
-			err = all[i].status;
-			bad = i;
-		} else if (all[i].len != len) {
-			sh_warn(who, "PE %d registers %llu bytes, this PE %zu: "
-				     "every PE must pass the same length",
-				i, (unsigned long long)all[i].len, len);
-			err = -EINVAL;
-			said = true;
-		}
-	}
+	int err = blob_exchange(&mine, all, who, "", &bad, &said);
 	for (int i = 0; !err && net && i < n; i++) {
 		t->r.net[i].key = all[i].key;
 		t->r.net[i].base = all[i].base;
