@@ -346,14 +346,25 @@ sh_sym_add(struct sh_region *r, unsigned clash)
 	return busy ? -EEXIST : 0;
 }
 
+/* The link that points at the registration of one of kinds starting at
+ * lo (the list's head or a region's next), or NULL; under lock. */
+static struct sh_region **
+link_of(const void *lo, unsigned kinds)
+{
+	for (struct sh_region **pp = &sh_symmap.list; *pp;
+	     pp = &(*pp)->next)
+		if ((*pp)->lo == (uintptr_t)lo &&
+		    (kinds & SH_SYM_BIT((*pp)->kind)))
+			return pp;
+	return NULL;
+}
+
 struct sh_region *
 sh_sym_listed(const void *lo, unsigned kinds)
 {
-	struct sh_region *found = NULL;
 	pthread_rwlock_rdlock(&sh_symmap.lock);
-	for (struct sh_region *r = sh_symmap.list; r && !found; r = r->next)
-		if (r->lo == (uintptr_t)lo && (kinds & SH_SYM_BIT(r->kind)))
-			found = r;
+	struct sh_region **pp = link_of(lo, kinds);
+	struct sh_region *found = pp ? *pp : NULL;
 	pthread_rwlock_unlock(&sh_symmap.lock);
 	return found;
 }
@@ -363,16 +374,11 @@ sh_sym_take(const void *lo, unsigned kinds)
 {
 	struct sh_region *found = NULL;
 	pthread_rwlock_wrlock(&sh_symmap.lock);
-	for (struct sh_region **pp = &sh_symmap.list; *pp;
-	     pp = &(*pp)->next) {
-		struct sh_region *r = *pp;
-		if (r->lo == (uintptr_t)lo &&
-		    (kinds & SH_SYM_BIT(r->kind))) {
-			*pp = r->next;
-			r->next = NULL;
-			found = r;
-			break;
-		}
+	struct sh_region **pp = link_of(lo, kinds);
+	if (pp) {
+		found = *pp;
+		*pp = found->next;
+		found->next = NULL;
 	}
 	pthread_rwlock_unlock(&sh_symmap.lock);
 	return found;
