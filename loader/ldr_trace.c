@@ -57,44 +57,12 @@ ze_dditable_t ldr_untraced;
 ldr_fn_t ldr_zer_untraced[LDR_ZER_TRACED]; /* the zer slots untraced */
 atomic_uint ldr_trace_live;     /* enabled tracers */
 
-void
-ldr_trace_enter_slow(struct ldr_trace_frame *f, unsigned idx, void *params)
+/* The enabled tracers' prologues of slot idx, each through call, each
+ * tracer noted in f for its epilogue. */
+static void
+enter_walk(struct ldr_trace_frame *f, unsigned idx, void *params,
+	   const void *result, ldr_trace_call_t call)
 {
-	unsigned end = atomic_load_explicit(&tracer_end, memory_order_acquire);
-	for (unsigned i = 0; i < end; i++) {
-		struct _zel_tracer_handle_t *t = &tracers[i];
-		if (atomic_load_explicit(&t->magic, memory_order_acquire) !=
-			    TRACER_MAGIC ||
-		    !atomic_load_explicit(&t->enabled, memory_order_relaxed))
-			continue;
-		f->idx[f->n] = (uint8_t)i;
-		f->inst[f->n] = NULL;
-		cb_t cb = LDR_SLOT(t->pro[idx]);
-		if (cb)
-			cb(params, ZE_RESULT_SUCCESS, t->user, &f->inst[f->n]);
-		f->n++;
-	}
-}
-
-void
-ldr_trace_exit_slow(struct ldr_trace_frame *f, unsigned idx, void *params,
-		    ze_result_t r)
-{
-	for (unsigned k = 0; k < f->n; k++) {
-		struct _zel_tracer_handle_t *t = &tracers[f->idx[k]];
-		cb_t cb = LDR_SLOT(t->epi[idx]);
-		if (cb)
-			cb(params, r, t->user, &f->inst[k]);
-	}
-}
-
-void
-ldr_trace_enter_any(struct ldr_trace_frame *f, unsigned idx, void *params,
-		    const void *result, ldr_trace_call_t call)
-{
-	f->n = 0;
-	if (!atomic_load_explicit(&ldr_trace_live, memory_order_relaxed))
-		return;
 	unsigned end = atomic_load_explicit(&tracer_end, memory_order_acquire);
 	for (unsigned i = 0; i < end; i++) {
 		struct _zel_tracer_handle_t *t = &tracers[i];
@@ -110,6 +78,37 @@ ldr_trace_enter_any(struct ldr_trace_frame *f, unsigned idx, void *params,
 			     &f->inst[f->n]);
 		f->n++;
 	}
+}
+
+/* The core API's callbacks: the result is a ze_result_t. */
+static void
+call_ze(ldr_fn_t cb, void *params, const void *result, void *user,
+	void **instance)
+{
+	((cb_t)cb)(params, *(const ze_result_t *)result, user, instance);
+}
+
+void
+ldr_trace_enter_slow(struct ldr_trace_frame *f, unsigned idx, void *params)
+{
+	static const ze_result_t ok = ZE_RESULT_SUCCESS;
+	enter_walk(f, idx, params, &ok, call_ze);
+}
+
+void
+ldr_trace_exit_slow(struct ldr_trace_frame *f, unsigned idx, void *params,
+		    ze_result_t r)
+{
+	ldr_trace_exit_any(f, idx, params, &r, call_ze);
+}
+
+void
+ldr_trace_enter_any(struct ldr_trace_frame *f, unsigned idx, void *params,
+		    const void *result, ldr_trace_call_t call)
+{
+	f->n = 0;
+	if (atomic_load_explicit(&ldr_trace_live, memory_order_relaxed))
+		enter_walk(f, idx, params, result, call);
 }
 
 void
