@@ -334,7 +334,7 @@ static void
 bcast_active_warnings(int n)
 {
 	static const char *const call = "rocshmemx_ctx_int_broadcast_active";
-	char big[96], past[96];
+	char big[128], past[128];
 	snprintf(big, sizeof(big), "active set pe_start 0, log_pe_stride 0, "
 		 "pe_size %d is not within the job's PEs 0..%d", n + 1, n - 1);
 	snprintf(past, sizeof(past), "active set pe_start %d, log_pe_stride "
