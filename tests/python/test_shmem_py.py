@@ -521,13 +521,13 @@ def run_tagged(argv, expect=0, **extra):
     return out
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_start_zeshrun(n):
     start_oks(run_tagged([ZESHRUN, "-n", str(n), "--", PY, START, str(n)]),
               n)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_start_mpirun(n):
     m = mpirun_or_skip()
     out = run_tagged([m] + MPIRUN + ["-np", str(n), "-x", "PYTHONPATH", PY,
@@ -537,7 +537,7 @@ def test_start_mpirun(n):
     start_oks(out, n)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_start_shmem_run(n):
     """python3 -m shmem.run -n N prog.py: the package's launcher."""
     start_oks(run_tagged([PY, "-m", "shmem.run", "-n", str(n), START,
@@ -668,7 +668,7 @@ def env_job(n, argv, port=None, expect=0, **extra):
     return "".join(outs)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_start_torchrun_env(n):
     """RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: aclshmem_init forms one
     job of WORLD_SIZE PEs (rank 0 serves the unique id on 127.0.0.1)."""
@@ -771,7 +771,7 @@ def torchrun(n, args, tmp_path):
                        str(tmp_path)] + args, GLOO_SOCKET_IFNAME="lo")
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_start_torchrun(n, tmp_path):
     start_oks(torchrun(n, [START, str(n)], tmp_path), n)
 
@@ -782,7 +782,7 @@ def test_start_torchrun_process_group(tmp_path):
     start_oks(torchrun(2, [START, "2", "pg"], tmp_path), 2)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
 @pytest.mark.parametrize("how", ["torch", "init"])
 def test_start_torch_spawn(n, how):
     """torch.multiprocessing.spawn, init_process_group over gloo, then
