@@ -112,6 +112,17 @@ def test_train(n, mt):
     zeshrun(n, "train", mt, "cpu")
 
 
+@pytest.mark.parametrize("case,mt", [(c, mt) for c in ("file", "cache",
+                                                       "sampling")
+                                     for mt in TYPES] +
+                         [("train", "chunked"), ("train", "distributed")])
+def test_device_location(case, mt):
+    """Files, caches, sampling and training with the tables in device
+    memory ("cuda": zeMemAllocDevice), on 2 ranks, checked as in host
+    memory."""
+    zeshrun(2, case, mt, "cuda")
+
+
 @pytest.mark.parametrize("n", [2, 3])
 @pytest.mark.parametrize("mt", ["continuous", "distributed"])
 def test_train_matches_one_process(n, mt):
