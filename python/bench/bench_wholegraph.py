@@ -5,7 +5,7 @@ measured in the same run.
 usage (from the top of the tree, after ninja -C build):
   PYTHONPATH=build/python/pylibwholegraph build/shmem/tools/zeshrun -n 2 \\
       -- /usr/bin/python3 python/bench/bench_wholegraph.py \\
-      [--quick] [--table-mib N]
+      [--quick] [--table-mib N] [--solo-baseline]
 
 Figures (rank 0 prints them; every rank runs the same work at once):
   gather   1M random rows (--rows-gathered) of 128 B and 512 B from a
@@ -35,6 +35,10 @@ ap.add_argument("--quick", action="store_true")
 ap.add_argument("--table-mib", type=int, default=2048)
 ap.add_argument("--rows-gathered", type=int, default=1 << 20)
 ap.add_argument("--trials", type=int, default=5)
+# rank 0 alone runs the numpy baseline (the others wait): half the
+# baselines' memory, for tables that would not fit twice (8 GiB on a
+# 24 GiB machine); numpy then has the machine's memory bandwidth alone
+ap.add_argument("--solo-baseline", action="store_true")
 args = ap.parse_args()
 if args.quick:
     args.table_mib, args.rows_gathered, args.trials = 16, 1 << 14, 2
@@ -73,10 +77,13 @@ for row_bytes in (128, 512):
     # every page written first (a fresh table's untouched pages would
     # fault during the gathers: numpy's as the shared zero page, a
     # WholeMemory table's as new pages of its memfd)
-    local = np.ones((rows, cols), np.float32)
     idx_t = torch.from_numpy(idx)
-    base = timed(lambda: local[idx], args.trials)
-    local = None
+    if args.solo_baseline and RANK != 0:
+        base = timed(lambda: None, args.trials)
+    else:
+        local = np.ones((rows, cols), np.float32)
+        base = timed(lambda: local[idx], args.trials)
+        local = None
     say("gather %d B rows: numpy local fancy index %.1f ms (%.2f GB/s)" % (
         row_bytes, base * 1e3, args.rows_gathered * row_bytes / base / 1e9))
     for mt in ("continuous", "chunked", "distributed"):
