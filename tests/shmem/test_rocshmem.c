@@ -458,10 +458,11 @@ START_TEST(test_rocshmem_stride_registration)
 }
 END_TEST
 
-/* a ring of 8 PEs: contexts and stream-ordered puts */
+/* a ring of 8 PEs: contexts, stream-ordered puts, and the stride
+ * registrations (sym_buffer_register collective over the 8) */
 START_TEST(test_rocshmem_ring8)
 {
-	static const char *const c8[] = { "ctx", "stream" };
+	static const char *const c8[] = { "ctx", "stream", "stride" };
 	struct leakcheck lc;
 	leakcheck_begin(&lc);
 	int st = job(8, 0, c8[_i], NULL);
@@ -555,18 +556,35 @@ END_TEST
  * other nodes through the local buffer's registration (_i 0, 1: every PE
  * its own node over tcp, 2 and 3 PEs; 2, 3: 3 PEs on two nodes, 2 + 1,
  * node peers through the stride, by zeshrun and the unique id; 4: shm,
- * addressed by virtual address, 2 PEs). */
+ * addressed by virtual address, 2 PEs; 5: 8 PEs on two nodes of 4). */
 START_TEST(test_rocshmem_network_stride_registration)
 {
 	static const char *const shm_env[] = { "ZESHMEM_FORCE_NETWORK=1",
 					       "ZESHMEM_PROVIDER=shm", NULL };
+	static const char *const two_fours[] = { "ROC_PE_NODE_PES=4",
+						 "ZESHMEM_PROVIDER=tcp;ofi_rxm",
+						 NULL };
 	int files = stride_files();
-	if (_i < 2)
+	if (_i < 2) {
 		ok_case(ZESHRUN_2_3(_i), "stride", net_env);
-	else if (_i < 4)
+	} else if (_i < 4) {
 		ok_case(_i, "stride", mixed_env);
-	else
+	} else if (_i == 4) {
 		ok_case(0, "stride", shm_env);
+	} else { /* 8 PEs on two nodes of 4 */
+		struct leakcheck lc;
+		leakcheck_begin(&lc);
+		int st = job(8, 0, "stride", two_fours);
+		ck_assert_msg(st == 0, "stride on 8 PEs: status %d:\n%s", st,
+			      tail());
+		for (int pe = 0; pe < 8; pe++) {
+			char line[64];
+			snprintf(line, sizeof(line), "PE %d: stride ok", pe);
+			ck_assert_msg(strstr(out, line), "no '%s' in:\n%s",
+				      line, tail());
+		}
+		leakcheck_end(&lc);
+	}
 	ck_assert_int_eq(stride_files(), files);
 	expect_warning(1, "rocshmem_sym_buffer_register",
 		       "PE 0 refused the registration (Invalid argument)");
@@ -665,7 +683,7 @@ roc_suite(void)
 	tcase_add_loop_test(tc, test_rocshmem_waits, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_coll, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_stream, 0, 4);
-	tcase_add_loop_test(tc, test_rocshmem_ring8, 0, 2);
+	tcase_add_loop_test(tc, test_rocshmem_ring8, 0, 3);
 	tcase_add_loop_test(tc, test_rocshmem_stride_registration, 0, 4);
 	tcase_add_loop_test(tc, test_rocshmem_bcast_active, 0, 4);
 	tcase_add_test(tc, test_rocshmem_bcast_active8);
@@ -699,7 +717,7 @@ roc_net_suite(void)
 			    4);
 	tcase_add_loop_test(tc, test_rocshmem_mixed_register_symmetric, 2, 4);
 	tcase_add_loop_test(tc, test_rocshmem_network_stride_registration, 0,
-			    5);
+			    6);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
