@@ -82,10 +82,13 @@ struct symreg {
 static _Atomic(ze_context_handle_t) prog_ctx; /* shmemx_set_ze_context */
 
 /* Stride registrations (rocshmem_buffer_register_vmm,
- * rocshmem_sym_buffer_register) are STRIDE regions alone: the program
- * maps the copies of a group of PEs itself, PE first + i's at addr +
- * (i - my_pe) * stride in this process; nothing is exported or opened
- * here. */
+ * rocshmem_sym_buffer_register) are STRIDE regions: the program maps the
+ * copies of a group of PEs itself, PE first + i's at addr + (i - my_pe) *
+ * stride in this process; nothing is exported or opened here.
+ * sym_buffer_register is collective: with libfabric active the buffer is
+ * also a memory region, and net[pe] holds every PE's key and base (the
+ * same all-gather as register_symmetric's), for the PEs on other
+ * nodes. */
 
 /* What each kind may not overlap (as before the map: a local or
  * symmetric registration is refused over a local or symmetric one, a
