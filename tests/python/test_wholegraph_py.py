@@ -20,6 +20,9 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "wg_cases.py")
+EXAMPLE = os.path.join(HERE, "wg_example.py")
+# wg_example.py's options: small batches, 2 layers
+EXAMPLE_ARGS = ["-b", "32", "-l", "2", "-n", "5,3", "--log-level", "warn"]
 PY = os.environ.get("PY", sys.executable)
 ZESHRUN = os.environ.get("ZESHRUN", "zeshrun")
 JOB_S = 300
@@ -44,14 +47,14 @@ def shm_entries():
         return []
 
 
-def zeshrun(n, *args):
+def zeshrun(n, *args, script=CASES, case=None):
     before = shm_entries()
     tmp = tempfile.mkdtemp(prefix="wg_test_")
     env = dict(os.environ)
     env.setdefault("ZESHMEM_TIMEOUT", "120")
     env["WG_TMP"] = tmp
     try:
-        p = subprocess.run([ZESHRUN, "-n", str(n), "--", PY, CASES] +
+        p = subprocess.run([ZESHRUN, "-n", str(n), "--", PY, script] +
                            list(args), stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True,
                            timeout=JOB_S, env=env,
@@ -61,7 +64,7 @@ def zeshrun(n, *args):
     assert p.returncode == 0, "status %d:\n%s" % (p.returncode, p.stdout)
     assert shm_entries() == before, "/dev/shm entries left:\n" + p.stdout
     for pe in range(n):
-        assert "PE %d: %s ok" % (pe, args[0]) in p.stdout, p.stdout
+        assert "PE %d: %s ok" % (pe, case or args[0]) in p.stdout, p.stdout
     return p.stdout
 
 
@@ -100,6 +103,68 @@ def test_cache(n, mt):
 @pytest.mark.parametrize("mt", TYPES)
 def test_sampling(n, mt):
     zeshrun(n, "sampling", mt, "cpu")
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+@pytest.mark.parametrize("mt", TYPES)
+def test_structure(n, mt):
+    """GraphStructure: one hop exact against the reference sampler,
+    multi-layer samples against the graph, bad input."""
+    zeshrun(n, "structure", mt, "cpu")
+
+
+@pytest.mark.parametrize("n,mt", [(2, "chunked"), (3, "distributed"),
+                                  (4, "continuous")])
+def test_example_mpi_agent(n, mt):
+    """A script in WholeGraph's example form (its options, data loaders,
+    GraphStructure) started by zeshrun, --launch-agent mpi (the
+    default)."""
+    zeshrun(n, *EXAMPLE_ARGS, "--embedding-memory-type", mt,
+            script=EXAMPLE, case="example")
+
+
+def unshared_job(cmd, env, n):
+    """cmd (sh) in a network namespace of its own with only its
+    loopback; every PE's ok line, no /dev/shm entry left."""
+    for tool in ("unshare", "ip"):
+        if not shutil.which(tool):
+            pytest.skip("%s is not installed" % tool)
+    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("unshare -n: no network namespace here (%s)" %
+                    probe.stderr.decode().strip())
+    env = dict({k: v for k, v in os.environ.items()
+                if not k.startswith(("ZESHMEM_", "PMIX_", "OMPI_"))},
+               ZESHMEM_TIMEOUT="120", **env)
+    before = shm_entries()
+    p = subprocess.run(["unshare", "-n", "sh", "-c", cmd, "sh"] +
+                       EXAMPLE_ARGS, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True, timeout=JOB_S,
+                       env=env, stdin=subprocess.DEVNULL)
+    if p.returncode == 97:
+        pytest.skip("cannot bring the namespace's loopback up")
+    assert p.returncode == 0, "status %d:\n%s" % (p.returncode, p.stdout)
+    assert shm_entries() == before, "/dev/shm entries left:\n" + p.stdout
+    for pe in range(n):
+        assert "PE %d: example ok" % pe in p.stdout, p.stdout
+
+
+def test_example_spawn_agent():
+    """--launch-agent spawn --local-size 2: distributed_launch spawns the
+    ranks (torch.multiprocessing), which meet over torch.distributed."""
+    unshared_job('ip link set lo up || exit 97; exec timeout -s KILL %d '
+                 '"$PY" "$EXAMPLE" --launch-agent spawn --local-size 2 '
+                 '--master-addr 127.0.0.1 --master-port 29514 "$@"' %
+                 (JOB_S - 20), dict(PY=PY, EXAMPLE=EXAMPLE), 2)
+
+
+def test_example_pytorch_agent():
+    """--launch-agent pytorch: the world from torchrun's variables."""
+    unshared_job(TORCHRUN_SH.replace('"$CASES" "$@"',
+                                     '"$CASES" --launch-agent pytorch "$@"'),
+                 dict(N="2", WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
+                      MASTER_ADDR="127.0.0.1", MASTER_PORT="29515", PY=PY,
+                      CASES=EXAMPLE), 2)
 
 
 def test_graph_ops():

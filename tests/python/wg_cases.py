@@ -5,7 +5,7 @@ it under zeshrun): `wg_cases.py CASE [MEMORY_TYPE [LOCATION]]`.
 Every rank computes the single-process numpy reference of what the job
 does (the same seeds everywhere) and compares exactly; it prints
 "PE <rank>: <case> ok" at the end. Cases: comm, tensor, file, embedding,
-cache, sampling, graph, train, misuse.
+cache, sampling, graph, structure, train, misuse.
 """
 import ctypes
 import os
@@ -723,6 +723,72 @@ def case_misuse():
     wgth.destroy_wholememory_tensor(wt)
     raises(ValueError, wt.gather, torch.tensor([0]))
     raises(ValueError, wgth.destroy_wholememory_tensor, wt)
+
+
+def case_structure():
+    """GraphStructure: one hop as the sampler itself, the multi-layer
+    sample's layers against the graph, the attributes' checks."""
+    g = wgth.get_global_communicator()
+    nodes = 300
+    rowp, col, weight = make_graph(nodes, 43)
+    gs = wgth.GraphStructure()
+    raises(ValueError, gs.unweighted_sample_without_replacement_one_hop,
+           torch.tensor([0]), 3)
+    wr = wm_vector(g, rowp, torch.int64)
+    wc = wm_vector(g, col, torch.int32)
+    ww = wm_vector(g, weight, torch.float32)
+    raises(ValueError, gs.set_csr_graph, wc, wc)
+    gs.set_csr_graph(wr, wc)
+    assert (gs.node_count, gs.edge_count) == (nodes, len(col))
+    gs.set_edge_attribute("w", ww)
+    raises(ValueError, gs.set_edge_attribute, "w", ww)
+    raises(ValueError, gs.set_node_attribute, "x", ww)
+    centers = np.random.default_rng(60 + RANK).integers(0, nodes, 64)
+    tc = torch.from_numpy(centers)
+    for weighted in (False, True):
+        if weighted:
+            res = gs.weighted_sample_without_replacement_one_hop(
+                "w", tc, 7, random_seed=99, need_center_local_output=True,
+                need_edge_output=True)
+        else:
+            res = gs.unweighted_sample_without_replacement_one_hop(
+                tc, 7, random_seed=99, need_center_local_output=True,
+                need_edge_output=True)
+        r = ref_sample(rowp, col, weight if weighted else None, centers, 7,
+                       99)
+        for got, want, dt, what in zip(res, r, (np.int32, np.int32,
+                                                np.int32, np.int64),
+                                       ("offsets", "dest", "local",
+                                        "edges")):
+            eq(got, np.array(want, dt), "one hop %s" % what)
+    raises(ValueError, gs.weighted_sample_without_replacement_one_hop,
+           "nope", tc, 3)
+    fan = [5, 3]
+    for wname in (None, "w"):
+        tg, ei, crp, cci = gs.multilayer_sample_without_replacement(
+            tc, fan, wname)
+        assert len(tg) == 3 and len(ei) == len(crp) == len(cci) == 2
+        eq(tg[2], centers, "seeds")
+        for i in (1, 0):
+            tgt, src = tg[i + 1].numpy(), tg[i].numpy()
+            k = fan[1 - i]
+            # the unique nodes: the targets first, then no repeats
+            eq(src[:len(tgt)], tgt, "layer %d starts with its targets" % i)
+            assert len(np.unique(src[len(tgt):])) == len(src) - len(tgt)
+            offs, to_u = crp[i].numpy(), cci[i].numpy()
+            assert len(offs) == len(tgt) + 1 and offs[0] == 0
+            eq(ei[i][0], to_u, "edge sources are the csr columns")
+            for c in range(len(tgt)):
+                a, b = int(offs[c]), int(offs[c + 1])
+                nb = src[to_u[a:b]]
+                row = col[rowp[tgt[c]]:rowp[tgt[c] + 1]]
+                assert b - a == min(k, len(row)), (i, c, b - a)
+                assert set(nb.tolist()) <= set(row.tolist()), (i, c)
+                eq(ei[i][1][a:b], np.full(b - a, c, np.int32),
+                   "edge centers of %d" % c)
+    raises(ValueError, gs.multilayer_sample_without_replacement, tc, [])
+    for t in (ww, wc, wr):
+        wgth.destroy_wholememory_tensor(t)
 
 
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}

@@ -4,8 +4,10 @@
 Start: init_torch_env_and_create_wm_comm(rank, size, local_rank,
 local_size) with the launcher's numbers (distributed_launch.launcher():
 zeshrun, mpirun, torchrun). Then communicators, WholeMemory tensors,
-embeddings with caches and optimizers, and CSR sampling, by WholeGraph's
-names."""
+embeddings with caches and optimizers, CSR sampling (GraphStructure),
+WholeGraph's launch and command-line options and its node classification
+data loaders, by WholeGraph's names. Not here: gnn_model (it needs DGL,
+PyG or cugraph-ops) and the C++ extension (compile_cpp_extension)."""
 
 from .comm import (
     WholeMemoryCommunicator,
@@ -36,6 +38,7 @@ from .initialize import (
     init,
     init_torch_env,
     init_torch_env_and_create_wm_comm,
+    is_rmm_enabled,
     finalize,
 )
 from .tensor import (
@@ -47,10 +50,32 @@ from .tensor import (
 from .utils import get_part_file_name, get_part_file_list
 from .distributed_launch import (
     launcher,
+    add_distributed_launch_options,
+    distributed_launch,
     get_rank,
     get_world_size,
     get_local_rank,
     get_local_size,
+    get_master_addr,
+    get_master_port,
+    is_main_process,
+)
+from .common_options import (
+    add_common_graph_options,
+    add_common_model_options,
+    add_common_sampler_options,
+    add_training_options,
+    add_dataloader_options,
+    add_node_classfication_options,
+    parse_max_neighbors,
+)
+from .graph_structure import GraphStructure
+from .data_loader import (
+    NodeClassificationDataset,
+    create_node_classification_datasets,
+    create_node_claffication_datasets,
+    get_train_dataloader,
+    get_valid_test_dataloader,
 )
 from . import wholegraph_ops, graph_ops
 from .wholegraph_ops import (

@@ -48,6 +48,11 @@ def init_torch_env_and_create_wm_comm(world_rank: int, world_size: int,
     return global_comm, local_comm
 
 
+def is_rmm_enabled():
+    """False: CPU torch has no RMM memory resource to use."""
+    return False
+
+
 def finalize():
     """Free what is left (tensors, embeddings, communicators) and end
     libzewholememory (and libzeshmem when it started it); torch.distributed
