@@ -144,6 +144,14 @@ def case_tensor():
             eq(glob, new, "global view")
         else:
             raises(ValueError, wt.get_global_tensor)
+        # every rank's rows as mapped here: each node's own memory
+        # types, not DISTRIBUTED (where only a one-rank job maps all)
+        if MT != "distributed" or SIZE == 1:
+            views, starts = wt.get_all_chunked_tensor()
+            assert starts == offs[:-1], (starts, offs)
+            eq(torch.cat(views), new, "all chunked views")
+        else:
+            raises(ValueError, wt.get_all_chunked_tensor)
         # a sub tensor: columns 2..5 of every row
         sub = wt.get_sub_tensor([-1, 2], [-1, 5])
         assert sub.shape == (rows, 3)
@@ -164,6 +172,17 @@ def case_tensor():
     g.barrier()
     idx = np.random.default_rng(3).integers(0, n, 999)
     eq(v.gather(torch.from_numpy(idx)), ref[idx], "1-D gather")
+    if MT != "distributed" or SIZE == 1:
+        # a write through another rank's view is the table's
+        views, starts = v.get_all_chunked_tensor()
+        eq(torch.cat(views), ref, "1-D chunked views")
+        g.barrier()
+        if RANK == 0:
+            views[-1][0] = 12345
+        g.barrier()
+        eq(v.gather(torch.tensor([starts[-1]])), np.array([12345], np.int32),
+           "written through a chunk view")
+        del views
     g.barrier()
     wgth.destroy_wholememory_tensor(v)
     p = wgth.create_wholememory_tensor(g, MT, LOC, [50, 3], torch.float32,

@@ -88,6 +88,10 @@ cdef extern from "wholememory/wholememory.h" nogil:
         wholememory_comm_t *comm, wholememory_handle_t wholememory_handle)
     wholememory_memory_type_t wholememory_get_memory_type(
         wholememory_handle_t wholememory_handle)
+    wholememory_error_code_t wholememory_get_rank_memory(
+        void **rank_memory_ptr, size_t *rank_memory_size,
+        size_t *rank_memory_offset, int rank,
+        wholememory_handle_t wholememory_handle)
     wholememory_memory_location_t wholememory_get_memory_location(
         wholememory_handle_t wholememory_handle)
     wholememory_error_code_t wholememory_load_from_file(
@@ -681,6 +685,42 @@ cdef class PyWholeMemoryTensor:
              tuple(d.strides[i] for i in range(d.dim)), start)
         wholememory_destroy_tensor(lt)
         return r
+
+    def get_rank_view(self, int rank):
+        """(address, sizes, strides, first row) of rank's rows as this
+        process maps them (the rank's partition of CONTINUOUS or
+        CHUNKED memory on this node); ValueError where it is not mapped
+        here or a row spills over the partition's end."""
+        offs = self.get_entry_offsets()
+        if not 0 <= rank < len(offs) - 1:
+            raise ValueError("rank %d of %d" % (rank, len(offs) - 1))
+        cdef wholememory_tensor_description_t *d = self.desc()
+        cdef size_t es = wholememory_dtype_get_element_size(d.dtype)
+        cdef size_t rb = es * (d.strides[0] if d.dim == 2 else 1)
+        cdef size_t start = offs[rank]
+        cdef size_t end = min(offs[rank + 1], <size_t>d.sizes[0])
+        if d.dim == 1 and d.storage_offset != 0:
+            raise ValueError("a 1-D sub tensor has no per-rank view")
+        cdef void *p = NULL
+        cdef size_t size = 0
+        cdef size_t off = 0
+        cdef int e = wholememory_get_rank_memory(
+            &p, &size, &off, rank,
+            wholememory_tensor_get_memory_handle(self.get()))
+        if e != 0 or p == NULL:
+            raise ValueError("rank %d's memory is not mapped in this "
+                             "process (DISTRIBUTED memory, or another "
+                             "node)" % rank)
+        sizes = [d.sizes[i] for i in range(d.dim)]
+        sizes[0] = end - start if end > start else 0
+        if end > start and end * rb > off + size:
+            raise ValueError("rank %d's last row spills into the next "
+                             "partition" % rank)
+        cdef uintptr_t a = <uintptr_t>p + (start * rb - off if end > start
+                                           else 0)
+        a += es * <size_t>d.storage_offset
+        return (a, tuple(sizes), tuple(d.strides[i] for i in range(d.dim)),
+                start)
 
     def get_global_view(self):
         """(address, sizes, strides) of the whole table in this process

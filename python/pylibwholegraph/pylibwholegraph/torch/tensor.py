@@ -132,6 +132,19 @@ class WholeMemoryTensor(object):
         return tensor_from_address(addr, sizes, strides, self.dtype,
                                    self), 0
 
+    def get_all_chunked_tensor(self, host_view: bool = False):
+        """([each rank's rows as a torch tensor, no copy], [each one's
+        first row]): CONTINUOUS or CHUNKED memory of this node
+        (ValueError otherwise: use gather). Views live as long as the
+        table, as get_local_tensor's."""
+        views, starts = [], []
+        for r in range(len(self.get_entry_offsets()) - 1):
+            addr, sizes, strides, start = self.wmb_tensor.get_rank_view(r)
+            views.append(tensor_from_address(addr, sizes, strides,
+                                             self.dtype, self))
+            starts.append(start)
+        return views, starts
+
     def from_filelist(self, filelist: Union[List[str], str],
                       round_robin_size: int = 0):
         """Rows from raw binary files (their rows in order, file after
