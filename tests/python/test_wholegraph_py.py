@@ -22,7 +22,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "wg_cases.py")
 EXAMPLE = os.path.join(HERE, "wg_example.py")
 # wg_example.py's options: small batches, 2 layers
-EXAMPLE_ARGS = ["-b", "32", "-l", "2", "-n", "5,3", "--log-level", "warn"]
+EXAMPLE_ARGS = ["-b", "32", "-l", "2", "-n", "5,3", "-s", "4",
+                "--hiddensize", "16", "--feat-dim", "8", "-c", "5",
+                "--log-level", "warn"]
 PY = os.environ.get("PY", sys.executable)
 ZESHRUN = os.environ.get("ZESHRUN", "zeshrun")
 JOB_S = 300
@@ -186,6 +188,14 @@ def test_device_location(case, mt):
     memory ("cuda": zeMemAllocDevice), on 2 ranks, checked as in host
     memory."""
     zeshrun(2, case, mt, "cuda")
+
+
+@pytest.mark.parametrize("n,mt", [(1, "continuous"), (2, "chunked"),
+                                  (2, "distributed"), (3, "continuous")])
+def test_gnn(n, mt):
+    """gnn_model's layers against a reference, HomoGNNModel (sage, gcn,
+    gat) learning communities."""
+    zeshrun(n, "gnn", mt, "cpu")
 
 
 @pytest.mark.parametrize("n", [2, 3])

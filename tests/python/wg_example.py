@@ -6,7 +6,8 @@ torch.multiprocessing.spawn of --local-size processes; pytorch:
 torchrun's variables). Each rank checks its world, the node
 classification data loaders (a replica's share, all replicas' shares
 disjoint, through a WholeMemory tensor), a GraphStructure's multi-layer
-sample of a loader batch, and prints "PE <rank>: example ok"."""
+sample of a loader batch, a HomoGNNModel step, and prints "PE <rank>:
+example ok"."""
 import argparse
 
 import numpy as np
@@ -111,7 +112,25 @@ def main_func():
             row = col[rowp[tgt[c]]:rowp[tgt[c] + 1]]
             assert len(nb) == min(fan[len(fan) - 1 - i], len(row))
             assert set(nb.tolist()) <= set(row.tolist())
+    # the model of the examples (-m, --hiddensize, -l, -n, -s, -c) over
+    # node features in an embedding: a training step and an inference
+    wgth.set_framework(args.framework)
+    emb = wgth.create_embedding(g, args.embedding_memory_type, "cpu",
+                                torch.float32, [NODES, args.feat_dim],
+                                random_init=True)
+    net = wgth.HomoGNNModel(gs, emb, args)
+    opt = torch.optim.SGD(net.parameters(), lr=args.lr)
+    for idx, label in loader:
+        loss = torch.nn.functional.cross_entropy(net(idx), label)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        break
+    net.eval()
+    with torch.no_grad():
+        assert net(seeds).shape == (len(seeds), args.classnum)
     g.barrier()
+    wgth.destroy_embedding(emb)
     wgth.destroy_wholememory_tensor(wc)
     wgth.destroy_wholememory_tensor(wr)
     wgth.finalize()

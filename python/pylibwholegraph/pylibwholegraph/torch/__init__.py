@@ -6,8 +6,10 @@ local_size) with the launcher's numbers (distributed_launch.launcher():
 zeshrun, mpirun, torchrun). Then communicators, WholeMemory tensors,
 embeddings with caches and optimizers, CSR sampling (GraphStructure),
 WholeGraph's launch and command-line options and its node classification
-data loaders, by WholeGraph's names. Not here: gnn_model (it needs DGL,
-PyG or cugraph-ops) and the C++ extension (compile_cpp_extension)."""
+data loaders, and HomoGNNModel (framework "wg": SAGE, GCN and GAT layers
+in plain torch; "pyg" where PyTorch Geometric is installed), by
+WholeGraph's names. Not here: the C++ extension
+(compile_cpp_extension)."""
 
 from .comm import (
     WholeMemoryCommunicator,
@@ -70,6 +72,13 @@ from .common_options import (
     parse_max_neighbors,
 )
 from .graph_structure import GraphStructure
+from .gnn_model import (
+    set_framework,
+    create_gnn_layers,
+    create_sub_graph,
+    layer_forward,
+    HomoGNNModel,
+)
 from .data_loader import (
     NodeClassificationDataset,
     create_node_classification_datasets,
