@@ -181,7 +181,8 @@ usm_fast_slot(struct usm_heap *h, const void *ptr, struct usm_seg **sp,
 /* The claim of usm_fast_free, for a caller that gives the slot back
  * itself (usm_slot_give, not exported): the base of a live pooled block of ctx, not
  * exported, looked up by a thread with a cache (tc, from usm_fast_tc), and
- * claimed (its id swapped to 0). Its segment, with its id, size (no flag
+ * claimed (its id swapped to 0; by a plain store in a segment biased to
+ * this thread, struct usm_seg.bias). Its segment, with its id, size (no flag
  * bit) and owner's device; or NULL with nothing changed.
  *
  * The record is read once, not as a seqlock (usm_rec_read): the claim
@@ -227,9 +228,19 @@ usm_fast_claim(struct usm_heap *h, struct usm_tcache *tc, void *ptr,
 		octx = atomic_load_explicit(&e->ctx, memory_order_relaxed);
 		odev = atomic_load_explicit(&e->dev, memory_order_relaxed);
 	}
-	if (USM_UNLIKELY(octx != ctx ||
-			 !atomic_compare_exchange_strong(&r->id, &id, 0)))
+	if (USM_UNLIKELY(octx != ctx))
 		goto miss;
+	struct usm_tcache *bias =
+		atomic_load_explicit(&s->bias, memory_order_relaxed);
+	if (USM_LIKELY(bias == tc)) {
+		/* s is this thread's (struct usm_seg.bias): anyone else
+		 * unbiases it before a claim, which waits for this read
+		 * section, so the id read stays until this store */
+		atomic_store_explicit(&r->id, 0, memory_order_relaxed);
+	} else if (bias != USM_BIAS_SHARED ||
+		   !atomic_compare_exchange_strong(&r->id, &id, 0)) {
+		goto miss; /* nobody's yet, another's: usm_free unbiases */
+	}
 	usm_rd_leave(tc, rd);
 	/* Claimed: the segment stays until the slot is given back. */
 	*idp = id;

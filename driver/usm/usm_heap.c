@@ -175,6 +175,7 @@ pool_alloc(struct usm_heap *h, struct usm_tcache *tc, unsigned ai,
 		int n = usm_arena_take(h, ai, b->slot, TC_BATCH, &b->hot);
 		if (n < 0)
 			return n;
+		usm_seg_bias_take(b->hot, tc);
 		b->n = (uint32_t)n;
 	}
 	void *p = b->slot[--b->n];
@@ -372,6 +373,23 @@ free_other(struct usm_heap *h, struct usm_tcache *rd, void *ptr, void *ctx,
 		err = -EINVAL;
 	if (!err && owner_ctx(h, r.v.owner) != ctx)
 		err = -EPERM;
+	if (!err && r.span->type == SPAN_SEG) {
+		/* a segment biased to another thread (or to nobody yet) is
+		 * unbiased first, out of the read section; then again */
+		struct usm_seg *s = (struct usm_seg *)r.span;
+		struct usm_tcache *b =
+			atomic_load_explicit(&s->bias, memory_order_relaxed);
+		if (b != USM_BIAS_SHARED && !(rd && b == rd)) {
+			if (!rd) {
+				usm_seg_unbias(h, s, NULL);
+			} else {
+				usm_rd_unlock(h, rd);
+				usm_seg_unbias(h, s, rd);
+				return free_other(h, usm_rd_lock(h), ptr, ctx,
+						  freed);
+			}
+		}
+	}
 	if (!err) {
 		uint64_t id = r.v.id;
 		if (!atomic_compare_exchange_strong(r.idp, &id, 0))

@@ -91,6 +91,12 @@ sync_readers(struct usm_heap *h)
 	pthread_mutex_unlock(&h->tc_mtx);
 }
 
+void
+usm_rd_sync(struct usm_heap *h)
+{
+	sync_readers(h);
+}
+
 int
 usm_index_init(struct usm_index *idx)
 {

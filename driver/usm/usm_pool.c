@@ -716,6 +716,20 @@ usm_arena_trim(struct usm_heap *h, unsigned idx)
 	pthread_mutex_unlock(&a->mtx);
 }
 
+void
+usm_seg_unbias(struct usm_heap *h, struct usm_seg *s, struct usm_tcache *self)
+{
+	if (atomic_load_explicit(&s->bias, memory_order_relaxed) ==
+	    USM_BIAS_SHARED)
+		return;
+	struct usm_tcache *old = atomic_exchange(&s->bias, USM_BIAS_SHARED);
+	/* A holder's plain claim reads the bias inside a read section:
+	 * once every section that may have seen it has ended, none is
+	 * left (NULL: nobody held it; self: the caller's own, in order). */
+	if (old && old != USM_BIAS_SHARED && old != self)
+		usm_rd_sync(h);
+}
+
 size_t
 usm_arena_free_ctx(struct usm_heap *h, unsigned idx, void *ctx,
 		   void (*cb)(const struct usm_info *, void *), void *arg)
@@ -728,6 +742,7 @@ usm_arena_free_ctx(struct usm_heap *h, unsigned idx, void *ctx,
 				    : l ? a->full : a->partial, *next;
 		for (; s; s = next) {
 			next = s->next;
+			bool unbiased = false;
 			uint32_t bump = s->bump;
 			for (uint32_t i = 0; i < bump; i++) {
 				struct usm_info info;
@@ -741,6 +756,12 @@ usm_arena_free_ctx(struct usm_heap *h, unsigned idx, void *ctx,
 					    memory_order_relaxed) != ctx)
 					continue;
 				usm_seg_fill(h, s, i, id, size, owner, &info);
+				/* the sweep claims with compare-and-swaps: a
+				 * segment with a block of ctx is unbiased */
+				if (!unbiased) {
+					usm_seg_unbias(h, s, NULL);
+					unbiased = true;
+				}
 				if (!atomic_compare_exchange_strong(
 					    &s->recs[i].id, &id, 0))
 					continue;

@@ -165,6 +165,10 @@ int usm_index_init(struct usm_index *idx);
 void usm_index_fini(struct usm_index *idx);
 /* Publishes s (index writer lock taken inside). */
 int usm_index_add(struct usm_heap *h, struct usm_span *s);
+/* Every read section that began before the caller's stores has ended
+ * when this returns (membarrier, then each odd counter moves). The
+ * caller is not in a read section; may hold arena->mtx or wmtx. */
+void usm_rd_sync(struct usm_heap *h);
 /* Unpublishes s and waits until no reader can still see it. */
 void usm_index_del(struct usm_heap *h, struct usm_span *s);
 /* A reservation of len bytes (PROT_NONE) aligned to align (a power of two
@@ -307,7 +311,16 @@ struct usm_seg {
 			       * parent's files, on arena->retired; hands
 			       * out no slot, exports none */
 	struct usm_seg *prev, *next;
+	/* The claim bias (usm_fast_claim): NULL (nobody's yet), the thread
+	 * cache that may claim this segment's blocks with a plain store,
+	 * or USM_BIAS_SHARED (every claim a compare-and-swap). It goes
+	 * NULL -> a cache (usm_seg_bias_take, when a bin takes slots) ->
+	 * USM_BIAS_SHARED (usm_seg_unbias, before any other claim), never
+	 * back. */
+	_Atomic(struct usm_tcache *) bias;
 };
+
+#define USM_BIAS_SHARED ((struct usm_tcache *)1)
 
 struct usm_arena {
 	pthread_mutex_t mtx;
@@ -718,6 +731,23 @@ usm_rd_exit(struct usm_tcache *tc)
 	uint64_t v = atomic_load_explicit(&tc->rd, memory_order_relaxed);
 	atomic_store_explicit(&tc->rd, v + 1, memory_order_release);
 }
+
+/* A bin of tc took slots of s: s becomes tc's for claims when it is
+ * nobody's yet (struct usm_seg.bias). */
+static inline void
+usm_seg_bias_take(struct usm_seg *s, struct usm_tcache *tc)
+{
+	struct usm_tcache *none = NULL;
+	if (s && !atomic_load_explicit(&s->bias, memory_order_relaxed))
+		atomic_compare_exchange_strong(&s->bias, &none, tc);
+}
+
+/* Before a claim in s by anyone but its bias holder (self: the caller's
+ * cache, or NULL): s's claims are all compare-and-swaps from now on, and
+ * the holder's plain claims have ended. The caller is in no read
+ * section (usm_pool.c). */
+void usm_seg_unbias(struct usm_heap *h, struct usm_seg *s,
+		    struct usm_tcache *self);
 
 static inline struct usm_tcache *
 usm_rd_lock(struct usm_heap *h)

@@ -708,6 +708,97 @@ df_worker(void *arg)
 	return NULL;
 }
 
+/* The same race where one of the two threads allocated the block, from a
+ * size class it is the first to use: the segment is that thread's
+ * (usm_seg.bias), so its free is a plain store, and the other thread's
+ * must take the bias away (and wait for the owner's read section) before
+ * its compare-and-swap. One round per shared size class. */
+enum { DO_ROUNDS = 44 };
+static size_t do_size[DO_ROUNDS];
+
+static void *
+do_worker(void *arg)
+{
+	int me = (int)(uintptr_t)arg;
+	void *warm;
+	if (df_alloc(0, &warm) || zt.mem.pfnFree(zt.ctx, warm))
+		return (void *)1;
+	for (int i = 0; i < DO_ROUNDS; i++) {
+		if (me == 0 &&
+		    zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					  do_size[i], 0, zt.dev,
+					  (void **)&df_ptr))
+			df_ptr = NULL;
+		pthread_barrier_wait(&df_bar); /* allocated */
+		pthread_barrier_wait(&df_bar); /* go */
+		df_res[me] = zt.mem.pfnFree(zt.ctx, df_ptr);
+		pthread_barrier_wait(&df_bar);
+		if (zt.mem.pfnAllocShared(zt.ctx, &zt_ddesc, &zt_hdesc,
+					  do_size[i], 0, zt.dev,
+					  &df_got[me][i]))
+			df_got[me][i] = NULL;
+		pthread_barrier_wait(&df_bar);
+	}
+	return NULL;
+}
+
+START_TEST(test_free_double_racing_owner)
+{
+	zt_setup();
+	/* one size in each small class: 16..128 by 16, then 4 per doubling */
+	int n = 0;
+	for (size_t sz = 16; sz <= 128; sz += 16)
+		do_size[n++] = sz;
+	for (size_t base = 128; n < DO_ROUNDS; base *= 2)
+		for (int q = 1; q <= 4 && n < DO_ROUNDS; q++)
+			do_size[n++] = base + base / 4 * (size_t)q;
+	ck_assert_uint_eq(do_size[DO_ROUNDS - 1], 64 * 1024);
+	enum { STACK = 1 << 20 };
+	void *stacks = mmap(NULL, 2 * (size_t)STACK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	ck_assert_int_eq(pthread_barrier_init(&df_bar, NULL, 3), 0);
+	pthread_t th[2];
+	for (uintptr_t i = 0; i < 2; i++) {
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		pthread_attr_setstack(&attr, (char *)stacks + i * STACK, STACK);
+		ck_assert_int_eq(pthread_create(&th[i], &attr, do_worker,
+						(void *)i), 0);
+		pthread_attr_destroy(&attr);
+	}
+	int one_each = 0, distinct = 0;
+	for (int i = 0; i < DO_ROUNDS; i++) {
+		pthread_barrier_wait(&df_bar); /* worker 0 allocated */
+		ck_assert_ptr_nonnull(df_ptr);
+		pthread_barrier_wait(&df_bar); /* both free */
+		pthread_barrier_wait(&df_bar); /* both allocate */
+		pthread_barrier_wait(&df_bar); /* done */
+		ze_result_t a = df_res[0], b = df_res[1];
+		one_each += (a == ZE_RESULT_SUCCESS &&
+			     b == ZE_RESULT_ERROR_INVALID_ARGUMENT) ||
+			    (b == ZE_RESULT_SUCCESS &&
+			     a == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		distinct += df_got[0][i] && df_got[1][i] &&
+			    df_got[0][i] != df_got[1][i];
+	}
+	for (int i = 0; i < 2; i++) {
+		void *ret;
+		pthread_join(th[i], &ret);
+		ck_assert_ptr_null(ret);
+	}
+	pthread_barrier_destroy(&df_bar);
+	munmap(stacks, 2 * (size_t)STACK);
+	ck_assert_int_eq(one_each, DO_ROUNDS);
+	ck_assert_int_eq(distinct, DO_ROUNDS);
+	for (int t = 0; t < 2; t++)
+		for (int i = 0; i < DO_ROUNDS; i++)
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, df_got[t][i]),
+					 ZE_RESULT_SUCCESS);
+	zt_teardown();
+}
+END_TEST
+
 START_TEST(test_free_double_racing_threads)
 {
 	zt_setup();
@@ -1094,6 +1185,7 @@ driver_suite(void)
 	tcase_add_test(raw, test_budget_credit_exact);
 	tcase_add_test(raw, test_budget_credit_threads);
 	tcase_add_test(raw, test_free_double_racing_threads);
+	tcase_add_test(raw, test_free_double_racing_owner);
 	tcase_add_test(raw, test_device_uuid_stable_across_processes);
 	suite_add_tcase(s, raw);
 
