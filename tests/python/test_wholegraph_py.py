@@ -125,9 +125,10 @@ def test_example_mpi_agent(n, mt):
             script=EXAMPLE, case="example")
 
 
-def unshared_job(cmd, env, n):
-    """cmd (sh) in a network namespace of its own with only its
-    loopback; every PE's ok line, no /dev/shm entry left."""
+def unshared_job(cmd, env, n, args, case):
+    """cmd (sh, with args) in a network namespace of its own with only
+    its loopback (unshare -n, gone with the job); every PE's "case ok"
+    line, no /dev/shm entry left, the job's scratch folder removed."""
     for tool in ("unshare", "ip"):
         if not shutil.which(tool):
             pytest.skip("%s is not installed" % tool)
@@ -137,18 +138,22 @@ def unshared_job(cmd, env, n):
                     probe.stderr.decode().strip())
     env = dict({k: v for k, v in os.environ.items()
                 if not k.startswith(("ZESHMEM_", "PMIX_", "OMPI_"))},
-               ZESHMEM_TIMEOUT="120", **env)
+               ZESHMEM_TIMEOUT="120", PY=PY,
+               WG_TMP=tempfile.mkdtemp(prefix="wg_test_"), **env)
     before = shm_entries()
-    p = subprocess.run(["unshare", "-n", "sh", "-c", cmd, "sh"] +
-                       EXAMPLE_ARGS, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, text=True, timeout=JOB_S,
-                       env=env, stdin=subprocess.DEVNULL)
+    try:
+        p = subprocess.run(["unshare", "-n", "sh", "-c", cmd, "sh"] + args,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           text=True, timeout=JOB_S, env=env,
+                           stdin=subprocess.DEVNULL)
+    finally:
+        shutil.rmtree(env["WG_TMP"], ignore_errors=True)
     if p.returncode == 97:
         pytest.skip("cannot bring the namespace's loopback up")
     assert p.returncode == 0, "status %d:\n%s" % (p.returncode, p.stdout)
     assert shm_entries() == before, "/dev/shm entries left:\n" + p.stdout
     for pe in range(n):
-        assert "PE %d: example ok" % pe in p.stdout, p.stdout
+        assert "PE %d: %s ok" % (pe, case) in p.stdout, p.stdout
 
 
 def test_example_spawn_agent():
@@ -157,7 +162,8 @@ def test_example_spawn_agent():
     unshared_job('ip link set lo up || exit 97; exec timeout -s KILL %d '
                  '"$PY" "$EXAMPLE" --launch-agent spawn --local-size 2 '
                  '--master-addr 127.0.0.1 --master-port 29514 "$@"' %
-                 (JOB_S - 20), dict(PY=PY, EXAMPLE=EXAMPLE), 2)
+                 (JOB_S - 20), dict(EXAMPLE=EXAMPLE), 2, EXAMPLE_ARGS,
+                 "example")
 
 
 def test_example_pytorch_agent():
@@ -165,8 +171,8 @@ def test_example_pytorch_agent():
     unshared_job(TORCHRUN_SH.replace('"$CASES" "$@"',
                                      '"$CASES" --launch-agent pytorch "$@"'),
                  dict(N="2", WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
-                      MASTER_ADDR="127.0.0.1", MASTER_PORT="29515", PY=PY,
-                      CASES=EXAMPLE), 2)
+                      MASTER_ADDR="127.0.0.1", MASTER_PORT="29515",
+                      CASES=EXAMPLE), 2, EXAMPLE_ARGS, "example")
 
 
 def test_graph_ops():
@@ -247,34 +253,11 @@ def test_torchrun_env(case):
     unique id travels over torch.distributed (gloo). In a network
     namespace of its own (unshare -n, only its loopback), which goes
     away with the job."""
-    for tool in ("unshare", "ip"):
-        if not shutil.which(tool):
-            pytest.skip("%s is not installed" % tool)
-    probe = subprocess.run(["unshare", "-n", "true"], capture_output=True)
-    if probe.returncode:
-        pytest.skip("unshare -n: no network namespace here (%s)" %
-                    probe.stderr.decode().strip())
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ZESHMEM_", "PMIX_", "OMPI_"))}
-    env.update(N="2", WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
-               MASTER_ADDR="127.0.0.1", MASTER_PORT="29512", PY=PY,
-               CASES=CASES, ZESHMEM_TIMEOUT="120",
-               WG_TMP=tempfile.mkdtemp(prefix="wg_test_"))
-    before = shm_entries()
-    try:
-        p = subprocess.run(["unshare", "-n", "sh", "-c", TORCHRUN_SH, "sh"]
-                           + case, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True,
-                           timeout=JOB_S, env=env,
-                           stdin=subprocess.DEVNULL)
-    finally:
-        shutil.rmtree(env["WG_TMP"], ignore_errors=True)
-    if p.returncode == 97:
-        pytest.skip("cannot bring the namespace's loopback up")
-    assert p.returncode == 0, "status %d:\n%s" % (p.returncode, p.stdout)
-    assert shm_entries() == before, "/dev/shm entries left:\n" + p.stdout
-    for pe in range(2):
-        assert "PE %d: %s ok" % (pe, case[0]) in p.stdout, p.stdout
+    unshared_job(TORCHRUN_SH, dict(N="2", WORLD_SIZE="2",
+                                   LOCAL_WORLD_SIZE="2",
+                                   MASTER_ADDR="127.0.0.1",
+                                   MASTER_PORT="29512", CASES=CASES),
+                 2, case, case[0])
 
 
 def test_mpirun():

@@ -742,6 +742,63 @@ do_worker(void *arg)
 	return NULL;
 }
 
+/* Runs df_worker or do_worker through rounds: the block to free twice
+ * comes from this thread (main_allocs) or from worker 0; then both
+ * workers free it at once and both allocate. Each round exactly one free
+ * is taken and the two new blocks differ; they are freed at the end. */
+static void
+df_race(void *(*worker)(void *), int rounds, bool main_allocs)
+{
+	enum { STACK = 1 << 20 };
+	void *stacks = mmap(NULL, 2 * (size_t)STACK, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	ck_assert_int_eq(pthread_barrier_init(&df_bar, NULL, 3), 0);
+	pthread_t th[2];
+	for (uintptr_t i = 0; i < 2; i++) {
+		pthread_attr_t attr;
+		pthread_attr_init(&attr);
+		pthread_attr_setstack(&attr, (char *)stacks + i * STACK, STACK);
+		ck_assert_int_eq(pthread_create(&th[i], &attr, worker,
+						(void *)i), 0);
+		pthread_attr_destroy(&attr);
+	}
+	int one_each = 0, distinct = 0;
+	for (int i = 0; i < rounds; i++) {
+		if (main_allocs) {
+			void *p;
+			ck_assert_int_eq(df_alloc(i, &p), ZE_RESULT_SUCCESS);
+			df_ptr = p;
+		} else {
+			pthread_barrier_wait(&df_bar); /* worker 0 allocated */
+			ck_assert_ptr_nonnull(df_ptr);
+		}
+		pthread_barrier_wait(&df_bar); /* both free */
+		pthread_barrier_wait(&df_bar); /* both allocate */
+		pthread_barrier_wait(&df_bar); /* done */
+		ze_result_t a = df_res[0], b = df_res[1];
+		one_each += (a == ZE_RESULT_SUCCESS &&
+			     b == ZE_RESULT_ERROR_INVALID_ARGUMENT) ||
+			    (b == ZE_RESULT_SUCCESS &&
+			     a == ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		distinct += df_got[0][i] && df_got[1][i] &&
+			    df_got[0][i] != df_got[1][i];
+	}
+	for (int i = 0; i < 2; i++) {
+		void *ret;
+		pthread_join(th[i], &ret);
+		ck_assert_ptr_null(ret);
+	}
+	pthread_barrier_destroy(&df_bar);
+	munmap(stacks, 2 * (size_t)STACK);
+	ck_assert_int_eq(one_each, rounds);
+	ck_assert_int_eq(distinct, rounds);
+	for (int t = 0; t < 2; t++)
+		for (int i = 0; i < rounds; i++)
+			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, df_got[t][i]),
+					 ZE_RESULT_SUCCESS);
+}
+
 START_TEST(test_free_double_racing_owner)
 {
 	zt_setup();
@@ -753,48 +810,7 @@ START_TEST(test_free_double_racing_owner)
 		for (int q = 1; q <= 4 && n < DO_ROUNDS; q++)
 			do_size[n++] = base + base / 4 * (size_t)q;
 	ck_assert_uint_eq(do_size[DO_ROUNDS - 1], 64 * 1024);
-	enum { STACK = 1 << 20 };
-	void *stacks = mmap(NULL, 2 * (size_t)STACK, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(stacks, MAP_FAILED);
-	ck_assert_int_eq(pthread_barrier_init(&df_bar, NULL, 3), 0);
-	pthread_t th[2];
-	for (uintptr_t i = 0; i < 2; i++) {
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		pthread_attr_setstack(&attr, (char *)stacks + i * STACK, STACK);
-		ck_assert_int_eq(pthread_create(&th[i], &attr, do_worker,
-						(void *)i), 0);
-		pthread_attr_destroy(&attr);
-	}
-	int one_each = 0, distinct = 0;
-	for (int i = 0; i < DO_ROUNDS; i++) {
-		pthread_barrier_wait(&df_bar); /* worker 0 allocated */
-		ck_assert_ptr_nonnull(df_ptr);
-		pthread_barrier_wait(&df_bar); /* both free */
-		pthread_barrier_wait(&df_bar); /* both allocate */
-		pthread_barrier_wait(&df_bar); /* done */
-		ze_result_t a = df_res[0], b = df_res[1];
-		one_each += (a == ZE_RESULT_SUCCESS &&
-			     b == ZE_RESULT_ERROR_INVALID_ARGUMENT) ||
-			    (b == ZE_RESULT_SUCCESS &&
-			     a == ZE_RESULT_ERROR_INVALID_ARGUMENT);
-		distinct += df_got[0][i] && df_got[1][i] &&
-			    df_got[0][i] != df_got[1][i];
-	}
-	for (int i = 0; i < 2; i++) {
-		void *ret;
-		pthread_join(th[i], &ret);
-		ck_assert_ptr_null(ret);
-	}
-	pthread_barrier_destroy(&df_bar);
-	munmap(stacks, 2 * (size_t)STACK);
-	ck_assert_int_eq(one_each, DO_ROUNDS);
-	ck_assert_int_eq(distinct, DO_ROUNDS);
-	for (int t = 0; t < 2; t++)
-		for (int i = 0; i < DO_ROUNDS; i++)
-			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, df_got[t][i]),
-					 ZE_RESULT_SUCCESS);
+	df_race(do_worker, DO_ROUNDS, false);
 	zt_teardown();
 }
 END_TEST
@@ -802,49 +818,7 @@ END_TEST
 START_TEST(test_free_double_racing_threads)
 {
 	zt_setup();
-	enum { STACK = 1 << 20 };
-	void *stacks = mmap(NULL, 2 * (size_t)STACK, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ck_assert_ptr_ne(stacks, MAP_FAILED);
-	ck_assert_int_eq(pthread_barrier_init(&df_bar, NULL, 3), 0);
-	pthread_t th[2];
-	for (uintptr_t i = 0; i < 2; i++) {
-		pthread_attr_t attr;
-		pthread_attr_init(&attr);
-		pthread_attr_setstack(&attr, (char *)stacks + i * STACK, STACK);
-		ck_assert_int_eq(pthread_create(&th[i], &attr, df_worker,
-						(void *)i), 0);
-		pthread_attr_destroy(&attr);
-	}
-	int one_each = 0, distinct = 0;
-	for (int i = 0; i < DF_ROUNDS; i++) {
-		void *p;
-		ck_assert_int_eq(df_alloc(i, &p), ZE_RESULT_SUCCESS);
-		df_ptr = p;
-		pthread_barrier_wait(&df_bar); /* both free */
-		pthread_barrier_wait(&df_bar); /* both allocate */
-		pthread_barrier_wait(&df_bar); /* done */
-		ze_result_t a = df_res[0], b = df_res[1];
-		one_each += (a == ZE_RESULT_SUCCESS &&
-			     b == ZE_RESULT_ERROR_INVALID_ARGUMENT) ||
-			    (b == ZE_RESULT_SUCCESS &&
-			     a == ZE_RESULT_ERROR_INVALID_ARGUMENT);
-		distinct += df_got[0][i] && df_got[1][i] &&
-			    df_got[0][i] != df_got[1][i];
-	}
-	for (int i = 0; i < 2; i++) {
-		void *ret;
-		pthread_join(th[i], &ret);
-		ck_assert_ptr_null(ret);
-	}
-	pthread_barrier_destroy(&df_bar);
-	munmap(stacks, 2 * (size_t)STACK);
-	ck_assert_int_eq(one_each, DF_ROUNDS);
-	ck_assert_int_eq(distinct, DF_ROUNDS);
-	for (int t = 0; t < 2; t++)
-		for (int i = 0; i < DF_ROUNDS; i++)
-			ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, df_got[t][i]),
-					 ZE_RESULT_SUCCESS);
+	df_race(df_worker, DF_ROUNDS, true);
 	zt_teardown();
 }
 END_TEST
