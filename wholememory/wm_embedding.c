@@ -23,6 +23,16 @@
  *               modified, or -1). Only the owner writes them, inside
  *               the collective calls; a gather reads a row's tag from
  *               the owner's tag table, then the cached row or the table.
+ *
+ * Round-robin sharding (round_robin_size R > 0, WholeGraph's layout):
+ * block b of rows [b * R, (b + 1) * R) belongs to rank b % W, at local
+ * rows (b / W) * R onwards. Every rank holds K rows, rank 0's share
+ * (rows / (W * R) * R + min(rows % (W * R), R)), so the table has K * W
+ * rows, each rank's blocks contiguous (the tensor that
+ * get_embedding_tensor gives and the states are in this storage order,
+ * as wholememory_load_from_file with the same R fills it). The calls
+ * check an index against the embedding's rows, then map it to its
+ * storage row; all else works on storage rows.
  */
 #include "wm.h"
 
@@ -64,7 +74,9 @@ struct wholememory_embedding_ {
 	wholememory_memory_type_t type;
 	wholememory_memory_location_t loc;
 	wholememory_dtype_t dt;
-	int64_t rows, dim, stride;        /* elements */
+	int64_t rows, dim, stride;        /* elements; rows: storage */
+	int64_t urows;                    /* the rows indices name */
+	int64_t rr;                       /* round_robin_size, or 0 */
 	size_t es;
 	wholememory_tensor_t raw, view;
 	size_t *starts;                   /* [size + 1]: first rows */
@@ -368,10 +380,16 @@ wholememory_create_embedding(
 		      "dtype) is needed", call);
 		return WHOLEMEMORY_INVALID_INPUT;
 	}
-	if (round_robin_size != 0) {
-		u_err(WM_TOPIC, "%s: round_robin_size %d: round-robin "
-		      "sharding is not supported", call, round_robin_size);
-		return WHOLEMEMORY_NOT_SUPPORTED;
+	if (round_robin_size < 0) {
+		u_err(WM_TOPIC, "%s: round_robin_size %d: a block of rows "
+		      "(> 0) or 0 is needed", call, round_robin_size);
+		return WHOLEMEMORY_INVALID_INPUT;
+	}
+	if (round_robin_size && embedding_entry_partition) {
+		/* as WholeGraph: the partition wins */
+		u_warn(WM_TOPIC, "%s: round_robin_size %d ignored: an entry "
+		       "partition is given", call, round_robin_size);
+		round_robin_size = 0;
 	}
 	if (cache_policy && !wm_obj_live(cache_policy, WM_POLICY_MAGIC))
 		return WHOLEMEMORY_INVALID_INPUT;
@@ -390,7 +408,8 @@ wholememory_create_embedding(
 	e->loc = memory_location;
 	e->dt = desc->dtype;
 	e->es = wholememory_dtype_get_element_size(desc->dtype);
-	e->rows = desc->sizes[0];
+	e->rows = e->urows = desc->sizes[0];
+	e->rr = round_robin_size;
 	e->dim = desc->sizes[1];
 	int64_t per = (int64_t)(16 / e->es);
 	e->stride = (e->dim + per - 1) / per * per;
@@ -401,6 +420,22 @@ wholememory_create_embedding(
 	if (!e->starts || !e->parts) {
 		emb_free(e);
 		return WHOLEMEMORY_OUT_OF_MEMORY;
+	}
+	if (e->rr) {
+		/* K rows on every rank (rank 0's share of the blocks) */
+		int64_t blk = e->rr * n, rem = e->urows % blk;
+		int64_t k = e->urows / blk * e->rr + (rem < e->rr ? rem
+								  : e->rr);
+		if (k > INT64_MAX / n) {
+			u_err(WM_TOPIC, "%s: %lld rows of %d ranks are too "
+			      "many", call, (long long)k, n);
+			emb_free(e);
+			return WHOLEMEMORY_INVALID_INPUT;
+		}
+		e->rows = k * n;
+		for (int q = 0; q < n; q++)
+			e->parts[q] = (size_t)k;
+		embedding_entry_partition = e->parts;
 	}
 	wholememory_tensor_description_t d =
 		wm_desc2(e->rows, e->stride, e->stride, e->dt);
@@ -599,12 +634,22 @@ read_indices(struct wholememory_embedding_ *e, wholememory_tensor_t t,
 			memcpy(&x, p + 4 * i, 4);
 			v[i] = x;
 		}
-		if (v[i] < 0 || v[i] >= e->rows) {
+		if (v[i] < 0 || v[i] >= e->urows) {
 			u_err(WM_TOPIC, "%s: index %lld at %zu: the embedding "
 			      "has %lld rows", call, (long long)v[i], i,
-			      (long long)e->rows);
+			      (long long)e->urows);
 			free(v);
 			return WHOLEMEMORY_INVALID_VALUE;
+		}
+	}
+	if (e->rr) {
+		/* to storage rows: block b = v / R is rank b % W's, its
+		 * (b / W)-th */
+		int64_t w = e->comm->size;
+		for (size_t i = 0; i < *n; i++) {
+			int64_t b = v[i] / e->rr;
+			v[i] = (int64_t)e->starts[b % w] + b / w * e->rr +
+			       v[i] % e->rr;
 		}
 	}
 	*out = v;
@@ -691,13 +736,27 @@ wholememory_embedding_gather(wholememory_embedding_t e,
 		wm_order_after((void *)(intptr_t)stream_int, call);
 	if (r)
 		return r;
-	if (e->access == WHOLEMEMORY_AT_NONE)
+	if (e->access == WHOLEMEMORY_AT_NONE && !e->rr)
 		return wholememory_gather(e->view, indices, output,
 					  p_env_fns, NULL, -1);
 	int64_t *idx = NULL;
 	size_t n = 0;
 	if ((r = read_indices(e, indices, call, &idx, &n)) ||
 	    (r = check_output(e, output, n, call))) {
+		free(idx);
+		return r;
+	}
+	if (e->access == WHOLEMEMORY_AT_NONE) {
+		/* round-robin: the storage rows */
+		wholememory_tensor_t it = NULL;
+		wholememory_tensor_description_t id =
+			wm_desc1((int64_t)n, WHOLEMEMORY_DT_INT64);
+		r = wholememory_make_tensor_from_pointer(&it, idx, &id);
+		if (!r)
+			r = wholememory_gather(e->view, it, output, p_env_fns,
+					       NULL, -1);
+		if (it)
+			wholememory_destroy_tensor(it);
 		free(idx);
 		return r;
 	}

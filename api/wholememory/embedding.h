@@ -115,8 +115,14 @@ wholememory_error_code_t wholememory_destroy_embedding_cache_policy(
 
 /* Collective. The description's sizes and dtype count (a matrix);
  * embedding_entry_partition: rows per rank (world_size entries) or
- * NULL; user_defined_sms unused; round_robin_size must be 0
- * (WHOLEMEMORY_NOT_SUPPORTED otherwise). The policy is copied. */
+ * NULL; user_defined_sms unused; round_robin_size R > 0 (with no
+ * partition; ignored, with a warning, when one is given): block
+ * [b * R, (b + 1) * R) of the rows on rank b % world_size, every rank
+ * holding rank 0's share K of rows, the embedding tensor the K *
+ * world_size rows in that storage order (load it with
+ * wholememory_load_from_file and the same R); gathers and gradient
+ * steps take the rows' ids. R < 0: WHOLEMEMORY_INVALID_INPUT. The
+ * policy is copied. */
 wholememory_error_code_t wholememory_create_embedding(
 	wholememory_embedding_t *wholememory_embedding,
 	wholememory_tensor_description_t *embedding_tensor_description,

@@ -95,6 +95,14 @@ def test_embedding(n, mt, loc):
     zeshrun(n, "embedding", mt, loc)
 
 
+@pytest.mark.parametrize("n", [1, 3])
+@pytest.mark.parametrize("mt", TYPES)
+@pytest.mark.parametrize("loc", LOCATIONS)
+def test_embedding_round_robin(n, mt, loc):
+    """round_robin_size: blocks of rows dealt to the ranks in turn."""
+    zeshrun(n, "round_robin", mt, loc)
+
+
 @pytest.mark.parametrize("n", [1, 2])
 @pytest.mark.parametrize("mt", TYPES)
 def test_cache(n, mt):

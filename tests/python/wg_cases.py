@@ -5,7 +5,7 @@ it under zeshrun): `wg_cases.py CASE [MEMORY_TYPE [LOCATION]]`.
 Every rank computes the single-process numpy reference of what the job
 does (the same seeds everywhere) and compares exactly; it prints
 "PE <rank>: <case> ok" at the end. Cases: comm, tensor, file, embedding,
-cache, sampling, graph, structure, gnn, train, misuse.
+round_robin, cache, sampling, graph, structure, gnn, train, misuse.
 """
 import ctypes
 import os
@@ -338,6 +338,90 @@ def case_embedding():
            "sgd", {"momentum": 0.9})
     g.barrier()
     wgth.destroy_embedding(e)
+
+
+def rr_share(rows, r):
+    """Rank 0's rows under round-robin blocks of r (every rank's)."""
+    blk = r * SIZE
+    return rows // blk * r + min(rows % blk, r)
+
+
+def rr_store(ids, r, k):
+    """The storage rows of rows ids (WholeGraph's layout)."""
+    b = ids // r
+    return b % SIZE * k + b // SIZE * r + ids % r
+
+
+def case_round_robin():
+    """round_robin_size: gathers and LazyAdam steps by row id against
+    the reference, the tensor and a state in storage order, loading from
+    files with the same block."""
+    g = wgth.get_global_communicator()
+    rows, dim = 301, 6
+    d = os.environ["WG_TMP"]
+    ref = ref_table(rows, dim, F, 41)
+    fn = os.path.join(d, "rr_rows.bin")
+    if RANK == 0:
+        ref.tofile(fn)
+    p = {"weight_decay": 0.001, "beta1": 0.8}
+    for r in (1, 3, rows // SIZE + 7):
+        k = rr_share(rows, r)
+        emb = wgth.create_embedding(g, MT, LOC, torch.float32,
+                                    [rows, dim], round_robin_size=r)
+        assert emb.shape == (k * SIZE, dim), emb.shape
+        store = rr_store(np.arange(rows), r, k)
+        table = np.full((k * SIZE, dim), -1000, dtype=F)
+        table[store] = ref
+        local, start = fill_local(emb.get_embedding_tensor(), table)
+        assert (start, local.shape[0]) == (k * RANK, k)
+        g.barrier()
+        w = ref.copy()
+        st = {"m": np.zeros((rows, dim), F), "v": np.zeros((rows, dim), F),
+              "beta12t": np.ones((rows, 2), F)}
+        opt = wgth.create_wholememory_optimizer(emb, "adam", p)
+        mod = wgth.WholeMemoryEmbeddingModule(emb)
+        mod.train()
+        for step in range(2):
+            idx_by, grad_by = [], []
+            for q in range(SIZE):
+                rg = np.random.default_rng(500 * step + q)
+                idx_by.append(rg.integers(0, rows, 30 + 5 * q))
+                grad_by.append(rg.standard_normal(
+                    (len(idx_by[-1]), dim)).astype(F))
+            out = mod(torch.from_numpy(idx_by[RANK]))
+            eq(out.detach(), w[idx_by[RANK]], "rr %d step %d forward" %
+               (r, step))
+            (out * torch.from_numpy(grad_by[RANK])).sum().backward()
+            opt.step(0.05)
+            ref_step("adam", p, w, st, idx_by, grad_by, 0.05)
+            eq(emb.gather(torch.arange(rows)), w,
+               "rr %d %s %s weights after step %d" % (r, MT, LOC, step))
+        eq(emb.get_embedding_tensor().gather(torch.from_numpy(store)), w,
+           "rr %d storage rows" % r)
+        eq(emb.get_optimizer_state("m").gather(torch.from_numpy(store)),
+           st["m"], "rr %d state m in storage order" % r)
+        g.barrier()
+        wgth.destroy_wholememory_optimizer(opt)
+        wgth.destroy_embedding(emb)
+        # the files in the same layout
+        g.barrier()
+        emb = wgth.create_embedding_from_filelist(
+            g, MT, LOC, [fn], torch.float32, dim, round_robin_size=r)
+        eq(emb.gather(torch.arange(rows)), ref, "rr %d from filelist" % r)
+        g.barrier()
+        wgth.destroy_embedding(emb)
+    # a partition wins over round_robin_size (rows in the file's order)
+    part = [rows - 100 * (SIZE - 1)] + [100] * (SIZE - 1)
+    emb = wgth.create_embedding_from_filelist(
+        g, MT, LOC, [fn], torch.float32, dim,
+        embedding_entry_partition=part, round_robin_size=3)
+    assert emb.shape == (rows, dim)
+    eq(emb.gather(torch.arange(rows)), ref, "partition and rr")
+    g.barrier()
+    wgth.destroy_embedding(emb)
+    raises(wmb.WholeMemoryError, wgth.create_embedding, g, MT, LOC,
+           torch.float32, [rows, dim], round_robin_size=-1)
+    g.barrier()
 
 
 def case_cache():

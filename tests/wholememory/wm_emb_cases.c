@@ -19,10 +19,12 @@
 #include <wholememory/embedding.h>
 #include <wholememory/wholememory_op.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t
 erand(uint64_t *s)
@@ -252,9 +254,11 @@ START_TEST(test_emb_errors)
 
 	wholememory_embedding_t e = NULL;
 	wholememory_tensor_description_t d = desc2(10, 3, 3, WHOLEMEMORY_DT_FLOAT);
+	/* a negative round-robin block */
 	EQ(wholememory_create_embedding(&e, &d, world,
 		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST, NULL, NULL,
-		-1, 4), WHOLEMEMORY_NOT_SUPPORTED);
+		-1, -1), WHOLEMEMORY_INVALID_INPUT);
+	ck_assert_ptr_null(e);
 	d.dim = 1;
 	EQ(wholememory_create_embedding(&e, &d, world,
 		WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST, NULL, NULL,
@@ -708,6 +712,323 @@ START_TEST(test_emb_cache)
 }
 END_TEST
 
+/* ---- round-robin sharding ---------------------------------------------- */
+
+/* WholeGraph's round-robin layout, written out here: block b of r rows
+ * on rank b % np at local rows (b / np) * r.., every rank holding rank
+ * 0's share k of rows. */
+static int64_t
+rr_share(int64_t rows, int64_t r)
+{
+	int64_t blk = r * np, rem = rows % blk;
+	return rows / blk * r + (rem < r ? rem : r);
+}
+
+/* the storage row of row g */
+static int64_t
+rr_store(int64_t g, int64_t r, int64_t k)
+{
+	int64_t b = g / r;
+	return b % np * k + b / np * r + g % r;
+}
+
+/* the row stored at storage row s (rows or more: padding) */
+static int64_t
+rr_row(int64_t s, int64_t r, int64_t k)
+{
+	int64_t q = s / k, l = s % k;
+	return (l / r * np + q) * r + l % r;
+}
+
+/* Every rank writes its storage rows: row g's values ev(g), padding
+ * -1000. Checks the tensor's shape and this rank's share first. */
+static void
+fill_rr(wholememory_embedding_t e, int64_t rows, int64_t dim, int64_t r)
+{
+	int64_t k = rr_share(rows, r);
+	wholememory_tensor_t T = wholememory_embedding_get_embedding_tensor(e);
+	ck_assert_ptr_nonnull(T);
+	wholememory_tensor_description_t *td =
+		wholememory_tensor_get_tensor_description(T);
+	EQ(td->sizes[0], k * np);
+	EQ(td->sizes[1], dim);
+	size_t start = 0, cnt = 0;
+	OK(wholememory_tensor_get_local_entry_start(&start, T));
+	OK(wholememory_tensor_get_local_entry_count(&cnt, T));
+	EQ(start, (size_t)(k * me));
+	EQ(cnt, (size_t)k);
+	int64_t *ix = malloc(sizeof(int64_t) * (cnt + 1));
+	float *v = malloc(sizeof(float) * (cnt * (size_t)dim + 1));
+	for (size_t i = 0; i < cnt; i++) {
+		ix[i] = (int64_t)(start + i);
+		int64_t g = rr_row(ix[i], r, k);
+		for (int64_t c = 0; c < dim; c++)
+			v[i * (size_t)dim + (size_t)c] =
+				g < rows ? ev(g, c) : -1000.0f;
+	}
+	wholememory_tensor_t I = ptensor(ix, desc1((int64_t)cnt,
+						WHOLEMEMORY_DT_INT64));
+	wholememory_tensor_t V = ptensor(v, md((int64_t)cnt, dim,
+					       WHOLEMEMORY_DT_FLOAT));
+	OK(wholememory_scatter(V, I, T, NULL, NULL, -1));
+	OK(wholememory_destroy_tensor(I));
+	OK(wholememory_destroy_tensor(V));
+	free(ix);
+	free(v);
+	OK(wholememory_communicator_barrier(world));
+}
+
+/* The rows of a (k * np, cols) storage-order tensor, in row order. */
+static void
+gather_rr(wholememory_tensor_t T, int64_t rows, int64_t cols, int64_t r,
+	  float *out)
+{
+	int64_t k = rr_share(rows, r);
+	float *buf = malloc(4 * (size_t)(k * np * cols) + 1);
+	gather_tensor(T, k * np, cols, buf);
+	for (int64_t g = 0; g < rows; g++)
+		memcpy(out + g * cols, buf + rr_store(g, r, k) * cols,
+		       4 * (size_t)cols);
+	free(buf);
+}
+
+/* rank 0's temporary directory, on every rank */
+static void
+shared_tmpdir(char *dir, size_t len)
+{
+	wholememory_handle_t h;
+	OK(wholememory_malloc(&h, 64 * (size_t)np, world,
+			      WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST,
+			      64, NULL));
+	char *gp;
+	OK(wholememory_get_global_pointer((void **)&gp, h));
+	if (me == 0) {
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		memcpy(gp, dir, len);
+	}
+	OK(wholememory_communicator_barrier(world));
+	memcpy(dir, gp, len);
+	OK(wholememory_communicator_barrier(world));
+	OK(wholememory_free(h));
+}
+
+START_TEST(test_emb_round_robin_gather)
+{
+	int64_t rows = 23 * np + 5, dim = 7;
+	/* 1, 3, and a block larger than a rank's share (rank 0 holds all
+	 * of one block, the last rank maybe none) */
+	const int64_t rrs[3] = { 1, 3, rows / np + 5 };
+	float *a = malloc(4 * (size_t)(rows * dim));
+	size_t n = 200;
+	int64_t *i64 = malloc(8 * n);
+	int32_t *i32 = malloc(4 * n);
+	float *of = malloc(4 * n * (size_t)dim);
+	for (int ri = 0; ri < 3; ri++)
+		for (int t = 0; t < 4; t++)
+			for (int l = 0; l < 2; l++) {
+				int64_t r = rrs[ri];
+				wholememory_embedding_t e = NULL;
+				wholememory_tensor_description_t d =
+					md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+				OK(wholememory_create_embedding(&e, &d, world,
+					types[t], locs[l], NULL, NULL, -1,
+					(int)r));
+				fill_rr(e, rows, dim, r);
+				gather_all(e, rows, dim, a);
+				ALL(rows * dim, a[i] == ev((int64_t)i / dim,
+							   (int64_t)i % dim));
+				uint64_t sd = 5 + (uint64_t)me;
+				for (size_t i = 0; i < n; i++)
+					i32[i] = (int32_t)(i64[i] = (int64_t)(
+						erand(&sd) % (uint64_t)rows));
+				wholememory_tensor_t I32 = ptensor(i32,
+					desc1((int64_t)n, WHOLEMEMORY_DT_INT));
+				wholememory_tensor_t I64 = ptensor(i64,
+					desc1((int64_t)n,
+					      WHOLEMEMORY_DT_INT64));
+				wholememory_tensor_t OF = ptensor(of,
+					md((int64_t)n, dim,
+					   WHOLEMEMORY_DT_FLOAT));
+				OK(wholememory_embedding_gather(e, I32, OF,
+					false, NULL, 0));
+				ALL(n * (size_t)dim,
+				    of[i] == ev(i64[i / (size_t)dim],
+						(int64_t)(i % (size_t)dim)));
+				/* the rows are the description's: the
+				 * padding rows are no index */
+				i64[n / 2] = rows;
+				of[0] = 12345.0f;
+				EQ(wholememory_embedding_gather(e, I64, OF,
+					false, NULL, 0),
+				   WHOLEMEMORY_INVALID_VALUE);
+				ck_assert(of[0] == 12345.0f);
+				OK(wholememory_destroy_tensor(I32));
+				OK(wholememory_destroy_tensor(I64));
+				OK(wholememory_destroy_tensor(OF));
+				OK(wholememory_communicator_barrier(world));
+				OK(wholememory_destroy_embedding(e));
+			}
+	/* read-only caches (this rank's communicator): the same rows */
+	wholememory_comm_t sc = NULL;
+	OK(wholememory_split_communicator(&sc, world, 0, me));
+	for (int ri = 0; ri < 3; ri++) {
+		wholememory_embedding_cache_policy_t p = NULL;
+		OK(wholememory_create_embedding_cache_policy(&p, sc,
+			WHOLEMEMORY_MT_CONTINUOUS, WHOLEMEMORY_ML_HOST,
+			WHOLEMEMORY_AT_READONLY, 0.3f));
+		wholememory_embedding_t e = NULL;
+		wholememory_tensor_description_t d =
+			md(rows, dim, WHOLEMEMORY_DT_FLOAT);
+		OK(wholememory_create_embedding(&e, &d, world,
+			types[ri + 1], WHOLEMEMORY_ML_HOST, p, NULL, -1,
+			(int)rrs[ri]));
+		OK(wholememory_destroy_embedding_cache_policy(p));
+		fill_rr(e, rows, dim, rrs[ri]);
+		for (int k = 0; k < 3; k++) {
+			gather_all(e, rows, dim, a);
+			ALL(rows * dim, a[i] == ev((int64_t)i / dim,
+						   (int64_t)i % dim));
+		}
+		OK(wholememory_communicator_barrier(world));
+		OK(wholememory_destroy_embedding(e));
+	}
+	OK(wholememory_destroy_communicator(sc));
+	/* an entry partition wins: round_robin_size ignored */
+	size_t *part = malloc(sizeof(size_t) * (size_t)np);
+	for (int q = 0; q < np; q++)
+		part[q] = (size_t)(q == 0 ? rows - 23 * (np - 1) : 23);
+	wholememory_embedding_t e = NULL;
+	wholememory_tensor_description_t d = md(rows, dim,
+						WHOLEMEMORY_DT_FLOAT);
+	OK(wholememory_create_embedding(&e, &d, world,
+		WHOLEMEMORY_MT_CHUNKED, WHOLEMEMORY_ML_HOST, NULL, part, -1,
+		3));
+	wholememory_tensor_t T = wholememory_embedding_get_embedding_tensor(e);
+	EQ(wholememory_tensor_get_tensor_description(T)->sizes[0], rows);
+	size_t cnt = 0;
+	OK(wholememory_tensor_get_local_entry_count(&cnt, T));
+	EQ(cnt, part[me]);
+	fill(e, rows, dim);
+	gather_all(e, rows, dim, a);
+	ALL(rows * dim, a[i] == ev((int64_t)i / dim, (int64_t)i % dim));
+	OK(wholememory_communicator_barrier(world));
+	OK(wholememory_destroy_embedding(e));
+	free(part);
+	/* loaded from a file of the rows with the same block */
+	char dir[] = "/tmp/wm_emb_rr_XXXXXX";
+	shared_tmpdir(dir, sizeof(dir));
+	char fn[64];
+	snprintf(fn, sizeof(fn), "%s/rows", dir);
+	if (me == 0) {
+		for (int64_t i = 0; i < rows * dim; i++)
+			a[i] = ev(i / dim, i % dim);
+		int fd = open(fn, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0600);
+		ck_assert_int_ge(fd, 0);
+		EQ(write(fd, a, 4 * (size_t)(rows * dim)),
+		   (ssize_t)(4 * rows * dim));
+		close(fd);
+	}
+	OK(wholememory_communicator_barrier(world));
+	for (int ri = 0; ri < 3; ri++) {
+		OK(wholememory_create_embedding(&e, &d, world,
+			WHOLEMEMORY_MT_DISTRIBUTED, WHOLEMEMORY_ML_HOST, NULL,
+			NULL, -1, (int)rrs[ri]));
+		T = wholememory_embedding_get_embedding_tensor(e);
+		const char *fns[1] = { fn };
+		/* rows padded to 8 floats, records of 7 */
+		OK(wholememory_load_from_file(
+			wholememory_tensor_get_memory_handle(T), 0, 8 * 4,
+			(size_t)dim * 4, fns, 1, (int)rrs[ri]));
+		memset(a, 0, 4 * (size_t)(rows * dim));
+		gather_all(e, rows, dim, a);
+		ALL(rows * dim, a[i] == ev((int64_t)i / dim,
+					   (int64_t)i % dim));
+		OK(wholememory_communicator_barrier(world));
+		OK(wholememory_destroy_embedding(e));
+	}
+	if (me == 0) {
+		EQ(unlink(fn), 0);
+		EQ(rmdir(dir), 0);
+	}
+	free(a);
+	free(i64);
+	free(i32);
+	free(of);
+	test_done = true;
+}
+END_TEST
+
+/* One training run: type t, location l, block r, SGD or LazyAdam,
+ * with or without a learnable cache, 2 steps against the reference;
+ * then the storage rows and the states in storage order. */
+static void
+rr_train(int t, int l, int64_t r, bool adam, bool cache, int64_t rows,
+	 int64_t dim, float *got)
+{
+	struct ref R;
+	ref_init(&R, adam ? WHOLEMEMORY_OPT_LAZY_ADAM : WHOLEMEMORY_OPT_SGD,
+		 rows, dim);
+	wholememory_embedding_cache_policy_t p = NULL;
+	if (cache)
+		OK(wholememory_create_embedding_cache_policy(&p, world,
+			WHOLEMEMORY_MT_CHUNKED, WHOLEMEMORY_ML_DEVICE,
+			WHOLEMEMORY_AT_READWRITE, 0.25f));
+	wholememory_embedding_t e = NULL;
+	wholememory_tensor_description_t d = md(rows, dim,
+						WHOLEMEMORY_DT_FLOAT);
+	OK(wholememory_create_embedding(&e, &d, world, types[t], locs[l], p,
+					NULL, -1, (int)r));
+	if (p)
+		OK(wholememory_destroy_embedding_cache_policy(p));
+	fill_rr(e, rows, dim, r);
+	wholememory_embedding_optimizer_t o = make_opt(&R);
+	OK(wholememory_embedding_set_optimizer(e, o));
+	for (int s = 0; s < 2; s++) {
+		float lr = 0.25f / (float)(s + 1);
+		emb_step(e, s, lr, rows, dim);
+		ref_step(&R, s, lr);
+		gather_all(e, rows, dim, got);
+		ALL(rows * dim, !memcmp(&got[i], &R.w[i], 4));
+	}
+	OK(wholememory_embedding_writeback_cache(e, 0));
+	gather_rr(wholememory_embedding_get_embedding_tensor(e), rows, dim,
+		  r, got);
+	ALL(rows * dim, !memcmp(&got[i], &R.w[i], 4));
+	if (adam) {
+		gather_rr(wholememory_embedding_get_optimizer_state(e, "m"),
+			  rows, dim, r, got);
+		ALL(rows * dim, !memcmp(&got[i], &R.s0[i], 4));
+		gather_rr(wholememory_embedding_get_optimizer_state(e, "v"),
+			  rows, dim, r, got);
+		ALL(rows * dim, !memcmp(&got[i], &R.s1[i], 4));
+		gather_rr(wholememory_embedding_get_optimizer_state(
+				  e, "beta12t"), rows, 2, r, got);
+		ALL(rows * 2, !memcmp(&got[i], &R.b12[i], 4));
+	}
+	OK(wholememory_communicator_barrier(world));
+	OK(wholememory_destroy_embedding(e));
+	wholememory_destroy_embedding_optimizer(o);
+	ref_free(&R);
+}
+
+START_TEST(test_emb_round_robin_train)
+{
+	int64_t rows = 13 * np + 6, dim = 5;
+	const int64_t rrs[3] = { 1, 3, rows / np + 4 };
+	float *got = malloc(4 * (size_t)(rows * dim));
+	/* CONTINUOUS and DISTRIBUTED host, CHUNKED device */
+	static const int cfg[3][2] = { { 0, 0 }, { 2, 0 }, { 1, 1 } };
+	for (int ri = 0; ri < 3; ri++)
+		for (int c = 0; c < 3; c++)
+			for (int k = 0; k < 4; k++)
+				rr_train(cfg[c][0], cfg[c][1], rrs[ri], k % 2,
+					 k >= 2, rows, dim, got);
+	free(got);
+	test_done = true;
+}
+END_TEST
+
 void
 wm_emb_tests(TCase *tc)
 {
@@ -715,6 +1036,8 @@ wm_emb_tests(TCase *tc)
 	tcase_add_test(tc, test_emb_errors);
 	tcase_add_test(tc, test_emb_optimizers);
 	tcase_add_test(tc, test_emb_cache);
+	tcase_add_test(tc, test_emb_round_robin_gather);
+	tcase_add_test(tc, test_emb_round_robin_train);
 }
 
 /* One embedding of each cache kind through its calls (wm_pe.c's leak

@@ -261,7 +261,11 @@ def create_embedding(comm: WholeMemoryCommunicator, memory_type: str,
                      random_init: bool = False, gather_sms: int = -1,
                      round_robin_size: int = 0):
     """A (rows, dim) embedding on comm (collective); random_init fills
-    each rank's rows with xavier_uniform_ (torch's generator)."""
+    each rank's rows with xavier_uniform_ (torch's generator).
+    round_robin_size R > 0: blocks of R rows dealt to the ranks in turn
+    (the embedding tensor is then the storage order, every rank holding
+    rank 0's share); ignored, as the C library does, when an
+    embedding_entry_partition is given."""
     if len(sizes) != 2:
         raise ValueError("an embedding is 2-D, not %r" % (sizes,))
     if embedding_entry_partition is not None and cache_policy is not None:
@@ -293,6 +297,10 @@ def create_embedding_from_filelist(comm: WholeMemoryCommunicator,
                                    round_robin_size: int = 0):
     """An embedding loaded from raw binary files of rows of
     last_dim_size elements."""
+    if embedding_entry_partition is not None:
+        # the C library ignores round_robin_size then (with a warning):
+        # the files are read in the partition's order
+        round_robin_size = 0
     if isinstance(filelist, str):
         filelist = [filelist]
     if not filelist or last_dim_size <= 0:
