@@ -1,11 +1,17 @@
 # SPDX-License-Identifier: MIT
 """One rank of a pylibwholegraph.torch job (test_wholegraph_py.py starts
-it under zeshrun): `wg_cases.py CASE [MEMORY_TYPE [LOCATION]]`.
+it under zeshrun): `wg_cases.py CASE [MEMORY_TYPE [LOCATION]]`, or
+several cases in one job: `wg_cases.py CASE[:MEMORY_TYPE[:LOCATION]]+...`
+(network-namespace nodes: wg_netns_pe.sh under tests/shmem/netns_job.sh).
 
 Every rank computes the single-process numpy reference of what the job
 does (the same seeds everywhere) and compares exactly; it prints
-"PE <rank>: <case> ok" at the end. Cases: comm, tensor, file, embedding,
-round_robin, cache, sampling, graph, structure, gnn, train, misuse.
+"PE <rank>: <argument> ok" at the end. Cases: comm, tensor, file,
+embedding, round_robin, cache, sampling, graph, structure, gnn, train,
+train_match, misuse. A job of several nodes (mpirun's
+OMPI_COMM_WORLD_LOCAL_SIZE ranks a node) runs continuous and chunked
+cases on each node's communicator, after checking that the job's
+communicator refuses them (one_node_only).
 """
 import ctypes
 import os
@@ -21,7 +27,19 @@ CASE = sys.argv[1]
 MT = sys.argv[2] if len(sys.argv) > 2 else "continuous"
 LOC = sys.argv[3] if len(sys.argv) > 3 else "cpu"
 _, RANK, SIZE, LRANK, LSIZE = wgth.launcher()
+# the job: NODES nodes of LSIZE consecutive ranks (one node under zeshrun)
+WRANK, WSIZE, NODES = RANK, SIZE, SIZE // LSIZE
+# memory types whose ranks must all be on one node (wm_pe multinode)
+ONE_NODE = ("continuous", "chunked")
 M64 = (1 << 64) - 1
+_comm = None
+
+
+def comm():
+    """The communicator of the case: the job, or this node's ranks for a
+    memory type of ONE_NODE when the job spans nodes (RANK and SIZE are
+    then the rank in it and its size; see run)."""
+    return _comm if _comm is not None else wgth.get_global_communicator()
 
 
 def eq(a, b, what):
@@ -55,9 +73,19 @@ def case_comm():
     assert (ld.get_rank(), ld.get_size()) == (0, 1)
     mn = wgth.get_local_mnnvl_communicator()
     assert (mn.get_rank(), mn.get_size()) == (LRANK, LSIZE)
-    assert g.get_clique_info() == (1, 0, RANK, SIZE, 0, 1)
-    assert g.support_type_location("continuous", "cpu")
-    assert g.support_type_location("distributed", "cuda")
+    assert g.get_local_size() == LSIZE
+    # the clique is the node: (in clique, first rank, rank in it, its
+    # size, node, nodes)
+    node = RANK // LSIZE
+    assert g.get_clique_info() == (1, node * LSIZE, LRANK, LSIZE, node,
+                                   NODES), g.get_clique_info()
+    for mt in ONE_NODE:
+        for loc in ("cpu", "cuda"):
+            assert g.support_type_location(mt, loc) == (NODES == 1)
+            assert ln.support_type_location(mt, loc)
+    for mt in ("distributed", "hierarchy"):
+        for loc in ("cpu", "cuda"):
+            assert g.support_type_location(mt, loc)
     raises(ValueError, g.support_type_location, "paged", "cpu")
     if SIZE % 2 == 0:
         # groups of 2 ranks, 1 apart: [0,1] [2,3]; 2 apart when 4: [0,2]
@@ -106,7 +134,7 @@ def fill_local(wt, ref):
 
 
 def case_tensor():
-    g = wgth.get_global_communicator()
+    g = comm()
     rows, cols = 1003, 7
     for dtype, tdt in ((np.float32, torch.float32),
                        (np.int64, torch.int64), (np.float64, torch.float64)):
@@ -198,7 +226,7 @@ def case_tensor():
 
 def case_file():
     """create_wholememory_tensor_from_filelist and to_file_prefix."""
-    g = wgth.get_global_communicator()
+    g = comm()
     d = os.environ["WG_TMP"]
     rows, cols = 777, 5
     ref = ref_table(rows, cols, np.float32, 11)
@@ -279,7 +307,7 @@ STATES = {"sgd": {}, "adam": {"m": 0, "v": 0, "beta12t": 1},
 
 
 def case_embedding():
-    g = wgth.get_global_communicator()
+    g = comm()
     rows, dim = 301, 6
     params = {"sgd": {"weight_decay": 0.01},
               "adam": {"weight_decay": 0.001, "beta1": 0.8},
@@ -427,7 +455,7 @@ def case_round_robin():
 def case_cache():
     """Cached reads equal uncached ones; a learnable cache's steps reach
     the table after writeback."""
-    g = wgth.get_global_communicator()
+    g = comm()
     rows, dim = 257, 8
     w = ref_table(rows, dim, F, 31)
     ro = wgth.create_builtin_cache_policy("local_device", MT, LOC,
@@ -555,7 +583,7 @@ def wm_vector(g, arr, tdt):
 
 
 def case_sampling():
-    g = wgth.get_global_communicator()
+    g = comm()
     nodes = 500
     rowp, col, weight = make_graph(nodes, 41)
     wr = wm_vector(g, rowp, torch.int64)
@@ -658,7 +686,7 @@ def case_train():
     gathers embeddings, a mean aggregator and a linear layer, backward
     into the embedding. The loss falls."""
     torch.manual_seed(0)
-    g = wgth.get_global_communicator()
+    g = comm()
     nodes, dim, classes = 400, 16, 4
     rowp, col, _ = make_graph(nodes, 61)
     labels = torch.from_numpy(np.random.default_rng(62).integers(
@@ -706,7 +734,7 @@ def case_train_match():
     are summed through a WholeMemory tensor. A plain-torch run of the
     whole batch in this process is the reference (float sums in another
     order: within 1e-5)."""
-    g = wgth.get_global_communicator()
+    g = comm()
     nodes, dim, classes, batch, lr = 300, 8, 3, 48, 0.5
     rowp, col, _ = make_graph(nodes, 71)
     labels = torch.from_numpy(np.random.default_rng(72).integers(
@@ -725,7 +753,9 @@ def case_train_match():
     ref_lin.load_state_dict(lin.state_dict())
     ref_w = torch.from_numpy(w0.copy()).requires_grad_(True)
     nparam = sum(p.numel() for p in lin.parameters()) + 1
-    red = wgth.create_wholememory_tensor(g, "continuous", "cpu",
+    rt = "continuous" if g.support_type_location("continuous", "cpu") \
+        else "distributed"
+    red = wgth.create_wholememory_tensor(g, rt, "cpu",
                                          [SIZE, nparam], torch.float32,
                                          None)
     lo, hi = RANK * batch // SIZE, (RANK + 1) * batch // SIZE
@@ -793,7 +823,7 @@ def case_train_match():
 
 
 def case_misuse():
-    g = wgth.get_global_communicator()
+    g = comm()
     raises(ValueError, wgth.create_wholememory_tensor, g, "paged", LOC,
            [4, 4], torch.float32, None)
     raises(ValueError, wgth.create_wholememory_tensor, g, MT, "gpu",
@@ -1003,8 +1033,50 @@ def case_gnn():
 
 CASES = {n[5:]: f for n, f in globals().items() if n.startswith("case_")}
 
+
+def one_node_only(mt, loc):
+    """mt needs one node: on the job's communicator (several nodes) it
+    is not supported and making memory of it fails with NotSupported,
+    as in wm_pe multinode; this node's communicator has it."""
+    g = wgth.get_global_communicator()
+    assert not g.support_type_location(mt, loc)
+    e = raises(wmb.WholeMemoryError, wgth.create_wholememory_tensor, g,
+               mt, loc, [64, 4], torch.float32, None)
+    assert e.code == wmb.WholeMemoryErrorCode.NotSupported, e
+    e = raises(wmb.WholeMemoryError, wgth.create_embedding, g, mt, loc,
+               torch.float32, [64, 4])
+    assert e.code == wmb.WholeMemoryErrorCode.NotSupported, e
+    g.barrier()
+    return wgth.get_local_node_communicator()
+
+
+def run(spec):
+    """One case: CASE[:MEMORY_TYPE[:LOCATION]]. A job of several nodes
+    runs a case of a ONE_NODE type on each node's communicator, after
+    one_node_only."""
+    global CASE, MT, LOC, RANK, SIZE, _comm
+    parts = spec.split(":")
+    CASE = parts[0]
+    MT = parts[1] if len(parts) > 1 else "continuous"
+    LOC = parts[2] if len(parts) > 2 else "cpu"
+    _comm = None
+    if NODES > 1 and len(parts) > 1 and MT in ONE_NODE:
+        _comm = one_node_only(MT, LOC)
+        RANK, SIZE = _comm.get_rank(), _comm.get_size()
+    try:
+        CASES[CASE]()
+    finally:
+        RANK, SIZE, _comm = WRANK, WSIZE, None
+
+
 if __name__ == "__main__":
     wgth.init_torch_env(RANK, SIZE, LRANK, LSIZE, "warn")
-    CASES[CASE]()
+    if "+" in CASE or ":" in CASE:
+        # several cases in one job (netns jobs: one start for all):
+        # CASE[:MEMORY_TYPE[:LOCATION]] joined by "+"
+        for spec in CASE.split("+"):
+            run(spec)
+    else:
+        run(":".join(sys.argv[1:4]))
     wgth.finalize()
-    print("PE %d: %s ok" % (RANK, CASE), flush=True)
+    print("PE %d: %s ok" % (WRANK, sys.argv[1]), flush=True)

@@ -25,8 +25,14 @@
 # end non-zero before the timeout and leave no process behind). The namespaces
 # and every process in them are removed at the end, also on failure or
 # interruption (trap). NETNS_JOB_SHOW=1: print each job's output and
-# check only its exit status (for zeshmem-ofi-bench). Exit 77 (skip) with the reason when not root, `ip`
-# or mpirun is missing, or the kernel refuses namespaces.
+# check only its exit status (for zeshmem-ofi-bench). NETNS_JOB_TIMEOUT:
+# each job's deadline in seconds (240 unless set). NETNS_JOB_LEAKS=1:
+# a job that passed must also have left no process in the namespaces and
+# no /dev/shm entry of libzeshmem or zemem (zeshmem_<pid>_*, zemem*) of a
+# process that is gone. Every caller: a namespace still listed after the
+# cleanup fails the run. Exit 77 (skip) with
+# the reason when not root, `ip` or mpirun is missing, or the kernel
+# refuses namespaces.
 set -u
 
 nodes=$1; ppn=$2; pe=$3; shift 3
@@ -115,15 +121,46 @@ chmod +x "$agent"
 
 np=$((nodes * ppn))
 xs=""
-for v in LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS ZE_ENABLE_ALT_DRIVERS; do
+# (PY, PYTHONPATH, PYTHONDONTWRITEBYTECODE, LD_PRELOAD: a Python PE
+# program, tests/python/wg_netns_pe.sh, with the sanitizer runtime
+# preloaded in a sanitizer build)
+for v in LSAN_OPTIONS ASAN_OPTIONS UBSAN_OPTIONS ZE_ENABLE_ALT_DRIVERS \
+    PY PYTHONPATH PYTHONDONTWRITEBYTECODE LD_PRELOAD; do
 	eval "[ -n \"\${$v:-}\" ]" && xs="$xs -x $v"
 done
+# a job's deadline (NETNS_JOB_TIMEOUT seconds, 240 unless set)
+jt=${NETNS_JOB_TIMEOUT:-240}
+# libzeshmem's and zemem's /dev/shm entries
+shm_list() { ls /dev/shm 2>/dev/null | grep -E '^(zeshmem_|zemem)' | sort; }
+# those made since shm.before whose process (the pid in the name) is
+# gone: left by the job (other jobs' entries belong to live processes)
+shm_left() {
+	shm_list | grep -vxF -f "$tmp/shm.before" | while read -r f; do
+		p=$(echo "$f" | sed -nE 's/^[^0-9]*([0-9]+).*/\1/p')
+		[ -n "$p" ] && kill -0 "$p" 2>/dev/null && continue
+		echo "$f"
+	done
+}
+# the processes still in the namespaces (a moment for mpirun's daemons
+# to end after it)
+ns_left() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		l=""
+		for ns in $created; do
+			l="$l $(ip netns pids "$ns" 2>/dev/null)"
+		done
+		[ -z "$(echo $l)" ] && return
+		sleep 0.5
+	done
+	echo $l
+}
 fail=0
 for c in "$@"; do
 	out="$tmp/out.$c"
 	t0=$(date +%s)
+	shm_list >"$tmp/shm.before"
 	# bounded: timeout ends a stuck job (the trap cleans the rest)
-	timeout -k 5 240 ip netns exec "$tag-0" unshare --uts /bin/sh -c \
+	timeout -k 5 "$jt" ip netns exec "$tag-0" unshare --uts /bin/sh -c \
 		"hostname zshnode0 && exec mpirun --allow-run-as-root \
 		--bind-to none --oversubscribe -np $np --hostfile $hostfile \
 		--mca plm_rsh_agent $agent --mca plm_rsh_no_tree_spawn 1 \
@@ -156,7 +193,7 @@ for c in "$@"; do
 				quiet="$quiet $s"
 			s=$((s + 1))
 		done
-		if [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$el" -ge 240 ] ||
+		if [ "$rc" = 0 ] || [ "$rc" = 124 ] || [ "$el" -ge "$jt" ] ||
 		   [ -n "$left" ] || [ -n "$quiet" ]; then
 			echo "FAIL: $c: rc $rc, left: $left," \
 			     "survivors without their line:$quiet"
@@ -173,13 +210,34 @@ for c in "$@"; do
 		[ "$rc" = 0 ] || fail=1
 		continue
 	fi
-	n=$(grep -c ": $c ok" "$out")
+	# counted as occurrences, not lines: mpirun's output forwarding may
+	# join two PEs' lines ("PE 1: c okPE 0: c ok")
+	n=$(grep -o ": $c ok" "$out" | wc -l)
 	if [ "$rc" != 0 ] || [ "$n" != "$np" ]; then
 		echo "FAIL: $c on $nodes nodes x $ppn PEs: rc $rc, $n of $np ok"
 		cat "$out"
 		fail=1
-	else
-		echo "ok: $c on $nodes nodes x $ppn PEs"
+		continue
+	fi
+	if [ -n "${NETNS_JOB_LEAKS:-}" ]; then
+		lp=$(ns_left)
+		ls=$(shm_left)
+		if [ -n "$lp" ] || [ -n "$ls" ]; then
+			echo "FAIL: $c on $nodes nodes x $ppn PEs left" \
+			     "processes: $lp; /dev/shm entries:" $ls
+			cat "$out"
+			fail=1
+			continue
+		fi
+	fi
+	echo "ok: $c on $nodes nodes x $ppn PEs"
+done
+# the namespaces go now (the trap's cleanup); none may be left
+cleanup
+for ns in $created; do
+	if ip netns list | grep -qE "^$ns( |\$)"; then
+		echo "FAIL: network namespace $ns left"
+		fail=1
 	fi
 done
 exit $fail
