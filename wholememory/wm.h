@@ -167,6 +167,11 @@ int wm_owner(const struct wholememory_handle_ *h, size_t off);
 /* Where this rank reaches rank r's partition directly, NULL if it
  * cannot (another node, DISTRIBUTED). */
 char *wm_rank_ptr(const struct wholememory_handle_ *h, int r);
+/* Rank r's part as the library's own copies reach it with loads and
+ * stores: any part of a mapping (DISTRIBUTED memory on part of the
+ * world is mapped on its node, though a user sees only the own part),
+ * else wm_rank_ptr; NULL: only RMA reaches it. */
+char *wm_reach_ptr(const struct wholememory_handle_ *h, int r);
 
 /* ---- wm_gather.c ------------------------------------------------------- */
 /* Rows by index, checked (wholememoryx_gather / _scatter). */

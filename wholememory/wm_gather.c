@@ -56,7 +56,7 @@ wm_move(struct wholememory_handle_ *h, size_t off, size_t len, char *buf,
 		size_t take = h->sizes[r] - in;
 		if (take > len)
 			take = len;
-		char *p = wm_rank_ptr(h, r);
+		char *p = wm_reach_ptr(h, r);
 		if (p) {
 			if (put)
 				memcpy(p + in, buf, take);

@@ -85,6 +85,12 @@ wm_rank_ptr(const struct wholememory_handle_ *h, int r)
 	return NULL;
 }
 
+char *
+wm_reach_ptr(const struct wholememory_handle_ *h, int r)
+{
+	return h->base ? h->base + h->offs[r] : wm_rank_ptr(h, r);
+}
+
 /* The arguments every rank must pass alike. */
 struct malloc_args {
 	uint64_t total, gran;

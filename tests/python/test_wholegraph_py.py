@@ -123,6 +123,13 @@ def test_structure(n, mt):
     zeshrun(n, "structure", mt, "cpu")
 
 
+@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("mt", TYPES + ["hierarchy"])
+def test_group_embedding(n, mt):
+    """Embeddings and their optimizers on groups of 2 ranks."""
+    zeshrun(n, "group_embedding", mt, "cpu")
+
+
 @pytest.mark.parametrize("n,mt", [(2, "chunked"), (3, "distributed"),
                                   (4, "continuous")])
 def test_example_mpi_agent(n, mt):

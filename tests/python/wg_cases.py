@@ -7,7 +7,7 @@ several cases in one job: `wg_cases.py CASE[:MEMORY_TYPE[:LOCATION]]+...`
 Every rank computes the single-process numpy reference of what the job
 does (the same seeds everywhere) and compares exactly; it prints
 "PE <rank>: <argument> ok" at the end. Cases: comm, tensor, file,
-embedding, round_robin, cache, sampling, graph, structure, gnn, train,
+embedding, group_embedding, round_robin, cache, sampling, graph, structure, gnn, train,
 train_match, misuse. A job of several nodes (mpirun's
 OMPI_COMM_WORLD_LOCAL_SIZE ranks a node) runs continuous and chunked
 cases on each node's communicator, after checking that the job's
@@ -133,6 +133,14 @@ def fill_local(wt, ref):
     return local, start
 
 
+def all_mapped():
+    """Whether this process maps every rank's part of an MT table of the
+    communicator: not DISTRIBUTED (but a one-rank job), all on this node
+    (one node, or the node's communicator)."""
+    return SIZE == 1 or (MT != "distributed" and
+                         (NODES == 1 or _comm is not None))
+
+
 def case_tensor():
     g = comm()
     rows, cols = 1003, 7
@@ -172,9 +180,8 @@ def case_tensor():
             eq(glob, new, "global view")
         else:
             raises(ValueError, wt.get_global_tensor)
-        # every rank's rows as mapped here: each node's own memory
-        # types, not DISTRIBUTED (where only a one-rank job maps all)
-        if MT != "distributed" or SIZE == 1:
+        # every rank's rows as mapped here (all_mapped)
+        if all_mapped():
             views, starts = wt.get_all_chunked_tensor()
             assert starts == offs[:-1], (starts, offs)
             eq(torch.cat(views), new, "all chunked views")
@@ -200,7 +207,7 @@ def case_tensor():
     g.barrier()
     idx = np.random.default_rng(3).integers(0, n, 999)
     eq(v.gather(torch.from_numpy(idx)), ref[idx], "1-D gather")
-    if MT != "distributed" or SIZE == 1:
+    if all_mapped():
         # a write through another rank's view is the table's
         views, starts = v.get_all_chunked_tensor()
         eq(torch.cat(views), ref, "1-D chunked views")
@@ -378,6 +385,21 @@ def rr_store(ids, r, k):
     """The storage rows of rows ids (WholeGraph's layout)."""
     b = ids // r
     return b % SIZE * k + b // SIZE * r + ids % r
+
+
+def case_group_embedding():
+    """case_embedding on groups of 2 ranks (create_group_communicator):
+    tables of part of the job, mapped on its node, the optimizer's
+    gradient exchange included (an even number of ranks)."""
+    global RANK, SIZE, _comm
+    c = wgth.create_group_communicator(2)
+    _comm, RANK, SIZE = c, c.get_rank(), c.get_size()
+    try:
+        case_embedding()
+    finally:
+        RANK, SIZE, _comm = WRANK, WSIZE, None
+    c.barrier()
+    wgth.destroy_communicator(c)
 
 
 def case_round_robin():
