@@ -313,6 +313,17 @@ STATES = {"sgd": {}, "adam": {"m": 0, "v": 0, "beta12t": 1},
           "adagrad": {"state_sum": 0}, "rmsprop": {"v": 0}}
 
 
+def rank_draws(seed, rows, dim, n0, dn):
+    """Every rank's (indices, gradient rows) of one step: rank q's are
+    n0 + dn * q draws of default_rng(seed + q)."""
+    idx_by, grad_by = [], []
+    for q in range(SIZE):
+        rg = np.random.default_rng(seed + q)
+        idx_by.append(rg.integers(0, rows, n0 + dn * q))
+        grad_by.append(rg.standard_normal((len(idx_by[-1]), dim)).astype(F))
+    return idx_by, grad_by
+
+
 def case_embedding():
     g = comm()
     rows, dim = 301, 6
@@ -338,12 +349,7 @@ def case_embedding():
         mod = wgth.WholeMemoryEmbeddingModule(emb)
         mod.train()
         for step in range(4):
-            idx_by, grad_by = [], []
-            for r in range(SIZE):
-                rr = np.random.default_rng(1000 * step + r)
-                idx_by.append(rr.integers(0, rows, 40 + 7 * r))
-                grad_by.append(rr.standard_normal(
-                    (len(idx_by[-1]), dim)).astype(F))
+            idx_by, grad_by = rank_draws(1000 * step, rows, dim, 40, 7)
             ix = torch.from_numpy(idx_by[RANK])
             out = mod(ix)
             eq(out.detach(), w[idx_by[RANK]], "%s step %d forward" %
@@ -432,12 +438,7 @@ def case_round_robin():
         mod = wgth.WholeMemoryEmbeddingModule(emb)
         mod.train()
         for step in range(2):
-            idx_by, grad_by = [], []
-            for q in range(SIZE):
-                rg = np.random.default_rng(500 * step + q)
-                idx_by.append(rg.integers(0, rows, 30 + 5 * q))
-                grad_by.append(rg.standard_normal(
-                    (len(idx_by[-1]), dim)).astype(F))
+            idx_by, grad_by = rank_draws(500 * step, rows, dim, 30, 5)
             out = mod(torch.from_numpy(idx_by[RANK]))
             eq(out.detach(), w[idx_by[RANK]], "rr %d step %d forward" %
                (r, step))

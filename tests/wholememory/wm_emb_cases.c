@@ -55,12 +55,15 @@ ptensor(void *p, wholememory_tensor_description_t d)
 	return t;
 }
 
-/* Every rank writes its own rows of the embedding with ev(). */
+static int64_t rr_row(int64_t s, int64_t r, int64_t k);
+
+/* Every rank writes its own storage rows of T with ev(): row g of the
+ * embedding, in storage row i, is i (r 0) or rr_row(i, r, k) of
+ * round-robin blocks of r (rows past the embedding's: -1000). */
 static void
-fill(wholememory_embedding_t e, int64_t rows, int64_t dim)
+fill_rows(wholememory_tensor_t T, int64_t rows, int64_t dim, int64_t r,
+	  int64_t k)
 {
-	wholememory_tensor_t T = wholememory_embedding_get_embedding_tensor(e);
-	ck_assert_ptr_nonnull(T);
 	size_t start = 0, cnt = 0;
 	OK(wholememory_tensor_get_local_entry_start(&start, T));
 	OK(wholememory_tensor_get_local_entry_count(&cnt, T));
@@ -68,10 +71,11 @@ fill(wholememory_embedding_t e, int64_t rows, int64_t dim)
 	float *v = malloc(sizeof(float) * (cnt * (size_t)dim + 1));
 	for (size_t i = 0; i < cnt; i++) {
 		ix[i] = (int64_t)(start + i);
+		int64_t g = r ? rr_row(ix[i], r, k) : ix[i];
 		for (int64_t c = 0; c < dim; c++)
-			v[i * (size_t)dim + (size_t)c] = ev(ix[i], c);
+			v[i * (size_t)dim + (size_t)c] =
+				g < rows ? ev(g, c) : -1000.0f;
 	}
-	(void)rows;
 	wholememory_tensor_t I = ptensor(ix, desc1((int64_t)cnt,
 						WHOLEMEMORY_DT_INT64));
 	wholememory_tensor_t V = ptensor(v, md((int64_t)cnt, dim,
@@ -82,6 +86,15 @@ fill(wholememory_embedding_t e, int64_t rows, int64_t dim)
 	free(ix);
 	free(v);
 	OK(wholememory_communicator_barrier(world));
+}
+
+/* Every rank writes its own rows of the embedding with ev(). */
+static void
+fill(wholememory_embedding_t e, int64_t rows, int64_t dim)
+{
+	wholememory_tensor_t T = wholememory_embedding_get_embedding_tensor(e);
+	ck_assert_ptr_nonnull(T);
+	fill_rows(T, rows, dim, 0, 0);
 }
 
 /* Every row of e through embedding_gather (float), into out. */
@@ -103,6 +116,14 @@ gather_all(wholememory_embedding_t e, int64_t rows, int64_t dim, float *out)
 	OK(wholememory_destroy_tensor(O));
 	free(ix);
 	free(rev);
+}
+
+/* gather_all, and every row g is ev(g) */
+static void
+gather_is_ev(wholememory_embedding_t e, int64_t rows, int64_t dim, float *a)
+{
+	gather_all(e, rows, dim, a);
+	ALL(rows * dim, a[i] == ev((int64_t)i / dim, (int64_t)i % dim));
 }
 
 /* Every row of a (rows, cols) FLOAT tensor with a handle. */
@@ -495,6 +516,21 @@ make_opt(struct ref *R)
 }
 
 /* The states of e against the reference (bitwise). */
+/* steps of lr 0.25 / (step + 1) on e and on the reference R: after
+ * each, every element of the table is R's, bit for bit */
+static void
+steps_exact(wholememory_embedding_t e, struct ref *R, int steps,
+	    int64_t rows, int64_t dim, float *got)
+{
+	for (int s = 0; s < steps; s++) {
+		float lr = 0.25f / (float)(s + 1);
+		emb_step(e, s, lr, rows, dim);
+		ref_step(R, s, lr);
+		gather_all(e, rows, dim, got);
+		ALL(rows * dim, !memcmp(&got[i], &R->w[i], 4));
+	}
+}
+
 static void
 check_states(wholememory_embedding_t e, struct ref *R)
 {
@@ -568,14 +604,7 @@ START_TEST(test_emb_optimizers)
 			fill(e, rows, dim);
 			wholememory_embedding_optimizer_t o = make_opt(&R);
 			OK(wholememory_embedding_set_optimizer(e, o));
-			for (int s = 0; s < 4; s++) {
-				float lr = 0.25f / (float)(s + 1);
-				emb_step(e, s, lr, rows, dim);
-				ref_step(&R, s, lr);
-				gather_all(e, rows, dim, got);
-				ALL(rows * dim,
-				    !memcmp(&got[i], &R.w[i], 4));
-			}
+			steps_exact(e, &R, 4, rows, dim, got);
 			check_states(e, &R);
 			OK(wholememory_communicator_barrier(world));
 			OK(wholememory_destroy_embedding(e));
@@ -688,9 +717,7 @@ START_TEST(test_emb_cache)
 		OK(wholememory_destroy_embedding_cache_policy(p));
 		fill(e, rows, dim);
 		for (int r = 0; r < 3; r++) {
-			gather_all(e, rows, dim, a);
-			ALL(rows * dim, a[i] == ev((int64_t)i / dim,
-						   (int64_t)i % dim));
+			gather_is_ev(e, rows, dim, a);
 		}
 		wholememory_embedding_optimizer_t o = NULL;
 		OK(wholememory_create_embedding_optimizer(&o,
@@ -699,9 +726,7 @@ START_TEST(test_emb_cache)
 		   WHOLEMEMORY_NOT_SUPPORTED);
 		wholememory_destroy_embedding_optimizer(o);
 		OK(wholememory_embedding_drop_all_cache(e, 0));
-		gather_all(e, rows, dim, a);
-		ALL(rows * dim, a[i] == ev((int64_t)i / dim,
-					   (int64_t)i % dim));
+		gather_is_ev(e, rows, dim, a);
 		OK(wholememory_communicator_barrier(world));
 		OK(wholememory_destroy_embedding(e));
 	}
@@ -757,25 +782,7 @@ fill_rr(wholememory_embedding_t e, int64_t rows, int64_t dim, int64_t r)
 	OK(wholememory_tensor_get_local_entry_count(&cnt, T));
 	EQ(start, (size_t)(k * me));
 	EQ(cnt, (size_t)k);
-	int64_t *ix = malloc(sizeof(int64_t) * (cnt + 1));
-	float *v = malloc(sizeof(float) * (cnt * (size_t)dim + 1));
-	for (size_t i = 0; i < cnt; i++) {
-		ix[i] = (int64_t)(start + i);
-		int64_t g = rr_row(ix[i], r, k);
-		for (int64_t c = 0; c < dim; c++)
-			v[i * (size_t)dim + (size_t)c] =
-				g < rows ? ev(g, c) : -1000.0f;
-	}
-	wholememory_tensor_t I = ptensor(ix, desc1((int64_t)cnt,
-						WHOLEMEMORY_DT_INT64));
-	wholememory_tensor_t V = ptensor(v, md((int64_t)cnt, dim,
-					       WHOLEMEMORY_DT_FLOAT));
-	OK(wholememory_scatter(V, I, T, NULL, NULL, -1));
-	OK(wholememory_destroy_tensor(I));
-	OK(wholememory_destroy_tensor(V));
-	free(ix);
-	free(v);
-	OK(wholememory_communicator_barrier(world));
+	fill_rows(T, rows, dim, r, k);
 }
 
 /* The rows of a (k * np, cols) storage-order tensor, in row order. */
@@ -834,9 +841,7 @@ START_TEST(test_emb_round_robin_gather)
 					types[t], locs[l], NULL, NULL, -1,
 					(int)r));
 				fill_rr(e, rows, dim, r);
-				gather_all(e, rows, dim, a);
-				ALL(rows * dim, a[i] == ev((int64_t)i / dim,
-							   (int64_t)i % dim));
+				gather_is_ev(e, rows, dim, a);
 				uint64_t sd = 5 + (uint64_t)me;
 				for (size_t i = 0; i < n; i++)
 					i32[i] = (int32_t)(i64[i] = (int64_t)(
@@ -885,9 +890,7 @@ START_TEST(test_emb_round_robin_gather)
 		OK(wholememory_destroy_embedding_cache_policy(p));
 		fill_rr(e, rows, dim, rrs[ri]);
 		for (int k = 0; k < 3; k++) {
-			gather_all(e, rows, dim, a);
-			ALL(rows * dim, a[i] == ev((int64_t)i / dim,
-						   (int64_t)i % dim));
+			gather_is_ev(e, rows, dim, a);
 		}
 		OK(wholememory_communicator_barrier(world));
 		OK(wholememory_destroy_embedding(e));
@@ -909,8 +912,7 @@ START_TEST(test_emb_round_robin_gather)
 	OK(wholememory_tensor_get_local_entry_count(&cnt, T));
 	EQ(cnt, part[me]);
 	fill(e, rows, dim);
-	gather_all(e, rows, dim, a);
-	ALL(rows * dim, a[i] == ev((int64_t)i / dim, (int64_t)i % dim));
+	gather_is_ev(e, rows, dim, a);
 	OK(wholememory_communicator_barrier(world));
 	OK(wholememory_destroy_embedding(e));
 	free(part);
@@ -941,9 +943,7 @@ START_TEST(test_emb_round_robin_gather)
 			wholememory_tensor_get_memory_handle(T), 0, 8 * 4,
 			(size_t)dim * 4, fns, 1, (int)rrs[ri]));
 		memset(a, 0, 4 * (size_t)(rows * dim));
-		gather_all(e, rows, dim, a);
-		ALL(rows * dim, a[i] == ev((int64_t)i / dim,
-					   (int64_t)i % dim));
+		gather_is_ev(e, rows, dim, a);
 		OK(wholememory_communicator_barrier(world));
 		OK(wholememory_destroy_embedding(e));
 	}
@@ -984,13 +984,7 @@ rr_train(int t, int l, int64_t r, bool adam, bool cache, int64_t rows,
 	fill_rr(e, rows, dim, r);
 	wholememory_embedding_optimizer_t o = make_opt(&R);
 	OK(wholememory_embedding_set_optimizer(e, o));
-	for (int s = 0; s < 2; s++) {
-		float lr = 0.25f / (float)(s + 1);
-		emb_step(e, s, lr, rows, dim);
-		ref_step(&R, s, lr);
-		gather_all(e, rows, dim, got);
-		ALL(rows * dim, !memcmp(&got[i], &R.w[i], 4));
-	}
+	steps_exact(e, &R, 2, rows, dim, got);
 	OK(wholememory_embedding_writeback_cache(e, 0));
 	gather_rr(wholememory_embedding_get_embedding_tensor(e), rows, dim,
 		  r, got);
