@@ -175,11 +175,8 @@ for c in "$@"; do
 	if [ "$c" = nodekill ] || [ "$c" = nodekill_wait ]; then
 		# a node's PEs killed: mpirun must end non-zero (not by the
 		# timeout) and leave no process in any namespace
-		left=""
-		for ns in $created; do
-			left="$left$(ip netns pids "$ns" 2>/dev/null)"
-		done
 		el=$(($(date +%s) - t0))
+		left=$(ns_left)
 		# every survivor said which PE it lost, before it was ended:
 		# "zeshmem: PE <s>: <call>: PE <n> ended|unreachable", n on
 		# the killed node
