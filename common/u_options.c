@@ -71,6 +71,10 @@ static const struct u_opt_desc opt_table[U_OPT_COUNT] = {
 	[U_OPT_IPC_BROKER] = { "ZEMEM_IPC_BROKER", U_OPT_BOOL, "1", 0, 1,
 		"run the IPC broker thread (a UNIX socket that hands exported "
 		"fds to importers of the same user) from the first export on" },
+	[U_OPT_IPC_BOARD] = { "ZEMEM_IPC_BOARD", U_OPT_BOOL, "1", 0, 1,
+		"keep a sealed board of this process's tagged exports, and "
+		"read the boards of exporters of the same user, so that a "
+		"cold open through pidfd_getfd need not ask each file (fstat)" },
 	[U_OPT_IPC_TIMEOUT_MS] = { "ZEMEM_IPC_TIMEOUT_MS", U_OPT_UINT, "2000",
 		1, 600000,
 		"how long an importer waits for an exporter's broker (ms)" },

@@ -33,6 +33,7 @@ enum u_opt_id {
 	/* IPC (driver/ipc/) */
 	U_OPT_IPC_TRANSPORT,
 	U_OPT_IPC_BROKER,
+	U_OPT_IPC_BOARD,
 	U_OPT_IPC_TIMEOUT_MS,
 	U_OPT_IPC_POOL_EXPORT,
 	/* validation layer (validation_layer/) */

@@ -59,10 +59,13 @@
  * export a handle names: a forged or stale handle must show the export's
  * secret, which the exporter checks (broker, local) or which the file
  * must carry in its access time or its position (pidfd, the application's
- * fd; TAGGED only), and import caches are revalidated against the
- * exporter (kcmp, broker). What such a process can still do, and what is
+ * fd; TAGGED only) or the exporter's board must vouch for (pidfd; sealed
+ * against every writer but the exporter's own mapping, ipc_board.c), and
+ * import caches are revalidated against the exporter (board, kcmp,
+ * broker). What such a process can still do, and what is
  * out of scope: read /proc/<pid>/fdinfo and fstat /proc/<pid>/fd/N
- * (positions and access times, so secrets of tagged exports) and open
+ * (positions and access times, so secrets of tagged exports; the same
+ * secrets in the exporter's board, which they may read) and open
  * /proc/<pid>/fd/N of a dumpable exporter, i.e. read and write every memfd
  * of it directly, with or without zemem; a holder of an export's file (an
  * importer) can change its position and access time and so deny or replay
@@ -287,6 +290,8 @@ int ipc_export_alloc_fd(struct _ze_context_handle_t *c,
 void ipc_export_freed(const struct usm_info *info);
 /* Supported external memory types (ze_external_memory_type_flags_t). */
 uint32_t ipc_export_types(void);
+/* At driver init: the export board (ipc_board.c), as the broker. */
+void ipc_export_init(void);
 void ipc_export_fork_prepare(void);
 void ipc_export_fork_parent(void);
 void ipc_export_fork_child(void);
@@ -307,6 +312,58 @@ void ipc_broker_fork_prepare(void);
 void ipc_broker_fork_parent(void);
 void ipc_broker_fork_child(void);
 void ipc_broker_stop(void);
+
+/* ---- ipc_board.c ------------------------------------------------------ */
+
+/* The board's layout (its readers are other processes: a format). */
+#include <fcntl.h>
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010
+#endif
+#define IPC_BOARD_SEALS                                                     \
+	(F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE | F_SEAL_SEAL)
+#define IPC_BOARD_MAGIC 0x6472616f426d655aull /* "ZemBoard" */
+#define IPC_BOARD_BYTES 65536u
+#define IPC_BOARD_SLOTS (IPC_BOARD_BYTES / 64u - 1u) /* entry: id % this */
+struct ipc_board_head {
+	uint64_t magic;
+	uint64_t nonce;   /* the exporter's */
+	int32_t pid;      /* the exporter's */
+	uint32_t slots;   /* IPC_BOARD_SLOTS */
+	uint8_t pad[40];
+};
+struct ipc_board_ent {
+	_Atomic uint64_t seq; /* even, not 0: holds; odd: changing or gone */
+	_Atomic uint64_t ino;
+	_Atomic uint64_t tag;
+	_Atomic uint64_t fsize;
+	_Atomic uint64_t granule;
+	_Atomic uint32_t export_id;
+	_Atomic int32_t fd;
+	uint8_t pad[16];
+};
+
+/* Exporter (under export_lock): the code a MEM handle carries in its
+ * device field, the board's fd + 1 (0: no board); the board is made at
+ * the first call. */
+int ipc_board_code(void);
+/* Publishes the entry of a whole, sealed, tagged memfd export whose file
+ * is fd (the slot, or -1: no board, or the slot is another export's). */
+int ipc_board_publish(uint32_t export_id, int fd, uint64_t ino, uint64_t tag,
+		      uint64_t fsize, size_t granule);
+/* Withdraws it: before fd is closed or its tag changes. */
+void ipc_board_withdraw(int slot, uint32_t export_id);
+void ipc_board_fork_child(void);
+/* Importer: maps the board fd of process pid (nonce) read-only, after
+ * checking that it is one (seals, size, owner, header); 0 or -errno. */
+int ipc_board_map(int fd, int32_t pid, uint64_t nonce, const void **out);
+void ipc_board_unmap(const void *b);
+/* Does the board vouch for d's file at d->fd_copy? Its sequence word
+ * (then *fi is filled as ipc_fd_inspect_file would), or 0. */
+uint64_t ipc_board_vouch(const void *b, const struct ipc_desc *d,
+			 struct ipc_fdinfo *fi);
+/* After the take: did the entry hold throughout (seq unchanged)? */
+bool ipc_board_still(const void *b, const struct ipc_desc *d, uint64_t seq);
 
 /* ---- ipc_import.c ----------------------------------------------------- */
 

@@ -629,5 +629,6 @@ void
 ipc_driver_init(void)
 {
 	ipc_init_once();
+	ipc_export_init();
 	ipc_broker_ensure();
 }

@@ -83,6 +83,8 @@ struct xfile {
 	bool sealed;           /* seen with F_SEAL_SHRINK (at the get) */
 	uint64_t fsize;        /* the file's size (whole) */
 	size_t granule;
+	int bslot;             /* its board entry's slot + 1 (0: none) */
+	uint32_t bid;          /* the export that entry names */
 };
 
 struct export {
@@ -138,9 +140,21 @@ xfile_find(uint64_t key, const struct ipc_fdinfo *src, uint64_t page_off,
 
 /* Revokes x's tag (position, and access time where it carries it too):
  * importers that hold the file see it at their next open. */
+/* Withdraws x's board entry (ipc_board.c): before its fd is closed or its
+ * tag changes. */
+static void
+xfile_unboard(struct xfile *x)
+{
+	if (x->bslot) {
+		ipc_board_withdraw(x->bslot - 1, x->bid);
+		x->bslot = 0;
+	}
+}
+
 static void
 xfile_revoke(struct xfile *x)
 {
+	xfile_unboard(x);
 	ipc_fd_untag(x->fd, x->atime);
 	x->tag = 0;
 }
@@ -163,6 +177,7 @@ xfile_put(struct xfile *x)
 	}
 	if (x->tag)
 		xfile_revoke(x);
+	xfile_unboard(x);
 	close(x->fd);
 	n_xfiles--;
 	u_dbg("ipc", "released export file (ino %llu); %u file(s), %u "
@@ -188,6 +203,7 @@ export_rekey(struct export *e)
 	}
 	if (!own || !x->in_pos)
 		return 0;
+	xfile_unboard(x);
 	x->tag = ipc_fd_tag(x->fd, e->secret, &x->atime) ? 0 : e->secret;
 	return 0;
 }
@@ -411,8 +427,9 @@ export_get(const struct usm_info *info, const struct ipc_fdinfo *src,
 	e->alloc_id = info->id;
 	e->size = info->size;
 	e->kind = (uint8_t)info->kind;
-	e->device = info->dev ? (uint16_t)((struct _ze_device_handle_t *)
-					   info->dev)->ordinal : 0;
+	/* MEM handles carry the board's code where PHYS ones carry the
+	 * device ordinal (informative there, and unused by importers). */
+	e->device = (uint16_t)ipc_board_code();
 	if ((err = export_rekey(e)))
 		goto err_xfile;
 	if ((err = ipc_map_put(&by_id, e->id, e)))
@@ -506,6 +523,23 @@ mark(const struct usm_info *info)
 	return 0;
 }
 
+/* A ready, tagged export of a memfd of its own goes on the board, so that
+ * importers need not ask the file (ipc_board.c). Under export_lock. */
+static void
+export_board(struct export *e)
+{
+	struct xfile *x = e->xf;
+	if (x->bslot || !e->device || !export_tagged(e) || !x->shmem ||
+	    x->dmabuf || !x->ready)
+		return;
+	int slot = ipc_board_publish(e->id, x->fd, x->ino, x->tag, x->fsize,
+				     x->granule);
+	if (slot >= 0) {
+		x->bslot = slot + 1;
+		x->bid = e->id;
+	}
+}
+
 int
 ipc_export_get(struct _ze_context_handle_t *c, const void *ptr, void *out64)
 {
@@ -549,6 +583,8 @@ out:
 		err = xfile_ready(e->xf, e);
 	if (err)
 		export_unref(e);
+	else
+		export_board(e);
 	pthread_mutex_unlock(&export_lock);
 	if (err)
 		return err;
@@ -705,6 +741,14 @@ ipc_export_freed(const struct usm_info *info)
 	pthread_mutex_unlock(&export_lock);
 }
 
+void
+ipc_export_init(void)
+{
+	pthread_mutex_lock(&export_lock);
+	ipc_board_code(); /* made with the broker, before the first export */
+	pthread_mutex_unlock(&export_lock);
+}
+
 uint32_t
 ipc_export_types(void)
 {
@@ -759,5 +803,6 @@ ipc_export_fork_child(void)
 	ipc_map_clear(&xfiles);
 	n_exports = n_xfiles = n_handles = 0;
 	atomic_store(&any_exports, 0);
+	ipc_board_fork_child();
 	pthread_mutex_init(&export_lock, NULL);
 }

@@ -31,7 +31,10 @@
  * must be the secret. The exporter writes both and clears both; the
  * access time is only there on files that keep it (FS_NOATIME_FL, so no
  * read or mapping changes it), and where it is not, one lseek asks the
- * position. An untagged handle (dma-buf, no reopen) opens only through
+ * position. A pidfd take needs neither when the exporter's board
+ * (ipc_board.c, mapped once per exporter into its pidfd slot) vouches for
+ * the file: its entry for the export held, with the handle's fd number,
+ * inode and secret, from before the take to after it. An untagged handle (dma-buf, no reopen) opens only through
  * the exporter (local, broker). A file taken by pidfd_getfd that is not
  * the one named is let go without dropping our POSIX locks.
  *
@@ -39,10 +42,12 @@
  * each export has its own secret - refcounted by the imports that map it;
  * the last close closes it (the importer keeps no memory alive after
  * that). A hit is used only after it is revalidated against the
- * exporter's live state: local, the export table; else kcmp says the
- * exporter still holds this very open file at the handle's fd number (a
- * put of the last handle closes or rekeys it) and its position is still
- * the secret. When that cannot be told (kcmp refused, another pid
+ * exporter's live state: local, the export table; else the board entry
+ * that vouched for the file still reads the same and the exporter's pidfd
+ * says it is alive (one poll), or
+ * kcmp says the exporter still holds this very open file at the handle's
+ * fd number (a put of the last handle closes or rekeys it) and its
+ * position is still the secret. When that cannot be told (kcmp refused, another pid
  * namespace), or the check fails, the entry leaves the cache (its imports
  * keep it) and the file is fetched again, which fails for a stale handle.
  * Every open makes a new mapping: 2000 opens give 2000 addresses aliasing
@@ -70,6 +75,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +96,7 @@ struct cent {
 	int fd;
 	uint64_t fsize;
 	size_t granule;
+	uint64_t bseq;   /* the board's word that vouched for fd, or 0 */
 	uint32_t refs;
 	void *mem;       /* the allocation it lives in: an import's record */
 };
@@ -231,6 +238,8 @@ cent_put(struct cent *e)
 	}
 }
 
+static bool board_holds(const struct ipc_desc *d, uint64_t seq);
+
 /* Is the cached file of ce still what d names, by the exporter's live
  * state? Without import_lock (it may ask the broker); ce is held. */
 static bool
@@ -240,6 +249,11 @@ cent_valid(const struct cent *ce, const struct ipc_desc *d, bool local)
 		return !ce->tag || ipc_fd_get_pos(ce->fd) == ce->tag;
 	if (local)
 		return ipc_export_live(d);
+	/* The entry that vouched for the file still holds: the exporter
+	 * still has this file at that number with that tag (it withdraws
+	 * the entry before it closes or retags). */
+	if (ce->bseq && board_holds(d, ce->bseq))
+		return true;
 	if ((d->flags & IPC_FLAG_TAGGED) && ipc_fd_get_pos(ce->fd) != d->tag)
 		return false;
 	int r = ipc_kcmp_file(getpid(), ce->fd, d->pid, d->fd_copy);
@@ -300,6 +314,9 @@ static struct {
 	int32_t pid;
 	int fd;               /* 0: free slot (fd 0 is never a pidfd here) */
 	_Atomic uint64_t used;
+	const void *board;    /* the exporter's board (ipc_board.c), or NULL */
+	uint64_t board_nonce; /* the process and code (fd + 1) a board was */
+	uint16_t board_code;  /* last tried for: not again for those */
 } pidfds[PIDFD_SLOTS];
 static _Atomic uint64_t pidfd_clock;
 
@@ -311,8 +328,13 @@ taken(int r)
 	return r == -EBADF ? -ESTALE : r;
 }
 
-int
-ipc_pidfd_take(int32_t pid, int num)
+/* Where d (a MEM handle, or NULL) is given: its exporter's board may vouch
+ * for the file taken (*vouched, *fi filled: ipc_board.c), and *board_want
+ * says that this exporter's board is worth mapping (board_attach). */
+static int
+pidfd_take(int32_t pid, int num, const struct ipc_desc *d,
+	   struct ipc_fdinfo *fi, bool *vouched, bool *board_want,
+	   uint64_t *bseq)
 {
 	int r = -ESRCH;
 	bool found = false;
@@ -328,7 +350,21 @@ ipc_pidfd_take(int32_t pid, int num)
 					      memory_order_relaxed);
 			atomic_store_explicit(&pidfds[i].used, now,
 					      memory_order_relaxed);
+			uint64_t seq = d ? ipc_board_vouch(pidfds[i].board, d,
+							   fi)
+					 : 0;
 			r = u_pidfd_getfd(pidfds[i].fd, num);
+			if (seq && r >= 0 &&
+			    ipc_board_still(pidfds[i].board, d, seq)) {
+				*vouched = true;
+				*bseq = seq;
+			}
+			if (d)
+				*board_want = !pidfds[i].board &&
+					      (pidfds[i].board_nonce !=
+						       d->nonce ||
+					       pidfds[i].board_code !=
+						       d->device);
 			break;
 		}
 	pthread_rwlock_unlock(&pidfd_lock);
@@ -344,6 +380,7 @@ ipc_pidfd_take(int32_t pid, int num)
 		return taken(r);
 	}
 	int old = -1;
+	const void *old_board = NULL;
 	pthread_rwlock_wrlock(&pidfd_lock);
 	int slot = 0;
 	for (int i = 0; i < PIDFD_SLOTS; i++) {
@@ -355,15 +392,102 @@ ipc_pidfd_take(int32_t pid, int num)
 		    (pidfds[slot].fd > 0 && pidfds[i].used < pidfds[slot].used))
 			slot = i;
 	}
-	if (pidfds[slot].fd > 0)
+	if (pidfds[slot].fd > 0 && pidfds[slot].fd != pfd) {
 		old = pidfds[slot].fd;
+		old_board = pidfds[slot].board;
+		pidfds[slot].board = NULL;
+		pidfds[slot].board_nonce = 0;
+	}
 	pidfds[slot].pid = pid;
 	pidfds[slot].fd = pfd;
 	atomic_store(&pidfds[slot].used, atomic_fetch_add(&pidfd_clock, 1));
 	pthread_rwlock_unlock(&pidfd_lock);
 	if (old >= 0)
 		close(old);
+	ipc_board_unmap(old_board);
+	if (d)
+		*board_want = true;
 	return taken(r);
+}
+
+int
+ipc_pidfd_take(int32_t pid, int num)
+{
+	return pidfd_take(pid, num, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* Does the board entry of d's exporter still read seq, and is the exporter
+ * alive (see cent_valid)? A board outlives its process (our mapping keeps
+ * it, its entries as they were): the pidfd, readable once the process
+ * exited, says (one poll, where kcmp and lseek were two calls). */
+static bool
+board_holds(const struct ipc_desc *d, uint64_t seq)
+{
+	bool holds = false;
+	pthread_rwlock_rdlock(&pidfd_lock);
+	for (int i = 0; i < PIDFD_SLOTS; i++)
+		if (pidfds[i].fd > 0 && pidfds[i].pid == d->pid) {
+			struct pollfd pf = { .fd = pidfds[i].fd,
+					     .events = POLLIN };
+			holds = ipc_board_still(pidfds[i].board, d, seq) &&
+				poll(&pf, 1, 0) == 0;
+			break;
+		}
+	pthread_rwlock_unlock(&pidfd_lock);
+	return holds;
+}
+
+/* Maps the board of d's exporter (its fd number + 1 is d->device, see
+ * ipc_export.c) into its pidfd slot, once per exporter process: later
+ * cold opens of its handles need no fstat. Nothing when it is no board
+ * (d->device is anything a handle may carry). true when it mapped one. */
+static bool
+board_attach(const struct ipc_desc *d)
+{
+	int bfd = -ESRCH, pfd = 0;
+	pthread_rwlock_rdlock(&pidfd_lock);
+	for (int i = 0; i < PIDFD_SLOTS; i++)
+		if (pidfds[i].fd > 0 && pidfds[i].pid == d->pid) {
+			if (!pidfds[i].board &&
+			    (pidfds[i].board_nonce != d->nonce ||
+			     pidfds[i].board_code != d->device)) {
+				pfd = pidfds[i].fd;
+				bfd = u_pidfd_getfd(pfd, (int)d->device - 1);
+			}
+			break;
+		}
+	pthread_rwlock_unlock(&pidfd_lock);
+	if (!pfd)
+		return false;
+	const void *b = NULL;
+	int err = bfd;
+	if (bfd >= 0) {
+		err = ipc_board_map(bfd, d->pid, d->nonce, &b);
+		if (err)
+			ipc_fd_drop_taken(bfd); /* not a board: maybe locked */
+		else
+			fd_close(bfd); /* the mapping keeps it */
+	}
+	if (err)
+		u_dbg("ipc", "no board of pid %d (fd %d): %s; its cold opens "
+			     "check each file", (int)d->pid, (int)d->device - 1,
+		      strerror(-err));
+	bool mapped = false;
+	pthread_rwlock_wrlock(&pidfd_lock);
+	for (int i = 0; i < PIDFD_SLOTS; i++)
+		if (pidfds[i].fd == pfd && pidfds[i].pid == d->pid) {
+			pidfds[i].board_nonce = d->nonce;
+			pidfds[i].board_code = d->device;
+			if (!pidfds[i].board && b) {
+				pidfds[i].board = b;
+				b = NULL;
+				mapped = true;
+			}
+			break;
+		}
+	pthread_rwlock_unlock(&pidfd_lock);
+	ipc_board_unmap(b);
+	return mapped;
 }
 
 static void
@@ -374,6 +498,9 @@ pidfds_flush(void)
 		if (pidfds[i].fd > 0) {
 			close(pidfds[i].fd);
 			pidfds[i].fd = 0;
+			ipc_board_unmap(pidfds[i].board);
+			pidfds[i].board = NULL;
+			pidfds[i].board_nonce = 0;
 		}
 	pthread_rwlock_unlock(&pidfd_lock);
 }
@@ -432,8 +559,9 @@ ipc_transports(bool *pidfd, bool *broker)
 /* Gets a checked fd of the file of d; 0 or -errno. */
 static int
 fetch(const struct ipc_desc *d, bool local, int *out,
-      struct ipc_fdinfo *fi)
+      struct ipc_fdinfo *fi, uint64_t *bseq)
 {
+	*bseq = 0;
 	bool pidfd, broker;
 	ipc_transports(&pidfd, &broker);
 	/* Can the file prove the secret itself (appfd, pidfd)? */
@@ -471,12 +599,30 @@ fetch(const struct ipc_desc *d, bool local, int *out,
 	if (pidfd && !tagged) {
 		e_pidfd = -EOPNOTSUPP; /* the file cannot prove the secret */
 	} else if (pidfd) {
-		fd = ipc_pidfd_take(d->pid, d->fd_copy);
-		if (fd >= 0 && (e_pidfd = check_file(fd, d, fi))) {
+		bool vouched = false, board_want = false;
+		fd = pidfd_take(d->pid, d->fd_copy, d, fi, &vouched,
+				&board_want, bseq);
+		if (fd >= 0 && !vouched && board_want && d->device &&
+		    u_option_u64(U_OPT_IPC_BOARD) && board_attach(d)) {
+			/* The first open of this exporter's handles: take
+			 * again, now that its board can vouch (the entry must
+			 * hold across the take itself). */
+			int fd2 = pidfd_take(d->pid, d->fd_copy, d, fi,
+					     &vouched, &board_want, bseq);
+			if (fd2 >= 0 && vouched) {
+				ipc_fd_drop_taken(fd);
+				fd = fd2;
+			} else if (fd2 >= 0) {
+				ipc_fd_drop_taken(fd2);
+			}
+		}
+		if (!vouched)
+			*bseq = 0;
+		if (fd >= 0 && !vouched && (e_pidfd = check_file(fd, d, fi))) {
 			ipc_fd_drop_taken(fd);
 			fd = -1;
 		} else if (fd >= 0) {
-			last_transport = "pidfd";
+			last_transport = vouched ? "pidfd (board)" : "pidfd";
 			goto ok;
 		} else {
 			e_pidfd = fd;
@@ -676,7 +822,8 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	}
 
 	int fd;
-	if ((err = fetch(&d, local, &fd, &fi))) {
+	uint64_t bseq;
+	if ((err = fetch(&d, local, &fd, &fi, &bseq))) {
 		record_free(im);
 		return err;
 	}
@@ -684,7 +831,8 @@ ipc_import_open(struct _ze_context_handle_t *c,
 	*n = (struct cent){ .key = key, .pid = kpid, .nonce = knonce,
 			    .tag = ktag, .ino = d.ino, .hashed = true,
 			    .dmabuf = fi.dmabuf, .fd = fd, .fsize = fi.size,
-			    .granule = fi.granule, .refs = 1, .mem = im };
+			    .granule = fi.granule, .bseq = bseq, .refs = 1,
+			    .mem = im };
 	u_lock(&import_lock);
 	ce = cent_find(key, kpid, knonce, ktag, d.ino);
 	if (ce) { /* another thread won the race */

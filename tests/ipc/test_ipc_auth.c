@@ -305,6 +305,19 @@ START_TEST(test_auth_tag_in_atime_and_position)
 	ck_assert_uint_eq((uint64_t)st.st_atim.tv_sec, d.tag);
 	ck_assert_int_eq(((unsigned char *)a)[SIZE - 1], 0x3d);
 
+	/* This exporter's board vouches for the file to a pidfd importer
+	 * that reads it (ipc_board.c): then the file's carriers are not
+	 * asked, and clearing both changes nothing. */
+	ck_assert_uint_ne(d.device, 0);
+	ck_assert_int_eq(lseek(xfd, 4096, SEEK_SET), 4096);
+	set_atime(xfd, 1);
+	ck_assert_int_eq(cmd(&v, 'o', 0x3d, SIZE, &h).result, R_OK_);
+	stop(&v);
+	ck_assert_int_eq(lseek(xfd, (off_t)d.tag, SEEK_SET), (off_t)d.tag);
+	set_atime(xfd, d.tag);
+	/* An importer that reads no board asks the file. */
+	start(&v, "pidfd", "ZEMEM_IPC_BOARD=0");
+
 	/* Each carrier alone; then neither (a cold open each time). */
 	ck_assert_int_eq(lseek(xfd, 4096, SEEK_SET), 4096);
 	ck_assert_int_eq(cmd(&v, 'o', 0x3d, SIZE, &h).result, R_OK_);
@@ -617,6 +630,217 @@ START_TEST(test_auth_open_changed_fields_refused)
 }
 END_TEST
 
+/* ---- the export board (driver/ipc/ipc_board.c) ------------------------ */
+
+/* What a fake board of this process's making gets wrong. */
+enum fake {
+	FAKE_GOOD,      /* nothing: it vouches as the exporter's would */
+	FAKE_UNSEALED,  /* writable by anyone who has its fd */
+	FAKE_SIZE,      /* twice the size */
+	FAKE_NONCE,     /* another process's header */
+	FAKE_UID,       /* another user's file */
+	FAKE_ODD,       /* the entry is changing (or withdrawn) */
+	FAKE_TAG,       /* the entry names another secret */
+	FAKE_FD,        /* the entry names another fd number */
+	FAKE_N
+};
+
+/* A board at a new fd of this process with d's entry as the exporter
+ * writes it, for a forged handle to name (device: its fd + 1), but for
+ * what bad changes. */
+static int
+fake_board(const struct ipc_desc *d, int xfd, enum fake bad)
+{
+	size_t len = IPC_BOARD_BYTES * (bad == FAKE_SIZE ? 2 : 1);
+	int fd = memfd_create("fake-board", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)len), 0);
+	struct stat st;
+	ck_assert_int_eq(fstat(xfd, &st), 0);
+	struct ipc_board_head *h = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_SHARED, fd, 0);
+	ck_assert_ptr_ne(h, MAP_FAILED);
+	*h = (struct ipc_board_head){
+		.magic = IPC_BOARD_MAGIC, .pid = d->pid,
+		.nonce = bad == FAKE_NONCE ? d->nonce ^ 1 : d->nonce,
+		.slots = IPC_BOARD_SLOTS,
+	};
+	struct ipc_board_ent *e = (struct ipc_board_ent *)(h + 1) +
+				  d->export_id % IPC_BOARD_SLOTS;
+	e->seq = bad == FAKE_ODD ? 3 : 2;
+	e->ino = st.st_ino;
+	e->tag = bad == FAKE_TAG ? d->tag ^ 0x100 : d->tag;
+	e->fsize = (uint64_t)st.st_size;
+	e->granule = 4096;
+	e->export_id = d->export_id;
+	e->fd = bad == FAKE_FD ? fd : d->fd_copy;
+	munmap(h, len);
+	int seals = IPC_BOARD_SEALS;
+	if (bad == FAKE_UNSEALED)
+		seals &= ~F_SEAL_FUTURE_WRITE;
+	ck_assert_int_eq(fcntl(fd, F_ADD_SEALS, seals), 0);
+	if (bad == FAKE_UID)
+		ck_assert_int_eq(fchown(fd, 65534, 65534), 0);
+	return fd;
+}
+
+/* The carriers of the secret in a whole export's file: its position
+ * (shared with our open file) and its access time. */
+static void
+carriers(int xfd, uint64_t tag)
+{
+	ck_assert_int_eq(lseek(xfd, (off_t)tag, SEEK_SET), (off_t)tag);
+	set_atime(xfd, tag);
+}
+
+START_TEST(test_auth_board_checked)
+{
+	/* A board vouches for a file in place of the file's carriers, so
+	 * with both carriers cleared a handle opens by pidfd only through a
+	 * board that an importer accepts: sealed against writes, of the
+	 * board's size, of its own user, with the handle's pid and nonce in
+	 * its header, and an entry that holds (even) and names the handle's
+	 * export, fd, inode and secret. Each fake that fails one of these is
+	 * not read (the file is asked, and refuses). */
+	void *a = alloc_dev(SIZE, 0x4b);
+	ze_ipc_mem_handle_t h = get(a);
+	struct ipc_desc d = decode(&h);
+	ck_assert(d.flags & IPC_FLAG_TAGGED);
+	ck_assert_uint_ne(d.device, 0); /* this process has a board */
+	int xfd = d.fd_copy;
+	carriers(xfd, 1);
+	for (int f = 0; f < FAKE_N; f++) {
+		if (f == FAKE_UID && getuid() != 0) {
+			fprintf(stderr, "skip: another user's board needs "
+					"root (fchown)\n");
+			continue;
+		}
+		int bfd = fake_board(&d, xfd, (enum fake)f);
+		struct ipc_desc df = d;
+		df.device = (uint16_t)(bfd + 1);
+		ze_ipc_mem_handle_t hf = forge(&df);
+		struct peer v;
+		start(&v, "pidfd", NULL);
+		struct ipc_rep r = cmd(&v, 'o', 0x4b, SIZE, &hf);
+		ck_assert_msg(r.result == (f == FAKE_GOOD ? R_OK_ : R_ARG),
+			      "fake %d: 0x%x", f, (unsigned)r.result);
+		if (f == FAKE_GOOD)
+			ck_assert_uint_eq(r.value, 0);
+		stop(&v);
+		close(bfd);
+	}
+	/* The process's own board, and none (ZEMEM_IPC_BOARD=0). */
+	struct peer v;
+	start(&v, "pidfd", NULL);
+	struct ipc_rep r = cmd(&v, 'o', 0x4b, SIZE, &h);
+	ck_assert_int_eq(r.result, R_OK_);
+	ck_assert_uint_eq(r.value, 0);
+	stop(&v);
+	start(&v, "pidfd", "ZEMEM_IPC_BOARD=0");
+	ck_assert_int_eq(cmd(&v, 'o', 0, 0, &h).result, R_ARG);
+	carriers(xfd, d.tag);
+	ck_assert_int_eq(cmd(&v, 'o', 0x4b, SIZE, &h).result, R_OK_);
+	stop(&v);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, h), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), R_OK_);
+}
+END_TEST
+
+START_TEST(test_auth_board_fd_number_reused)
+{
+	/* A is put (its file closed, its board entry withdrawn first) and
+	 * its fd number then holds B's file: A's handle opens nothing, from
+	 * an importer that still has A open (cached, vouched by the board)
+	 * and from a new one; B's handle opens B in both, and the first
+	 * still reads A through the mapping it kept. */
+	void *a = alloc_dev(SIZE, 0xa1), *b = alloc_dev(SIZE, 0xb2);
+	ze_ipc_mem_handle_t ha = get(a), hb = get(b);
+	struct ipc_desc da = decode(&ha), db = decode(&hb);
+	struct peer keep, v;
+	start(&keep, "pidfd", NULL);
+	ck_assert_int_eq(cmd(&keep, 'O', 0xa1, SIZE, &ha).result, R_OK_);
+	ck_assert_uint_eq(cmd(&keep, 'C', 0xa1, SIZE, NULL).value, 0);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, ha), R_OK_);
+	ck_assert_int_eq(fcntl(da.fd_copy, F_GETFD), -1); /* closed */
+	ck_assert_int_eq(dup3(db.fd_copy, da.fd_copy, O_CLOEXEC), da.fd_copy);
+	start(&v, "pidfd", NULL);
+	ck_assert_int_eq(cmd(&v, 'o', 0, 0, &ha).result, R_ARG);
+	ck_assert_int_eq(cmd(&keep, 'o', 0, 0, &ha).result, R_ARG);
+	struct ipc_rep r = cmd(&v, 'o', 0xb2, SIZE, &hb);
+	ck_assert_int_eq(r.result, R_OK_);
+	ck_assert_uint_eq(r.value, 0);
+	r = cmd(&keep, 'o', 0xb2, SIZE, &hb);
+	ck_assert_int_eq(r.result, R_OK_);
+	ck_assert_uint_eq(r.value, 0);
+	ck_assert_uint_eq(cmd(&keep, 'C', 0xa1, SIZE, NULL).value, 0);
+	ck_assert_int_eq(cmd(&keep, 'X', 0, 0, NULL).result, R_OK_);
+	stop(&keep);
+	stop(&v);
+	close(da.fd_copy);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, hb), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, b), R_OK_);
+}
+END_TEST
+
+START_TEST(test_auth_board_of_fork_child)
+{
+	/* A fork child has no mapping of its parent's board (MADV_DONTFORK)
+	 * and makes its own at its first export: an importer opens the
+	 * child's handle through it, with the child's carriers cleared; the
+	 * parent's exports still open through the parent's. */
+	void *a = alloc_dev(SIZE, 0x71);
+	ze_ipc_mem_handle_t ha = get(a);
+	int up[2], down[2];
+	ck_assert_int_eq(pipe2(up, O_CLOEXEC), 0);
+	ck_assert_int_eq(pipe2(down, O_CLOEXEC), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		void *p = NULL;
+		ze_ipc_mem_handle_t h;
+		struct ipc_desc d;
+		const char *why;
+		char c;
+		if (zt.mem.pfnAllocDevice(zt.ctx, &zt_ddesc, SIZE, 0, zt.dev,
+					  &p) ||
+		    !memset(p, 0x72, SIZE) ||
+		    zt.mem.pfnGetIpcHandle(zt.ctx, p, &h) ||
+		    ipc_handle_decode(h.data, &d, &why) ||
+		    lseek(d.fd_copy, 4096, SEEK_SET) != 4096 ||
+		    futimens(d.fd_copy, (struct timespec[2]){
+				    { .tv_sec = 1 }, { .tv_nsec = UTIME_OMIT } }) ||
+		    write(up[1], &h, sizeof(h)) != (ssize_t)sizeof(h))
+			_exit(1);
+		_exit(read(down[0], &c, 1) == 1 ? 0 : 2);
+	}
+	close(up[1]);
+	close(down[0]);
+	ze_ipc_mem_handle_t hc;
+	ck_assert_int_eq(read(up[0], &hc, sizeof(hc)), (ssize_t)sizeof(hc));
+	struct ipc_desc dc = decode(&hc);
+	ck_assert_int_eq(dc.pid, pid);
+	ck_assert_uint_ne(dc.device, 0);
+	struct peer v;
+	start(&v, "pidfd", NULL);
+	struct ipc_rep r = cmd(&v, 'o', 0x72, SIZE, &hc);
+	ck_assert_int_eq(r.result, R_OK_);
+	ck_assert_uint_eq(r.value, 0);
+	r = cmd(&v, 'o', 0x71, SIZE, &ha);
+	ck_assert_int_eq(r.result, R_OK_);
+	ck_assert_uint_eq(r.value, 0);
+	stop(&v);
+	ck_assert_int_eq(write(down[1], "x", 1), 1);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(up[0]);
+	close(down[1]);
+	ck_assert_int_eq(zt.mem.pfnPutIpcHandle(zt.ctx, ha), R_OK_);
+	ck_assert_int_eq(zt.mem.pfnFree(zt.ctx, a), R_OK_);
+}
+END_TEST
+
 static Suite *
 auth_suite(void)
 {
@@ -634,6 +858,9 @@ auth_suite(void)
 	tcase_add_test(tc, test_auth_open_pidfd_refused_broker_serves);
 	tcase_add_test(tc, test_auth_open_broker_timeout_is_an_error);
 	tcase_add_test(tc, test_auth_open_changed_fields_refused);
+	tcase_add_test(tc, test_auth_board_checked);
+	tcase_add_test(tc, test_auth_board_fd_number_reused);
+	tcase_add_test(tc, test_auth_board_of_fork_child);
 	suite_add_tcase(s, tc);
 	return s;
 }
