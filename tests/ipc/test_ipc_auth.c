@@ -632,6 +632,15 @@ END_TEST
 
 /* ---- the export board (driver/ipc/ipc_board.c) ------------------------ */
 
+/* v opens h and finds every byte of the SIZE bytes at byte. */
+static void
+opens_with(struct peer *v, uint8_t byte, const ze_ipc_mem_handle_t *h)
+{
+	struct ipc_rep r = cmd(v, 'o', byte, SIZE, h);
+	ck_assert_int_eq(r.result, R_OK_);
+	ck_assert_uint_eq(r.value, 0);
+}
+
 /* What a fake board of this process's making gets wrong. */
 enum fake {
 	FAKE_GOOD,      /* nothing: it vouches as the exporter's would */
@@ -732,9 +741,7 @@ START_TEST(test_auth_board_checked)
 	/* The process's own board, and none (ZEMEM_IPC_BOARD=0). */
 	struct peer v;
 	start(&v, "pidfd", NULL);
-	struct ipc_rep r = cmd(&v, 'o', 0x4b, SIZE, &h);
-	ck_assert_int_eq(r.result, R_OK_);
-	ck_assert_uint_eq(r.value, 0);
+	opens_with(&v, 0x4b, &h);
 	stop(&v);
 	start(&v, "pidfd", "ZEMEM_IPC_BOARD=0");
 	ck_assert_int_eq(cmd(&v, 'o', 0, 0, &h).result, R_ARG);
@@ -766,12 +773,8 @@ START_TEST(test_auth_board_fd_number_reused)
 	start(&v, "pidfd", NULL);
 	ck_assert_int_eq(cmd(&v, 'o', 0, 0, &ha).result, R_ARG);
 	ck_assert_int_eq(cmd(&keep, 'o', 0, 0, &ha).result, R_ARG);
-	struct ipc_rep r = cmd(&v, 'o', 0xb2, SIZE, &hb);
-	ck_assert_int_eq(r.result, R_OK_);
-	ck_assert_uint_eq(r.value, 0);
-	r = cmd(&keep, 'o', 0xb2, SIZE, &hb);
-	ck_assert_int_eq(r.result, R_OK_);
-	ck_assert_uint_eq(r.value, 0);
+	opens_with(&v, 0xb2, &hb);
+	opens_with(&keep, 0xb2, &hb);
 	ck_assert_uint_eq(cmd(&keep, 'C', 0xa1, SIZE, NULL).value, 0);
 	ck_assert_int_eq(cmd(&keep, 'X', 0, 0, NULL).result, R_OK_);
 	stop(&keep);
@@ -823,12 +826,8 @@ START_TEST(test_auth_board_of_fork_child)
 	ck_assert_uint_ne(dc.device, 0);
 	struct peer v;
 	start(&v, "pidfd", NULL);
-	struct ipc_rep r = cmd(&v, 'o', 0x72, SIZE, &hc);
-	ck_assert_int_eq(r.result, R_OK_);
-	ck_assert_uint_eq(r.value, 0);
-	r = cmd(&v, 'o', 0x71, SIZE, &ha);
-	ck_assert_int_eq(r.result, R_OK_);
-	ck_assert_uint_eq(r.value, 0);
+	opens_with(&v, 0x72, &hc);
+	opens_with(&v, 0x71, &ha);
 	stop(&v);
 	ck_assert_int_eq(write(down[1], "x", 1), 1);
 	int status;

@@ -301,19 +301,7 @@ main(int argc, char **argv)
 		return 1;
 	printf("%-34s %12s %12s %8s\n", "operation", "off ns/op", "on ns/op",
 	       "on/off");
-	for (int op = 0; op < OP_COUNT; op++) {
-		run(&off, op, iters / 10 + 1);  /* warm up */
-		run(&on, op, iters / 10 + 1);
-		for (int r = 0; r < rounds; r++) {
-			t_off[r] = run(&off, op, iters);
-			t_on[r] = run(&on, op, iters);
-		}
-		double m_off = median(t_off, rounds);
-		double m_on = median(t_on, rounds);
-		printf("%-34s %12.1f %12.1f %8.2f\n", op_names[op], m_off,
-		       m_on, m_on / m_off);
-	}
-	/* The floors, against the bare host pair of the same rounds. */
+	/* The floors run on the off side, against its bare host pair. */
 	floor_next_alloc = off.c.api.zeMemAllocHost;
 	floor_next_free = off.c.api.zeMemFree;
 	for (int i = 0; i < LIVE; i++) {
@@ -323,16 +311,23 @@ main(int argc, char **argv)
 	static const char *const floor_names[2] = {
 		"floor: a frame around the pair", "floor: frame + one record",
 	};
-	for (int k = 0; k < 2; k++) {
-		run(&off, OP_HOST_PAIR, iters / 10 + 1);
-		run_floor(&off, k, iters / 10 + 1);
-		for (int r = 0; r < rounds; r++) {
-			t_off[r] = run(&off, OP_HOST_PAIR, iters);
-			t_on[r] = run_floor(&off, k, iters);
+	for (int row = 0; row < OP_COUNT + 2; row++) {
+		bool fl = row >= OP_COUNT;
+		enum op op = fl ? OP_HOST_PAIR : (enum op)row;
+		for (int r = -1; r < rounds; r++) {
+			int n = r < 0 ? iters / 10 + 1 : iters; /* -1: warm up */
+			double a = run(&off, op, n);
+			double b = fl ? run_floor(&off, row - OP_COUNT, n)
+				      : run(&on, op, n);
+			if (r >= 0) {
+				t_off[r] = a;
+				t_on[r] = b;
+			}
 		}
 		double m_off = median(t_off, rounds);
 		double m_on = median(t_on, rounds);
-		printf("%-34s %12.1f %12.1f %8.2f\n", floor_names[k], m_off,
+		printf("%-34s %12.1f %12.1f %8.2f\n",
+		       fl ? floor_names[row - OP_COUNT] : op_names[row], m_off,
 		       m_on, m_on / m_off);
 	}
 	for (int i = 0; i < LIVE; i++) {
