@@ -12,7 +12,8 @@
  * one), that alone is 1.2x of the kernel's own floor. The board answers
  * from memory.
  *
- * What: a memfd of BOARD_BYTES, made at the process's first tagged export:
+ * What: a memfd of BOARD_BYTES, made at driver init (with the broker; a
+ * fork child makes its own at its first export):
  * a header (magic, pid, nonce: whose board it is) and BOARD_SLOTS entries,
  * one per export (slot: export id modulo BOARD_SLOTS; an export whose slot
  * is taken goes without, and its importers ask the file as before). An

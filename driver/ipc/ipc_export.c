@@ -138,8 +138,6 @@ xfile_find(uint64_t key, const struct ipc_fdinfo *src, uint64_t page_off,
 	return NULL;
 }
 
-/* Revokes x's tag (position, and access time where it carries it too):
- * importers that hold the file see it at their next open. */
 /* Withdraws x's board entry (ipc_board.c): before its fd is closed or its
  * tag changes. */
 static void
@@ -151,6 +149,8 @@ xfile_unboard(struct xfile *x)
 	}
 }
 
+/* Revokes x's tag (position, and access time where it carries it too):
+ * importers that hold the file see it at their next open. */
 static void
 xfile_revoke(struct xfile *x)
 {

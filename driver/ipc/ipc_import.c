@@ -34,8 +34,8 @@
  * position. A pidfd take needs neither when the exporter's board
  * (ipc_board.c, mapped once per exporter into its pidfd slot) vouches for
  * the file: its entry for the export held, with the handle's fd number,
- * inode and secret, from before the take to after it. An untagged handle (dma-buf, no reopen) opens only through
- * the exporter (local, broker). A file taken by pidfd_getfd that is not
+ * inode and secret, from before the take to after it. An untagged handle
+ * (dma-buf, no reopen) opens only through the exporter (local, broker). A file taken by pidfd_getfd that is not
  * the one named is let go without dropping our POSIX locks.
  *
  * Cache: one fd per (exporter pid, nonce, tag, inode) - per export, since
@@ -44,11 +44,10 @@
  * that). A hit is used only after it is revalidated against the
  * exporter's live state: local, the export table; else the board entry
  * that vouched for the file still reads the same and the exporter's pidfd
- * says it is alive (one poll), or
- * kcmp says the exporter still holds this very open file at the handle's
- * fd number (a put of the last handle closes or rekeys it) and its
- * position is still the secret. When that cannot be told (kcmp refused, another pid
- * namespace), or the check fails, the entry leaves the cache (its imports
+ * says it is alive (one poll), or kcmp says the exporter still holds this
+ * very open file at the handle's fd number (a put of the last handle
+ * closes or rekeys it) and its position is still the secret. When that
+ * cannot be told (kcmp refused, another pid namespace), or the check fails, the entry leaves the cache (its imports
  * keep it) and the file is fetched again, which fails for a stale handle.
  * Every open makes a new mapping: 2000 opens give 2000 addresses aliasing
  * the same pages.
@@ -315,8 +314,8 @@ static struct {
 	int fd;               /* 0: free slot (fd 0 is never a pidfd here) */
 	_Atomic uint64_t used;
 	const void *board;    /* the exporter's board (ipc_board.c), or NULL */
-	uint64_t board_nonce; /* the process and code (fd + 1) a board was */
-	uint16_t board_code;  /* last tried for: not again for those */
+	uint64_t board_nonce; /* the process (nonce) and board code (fd + 1) */
+	uint16_t board_code;  /* last tried: that board, or none for them */
 } pidfds[PIDFD_SLOTS];
 static _Atomic uint64_t pidfd_clock;
 
@@ -326,6 +325,17 @@ taken(int r)
 	if (r == -EPERM)
 		return -EACCES;
 	return r == -EBADF ? -ESTALE : r;
+}
+
+/* Is d's exporter's board worth trying to map into slot i (pidfd_lock
+ * held)? Not when the slot holds that process's board, or a try for that
+ * process and board code failed; a process that exec'ed (same pid, new
+ * nonce) gets its new one. */
+static bool
+board_untried(int i, const struct ipc_desc *d)
+{
+	return pidfds[i].board_nonce != d->nonce ||
+	       (!pidfds[i].board && pidfds[i].board_code != d->device);
 }
 
 /* Where d (a MEM handle, or NULL) is given: its exporter's board may vouch
@@ -360,11 +370,7 @@ pidfd_take(int32_t pid, int num, const struct ipc_desc *d,
 				*bseq = seq;
 			}
 			if (d)
-				*board_want = !pidfds[i].board &&
-					      (pidfds[i].board_nonce !=
-						       d->nonce ||
-					       pidfds[i].board_code !=
-						       d->device);
+				*board_want = board_untried(i, d);
 			break;
 		}
 	pthread_rwlock_unlock(&pidfd_lock);
@@ -392,11 +398,12 @@ pidfd_take(int32_t pid, int num, const struct ipc_desc *d,
 		    (pidfds[slot].fd > 0 && pidfds[i].used < pidfds[slot].used))
 			slot = i;
 	}
-	if (pidfds[slot].fd > 0 && pidfds[slot].fd != pfd) {
+	if (pidfds[slot].fd > 0) {
 		old = pidfds[slot].fd;
 		old_board = pidfds[slot].board;
 		pidfds[slot].board = NULL;
 		pidfds[slot].board_nonce = 0;
+		pidfds[slot].board_code = 0;
 	}
 	pidfds[slot].pid = pid;
 	pidfds[slot].fd = pfd;
@@ -448,9 +455,7 @@ board_attach(const struct ipc_desc *d)
 	pthread_rwlock_rdlock(&pidfd_lock);
 	for (int i = 0; i < PIDFD_SLOTS; i++)
 		if (pidfds[i].fd > 0 && pidfds[i].pid == d->pid) {
-			if (!pidfds[i].board &&
-			    (pidfds[i].board_nonce != d->nonce ||
-			     pidfds[i].board_code != d->device)) {
+			if (board_untried(i, d)) {
 				pfd = pidfds[i].fd;
 				bfd = u_pidfd_getfd(pfd, (int)d->device - 1);
 			}
@@ -476,11 +481,14 @@ board_attach(const struct ipc_desc *d)
 	pthread_rwlock_wrlock(&pidfd_lock);
 	for (int i = 0; i < PIDFD_SLOTS; i++)
 		if (pidfds[i].fd == pfd && pidfds[i].pid == d->pid) {
+			if (!board_untried(i, d))
+				break; /* another thread's try, meanwhile */
 			pidfds[i].board_nonce = d->nonce;
 			pidfds[i].board_code = d->device;
-			if (!pidfds[i].board && b) {
+			if (b) { /* replaces a board of the pid's old image */
+				const void *was = pidfds[i].board;
 				pidfds[i].board = b;
-				b = NULL;
+				b = was;
 				mapped = true;
 			}
 			break;
@@ -501,6 +509,7 @@ pidfds_flush(void)
 			ipc_board_unmap(pidfds[i].board);
 			pidfds[i].board = NULL;
 			pidfds[i].board_nonce = 0;
+			pidfds[i].board_code = 0;
 		}
 	pthread_rwlock_unlock(&pidfd_lock);
 }
