@@ -12,10 +12,10 @@
  * one), that alone is 1.2x of the kernel's own floor. The board answers
  * from memory.
  *
- * What: a memfd of BOARD_BYTES, made at driver init (with the broker; a
+ * What: a memfd of IPC_BOARD_BYTES, made at driver init (with the broker; a
  * fork child makes its own at its first export):
- * a header (magic, pid, nonce: whose board it is) and BOARD_SLOTS entries,
- * one per export (slot: export id modulo BOARD_SLOTS; an export whose slot
+ * a header (magic, pid, nonce: whose board it is) and IPC_BOARD_SLOTS entries,
+ * one per export (slot: export id modulo IPC_BOARD_SLOTS; an export whose slot
  * is taken goes without, and its importers ask the file as before). An
  * entry says: export id, fd number, inode, secret, file size and mapping
  * granule of a whole, sealed, tagged memfd export, under a sequence word
@@ -54,19 +54,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BOARD_SEALS IPC_BOARD_SEALS
-#define BOARD_MAGIC IPC_BOARD_MAGIC
-#define BOARD_BYTES IPC_BOARD_BYTES
-#define BOARD_SLOTS IPC_BOARD_SLOTS
-
 struct board {
 	struct ipc_board_head head;
-	struct ipc_board_ent ent[BOARD_SLOTS];
+	struct ipc_board_ent ent[IPC_BOARD_SLOTS];
 };
 
 _Static_assert(sizeof(struct ipc_board_head) == 64, "board header: 64 bytes");
 _Static_assert(sizeof(struct ipc_board_ent) == 64, "board entry: 64 bytes");
-_Static_assert(sizeof(struct board) == BOARD_BYTES, "board size");
+_Static_assert(sizeof(struct board) == IPC_BOARD_BYTES, "board size");
 
 /* ---- the exporter's side (under export_lock) ---------------------------- */
 
@@ -74,20 +69,20 @@ static struct board *mine;   /* writable mapping, or NULL */
 static int mine_fd = -1;
 static int mine_code;        /* fd + 1, 0: none (yet) */
 static bool mine_failed;     /* tried, and there is none */
-static uint32_t owner[BOARD_SLOTS]; /* export id in each slot, 0: free */
+static uint32_t owner[IPC_BOARD_SLOTS]; /* export id in each slot, 0: free */
 
 static int
 board_make(void)
 {
 	struct ipc_self me;
-	int fd = u_memfd_create("zemem-ipc-board", BOARD_BYTES);
+	int fd = u_memfd_create("zemem-ipc-board", IPC_BOARD_BYTES);
 	if (fd < 0)
 		return fd;
 	if (fd >= UINT16_MAX - 1) { /* the handle has 16 bits for it */
 		close(fd);
 		return -EMFILE;
 	}
-	void *p = mmap(NULL, BOARD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+	void *p = mmap(NULL, IPC_BOARD_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
 		       fd, 0);
 	int err = 0;
 	if (p == MAP_FAILED) {
@@ -95,18 +90,18 @@ board_make(void)
 		close(fd);
 		return err;
 	}
-	if (madvise(p, BOARD_BYTES, MADV_DONTFORK) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, BOARD_SEALS) < 0) {
+	if (madvise(p, IPC_BOARD_BYTES, MADV_DONTFORK) < 0 ||
+	    fcntl(fd, F_ADD_SEALS, IPC_BOARD_SEALS) < 0) {
 		err = -errno;
-		munmap(p, BOARD_BYTES);
+		munmap(p, IPC_BOARD_BYTES);
 		close(fd);
 		return err;
 	}
 	ipc_self(&me);
 	mine = p;
-	mine->head = (struct ipc_board_head){ .magic = BOARD_MAGIC,
+	mine->head = (struct ipc_board_head){ .magic = IPC_BOARD_MAGIC,
 					  .nonce = me.nonce, .pid = me.pid,
-					  .slots = BOARD_SLOTS };
+					  .slots = IPC_BOARD_SLOTS };
 	mine_fd = fd;
 	mine_code = fd + 1;
 	return 0;
@@ -138,7 +133,7 @@ ipc_board_publish(uint32_t export_id, int fd, uint64_t ino, uint64_t tag,
 {
 	if (!mine || !export_id || fd < 0)
 		return -1;
-	uint32_t slot = export_id % BOARD_SLOTS;
+	uint32_t slot = export_id % IPC_BOARD_SLOTS;
 	if (owner[slot] && owner[slot] != export_id)
 		return -1;
 	struct ipc_board_ent *e = &mine->ent[slot];
@@ -160,7 +155,7 @@ ipc_board_publish(uint32_t export_id, int fd, uint64_t ino, uint64_t tag,
 void
 ipc_board_withdraw(int slot, uint32_t export_id)
 {
-	if (!mine || slot < 0 || (uint32_t)slot >= BOARD_SLOTS ||
+	if (!mine || slot < 0 || (uint32_t)slot >= IPC_BOARD_SLOTS ||
 	    owner[slot] != export_id)
 		return;
 	struct ipc_board_ent *e = &mine->ent[slot];
@@ -195,21 +190,21 @@ ipc_board_map(int fd, int32_t pid, uint64_t nonce, const void **out)
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	if (!S_ISREG(st.st_mode) || st.st_size != BOARD_BYTES ||
+	if (!S_ISREG(st.st_mode) || st.st_size != IPC_BOARD_BYTES ||
 	    st.st_uid != geteuid())
 		return -EPERM;
 	int seals = fcntl(fd, F_GET_SEALS);
 	if (seals < 0)
 		return -errno;
-	if ((seals & BOARD_SEALS) != BOARD_SEALS)
+	if ((seals & IPC_BOARD_SEALS) != IPC_BOARD_SEALS)
 		return -EPERM;
-	const struct board *b = mmap(NULL, BOARD_BYTES, PROT_READ, MAP_SHARED,
+	const struct board *b = mmap(NULL, IPC_BOARD_BYTES, PROT_READ, MAP_SHARED,
 				     fd, 0);
 	if (b == MAP_FAILED)
 		return -errno;
-	if (b->head.magic != BOARD_MAGIC || b->head.pid != pid ||
-	    b->head.nonce != nonce || b->head.slots != BOARD_SLOTS) {
-		munmap((void *)b, BOARD_BYTES);
+	if (b->head.magic != IPC_BOARD_MAGIC || b->head.pid != pid ||
+	    b->head.nonce != nonce || b->head.slots != IPC_BOARD_SLOTS) {
+		munmap((void *)b, IPC_BOARD_BYTES);
 		return -EPERM;
 	}
 	*out = b;
@@ -220,7 +215,7 @@ void
 ipc_board_unmap(const void *b)
 {
 	if (b)
-		munmap((void *)b, BOARD_BYTES);
+		munmap((void *)b, IPC_BOARD_BYTES);
 }
 
 uint64_t
@@ -231,7 +226,7 @@ ipc_board_vouch(const void *board, const struct ipc_desc *d,
 	if (!b || b->head.nonce != d->nonce || b->head.pid != d->pid ||
 	    !(d->flags & IPC_FLAG_TAGGED) || (d->flags & IPC_FLAG_DMABUF))
 		return 0;
-	const struct ipc_board_ent *e = &b->ent[d->export_id % BOARD_SLOTS];
+	const struct ipc_board_ent *e = &b->ent[d->export_id % IPC_BOARD_SLOTS];
 	uint64_t s = atomic_load_explicit(&e->seq, memory_order_acquire);
 	if (!s || (s & 1))
 		return 0;
@@ -262,6 +257,6 @@ ipc_board_still(const void *board, const struct ipc_desc *d, uint64_t seq)
 	/* After the take (a system call): its effects before this load. */
 	atomic_thread_fence(memory_order_seq_cst);
 	return b && seq && b->head.nonce == d->nonce && b->head.pid == d->pid &&
-	       atomic_load_explicit(&b->ent[d->export_id % BOARD_SLOTS].seq,
+	       atomic_load_explicit(&b->ent[d->export_id % IPC_BOARD_SLOTS].seq,
 				    memory_order_relaxed) == seq;
 }

@@ -327,6 +327,16 @@ taken(int r)
 	return r == -EBADF ? -ESTALE : r;
 }
 
+/* The slot of pid's pidfd, or -1 (pidfd_lock held). */
+static int
+pidfd_slot(int32_t pid)
+{
+	for (int i = 0; i < PIDFD_SLOTS; i++)
+		if (pidfds[i].fd > 0 && pidfds[i].pid == pid)
+			return i;
+	return -1;
+}
+
 /* Is d's exporter's board worth trying to map into slot i (pidfd_lock
  * held)? Not when the slot holds that process's board, or a try for that
  * process and board code failed; a process that exec'ed (same pid, new
@@ -347,32 +357,27 @@ pidfd_take(int32_t pid, int num, const struct ipc_desc *d,
 	   uint64_t *bseq)
 {
 	int r = -ESRCH;
-	bool found = false;
 	pthread_rwlock_rdlock(&pidfd_lock);
-	for (int i = 0; i < PIDFD_SLOTS; i++)
-		if (pidfds[i].fd > 0 && pidfds[i].pid == pid) {
-			found = true;
-			/* Roughly least recently used is enough: no locked
-			 * increment of the clock on every take. */
-			uint64_t now = atomic_load_explicit(
-				&pidfd_clock, memory_order_relaxed);
-			atomic_store_explicit(&pidfd_clock, now + 1,
-					      memory_order_relaxed);
-			atomic_store_explicit(&pidfds[i].used, now,
-					      memory_order_relaxed);
-			uint64_t seq = d ? ipc_board_vouch(pidfds[i].board, d,
-							   fi)
-					 : 0;
-			r = u_pidfd_getfd(pidfds[i].fd, num);
-			if (seq && r >= 0 &&
-			    ipc_board_still(pidfds[i].board, d, seq)) {
-				*vouched = true;
-				*bseq = seq;
-			}
-			if (d)
-				*board_want = board_untried(i, d);
-			break;
+	int k = pidfd_slot(pid);
+	bool found = k >= 0;
+	if (found) {
+		/* Roughly least recently used is enough: no locked increment
+		 * of the clock on every take. */
+		uint64_t now = atomic_load_explicit(&pidfd_clock,
+						    memory_order_relaxed);
+		atomic_store_explicit(&pidfd_clock, now + 1,
+				      memory_order_relaxed);
+		atomic_store_explicit(&pidfds[k].used, now,
+				      memory_order_relaxed);
+		uint64_t seq = d ? ipc_board_vouch(pidfds[k].board, d, fi) : 0;
+		r = u_pidfd_getfd(pidfds[k].fd, num);
+		if (seq && r >= 0 && ipc_board_still(pidfds[k].board, d, seq)) {
+			*vouched = true;
+			*bseq = seq;
 		}
+		if (d)
+			*board_want = board_untried(k, d);
+	}
 	pthread_rwlock_unlock(&pidfd_lock);
 	if (found && r != -ESRCH)
 		return taken(r);
@@ -432,14 +437,12 @@ board_holds(const struct ipc_desc *d, uint64_t seq)
 {
 	bool holds = false;
 	pthread_rwlock_rdlock(&pidfd_lock);
-	for (int i = 0; i < PIDFD_SLOTS; i++)
-		if (pidfds[i].fd > 0 && pidfds[i].pid == d->pid) {
-			struct pollfd pf = { .fd = pidfds[i].fd,
-					     .events = POLLIN };
-			holds = ipc_board_still(pidfds[i].board, d, seq) &&
-				poll(&pf, 1, 0) == 0;
-			break;
-		}
+	int i = pidfd_slot(d->pid);
+	if (i >= 0) {
+		struct pollfd pf = { .fd = pidfds[i].fd, .events = POLLIN };
+		holds = ipc_board_still(pidfds[i].board, d, seq) &&
+			poll(&pf, 1, 0) == 0;
+	}
 	pthread_rwlock_unlock(&pidfd_lock);
 	return holds;
 }
@@ -453,14 +456,11 @@ board_attach(const struct ipc_desc *d)
 {
 	int bfd = -ESRCH, pfd = 0;
 	pthread_rwlock_rdlock(&pidfd_lock);
-	for (int i = 0; i < PIDFD_SLOTS; i++)
-		if (pidfds[i].fd > 0 && pidfds[i].pid == d->pid) {
-			if (board_untried(i, d)) {
-				pfd = pidfds[i].fd;
-				bfd = u_pidfd_getfd(pfd, (int)d->device - 1);
-			}
-			break;
-		}
+	int i = pidfd_slot(d->pid);
+	if (i >= 0 && board_untried(i, d)) {
+		pfd = pidfds[i].fd;
+		bfd = u_pidfd_getfd(pfd, (int)d->device - 1);
+	}
 	pthread_rwlock_unlock(&pidfd_lock);
 	if (!pfd)
 		return false;
@@ -479,20 +479,18 @@ board_attach(const struct ipc_desc *d)
 		      strerror(-err));
 	bool mapped = false;
 	pthread_rwlock_wrlock(&pidfd_lock);
-	for (int i = 0; i < PIDFD_SLOTS; i++)
-		if (pidfds[i].fd == pfd && pidfds[i].pid == d->pid) {
-			if (!board_untried(i, d))
-				break; /* another thread's try, meanwhile */
-			pidfds[i].board_nonce = d->nonce;
-			pidfds[i].board_code = d->device;
-			if (b) { /* replaces a board of the pid's old image */
-				const void *was = pidfds[i].board;
-				pidfds[i].board = b;
-				b = was;
-				mapped = true;
-			}
-			break;
+	i = pidfd_slot(d->pid);
+	/* Still the slot it was, and no other thread's try meanwhile. */
+	if (i >= 0 && pidfds[i].fd == pfd && board_untried(i, d)) {
+		pidfds[i].board_nonce = d->nonce;
+		pidfds[i].board_code = d->device;
+		if (b) { /* replaces a board of the pid's old image */
+			const void *was = pidfds[i].board;
+			pidfds[i].board = b;
+			b = was;
+			mapped = true;
 		}
+	}
 	pthread_rwlock_unlock(&pidfd_lock);
 	ipc_board_unmap(b);
 	return mapped;

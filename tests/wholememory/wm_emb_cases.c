@@ -515,7 +515,6 @@ make_opt(struct ref *R)
 	return o;
 }
 
-/* The states of e against the reference (bitwise). */
 /* steps of lr 0.25 / (step + 1) on e and on the reference R: after
  * each, every element of the table is R's, bit for bit */
 static void
@@ -531,6 +530,7 @@ steps_exact(wholememory_embedding_t e, struct ref *R, int steps,
 	}
 }
 
+/* The states of e against the reference (bitwise). */
 static void
 check_states(wholememory_embedding_t e, struct ref *R)
 {
