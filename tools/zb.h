@@ -66,6 +66,16 @@ zb_keep(const void *p)
 	__asm__ volatile("" : : "r"(p) : "memory");
 }
 
+/* Children compared with one another run on one CPU. zb_pin() pins this
+ * process, and so every child it starts until zb_unpin(), to the CPU it
+ * is running on, and returns that CPU (-1: left as it was). A VM's vCPUs
+ * need not be equally fast (each shares a host core with other work): on
+ * the 2-vCPU VM of the README's figures one ran the validation layer's
+ * pair 1.5x slower than the other, so an "on" and an "off" child that
+ * landed on different vCPUs gave ratios from 1.4x to 3.4x for one build. */
+int zb_pin(void);
+void zb_unpin(void);
+
 /* Medians (sorts v). */
 double zb_median(double *v, int n);
 

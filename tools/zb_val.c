@@ -127,6 +127,31 @@ count_findings(const char *path)
 	return n;
 }
 
+/* One child of the validation section, layer on or off: false (and a
+ * skip printed) when it failed or ran on the wrong loader or layers. */
+static bool
+val_child(int on, const char *const env[], const char *ours,
+	  struct zb_kv *kv)
+{
+	int st = zb_child_run("val", env, kv);
+	const char *used = zb_kv_str(kv, "loader");
+	if (st || !zb_kv_str(kv, "props")) {
+		zb_child_failed("validation", "all", kv, st);
+		return false;
+	}
+	if (!used || strncmp(used, ours, strlen(ours))) {
+		zb_skip("validation", "all", "the child ran on %s, not "
+			"zemem's loader in %s", used ? used : "?", ours);
+		return false;
+	}
+	if (zb_kv_num(kv, "layer") != on) {
+		zb_skip("validation", "all", "the loader %s the validation "
+			"layer", on ? "did not insert" : "inserted");
+		return false;
+	}
+	return true;
+}
+
 void
 zb_val(void)
 {
@@ -162,38 +187,27 @@ zb_val(void)
 	env_on[k] = NULL;
 	double v[2][OP_COUNT][MAX_ROUNDS];
 	struct zb_kv kv;
-	for (int r = 0; r < rounds; r++) {
-		for (int on = 0; on < 2; on++) {
-			int st = zb_child_run("val", on ? env_on : env_off,
-					      &kv);
-			const char *used = zb_kv_str(&kv, "loader");
-			if (st || !zb_kv_str(&kv, "props")) {
-				zb_child_failed("validation", "all", &kv, st);
-				return;
-			}
-			if (!used || strncmp(used, ours, strlen(ours))) {
-				zb_skip("validation", "all", "the child ran on "
-					"%s, not zemem's loader in %s",
-					used ? used : "?", ours);
-				return;
-			}
-			if (zb_kv_num(&kv, "layer") != on) {
-				zb_skip("validation", "all", "the loader %s the "
-					"validation layer", on ? "did not insert"
-					: "inserted");
-				return;
-			}
-			for (int op = 0; op < OP_COUNT; op++)
-				v[on][op][r] = zb_kv_num(&kv, op_keys[op]);
-		}
-	}
+	int cpu = zb_pin();
+	bool ok = true;
+	for (int r = 0; ok && r < rounds; r++)
+		for (int on = 0; ok && on < 2; on++)
+			if ((ok = val_child(on, on ? env_on : env_off, ours,
+					    &kv)))
+				for (int op = 0; op < OP_COUNT; op++)
+					v[on][op][r] = zb_kv_num(&kv,
+								 op_keys[op]);
+	zb_unpin();
+	if (!ok)
+		return;
 	int findings = count_findings(log);
 	for (int op = 0; op < OP_COUNT; op++) {
-		char p[200];
-		snprintf(p, sizeof(p), "%s x %s trials in %d child pair(s), "
+		char p[220], on_cpu[24] = "";
+		if (cpu >= 0)
+			snprintf(on_cpu, sizeof(on_cpu), " on cpu %d", cpu);
+		snprintf(p, sizeof(p), "%s x %s trials in %d child pair(s)%s, "
 			 "%d live; switches %s; %d finding(s); target <= 2x",
 			 zb_kv_str(&kv, "iters"), zb_kv_str(&kv, "trials"),
-			 rounds, LIVE,
+			 rounds, on_cpu, LIVE,
 			 user_switches ? "from the environment"
 				       : "params+lifetime+leak",
 			 findings);

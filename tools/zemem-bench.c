@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -198,6 +199,35 @@ zb_median(double *v, int n)
 		return NAN;
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- one CPU for children compared with one another ------------------ */
+
+static cpu_set_t pin_saved;
+static bool pinned;
+
+int
+zb_pin(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t one;
+	if (pinned || cpu < 0 ||
+	    sched_getaffinity(0, sizeof(pin_saved), &pin_saved))
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(0, sizeof(one), &one))
+		return -1;
+	pinned = true;
+	return cpu;
+}
+
+void
+zb_unpin(void)
+{
+	if (pinned)
+		sched_setaffinity(0, sizeof(pin_saved), &pin_saved);
+	pinned = false;
 }
 
 /* ---- temporary folder -------------------------------------------------- */
