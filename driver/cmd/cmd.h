@@ -64,6 +64,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "amap/amap.h"
@@ -196,10 +198,17 @@ struct _ze_command_queue_handle_t {
 	pthread_mutex_t lock;
 	pthread_cond_t work_cond;      /* worker: a batch arrived, or stop */
 	pthread_cond_t done_cond;      /* synchronizers: a batch completed */
-	struct cmd_batch *head, *tail; /* FIFO (lock) */
-	_Atomic uint64_t submitted;    /* last ticket handed out (lock) */
-	_Atomic uint64_t started;      /* ticket the worker last took up */
-	_Atomic uint64_t completed;    /* last ticket finished */
+	/* Lines of their own (the queue is 64-aligned): an idle worker
+	 * spins on submitted and then started, a synchronizer on
+	 * completed, and the FIFO's stores (submit, steal, end of batch)
+	 * go to another line, so they do not take a spinner's line away
+	 * from it each time. */
+	_Alignas(64) _Atomic uint64_t submitted; /* last ticket handed out
+						  * (lock) */
+	_Atomic uint64_t started;      /* ticket last taken up (worker or
+					* stealer) */
+	_Alignas(64) _Atomic uint64_t completed; /* last ticket finished */
+	_Alignas(64) struct cmd_batch *head, *tail; /* FIFO (lock) */
 	uint64_t wake_at;              /* lowest ticket a sleeping
 					* synchronizer waits for (lock) */
 	bool inline_busy;              /* a synchronizer runs a stolen
@@ -410,6 +419,10 @@ cmd_spin_cap(uint64_t timeout, uint64_t budget)
  * in this process or another. */
 void cmd_event_signal(struct _ze_event_handle_t *e, uint64_t start,
 		      uint64_t end, uint32_t status);
+/* The time for e's timestamps: u_now_ns() where they can be read (its
+ * pool has a kernel timestamp flag; an IPC pool has its exporter's
+ * flags), else 0, which saves a clock read or two per op. */
+uint64_t cmd_event_now(const struct _ze_event_handle_t *e);
 void cmd_event_reset(struct _ze_event_handle_t *e);
 /* ZE_RESULT_SUCCESS (signalled), NOT_READY, or ERROR_DEVICE_LOST
  * (signalled by work that faulted). */
@@ -570,6 +583,23 @@ ze_result_t cmd_list_submit(struct _ze_command_list_handle_t *l,
 void cmd_op_release(struct cmd_op *op);
 /* Releases a finished batch: list references, fence, op. */
 void cmd_batch_free(struct cmd_batch *b);
+/* Zeroed memory for what each submission allocates (batches, their list
+ * arrays, an op's waits), as calloc(n, size). Not calloc itself: glibc's
+ * (2.36) calloc never takes from the thread's cache that free fills, so
+ * once that cache was full every free of such a block went to the arena,
+ * merged into its top and consolidated the arena. */
+static inline void *
+cmd_zalloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	void *p = malloc(n * size);
+	/* Keeps the compiler from folding malloc + memset into calloc. */
+	__asm__("" : "+r"(p));
+	if (p)
+		memset(p, 0, n * size);
+	return p;
+}
 
 /* cmd_append.c: nothing shared beyond the entry points (cmd_api.h). */
 

@@ -67,7 +67,7 @@ begin(struct append *a, ze_command_list_handle_t h, ze_event_handle_t hSignal,
 	if (!r && a->op.signal && a->op.signal->cb)
 		r = cmd_cb_check_append(a->op.signal, false);
 	if (!r && nwait) {
-		a->op.wait = calloc(nwait, sizeof(*a->op.wait));
+		a->op.wait = cmd_zalloc(nwait, sizeof(*a->op.wait));
 		if (!a->op.wait)
 			r = DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 				     "no memory for %u wait events", nwait);
@@ -595,9 +595,9 @@ cmd_zeCommandListImmediateAppendCommandListsExp(
 			     (void *)a.l);
 		goto err;
 	}
-	b = calloc(1, sizeof(*b));
+	b = cmd_zalloc(1, sizeof(*b));
 	if (b)
-		b->lists = calloc(numCommandLists, sizeof(*b->lists));
+		b->lists = cmd_zalloc(numCommandLists, sizeof(*b->lists));
 	if (!b || !b->lists) {
 		r = DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 			     "no memory for %u lists", numCommandLists);

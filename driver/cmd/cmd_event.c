@@ -371,7 +371,7 @@ cmd_zeEventHostSignal(ze_event_handle_t hEvent)
 			     "event %p is counter-based: only the ops it is "
 			     "appended to signal it", (void *)e);
 	} else {
-		uint64_t now = u_now_ns();
+		uint64_t now = cmd_event_now(e);
 		cmd_event_signal(e, now, now, 0);
 	}
 	cmd_obj_put(&e->obj);

@@ -407,7 +407,7 @@ run_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 		cmd_skip_op(op);
 		return -EFAULT;
 	}
-	uint64_t start = op->signal ? u_now_ns() : 0;
+	uint64_t start = op->signal ? cmd_event_now(op->signal) : 0;
 	bool data;
 	if (op->probe & (CMD_SYS_DST | CMD_SYS_SRC)) {
 		if (guarded_data(op, &data)) {
@@ -426,7 +426,8 @@ run_op(struct _ze_command_queue_handle_t *q, struct cmd_batch *b,
 			cmd_event_reset(op->signal);
 		else
 			cmd_event_signal(op->signal, start,
-					 data ? u_now_ns() : start, 0);
+					 data ? cmd_event_now(op->signal)
+					      : start, 0);
 	}
 	return 0;
 }

@@ -291,7 +291,7 @@ ze_result_t
 cmd_list_add(struct _ze_command_list_handle_t *l, struct cmd_op *op)
 {
 	if (l->immediate) {
-		struct cmd_batch *b = calloc(1, sizeof(*b));
+		struct cmd_batch *b = cmd_zalloc(1, sizeof(*b));
 		if (!b) {
 			cmd_op_release(op);
 			return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,

@@ -141,7 +141,9 @@ run_batch(struct _ze_command_queue_handle_t *q, struct cmd_batch *b)
 	} else {
 		/* Lists appended to an immediate list: its waits come
 		 * first, its signal after the last list. */
-		uint64_t start = u_now_ns();
+		struct _ze_event_handle_t *sig = b->has_op ? b->op.signal
+							   : NULL;
+		uint64_t start = sig ? cmd_event_now(sig) : 0;
 		if (b->has_op && b->op.nwait)
 			err = cmd_events_wait(b->op.wait, b->op.nwait, q);
 		for (uint32_t i = 0; i < b->nlists; i++) {
@@ -153,8 +155,8 @@ run_batch(struct _ze_command_queue_handle_t *q, struct cmd_batch *b)
 					err = cmd_exec_op(q, b, &l->ops[j]);
 			}
 		}
-		if (b->has_op && b->op.signal && err != -ECANCELED)
-			cmd_event_signal(b->op.signal, start, u_now_ns(),
+		if (sig && err != -ECANCELED)
+			cmd_event_signal(sig, start, cmd_event_now(sig),
 					 err ? CMD_SLOT_LOST : 0);
 	}
 	if (err == -EFAULT) {
@@ -222,8 +224,22 @@ worker_main(void *arg)
 		 * host that synchronizes at once runs it itself ("steal"). */
 		if (atomic_load_explicit(&q->submitted,
 					 memory_order_acquire) == seen &&
-		    cmd_spin_u64(&q->submitted, seen + 1, CMD_SPIN_IDLE_NS))
-			cmd_spin_u64(&q->started, seen + 1, CMD_SPIN_GRACE_NS);
+		    cmd_spin_u64(&q->submitted, seen + 1, CMD_SPIN_IDLE_NS) &&
+		    cmd_spin_u64(&q->started, seen + 1, CMD_SPIN_GRACE_NS)) {
+			/* A synchronizer stole every ticket after `seen`
+			 * (only it starts tickets this worker did not
+			 * take): look for the next one without the lock,
+			 * which the stealer takes to finish its batch (a
+			 * worker in its way costs both a futex round trip,
+			 * each a microsecond on a VM). */
+			uint64_t st = atomic_load_explicit(
+				&q->started, memory_order_acquire);
+			if (atomic_load_explicit(&q->submitted,
+						 memory_order_acquire) == st) {
+				seen = st;
+				continue;
+			}
+		}
 		pthread_mutex_lock(&q->lock);
 		struct cmd_batch *b = q->inline_busy ? NULL : q->head;
 		if (!b) {
@@ -367,7 +383,11 @@ cmd_queue_create(struct _ze_context_handle_t *ctx,
 		 struct _ze_command_queue_handle_t **out)
 {
 	cmd_sync_init();
-	struct queue_box *box = calloc(1, sizeof(*box));
+	size_t bsize = (sizeof(struct queue_box) + 63) & ~(size_t)63;
+	struct queue_box *box = aligned_alloc(_Alignof(struct queue_box),
+					      bsize);
+	if (box)
+		memset(box, 0, sizeof(*box));
 	if (!box)
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 				"no memory for a queue");
@@ -640,9 +660,9 @@ cmd_zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
 	struct _ze_command_queue_handle_t *q;
 	CMD_GET(q, cmd_queue_get, hCommandQueue, "hCommandQueue");
 	ze_result_t r;
-	struct cmd_batch *b = calloc(1, sizeof(*b));
+	struct cmd_batch *b = cmd_zalloc(1, sizeof(*b));
 	struct _ze_command_list_handle_t **lists =
-		calloc(numCommandLists, sizeof(*lists));
+		cmd_zalloc(numCommandLists, sizeof(*lists));
 	if (!b || !lists) {
 		free(b);
 		free(lists);

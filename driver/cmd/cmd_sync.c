@@ -174,6 +174,14 @@ futex(_Atomic uint32_t *word, int op, bool shared, uint32_t val,
 	return syscall(SYS_futex, (uint32_t *)word, op, val, rel, NULL, 0);
 }
 
+uint64_t
+cmd_event_now(const struct _ze_event_handle_t *e)
+{
+	return e->pool->flags & (ZE_EVENT_POOL_FLAG_KERNEL_TIMESTAMP |
+				 ZE_EVENT_POOL_FLAG_KERNEL_MAPPED_TIMESTAMP)
+		? u_now_ns() : 0;
+}
+
 void
 cmd_event_signal(struct _ze_event_handle_t *e, uint64_t start, uint64_t end,
 		 uint32_t status)

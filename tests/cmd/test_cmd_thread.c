@@ -161,6 +161,60 @@ START_TEST(test_thread_shared_queue_synchronize)
 }
 END_TEST
 
+/* A host that synchronizes at once runs its batch itself (steal), and the
+ * idle worker then looks for the next ticket without the queue's lock:
+ * what comes after a stolen batch must still run on the worker, whether
+ * it was queued behind it before the steal (even rounds) or after the
+ * steal ended (odd rounds). The second copy is only polled (a wait with
+ * a timeout never steals), so only the worker can complete it. */
+static void
+append_copy(ze_command_list_handle_t imm, char *dst, const char *src,
+	    ze_event_handle_t ev)
+{
+	ck_assert_int_eq(zt.list.pfnAppendMemoryCopy(imm, dst, src, 256, ev,
+						     0, NULL),
+			 ZE_RESULT_SUCCESS);
+}
+
+START_TEST(test_thread_worker_runs_after_steal)
+{
+	ze_command_list_handle_t imm =
+		tc_imm(ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS);
+	ze_event_pool_handle_t pool = tc_pool(ZE_EVENT_POOL_FLAG_HOST_VISIBLE,
+					      2);
+	ze_event_handle_t a = tc_event(pool, 0), b = tc_event(pool, 1);
+	char src[2][256], dst[2][256];
+	for (int r = 0; r < 200; r++) {
+		for (int k = 0; k < 2; k++) {
+			tc_pattern(src[k], 256, (unsigned)(2 * r + k));
+			memset(dst[k], 0, 256);
+		}
+		append_copy(imm, dst[0], src[0], a);
+		if (r % 2 == 0)
+			append_copy(imm, dst[1], src[1], b);
+		ck_assert_int_eq(zt.event.pfnHostSynchronize(a, UINT64_MAX),
+				 ZE_RESULT_SUCCESS);
+		if (r % 2)
+			append_copy(imm, dst[1], src[1], b);
+		uint64_t end = tc_now_ns() + 10000000000ull;
+		ze_result_t st;
+		while ((st = zt.event.pfnHostSynchronize(b, 1000000)) ==
+			       ZE_RESULT_NOT_READY &&
+		       tc_now_ns() < end)
+			;
+		ck_assert_int_eq(st, ZE_RESULT_SUCCESS);
+		ck_assert(tc_check_pattern(dst[0], 256, (unsigned)(2 * r)));
+		ck_assert(tc_check_pattern(dst[1], 256, (unsigned)(2 * r + 1)));
+		ck_assert_int_eq(zt.event.pfnHostReset(a), ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.event.pfnHostReset(b), ZE_RESULT_SUCCESS);
+	}
+	ck_assert_int_eq(zt.event.pfnDestroy(a), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event.pfnDestroy(b), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.event_pool.pfnDestroy(pool), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(zt.list.pfnDestroy(imm), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
 /* ---- producer / consumer chain ---------------------------------------- */
 
 enum { STAGES = 5, CROUNDS = 20, CSZ = 256 * 1024 };
@@ -253,6 +307,7 @@ tc_case_thread(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_thread_many_lists_many_queues);
 	tcase_add_test(tc, test_thread_shared_queue_synchronize);
+	tcase_add_test(tc, test_thread_worker_runs_after_steal);
 	tcase_add_test(tc, test_thread_producer_consumer_chain);
 	return tc;
 }
