@@ -428,10 +428,14 @@ START_TEST(test_open_corrupted_or_truncated)
 			ck_assert_int_eq(open_h(b, &q), R_ARG);
 		}
 	}
-	/* Truncated: everything from byte k on is lost. */
+	/* Truncated: everything from byte k on is lost. Where those bytes
+	 * were zero already nothing is lost (the checksum's top byte is 0
+	 * in one handle of 256): that handle is h itself, and opens. */
 	for (size_t k = 0; k < sizeof(h); k++) {
 		b = h;
 		memset(b.data + k, 0, sizeof(h) - k);
+		if (!memcmp(&b, &h, sizeof(h)))
+			continue;
 		ck_assert_int_eq(open_h(b, &q), R_ARG);
 	}
 	put(h);
