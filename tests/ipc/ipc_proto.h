@@ -27,7 +27,10 @@
  * (rep.value its inode, rep.pad its fd); 'I' hold size silent connections
  * to the broker of cmd.h's exporter (rep.result: how many); 'S' install a
  * seccomp filter: pidfd_getfd fails with EPERM, prctl(PR_SET_PTRACER,
- * PR_SET_PTRACER_ANY) kills the helper.
+ * PR_SET_PTRACER_ANY) kills the helper; 'k' clear the carriers of the
+ * last 'A' export's file (position 4096, access time 1 s): only the
+ * exporter's board can vouch for it then; 'x' answer, then exec itself
+ * (the same pid, a new driver: state from before is gone).
  */
 #ifndef ZEMEM_IPC_PROTO_H
 #define ZEMEM_IPC_PROTO_H

@@ -840,6 +840,36 @@ START_TEST(test_auth_board_of_fork_child)
 }
 END_TEST
 
+START_TEST(test_auth_board_after_exec)
+{
+	/* An exporter that execs keeps its pid and makes a new board (the
+	 * old one closed by the exec, its fd number free to be reused): an
+	 * importer that had mapped the old one maps the new one, and opens
+	 * an export of the new image whose file carriers are cleared, so
+	 * that only the new board can vouch for it (without the board the
+	 * open is refused). */
+	struct peer x, v, nb;
+	start(&x, "pidfd", NULL);
+	struct ipc_rep a = cmd(&x, 'A', 0x31, SIZE, NULL);
+	ck_assert_int_eq(a.result, R_OK_);
+	start(&v, "pidfd", NULL);
+	opens_with(&v, 0x31, &a.h);
+	ck_assert_int_eq(cmd(&x, 'x', 0, 0, NULL).result, R_OK_);
+	struct ipc_rep b = cmd(&x, 'A', 0x32, SIZE, NULL);
+	ck_assert_int_eq(b.result, R_OK_);
+	struct ipc_desc da = decode(&a.h), db = decode(&b.h);
+	ck_assert_int_eq(db.pid, da.pid);
+	ck_assert_uint_ne(db.nonce, da.nonce);
+	ck_assert_int_eq(cmd(&x, 'k', 0, 0, NULL).result, R_OK_);
+	opens_with(&v, 0x32, &b.h);
+	start(&nb, "pidfd", "ZEMEM_IPC_BOARD=0");
+	ck_assert_int_eq(cmd(&nb, 'o', 0x32, SIZE, &b.h).result, R_ARG);
+	stop(&nb);
+	stop(&v);
+	stop(&x);
+}
+END_TEST
+
 static Suite *
 auth_suite(void)
 {
@@ -860,6 +890,7 @@ auth_suite(void)
 	tcase_add_test(tc, test_auth_board_checked);
 	tcase_add_test(tc, test_auth_board_fd_number_reused);
 	tcase_add_test(tc, test_auth_board_of_fork_child);
+	tcase_add_test(tc, test_auth_board_after_exec);
 	suite_add_tcase(s, tc);
 	return s;
 }
