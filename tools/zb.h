@@ -66,7 +66,8 @@ zb_keep(const void *p)
 	__asm__ volatile("" : : "r"(p) : "memory");
 }
 
-/* Children compared with one another run on one CPU. zb_pin() pins this
+/* Children compared with one another, and figures taken in turns with
+ * their baseline in this process, run on one CPU. zb_pin() pins this
  * process, and so every child it starts until zb_unpin(), to the CPU it
  * is running on, and returns that CPU (-1: left as it was). A VM's vCPUs
  * need not be equally fast (each shares a host core with other work): on

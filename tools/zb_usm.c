@@ -273,6 +273,11 @@ zb_usm(void)
 	int trials = zb.quick ? 5 : 15;
 	zb_section("usm", "alloc+free pairs and lookups through %s",
 		   tool_loader_path());
+	/* The figures and their baselines take turns in this process: on
+	 * one CPU, so a migration between vCPUs of unequal speed does not
+	 * land between a trial and its baseline. */
+	zb_pin();
 	pairs(trials);
 	lookups(trials);
+	zb_unpin();
 }
