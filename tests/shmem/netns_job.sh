@@ -44,6 +44,16 @@ command -v unshare >/dev/null 2>&1 || skip "no unshare (util-linux)"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun (openmpi-bin)"
 [ -x "$pe" ] || { echo "no $pe"; exit 1; }
 
+# What a run killed with SIGKILL (no trap runs) left behind: namespaces
+# zsh-<pid>-* of a pid that is gone, with no process left in them.
+for ns in $(ip netns list 2>/dev/null | sed -n 's/^\(zsh-[0-9]*-[a-z0-9]*\).*/\1/p'); do
+	owner=${ns#zsh-}; owner=${owner%%-*}
+	[ -d "/proc/$owner" ] && continue
+	[ -n "$(ip netns pids "$ns" 2>/dev/null)" ] && continue
+	ip netns del "$ns" 2>/dev/null &&
+		echo "netns_job: removed $ns, left by a run of pid $owner that is gone"
+done
+
 tag="zsh-$$"
 tmp=$(mktemp -d "/tmp/$tag.XXXXXX") || exit 1
 created=""
