@@ -190,20 +190,20 @@ zb_val(void)
 	int cpu = zb_pin();
 	bool ok = true;
 	for (int r = 0; ok && r < rounds; r++)
-		for (int on = 0; ok && on < 2; on++)
-			if ((ok = val_child(on, on ? env_on : env_off, ours,
-					    &kv)))
-				for (int op = 0; op < OP_COUNT; op++)
-					v[on][op][r] = zb_kv_num(&kv,
-								 op_keys[op]);
+		for (int on = 0; ok && on < 2; on++) {
+			ok = val_child(on, on ? env_on : env_off, ours, &kv);
+			for (int op = 0; ok && op < OP_COUNT; op++)
+				v[on][op][r] = zb_kv_num(&kv, op_keys[op]);
+		}
 	zb_unpin();
 	if (!ok)
 		return;
 	int findings = count_findings(log);
+	char on_cpu[24] = "";
+	if (cpu >= 0)
+		snprintf(on_cpu, sizeof(on_cpu), " on cpu %d", cpu);
 	for (int op = 0; op < OP_COUNT; op++) {
-		char p[220], on_cpu[24] = "";
-		if (cpu >= 0)
-			snprintf(on_cpu, sizeof(on_cpu), " on cpu %d", cpu);
+		char p[220];
 		snprintf(p, sizeof(p), "%s x %s trials in %d child pair(s)%s, "
 			 "%d live; switches %s; %d finding(s); target <= 2x",
 			 zb_kv_str(&kv, "iters"), zb_kv_str(&kv, "trials"),

@@ -393,7 +393,7 @@ void
 cmd_skip_op(struct cmd_op *op)
 {
 	if (op->signal && op->kind != CMD_OP_RESET) {
-		uint64_t now = u_now_ns();
+		uint64_t now = cmd_event_now(op->signal);
 		cmd_event_signal(op->signal, now, now, CMD_SLOT_LOST);
 	}
 }

@@ -386,11 +386,10 @@ cmd_queue_create(struct _ze_context_handle_t *ctx,
 	size_t bsize = (sizeof(struct queue_box) + 63) & ~(size_t)63;
 	struct queue_box *box = aligned_alloc(_Alignof(struct queue_box),
 					      bsize);
-	if (box)
-		memset(box, 0, sizeof(*box));
 	if (!box)
 		return DRV_FAIL(ZE_RESULT_ERROR_OUT_OF_HOST_MEMORY,
 				"no memory for a queue");
+	memset(box, 0, sizeof(*box));
 	struct _ze_command_queue_handle_t *q = &box->q;
 	q->ctx = ctx;
 	q->dev = dev;
