@@ -104,19 +104,41 @@ struct val_config {
 	bool tracking;  /* lifetime || leak: records are kept */
 	bool abort_on_error;
 	bool backtrace;
-	/* params, lifetime and leak on, backtrace off: the wrappers of the
-	 * hot entry points then run a copy of themselves compiled for
-	 * val_cfg_usual, where every switch is a constant. */
+	/* params, lifetime and leak on, backtrace off (mode 7): the hot
+	 * entry points' fast paths (the thread's hot context, val_hot)
+	 * apply. */
 	bool usual;
+	/* Backtrace off: params | lifetime << 1 | leak << 2 (1 to 7), the
+	 * index of the switches in val_cfg_modes; 0: backtraces on, or no
+	 * switch. The hot wrappers run a copy of themselves compiled for
+	 * each mode, so a call tests no switch at run time whichever of
+	 * them a user sets (ZE_ENABLE_PARAMETER_VALIDATION alone, the usual
+	 * setting of Intel's layer, included). */
+	unsigned mode;
 	int log_fd;     /* where findings go (2 = stderr) */
 };
 extern struct val_config val_cfg;   /* written once by val_init */
-/* The switches of a val_cfg with usual set (the hot paths read only the
- * switches, never abort_on_error or log_fd). */
-static const struct val_config val_cfg_usual = {
-	.enabled = true, .checks = true, .params = true, .lifetime = true,
-	.leak = true, .tracking = true, .usual = true,
+/* The switches of each mode (the hot paths read only the switches, never
+ * abort_on_error or log_fd). */
+#define VAL_MODE_PARAMS 1u
+#define VAL_MODE_LIFETIME 2u
+#define VAL_MODE_LEAK 4u
+#define VAL_MODE_USUAL 7u
+#define VAL_MODE_CFG(m)                                                     \
+	{ .enabled = true,                                                  \
+	  .checks = ((m) & (VAL_MODE_PARAMS | VAL_MODE_LIFETIME)) != 0,     \
+	  .params = ((m) & VAL_MODE_PARAMS) != 0,                           \
+	  .lifetime = ((m) & VAL_MODE_LIFETIME) != 0,                       \
+	  .leak = ((m) & VAL_MODE_LEAK) != 0,                               \
+	  .tracking = ((m) & (VAL_MODE_LIFETIME | VAL_MODE_LEAK)) != 0,     \
+	  .usual = (m) == VAL_MODE_USUAL, .mode = (m) }
+static const struct val_config val_cfg_modes[8] = {
+	{ .mode = 0 },  /* not used: mode 0 runs with val_cfg */
+	VAL_MODE_CFG(1), VAL_MODE_CFG(2), VAL_MODE_CFG(3),
+	VAL_MODE_CFG(4), VAL_MODE_CFG(5), VAL_MODE_CFG(6), VAL_MODE_CFG(7),
 };
+/* The switches of a val_cfg with usual set: the fast paths'. */
+#define val_cfg_usual (val_cfg_modes[VAL_MODE_USUAL])
 extern ze_dditable_t val_next;      /* the next layer (val_gen.c) */
 
 struct val_handle;
@@ -218,7 +240,7 @@ struct val_tcounts {
 extern pthread_mutex_t val_reg_lock;   /* reg_lock (val_leak.c) */
 extern __thread struct val_tcounts *val_tcounts
 	__attribute__((tls_model("initial-exec")));
-static inline void
+static inline __attribute__((always_inline)) void
 val_bump(_Atomic uint64_t *c, int delta)
 {
 	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) +
@@ -386,7 +408,7 @@ extern __thread char val_bias_self
 	__attribute__((tls_model("initial-exec")));
 /* This thread's token: its thread pointer (one load), or the address of
  * its val_bias_self; either is unique among live threads. */
-static inline const void *
+static inline __attribute__((always_inline)) const void *
 val_bias_me(void)
 {
 #if defined(__has_builtin) && defined(__x86_64__)
@@ -404,7 +426,7 @@ void val_spin_lock_slow(val_spin_t *l);
 bool val_spin_trylock_slow(val_spin_t *l);
 /* The owner's way in: busy first, then owner again (a revoker sets owner
  * before its membarrier and reads busy after it). */
-static inline bool
+static inline __attribute__((always_inline)) bool
 val_spin_enter_biased(val_spin_t *l, const void *me)
 {
 	if (atomic_load_explicit(&l->owner, memory_order_acquire) != me)
@@ -425,14 +447,14 @@ val_spin_trylock(val_spin_t *l)
 		return true;
 	return val_spin_trylock_slow(l);
 }
-static inline void
+static inline __attribute__((always_inline)) void
 val_spin_lock(val_spin_t *l)
 {
 	if (__builtin_expect(val_spin_enter_biased(l, val_bias_me()), 1))
 		return;
 	val_spin_lock_slow(l);
 }
-static inline void
+static inline __attribute__((always_inline)) void
 val_spin_unlock(val_spin_t *l)
 {
 	const void *me = val_bias_me();
@@ -469,12 +491,12 @@ struct val_shard {
 	uint32_t nfree;
 } __attribute__((aligned(64)));
 extern struct val_shard val_shards[VAL_SHARDS];
-static inline uint64_t
+static inline __attribute__((always_inline)) uint64_t
 val_mix(uintptr_t p)
 {
 	return (uint64_t)p * 0x9e3779b97f4a7c15ull;
 }
-static inline unsigned
+static inline __attribute__((always_inline)) unsigned
 val_shard_index(uintptr_t p)
 {
 	return (unsigned)(val_mix(p) >> (64 - VAL_SHARD_BITS));
@@ -483,7 +505,7 @@ val_shard_index(uintptr_t p)
  * it. The empty asm makes the compiler keep the pointer in a register:
  * otherwise it computes it again from the index after the lock's atomic
  * exchange (a few instructions on every allocation and free). */
-static inline struct val_shard *
+static inline __attribute__((always_inline)) struct val_shard *
 val_shard_of(uintptr_t p)
 {
 	struct val_shard *s = &val_shards[val_shard_index(p)];
@@ -491,7 +513,7 @@ val_shard_of(uintptr_t p)
 	return s;
 }
 /* Caller holds s->lock: the hashed record at base p (any state), or NULL. */
-static inline struct val_rec *
+static inline __attribute__((always_inline)) struct val_rec *
 val_shard_find(const struct val_shard *s, uintptr_t p)
 {
 	struct val_rec **b = s->buckets;
@@ -551,7 +573,7 @@ val_rec_evict(struct val_shard *s, struct val_rec *old, bool bts)
 	return s->stale.n >= VAL_STALE_MAX;
 }
 /* Caller holds the shard lock of r: r (FREED) leaves the quarantine. */
-static inline void
+static inline __attribute__((always_inline)) void
 val_rec_unquarantine(struct val_rec *r)
 {
 	val_shards[r->shard].qring[r->qslot] = NULL;
@@ -592,12 +614,12 @@ static inline uint64_t val_rec_id(enum val_kind kind);
 extern struct val_index val_mem_index;     /* USM and reservations */
 extern struct val_index val_import_index;  /* IPC imports */
 extern struct val_index val_map_index;     /* VMM mappings */
-static inline uintptr_t
+static inline __attribute__((always_inline)) uintptr_t
 val_rec_base(const struct val_rec *r)
 {
 	return r->base;
 }
-static inline uintptr_t
+static inline __attribute__((always_inline)) uintptr_t
 val_rec_end(const struct val_rec *r)
 {
 	return r->base + (r->size ? r->size : 1);
@@ -721,14 +743,14 @@ extern struct val_handle val_hot_none;
 extern __thread struct val_hot val_hot
 	__attribute__((tls_model("initial-exec")));
 /* h is the thread's hot context, live in the same life. */
-static inline bool
+static inline __attribute__((always_inline)) bool
 val_hot_ctx(const void *h)
 {
 	return h == val_hot.ctx &&
 	       atomic_load_explicit(&val_hot.ctx_hd->life,
 				    memory_order_acquire) == val_hot.ctx_life;
 }
-static inline bool
+static inline __attribute__((always_inline)) bool
 val_hot_dev(const void *h)
 {
 	return h == val_hot.dev &&
@@ -742,7 +764,7 @@ void val_hot_set_ctx(struct val_handle *hd, uint64_t gen,
 		     _Atomic uint64_t *n);
 /* hd (val_handle_find's) is a live device: it becomes the hot one. */
 bool val_hot_take_dev(struct val_handle *hd);
-static inline uint64_t
+static inline __attribute__((always_inline)) uint64_t
 val_rec_id(enum val_kind kind)
 {
 	struct val_hot *t = &val_hot;
@@ -751,7 +773,7 @@ val_rec_id(enum val_kind kind)
 	return val_rec_id_slow(kind);
 }
 
-static inline void
+static inline __attribute__((always_inline)) void
 val_count_ctx(const struct val_config *cfg, unsigned ep,
 	      struct val_handle *hd, int delta)
 {
@@ -775,7 +797,7 @@ val_count_ctx(const struct val_config *cfg, unsigned ep,
 
 /* A count of the hot paths: cn is val_hot.ctx_n when the wrapper found
  * the context hot (then it is hd's slot), else NULL. */
-static inline void
+static inline __attribute__((always_inline)) void
 val_count_hot(const struct val_config *cfg, unsigned ep,
 	      struct val_handle *hd, _Atomic uint64_t *cn, int delta)
 {
@@ -980,7 +1002,7 @@ void val_alloc_misaligned(const struct val_call *call,
 /* r, the hashed record at the base of a new allocation, can take it: it
  * is not live, and the new one is no longer (so it cannot overlap
  * another record). */
-static inline bool
+static inline __attribute__((always_inline)) bool
 val_alloc_can_revive(const struct val_rec *r, const struct val_alloc_req *q)
 {
 	return r && r->state != VAL_LIVE && q->size && q->size <= r->size;
@@ -1112,7 +1134,7 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 #define VAL_USM_KINDS                                                       \
 	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \
 	 (1u << VAL_KIND_SHARED))
-static inline bool
+static inline __attribute__((always_inline)) bool
 val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
 		unsigned expect)
 {
@@ -1180,7 +1202,7 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 }
 /* The end of a release: true when done; false when the next layer failed
  * and the caller must call val_release_undo. */
-static inline bool
+static inline __attribute__((always_inline)) bool
 val_release_end_try(const struct val_config *cfg, unsigned ep,
 		    struct val_handle *hctx, _Atomic uint64_t *cn,
 		    const struct val_release *rel, ze_result_t res)

@@ -40,7 +40,7 @@ chains' unknown stypes (val_out_note), and counts successful calls for the
 leak table. The wrappers of the hot entry
 points (inline hooks) do the same checks in the same order, but pack their
 arguments (VAL_CALL_<ep>, val_gen.h) only where a finding or a slow path
-needs them, run a copy of themselves compiled for the usual switches, and
+needs them, run a copy of themselves compiled for each set of switches, and
 take the thread's hot context and device (val_hot, val.h) for the lookup
 and the lifetime test when one load shows they are still live
 (write_inline_wrapper).
@@ -354,9 +354,9 @@ HKINDS = {
 def write_inline_wrapper(o, e, types):
     """The wrapper of an entry point whose hook is inline (a hot one): the
     same checks as write_source's, in the same order, in a body that takes
-    the switches as cfg, run with val_cfg_usual (constants: no switch is
-    tested again) when val_cfg.usual, else with val_cfg; the struct
-    val_call is built (VAL_CALL_<ep>) only where a finding or a slow path
+    the switches as cfg, run with the constant switches of the mode
+    (val_cfg_modes[val_cfg.mode]: no switch is tested again), or with
+    val_cfg where backtraces are on; the struct val_call is built (VAL_CALL_<ep>) only where a finding or a slow path
     needs it."""
     name, params, ret = e["name"], e["params"], e["ret"]
     names = ", ".join(n for _, n in params)
@@ -433,24 +433,31 @@ def write_inline_wrapper(o, e, types):
         o.append("\tif (cfg->leak && r == ZE_RESULT_SUCCESS)")
         o.append("\t\tval_count(VAL_EP_%s);" % name)
     o.append("\treturn r;\n}\n")
-    # With a fast path (val_fast_<ep> in val_hot.h), the usual path is
-    # its own function, which the fast path hands what it does not take.
+    # One copy of the body per mode (val_config.mode), a function of its
+    # own (its frame only as large as its switches need), where the
+    # switches are constants. The tables get the mode's (wt_<ep>, picked
+    # once by the getter), so a call pays no dispatch.
     fast = name in FAST
-    o.append("static %s ZE_APICALL%s\n%s_%s(%s)\n{" % (
-        ret, " __attribute__((noinline))" if fast else "",
-        "wu" if fast else "w", name, proto_params(params)))
-    o.append("\tif (__builtin_expect(val_cfg.usual, 1))")
-    o.append("\t\treturn wb_%s(&val_cfg_usual%s);" % (
-        name, ", " + names if params else ""))
-    o.append("\treturn wb_%s(&val_cfg%s);\n}\n" % (
-        name, ", " + names if params else ""))
+    for m in range(8):
+        o.append("static %s ZE_APICALL __attribute__((noinline))\n"
+                 "wm%d_%s(%s)\n{" % (ret, m, name, proto_params(params)))
+        o.append("\treturn wb_%s(%s%s);\n}\n" % (
+            name, "&val_cfg_modes[%d]" % m if m else "&val_cfg",
+            ", " + names if params else ""))
     if fast:
+        # The usual switches' wrapper: a fast path (val_fast_<ep> in
+        # val_hot.h) when the context is the thread's hot one (which only
+        # the usual switches fill in: val_hot_set_ctx), which hands what
+        # it does not take to the usual switches' copy.
         o.append("static %s ZE_APICALL\nw_%s(%s)\n{" % (
             ret, name, proto_params(params)))
-        # A hot context implies the usual switches (val_hot_set_ctx).
         o.append("\tif (__builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
-        o.append("\t\treturn val_fast_%s(%s, wu_%s);" % (name, names, name))
-        o.append("\treturn wu_%s(%s);\n}\n" % (name, names))
+        o.append("\t\treturn val_fast_%s(%s, wm7_%s);" % (name, names, name))
+        o.append("\treturn wm7_%s(%s);\n}\n" % (name, names))
+    o.append("static __typeof__(wm0_%s) *const wt_%s[8] = {" % (name, name))
+    o.append("\t" + ", ".join("wm%d_%s" % (m, name) for m in range(7)) +
+             ", %s_%s," % ("w" if fast else "wm7", name))
+    o.append("};\n")
 
 
 def write_source(path, eps, hooked, inline, tables, types, results,
@@ -577,6 +584,8 @@ def write_source(path, eps, hooked, inline, tables, types, results,
         o.append("\t(void)call;")
         o.append("\treturn r;\n}\n")
 
+    inline_eps = {e["name"] for e in eps
+                  if e["name"] in inline and e["ret"] == "ze_result_t"}
     for table, getter, fields in tables:
         o.append("ZE_DLLEXPORT ze_result_t ZE_APICALL")
         o.append("zeGet%sProcAddrTable(ze_api_version_t version,"
@@ -593,10 +602,12 @@ def write_source(path, eps, hooked, inline, tables, types, results,
                         if e["table"] == table and e["field"] == field)
             o.append("\tif ((uint32_t)version >= (uint32_t)ZE_MAKE_VERSION(%d, %d) &&"
                      % (ma, mi))
-            o.append("\t    table->%s && table->%s != w_%s) {" % (
-                field, field, name))
+            w = ("wt_%s[val_cfg.mode]" % name if name in inline_eps
+                 else "w_%s" % name)
+            o.append("\t    table->%s && table->%s != %s) {" % (
+                field, field, w))
             o.append("\t\tval_next.%s.%s = table->%s;" % (getter, field, field))
-            o.append("\t\ttable->%s = w_%s;" % (field, name))
+            o.append("\t\ttable->%s = %s;" % (field, w))
             o.append("\t}")
         o.append("\tval_unlock_next();")
         o.append("\treturn ZE_RESULT_SUCCESS;\n}\n")

@@ -57,19 +57,21 @@ val_hot_size_align(const struct val_alloc_req *q)
 	return q->size - 1 < fits && !(q->align & (q->align - 1));
 }
 
-/* The hooks get the switches (cfg: val_cfg, or val_cfg_usual where the
- * wrapper knows them) and the context's record (hctx) from the wrapper,
+/* The hooks get the switches (cfg: the constant switches of the
+ * wrapper's mode, val_cfg_modes[m], or val_cfg with backtraces on) and the
+ * context's record (hctx) from the wrapper,
  * not a struct val_call: CALL builds one, with the arguments, where a
  * finding or a slow path needs it. */
 
 /* ---- Allocations and zeMemFree ----
  * One body per entry point (val_alloc_<kind>, val_free) serves two
  * callers:
- *   - val_<ep>, the hook of the usual path (any switches): slow is NULL,
- *     hctx and cn are the wrapper's;
- *   - val_fast_<ep>, the fast path: w_<ep> (val_gen.c) runs it when the
- *     context is the thread's hot one (val_hot), which implies the usual
- *     switches (cfg VAL_FAST_CFG). slow is the usual path's wrapper, a
+ *   - val_<ep>, the hook of the wrappers of each mode (wm<m>_<ep>, any
+ *     switches): slow is NULL, hctx and cn are the wrapper's;
+ *   - val_fast_<ep>, the fast path: w_<ep> (val_gen.c; the tables get it
+ *     with the usual switches) runs it when the context is the thread's
+ *     hot one (val_hot), which implies the usual switches (cfg
+ *     VAL_FAST_CFG). slow is the usual switches' wrapper (wm7_<ep>), a
  *     quick check that fails hands it the untouched call, and hctx and cn
  *     are the hot context's, read where they are used (VAL_HD, VAL_CN), so
  *     that nothing but the arguments is kept across the next layer's

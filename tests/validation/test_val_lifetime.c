@@ -650,6 +650,75 @@ START_TEST(test_lifetime_off_passes_through)
 }
 END_TEST
 
+/* Each set of switches (loop index: bit 0 params, 1 lifetime, 2 leak
+ * checker, 3 backtraces) runs its own copy of the hot wrappers (the
+ * tables get the set's: val_cfg_modes): each checker acts exactly when
+ * its switch is on, on the first calls of a context and once it is hot
+ * alike. */
+START_TEST(test_every_switch_set)
+{
+	bool p = _i & 1, l = _i & 2, k = _i & 4;
+	char sw[5], *w = sw;
+	if (p)
+		*w++ = 'p';
+	if (l)
+		*w++ = 'l';
+	if (k)
+		*w++ = 'k';
+	if (_i & 8)
+		*w++ = 'b';
+	*w = '\0';
+	vt_setup(&c, sw);
+	int want_findings = 0, want_allocs = 0, want_frees = 0;
+	for (int round = 0; round < 3; round++) {
+		/* A NULL pptr: stopped by the parameter checks, else the
+		 * driver refuses it. */
+		ck_assert_int_eq(c.api.zeMemAllocHost(c.ctx, &hd, 64, 0, NULL),
+				 ZE_RESULT_ERROR_INVALID_NULL_POINTER);
+		want_allocs += !p;
+		want_findings += p;
+		/* Freed twice: stopped by the lifetime checks, else the
+		 * driver refuses it (and the layer stays quiet). */
+		void *q = alloc_host(64);
+		want_allocs++;
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, q), ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, q),
+				 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		want_frees += l ? 1 : 2;
+		want_findings += l;
+		/* An unknown flag in a device allocation's descriptor. */
+		ze_device_mem_alloc_desc_t bad = dd;
+		bad.flags = 0x100;
+		void *d = NULL;
+		ze_result_t r = c.api.zeMemAllocDevice(c.ctx, &bad, 4096, 0,
+						       c.dev, &d);
+		if (p) {
+			ck_assert_int_eq(r, ZE_RESULT_ERROR_INVALID_ENUMERATION);
+			want_findings++;
+		} else if (r == ZE_RESULT_SUCCESS) {
+			ck_assert_int_eq(c.api.zeMemFree(c.ctx, d),
+					 ZE_RESULT_SUCCESS);
+			want_frees++;
+		}
+		ck_assert_int_eq(vt_driver_allocs, want_allocs);
+		ck_assert_int_eq(vt_driver_frees, want_frees);
+		vt_assert_findings(want_findings);
+	}
+	/* The leak checker's table at the zeContextDestroy of a context
+	 * with a live allocation, only with the checker on. */
+	ze_context_handle_t other = new_context();
+	void *left = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 64, 0, &left),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeContextDestroy(other), ZE_RESULT_SUCCESS);
+	char *log = vt_log_read();
+	ck_assert_int_eq(strstr(log, "Check balance of create/destroy calls")
+				 != NULL, k);
+	ck_assert_int_eq(strstr(log, "zeMemAllocHost = 1     |") != NULL, k);
+	free(log);
+}
+END_TEST
+
 START_TEST(test_abort_on_first_finding)
 {
 	vt_setup(&c, "la");
@@ -680,6 +749,9 @@ suite(void)
 	tcase_add_test(t, test_shard_bias_handoff);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
+	/* 1 to 15: at least one of params, lifetime, leak (8 alone: none) */
+	tcase_add_loop_test(t, test_every_switch_set, 1, 8);
+	tcase_add_loop_test(t, test_every_switch_set, 9, 16);
 	suite_add_tcase(s, t);
 	t = tcase_create("handles");
 	tcase_add_test(t, test_context_use_after_destroy);
