@@ -262,21 +262,31 @@ enum fast_res {
 
 /* The allocators' common case, inline: descriptors checked by the caller
  * (no chains), a pooled size, the thread's cache ready (usm_fast.h), the
- * budget from the thread's credit on dev, taken last, when nothing else
- * can fail. FAST_MISS: the full path checks everything again and reports
- * what is wrong. Nothing here calls out, so the entry points need no
- * frame. */
+ * budget from the thread's credit on the device, taken last, when nothing
+ * else can fail. FAST_MISS: the full path checks everything again and
+ * reports what is wrong. Nothing here calls out, so the entry points need
+ * no frame.
+ * hdev is the caller's device handle as given (NULL: none; max_alloc is
+ * then the size limit), not yet checked: the thread's last owner
+ * (usm_owner_cached) is tested first, and only the full path, after
+ * drv_check_device (a device of c), makes an owner, so when the owner is
+ * (c, hdev) hdev is a device of c and may be read. A forged handle
+ * matches no owner and is never read. */
 static inline __attribute__((always_inline)) enum fast_res
 fast_alloc(struct _ze_context_handle_t *c, enum usm_kind kind,
-	   struct _ze_device_handle_t *dev, uint32_t ze_flags, size_t size,
+	   ze_device_handle_t hdev, uint32_t ze_flags, size_t size,
 	   size_t alignment, uint64_t max_alloc, void **pptr)
 {
 	struct usm_heap *h = drv_driver.heap;
 	struct usm_tcache *tc = usm_fast_tc(h);
-	if (size - 1 >= max_alloc || (alignment & (alignment - 1)) || !tc)
-		return FAST_MISS; /* size 0 wraps round; no cache yet */
-	struct tc_bin *b = usm_fast_bin(h, tc, kind, c, dev, ze_flags, size,
-					alignment);
+	if (!tc || !usm_owner_cached(h, tc, c, hdev, ze_flags, alignment))
+		return FAST_MISS; /* no cache yet, or another owner */
+	struct _ze_device_handle_t *dev = hdev;
+	if (dev)
+		max_alloc = dev->max_alloc;
+	if (size - 1 >= max_alloc || (alignment & (alignment - 1)))
+		return FAST_MISS; /* size 0 wraps round */
+	struct tc_bin *b = usm_fast_bin_owned(h, tc, kind, size, alignment);
 	if (USM_UNLIKELY(!b))
 		return FAST_MISS;
 	/* The credit is read before the pop and written after it: the pop's
@@ -365,18 +375,11 @@ drv_zeMemAllocShared(ze_context_handle_t hContext,
 	 * again which one it is. */
 	enum fast_res r = FAST_MISS;
 	if (USM_LIKELY(drv_context_live(hContext) && pptr &&
-		       shared_descs_ok(device_desc, host_desc))) {
-		uint32_t flags = device_desc->flags | (host_desc->flags << 8);
-		struct _ze_device_handle_t *fd;
-		if (!hDevice)
-			r = fast_alloc(hContext, USM_KIND_SHARED, NULL, flags,
-				       size, alignment,
-				       drv_devices[0].max_alloc, pptr);
-		else if ((fd = drv_device_get(hDevice)) &&
-			 drv_context_has_device(hContext, fd))
-			r = fast_alloc(hContext, USM_KIND_SHARED, fd, flags,
-				       size, alignment, fd->max_alloc, pptr);
-	}
+		       shared_descs_ok(device_desc, host_desc)))
+		r = fast_alloc(hContext, USM_KIND_SHARED, hDevice,
+			       device_desc->flags | (host_desc->flags << 8),
+			       size, alignment, drv_devices[0].max_alloc,
+			       pptr);
 	if (USM_LIKELY(r == FAST_DONE))
 		return ZE_RESULT_SUCCESS;
 	if (r == FAST_SHORT)
@@ -434,19 +437,17 @@ drv_zeMemAllocDevice(ze_context_handle_t hContext,
 		     const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	struct _ze_context_handle_t *fc = hContext;
-	struct _ze_device_handle_t *fd;
-	if (USM_LIKELY(drv_context_live(hContext) &&
-		       (fd = drv_device_get(hDevice)) && device_desc && pptr &&
-		       drv_context_has_device(fc, fd) &&
+	/* hDevice is read only once fast_alloc found it is an owner's. */
+	if (USM_LIKELY(drv_context_live(hContext) && hDevice && device_desc &&
+		       pptr &&
 		       device_desc->stype ==
 			       ZE_STRUCTURE_TYPE_DEVICE_MEM_ALLOC_DESC &&
 		       !device_desc->pNext &&
 		       !(device_desc->flags & ~DEVICE_FLAGS_ALL) &&
 		       !device_desc->ordinal)) {
-		enum fast_res r = fast_alloc(fc, USM_KIND_DEVICE, fd,
-					     device_desc->flags, size,
-					     alignment, fd->max_alloc, pptr);
+		enum fast_res r = fast_alloc(hContext, USM_KIND_DEVICE,
+					     hDevice, device_desc->flags, size,
+					     alignment, 0, pptr);
 		if (USM_LIKELY(r == FAST_DONE))
 			return ZE_RESULT_SUCCESS;
 		if (r == FAST_SHORT)
@@ -484,12 +485,11 @@ drv_zeMemAllocHost(ze_context_handle_t hContext,
 		   const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		   size_t alignment, void **pptr)
 {
-	struct _ze_context_handle_t *fc = hContext;
 	if (USM_LIKELY(drv_context_live(hContext) && host_desc && pptr &&
 		       host_desc->stype ==
 			       ZE_STRUCTURE_TYPE_HOST_MEM_ALLOC_DESC &&
 		       !host_desc->pNext && host_flags_ok(host_desc->flags)) &&
-	    fast_alloc(fc, USM_KIND_HOST, NULL, host_desc->flags, size,
+	    fast_alloc(hContext, USM_KIND_HOST, NULL, host_desc->flags, size,
 		       alignment, drv_devices[0].max_alloc,
 		       pptr) == FAST_DONE)
 		return ZE_RESULT_SUCCESS;

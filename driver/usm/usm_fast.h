@@ -108,17 +108,18 @@ usm_fast_credit(struct usm_tcache *tc)
 	return tc->credit;
 }
 
-/* The checks of usm_fast_alloc (align 0 or a power of two, as for
- * usm_alloc_plain): the bin that would serve the request, or NULL (a
- * miss: nothing changed). */
+/* usm_fast_bin after the owner test (usm_owner_cached passed): the bin
+ * that would serve the request, or NULL (a miss: nothing changed). */
 static inline __attribute__((always_inline)) struct tc_bin *
-usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
-	     void *ctx, void *dev, uint32_t ze_flags, size_t size, size_t align)
+usm_fast_bin_owned(struct usm_heap *h, struct usm_tcache *tc,
+		   enum usm_kind kind, size_t size, size_t align)
 {
-	if (USM_UNLIKELY(!usm_owner_cached(h, tc, ctx, dev, ze_flags, align)))
-		return NULL;
 	struct tc_bin *b;
-	if (kind == USM_KIND_HOST &&
+	if (kind == USM_KIND_SHARED &&
+	    USM_LIKELY(size <= USM_FAST_MAX && align <= USM_DEFAULT_ALIGN)) {
+		b = (struct tc_bin *)((char *)tc->bin +
+				      usm_fast_shared_bin[(size + 15) >> 4]);
+	} else if (kind == USM_KIND_HOST &&
 	    USM_LIKELY(size <= USM_FAST_MAX && align <= USM_DEFAULT_ALIGN)) {
 		/* A small host request (align 16 or less: a page class fits
 		 * it too): its bin's offset from the heap's table, which
@@ -137,6 +138,18 @@ usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
 	if (USM_UNLIKELY(!b->n || tc->id_next == tc->id_end))
 		return NULL;
 	return b;
+}
+
+/* The checks of usm_fast_alloc (align 0 or a power of two, as for
+ * usm_alloc_plain): the bin that would serve the request, or NULL (a
+ * miss: nothing changed). */
+static inline __attribute__((always_inline)) struct tc_bin *
+usm_fast_bin(struct usm_heap *h, struct usm_tcache *tc, enum usm_kind kind,
+	     void *ctx, void *dev, uint32_t ze_flags, size_t size, size_t align)
+{
+	if (USM_UNLIKELY(!usm_owner_cached(h, tc, ctx, dev, ze_flags, align)))
+		return NULL;
+	return usm_fast_bin_owned(h, tc, kind, size, align);
 }
 
 /* The rest of usm_fast_alloc, after usm_fast_bin found b: the new block. */

@@ -77,6 +77,7 @@ small_size(unsigned c)
 /* class of sizes up to 1024 by ceil(size / 16): classes there are
  * multiples of 16. Written once (usm_classes_init). */
 uint8_t usm_fast_class[USM_FAST_MAX / 16 + 1];
+uint32_t usm_fast_shared_bin[USM_FAST_MAX / 16 + 1];
 static pthread_once_t classes_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -84,6 +85,13 @@ classes_fill(void)
 {
 	for (unsigned i = 1; i <= USM_FAST_MAX / 16; i++)
 		usm_fast_class[i] = (uint8_t)small_class(i * 16);
+	/* shared blocks are never page-isolated: their small class's bin,
+	 * as usm_fast_arena picks it (index 0, size 0, never asked) */
+	for (unsigned i = 0; i <= USM_FAST_MAX / 16; i++)
+		usm_fast_shared_bin[i] =
+			(uint32_t)(((USM_KIND_SHARED - 1) * USM_NCLS +
+				    usm_fast_class[i ? i : 1]) *
+				   sizeof(struct tc_bin));
 }
 
 void

@@ -363,6 +363,10 @@ void usm_classes_init(void); /* once, before usm_arena_for() */
 /* Small class by ceil(size / 16), sizes up to USM_FAST_MAX. */
 #define USM_FAST_MAX 1024
 extern uint8_t usm_fast_class[USM_FAST_MAX / 16 + 1];
+/* The offset in a thread cache's bin[] of the bin of a shared block of
+ * ceil(size / 16) * 16 bytes (usm_fast_bin_owned): usm_fast_arena's
+ * answer, in one load. */
+extern uint32_t usm_fast_shared_bin[USM_FAST_MAX / 16 + 1];
 /* Arena index for a request, or -1 if it must be large. */
 int usm_arena_for(enum usm_kind kind, bool isolate, size_t size,
 		  size_t align);

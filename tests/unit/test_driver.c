@@ -408,6 +408,67 @@ START_TEST(test_device_count_option)
 }
 END_TEST
 
+/* The device and shared fast paths read a device handle only when it is
+ * the thread's last owner's (drv_mem.c fast_alloc): with that cache warm
+ * on (ctx, d[2]), a device outside the context and handles that are no
+ * device at all still get the full path's errors, never a read. */
+START_TEST(test_alloc_warm_cache_checks_device)
+{
+	setenv("ZEMEM_DEVICE_COUNT", "3", 1);
+	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
+	ck_assert_int_eq(zt.global.pfnInit(0), ZE_RESULT_SUCCESS);
+	uint32_t n = 1;
+	ck_assert_int_eq(zt.driver.pfnGet(&n, &zt.drv), ZE_RESULT_SUCCESS);
+	ze_device_handle_t d[3];
+	n = 3;
+	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, d), ZE_RESULT_SUCCESS);
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_device_handle_t sub[2] = { d[0], d[2] };
+	ze_context_handle_t ctx;
+	ck_assert_int_eq(zt.context.pfnCreateEx(zt.drv, &cd, 2, sub, &ctx),
+			 ZE_RESULT_SUCCESS);
+	/* Not readable: a read of it faults. */
+	void *hole = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	ck_assert_ptr_ne(hole, MAP_FAILED);
+	ze_device_handle_t bad[] = {
+		d[1],                                   /* not of ctx */
+		(ze_device_handle_t)((char *)d[2] + 8), /* inside a device */
+		(ze_device_handle_t)hole,
+		(ze_device_handle_t)ctx,                /* another kind */
+	};
+	for (int round = 0; round < 3; round++) {
+		void *ptr = NULL, *q = NULL;
+		ck_assert_int_eq(zt.mem.pfnAllocDevice(ctx, &zt_ddesc, 64, 0,
+						       d[2], &ptr),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.mem.pfnAllocShared(ctx, &zt_ddesc,
+						       &zt_hdesc, 64, 0, d[2],
+						       &q),
+				 ZE_RESULT_SUCCESS);
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			void *x = (void *)1;
+			ck_assert_int_eq(zt.mem.pfnAllocDevice(ctx, &zt_ddesc,
+							       64, 0, bad[i],
+							       &x),
+					 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+			ck_assert_ptr_null(x);
+			x = (void *)1;
+			ck_assert_int_eq(zt.mem.pfnAllocShared(ctx, &zt_ddesc,
+							       &zt_hdesc, 64,
+							       0, bad[i], &x),
+					 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+			ck_assert_ptr_null(x);
+		}
+		ck_assert_int_eq(zt.mem.pfnFree(ctx, ptr), ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(zt.mem.pfnFree(ctx, q), ZE_RESULT_SUCCESS);
+	}
+	ck_assert_int_eq(zt.context.pfnDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(munmap(hole, 4096), 0);
+	unsetenv("ZEMEM_DEVICE_COUNT");
+}
+END_TEST
+
 /* ---- contexts ---------------------------------------------------------- */
 
 START_TEST(test_context_errors)
@@ -1154,6 +1215,7 @@ driver_suite(void)
 	tcase_add_test(raw, test_device_type_bad_value_is_cpu);
 	tcase_add_test(raw, test_cache_properties_without_sysfs);
 	tcase_add_test(raw, test_device_count_option);
+	tcase_add_test(raw, test_alloc_warm_cache_checks_device);
 	tcase_add_test(raw, test_context_destroy_frees_allocations);
 	tcase_add_test(raw, test_alloc_budget_and_limits);
 	tcase_add_test(raw, test_budget_credit_exact);
