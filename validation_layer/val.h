@@ -104,10 +104,6 @@ struct val_config {
 	bool tracking;  /* lifetime || leak: records are kept */
 	bool abort_on_error;
 	bool backtrace;
-	/* params, lifetime and leak on, backtrace off (mode 7): the hot
-	 * entry points' fast paths (the thread's hot context, val_hot)
-	 * apply. */
-	bool usual;
 	/* Backtrace off: params | lifetime << 1 | leak << 2 (1 to 7), the
 	 * index of the switches in val_cfg_modes; 0: backtraces on, or no
 	 * switch. The hot wrappers run a copy of themselves compiled for
@@ -123,7 +119,13 @@ extern struct val_config val_cfg;   /* written once by val_init */
 #define VAL_MODE_PARAMS 1u
 #define VAL_MODE_LIFETIME 2u
 #define VAL_MODE_LEAK 4u
-#define VAL_MODE_USUAL 7u
+/* The modes whose hot entry points have fast paths: those that keep
+ * records. The thread's hot context (val_hot), which the leak checker's
+ * counts fill in (val_hot_set_ctx), or else the lifetime checks' lookup
+ * (val_hot_take_ctx), stands for the lookup and the context's lifetime
+ * check, and its count slot is at hand. */
+#define VAL_MODE_FAST(m)                                                    \
+	(((m) & (VAL_MODE_LIFETIME | VAL_MODE_LEAK)) != 0)
 #define VAL_MODE_CFG(m)                                                     \
 	{ .enabled = true,                                                  \
 	  .checks = ((m) & (VAL_MODE_PARAMS | VAL_MODE_LIFETIME)) != 0,     \
@@ -131,14 +133,12 @@ extern struct val_config val_cfg;   /* written once by val_init */
 	  .lifetime = ((m) & VAL_MODE_LIFETIME) != 0,                       \
 	  .leak = ((m) & VAL_MODE_LEAK) != 0,                               \
 	  .tracking = ((m) & (VAL_MODE_LIFETIME | VAL_MODE_LEAK)) != 0,     \
-	  .usual = (m) == VAL_MODE_USUAL, .mode = (m) }
+	  .mode = (m) }
 static const struct val_config val_cfg_modes[8] = {
 	{ .mode = 0 },  /* not used: mode 0 runs with val_cfg */
 	VAL_MODE_CFG(1), VAL_MODE_CFG(2), VAL_MODE_CFG(3),
 	VAL_MODE_CFG(4), VAL_MODE_CFG(5), VAL_MODE_CFG(6), VAL_MODE_CFG(7),
 };
-/* The switches of a val_cfg with usual set: the fast paths'. */
-#define val_cfg_usual (val_cfg_modes[VAL_MODE_USUAL])
 extern ze_dditable_t val_next;      /* the next layer (val_gen.c) */
 
 struct val_handle;
@@ -716,8 +716,9 @@ val_handle_set_live(struct val_handle *hd, bool live)
  *   slot[0] and these in step, and cleared when the thread's counts go.
  * An empty entry names val_hot_none, whose life word (0) matches no
  * entry's (odd), so the test needs no NULL check. The context entry is
- * filled only with the usual switches (val_cfg.usual): a hot context
- * then also tells the wrappers that the fast paths apply. */
+ * filled only in the modes with fast paths (VAL_MODE_FAST: lifetime or
+ * leak checks, backtraces off): a hot context then also tells the
+ * wrappers that the fast paths apply. */
 struct val_hot {
 	const void *ctx;
 	struct val_handle *ctx_hd;
@@ -759,11 +760,15 @@ val_hot_dev(const void *h)
 }
 /* Caller is hd's thread's count: ctx_n for slot[0] (hd in life gen), or
  * the entry emptied when hd is not a live context in that life or the
- * switches are not the usual ones. */
+ * mode has no fast paths (VAL_MODE_FAST). */
 void val_hot_set_ctx(struct val_handle *hd, uint64_t gen,
 		     _Atomic uint64_t *n);
 /* hd (val_handle_find's) is a live device: it becomes the hot one. */
 bool val_hot_take_dev(struct val_handle *hd);
+/* In a mode with lifetime checks and no leak checker (whose counts fill
+ * the entry otherwise): hd, if a live context, becomes the hot one, with
+ * a count slot that counts nothing. */
+void val_hot_take_ctx(struct val_handle *hd);
 static inline __attribute__((always_inline)) uint64_t
 val_rec_id(enum val_kind kind)
 {

@@ -393,6 +393,10 @@ def write_inline_wrapper(o, e, types):
         o.append("\t\t\tcn = val_hot.ctx_n;")
         o.append("\t\t} else {")
         o.append("\t\t\thctx = val_handle_find(%s);" % c0)
+        # Without the leak checker's counts (which fill the entry
+        # otherwise), the lookup makes it the thread's hot context.
+        o.append("\t\t\tif (cfg->mode && cfg->lifetime && !cfg->leak)")
+        o.append("\t\t\t\tval_hot_take_ctx(hctx);")
         o.append("\t\t}")
         o.append("\t}")
     checks = []
@@ -444,19 +448,23 @@ def write_inline_wrapper(o, e, types):
         o.append("\treturn wb_%s(%s%s);\n}\n" % (
             name, "&val_cfg_modes[%d]" % m if m else "&val_cfg",
             ", " + names if params else ""))
-    if fast:
-        # The usual switches' wrapper: a fast path (val_fast_<ep> in
-        # val_hot.h) when the context is the thread's hot one (which only
-        # the usual switches fill in: val_hot_set_ctx), which hands what
-        # it does not take to the usual switches' copy.
-        o.append("static %s ZE_APICALL\nw_%s(%s)\n{" % (
-            ret, name, proto_params(params)))
+    # The modes that keep records (VAL_MODE_FAST, val.h): a fast path
+    # (val_fast_<ep> in val_hot.h) when the context is the thread's hot
+    # one (which only those modes fill in: val_hot_set_ctx,
+    # val_hot_take_ctx), which hands what it does not take to the mode's
+    # copy.
+    fast_modes = [m for m in range(8) if fast and m & 6]
+    for m in fast_modes:
+        o.append("static %s ZE_APICALL\nw%d_%s(%s)\n{" % (
+            ret, m, name, proto_params(params)))
         o.append("\tif (__builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
-        o.append("\t\treturn val_fast_%s(%s, wm7_%s);" % (name, names, name))
-        o.append("\treturn wm7_%s(%s);\n}\n" % (name, names))
+        o.append("\t\treturn val_fast_%s(&val_cfg_modes[%d], %s, wm%d_%s);"
+                 % (name, m, names, m, name))
+        o.append("\treturn wm%d_%s(%s);\n}\n" % (m, name, names))
     o.append("static __typeof__(wm0_%s) *const wt_%s[8] = {" % (name, name))
-    o.append("\t" + ", ".join("wm%d_%s" % (m, name) for m in range(7)) +
-             ", %s_%s," % ("w" if fast else "wm7", name))
+    o.append("\t" + ", ".join("w%s%d_%s" % ("" if m in fast_modes else "m",
+                                            m, name) for m in range(8)) +
+             ",")
     o.append("};\n")
 
 

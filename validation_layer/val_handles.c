@@ -65,12 +65,37 @@ val_hot_set_ctx(struct val_handle *hd, uint64_t gen, _Atomic uint64_t *n)
 			   : 0;
 	/* ctx first: a hot test between these stores finds no entry. */
 	t->ctx = NULL;
-	if (val_cfg.usual && life == gen * 2 + 1 &&
+	if (val_cfg.mode && life == gen * 2 + 1 &&
 	    atomic_load_explicit(&hd->kind, memory_order_relaxed) ==
 		    VAL_H_CONTEXT) {
 		t->ctx_hd = hd;
 		t->ctx_life = life;
 		t->ctx_n = n;
+		t->ctx = hd->h;
+	} else {
+		t->ctx_hd = &val_hot_none;
+		t->ctx_life = 1;
+		t->ctx_n = NULL;
+	}
+}
+
+/* The count slot of a hot context in the modes without the leak checker:
+ * the fast paths need one, and count nothing there. */
+static _Atomic uint64_t no_counts[VAL_EP_COUNT];
+
+void
+val_hot_take_ctx(struct val_handle *hd)
+{
+	if (!hd || !val_handle_is(hd, VAL_H_CONTEXT))
+		return;
+	struct val_hot *t = &val_hot;
+	uint64_t life = atomic_load_explicit(&hd->life, memory_order_acquire);
+	/* ctx first: a hot test between these stores finds no entry. */
+	t->ctx = NULL;
+	if (life & 1) {
+		t->ctx_hd = hd;
+		t->ctx_life = life;
+		t->ctx_n = no_counts;
 		t->ctx = hd->h;
 	} else {
 		t->ctx_hd = &val_hot_none;

@@ -68,10 +68,11 @@ val_hot_size_align(const struct val_alloc_req *q)
  * callers:
  *   - val_<ep>, the hook of the wrappers of each mode (wm<m>_<ep>, any
  *     switches): slow is NULL, hctx and cn are the wrapper's;
- *   - val_fast_<ep>, the fast path: w_<ep> (val_gen.c; the tables get it
- *     with the usual switches) runs it when the context is the thread's
- *     hot one (val_hot), which implies the usual switches (cfg
- *     VAL_FAST_CFG). slow is the usual switches' wrapper (wm7_<ep>), a
+ *   - val_fast_<ep>, the fast path: w<m>_<ep> (val_gen.c; the tables
+ *     get it in the modes with the leak checker, VAL_MODE_FAST) runs it
+ *     when the context is the thread's hot one (val_hot), which implies
+ *     such a mode (cfg: its switches). slow is the mode's wrapper
+ *     (wm<m>_<ep>), a
  *     quick check that fails hands it the untouched call, and hctx and cn
  *     are the hot context's, read where they are used (VAL_HD, VAL_CN), so
  *     that nothing but the arguments is kept across the next layer's
@@ -80,7 +81,6 @@ val_hot_size_align(const struct val_alloc_req *q)
  * field they fill in, relaxed, is theirs alone. What val_alloc_try leaves
  * undone after the call goes to a noinline val_<kind>_done, which
  * finishes as val_alloc_done. */
-#define VAL_FAST_CFG (&val_cfg_usual)
 
 /* The hot context's count slot (never NULL on a fast path). */
 static inline __attribute__((always_inline)) _Atomic uint64_t *
@@ -123,6 +123,12 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
+	/* A device that is not the thread's hot one: the wrapper's lifetime
+	 * check (with the parameter checks, in them). */
+	if (slow && cfg->lifetime && !cfg->params && hDevice &&
+	    !val_hot_dev(hDevice))
+		return slow(hContext, device_desc, host_desc, size, alignment,
+			    hDevice, pptr);
 	if (cfg->params &&
 	    !(device_desc && host_desc && pptr &&
 	      (!slow || !hDevice || val_hot_dev(hDevice)) &&
@@ -162,14 +168,15 @@ val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
 }
 
 static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemAllocShared(ze_context_handle_t hContext,
+val_fast_zeMemAllocShared(const struct val_config *cfg,
+			  ze_context_handle_t hContext,
 			  const ze_device_mem_alloc_desc_t *device_desc,
 			  const ze_host_mem_alloc_desc_t *host_desc,
 			  size_t size, size_t alignment,
 			  ze_device_handle_t hDevice, void **pptr,
 			  ze_pfnMemAllocShared_t slow)
 {
-	return val_alloc_shared(VAL_FAST_CFG, NULL, NULL, hContext,
+	return val_alloc_shared(cfg, NULL, NULL, hContext,
 				device_desc, host_desc, size, alignment,
 				hDevice, pptr, slow);
 }
@@ -201,6 +208,10 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
+	if (slow && cfg->lifetime && !cfg->params && hDevice &&
+	    !val_hot_dev(hDevice))
+		return slow(hContext, device_desc, size, alignment, hDevice,
+			    pptr);
 	if (cfg->params &&
 	    !((slow ? val_hot_dev(hDevice) : hDevice != NULL) && device_desc &&
 	      pptr && val_hot_device_desc(device_desc) &&
@@ -237,13 +248,14 @@ val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
 }
 
 static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemAllocDevice(ze_context_handle_t hContext,
+val_fast_zeMemAllocDevice(const struct val_config *cfg,
+			  ze_context_handle_t hContext,
 			  const ze_device_mem_alloc_desc_t *device_desc,
 			  size_t size, size_t alignment,
 			  ze_device_handle_t hDevice, void **pptr,
 			  ze_pfnMemAllocDevice_t slow)
 {
-	return val_alloc_device(VAL_FAST_CFG, NULL, NULL, hContext,
+	return val_alloc_device(cfg, NULL, NULL, hContext,
 				device_desc, size, alignment, hDevice, pptr,
 				slow);
 }
@@ -305,12 +317,13 @@ val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
 }
 
 static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemAllocHost(ze_context_handle_t hContext,
+val_fast_zeMemAllocHost(const struct val_config *cfg,
+			ze_context_handle_t hContext,
 			const ze_host_mem_alloc_desc_t *host_desc,
 			size_t size, size_t alignment, void **pptr,
 			ze_pfnMemAllocHost_t slow)
 {
-	return val_alloc_host(VAL_FAST_CFG, NULL, NULL, hContext, host_desc,
+	return val_alloc_host(cfg, NULL, NULL, hContext, host_desc,
 			      size, alignment, pptr, slow);
 }
 
@@ -363,10 +376,10 @@ val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
 }
 
 static inline __attribute__((always_inline)) ze_result_t
-val_fast_zeMemFree(ze_context_handle_t hContext, void *ptr,
-		   ze_pfnMemFree_t slow)
+val_fast_zeMemFree(const struct val_config *cfg, ze_context_handle_t hContext,
+		   void *ptr, ze_pfnMemFree_t slow)
 {
-	return val_free(VAL_FAST_CFG, NULL, NULL, hContext, ptr, slow);
+	return val_free(cfg, NULL, NULL, hContext, ptr, slow);
 }
 
 static inline __attribute__((always_inline)) ze_result_t

@@ -70,8 +70,6 @@ init_once_fn(void)
 	val_cfg.checks = val_cfg.params || val_cfg.lifetime;
 	val_cfg.tracking = val_cfg.lifetime || val_cfg.leak;
 	val_cfg.enabled = val_cfg.checks || val_cfg.leak;
-	val_cfg.usual = val_cfg.params && val_cfg.lifetime && val_cfg.leak &&
-			!val_cfg.backtrace;
 	if (!val_cfg.backtrace)
 		val_cfg.mode = (val_cfg.params ? VAL_MODE_PARAMS : 0) |
 			       (val_cfg.lifetime ? VAL_MODE_LIFETIME : 0) |

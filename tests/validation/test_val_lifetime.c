@@ -700,6 +700,18 @@ START_TEST(test_every_switch_set)
 					 ZE_RESULT_SUCCESS);
 			want_frees++;
 		}
+		/* A context where a device goes, on a hot context: stopped
+		 * by the lifetime checks (a handle of another kind, as an
+		 * unknown one: INVALID_NULL_HANDLE), else the driver
+		 * refuses it. */
+		d = (void *)1;
+		ck_assert_int_eq(c.api.zeMemAllocDevice(c.ctx, &dd, 64, 0,
+							(ze_device_handle_t)
+								c.ctx,
+							&d),
+				 l ? ZE_RESULT_ERROR_INVALID_NULL_HANDLE
+				   : ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		want_findings += l;
 		ck_assert_int_eq(vt_driver_allocs, want_allocs);
 		ck_assert_int_eq(vt_driver_frees, want_frees);
 		vt_assert_findings(want_findings);
