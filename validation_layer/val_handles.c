@@ -86,22 +86,10 @@ static _Atomic uint64_t no_counts[VAL_EP_COUNT];
 void
 val_hot_take_ctx(struct val_handle *hd)
 {
-	if (!hd || !val_handle_is(hd, VAL_H_CONTEXT))
-		return;
-	struct val_hot *t = &val_hot;
-	uint64_t life = atomic_load_explicit(&hd->life, memory_order_acquire);
-	/* ctx first: a hot test between these stores finds no entry. */
-	t->ctx = NULL;
-	if (life & 1) {
-		t->ctx_hd = hd;
-		t->ctx_life = life;
-		t->ctx_n = no_counts;
-		t->ctx = hd->h;
-	} else {
-		t->ctx_hd = &val_hot_none;
-		t->ctx_life = 1;
-		t->ctx_n = NULL;
-	}
+	if (hd && val_handle_is(hd, VAL_H_CONTEXT))
+		val_hot_set_ctx(hd, atomic_load_explicit(&hd->gen,
+							 memory_order_relaxed),
+				no_counts);
 }
 
 bool
