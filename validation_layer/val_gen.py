@@ -356,8 +356,8 @@ def write_inline_wrapper(o, e, types):
     same checks as write_source's, in the same order, in a body that takes
     the switches as cfg, run with the constant switches of the mode
     (val_cfg_modes[val_cfg.mode]: no switch is tested again), or with
-    val_cfg where backtraces are on; the struct val_call is built (VAL_CALL_<ep>) only where a finding or a slow path
-    needs it."""
+    val_cfg where backtraces are on; the struct val_call is built
+    (VAL_CALL_<ep>) only where a finding or a slow path needs it."""
     name, params, ret = e["name"], e["params"], e["ret"]
     names = ", ".join(n for _, n in params)
     call = "VAL_CALL_%s(hctx%s)" % (name, ", " + names if params else "")
@@ -453,7 +453,8 @@ def write_inline_wrapper(o, e, types):
     # one (which only those modes fill in: val_hot_set_ctx,
     # val_hot_take_ctx), which hands what it does not take to the mode's
     # copy.
-    fast_modes = [m for m in range(8) if fast and m & 6]
+    fast_modes = [m for m in range(8)
+                  if fast and m & 6]  # lifetime (2) or leak (4)
     for m in fast_modes:
         o.append("static %s ZE_APICALL\nw%d_%s(%s)\n{" % (
             ret, m, name, proto_params(params)))
