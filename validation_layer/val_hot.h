@@ -58,10 +58,10 @@ val_hot_size_align(const struct val_alloc_req *q)
 }
 
 /* The hooks get the switches (cfg: the constant switches of the
- * wrapper's mode, val_cfg_modes[m], or val_cfg with backtraces on) and the
- * context's record (hctx) from the wrapper,
- * not a struct val_call: CALL builds one, with the arguments, where a
- * finding or a slow path needs it. */
+ * wrapper's mode, val_cfg_modes[m], or val_cfg with backtraces on) and
+ * the context's record (hctx) from the wrapper, not a struct val_call:
+ * CALL builds one, with the arguments, where a finding or a slow path
+ * needs it. */
 
 /* ---- Allocations and zeMemFree ----
  * One body per entry point (val_alloc_<kind>, val_free) serves two
@@ -69,14 +69,13 @@ val_hot_size_align(const struct val_alloc_req *q)
  *   - val_<ep>, the hook of the wrappers of each mode (wm<m>_<ep>, any
  *     switches): slow is NULL, hctx and cn are the wrapper's;
  *   - val_fast_<ep>, the fast path: w<m>_<ep> (val_gen.c; the tables
- *     get it in the modes with the leak checker, VAL_MODE_FAST) runs it
- *     when the context is the thread's hot one (val_hot), which implies
- *     such a mode (cfg: its switches). slow is the mode's wrapper
- *     (wm<m>_<ep>), a
- *     quick check that fails hands it the untouched call, and hctx and cn
- *     are the hot context's, read where they are used (VAL_HD, VAL_CN), so
- *     that nothing but the arguments is kept across the next layer's
- *     call.
+ *     get it in the modes that keep records, VAL_MODE_FAST) runs it when
+ *     the context is the thread's hot one (val_hot), which implies such
+ *     a mode (cfg: its switches). slow is the mode's wrapper
+ *     (wm<m>_<ep>), a quick check that fails hands it the untouched
+ *     call, and hctx and cn are the hot context's, read where they are
+ *     used (VAL_HD, VAL_CN), so that nothing but the arguments is kept
+ *     across the next layer's call.
  * The full checks (val_mem.c) run on a copy of q (VAL_COPY): the only
  * field they fill in, relaxed, is theirs alone. What val_alloc_try leaves
  * undone after the call goes to a noinline val_<kind>_done, which
