@@ -33,15 +33,18 @@
 enum op { OP_HOST, OP_DEVICE, OP_PROPS, OP_COUNT };
 static const char *const op_keys[OP_COUNT] = { "host_pair", "device_pair",
 					       "props" };
-static const char *const op_names[OP_COUNT] = {
-	"alloc+free host 64 B, layer on",
-	"alloc+free device 4 KiB, layer on",
-	"GetAllocProperties, layer on",
-};
-static const char *const op_names_params[OP_COUNT] = {
-	"alloc+free host 64 B, params",
-	"alloc+free device 4 KiB, params",
-	"GetAllocProperties, params",
+/* The kinds of "on" child: their figures' names, switches and target. */
+static const struct {
+	const char *names[OP_COUNT], *switches, *target;
+} on_kinds[2] = {
+	{ { "alloc+free host 64 B, layer on",
+	    "alloc+free device 4 KiB, layer on",
+	    "GetAllocProperties, layer on" },
+	  "params+lifetime+leak", "2x" },
+	{ { "alloc+free host 64 B, params",
+	    "alloc+free device 4 KiB, params",
+	    "GetAllocProperties, params" },
+	  "params", "1.5x" },
 };
 
 /* ---- child ------------------------------------------------------------- */
@@ -222,7 +225,7 @@ zb_val(void)
 		snprintf(on_cpu, sizeof(on_cpu), " on cpu %d", cpu);
 	for (int c = 1; c < kinds; c++)
 		for (int op = 0; op < OP_COUNT; op++) {
-			char p[220], name[80];
+			char p[220];
 			snprintf(p, sizeof(p), "%s x %s trials in %d child "
 				 "round(s)%s, %d live; switches %s; %d "
 				 "finding(s); target <= %s",
@@ -230,14 +233,11 @@ zb_val(void)
 				 zb_kv_str(&kv, "trials"), rounds, on_cpu,
 				 LIVE,
 				 user_switches ? "from the environment"
-				 : c == 1      ? "params+lifetime+leak"
-					       : "params",
-				 findings, c == 1 ? "2x" : "1.5x");
-			snprintf(name, sizeof(name), "%s", c == 1
-				 ? op_names[op] : op_names_params[op]);
+					       : on_kinds[c - 1].switches,
+				 findings, on_kinds[c - 1].target);
 			double off = zb_median(v[0][op], rounds);
 			double on = zb_median(v[c][op], rounds);
-			zb_report("validation", name, on, "ns", "layer off",
-				  off, p);
+			zb_report("validation", on_kinds[c - 1].names[op], on,
+				  "ns", "layer off", off, p);
 		}
 }

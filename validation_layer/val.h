@@ -114,8 +114,9 @@ struct val_config {
 	int log_fd;     /* where findings go (2 = stderr) */
 };
 extern struct val_config val_cfg;   /* written once by val_init */
-/* The switches of each mode (the hot paths read only the switches, never
- * abort_on_error or log_fd). */
+/* The switches of each mode, and what follows from them (val_init takes
+ * the entry of the switches set; the hot paths read only these fields,
+ * never abort_on_error or log_fd). */
 #define VAL_MODE_PARAMS 1u
 #define VAL_MODE_LIFETIME 2u
 #define VAL_MODE_LEAK 4u
@@ -135,7 +136,7 @@ extern struct val_config val_cfg;   /* written once by val_init */
 	  .tracking = ((m) & (VAL_MODE_LIFETIME | VAL_MODE_LEAK)) != 0,     \
 	  .mode = (m) }
 static const struct val_config val_cfg_modes[8] = {
-	{ .mode = 0 },  /* not used: mode 0 runs with val_cfg */
+	{ .mode = 0 },  /* no switch: the layer passes calls through */
 	VAL_MODE_CFG(1), VAL_MODE_CFG(2), VAL_MODE_CFG(3),
 	VAL_MODE_CFG(4), VAL_MODE_CFG(5), VAL_MODE_CFG(6), VAL_MODE_CFG(7),
 };

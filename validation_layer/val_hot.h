@@ -81,6 +81,17 @@ val_hot_size_align(const struct val_alloc_req *q)
  * undone after the call goes to a noinline val_<kind>_done, which
  * finishes as val_alloc_done. */
 
+/* On a fast path (fast) whose mode checks parameters or lifetimes: is
+ * hDevice one the wrapper must look at (not the thread's hot device;
+ * NULL unless null_ok)? Then the mode's wrapper takes the call. */
+static inline __attribute__((always_inline)) bool
+val_fast_dev_cold(const struct val_config *cfg, bool fast,
+		  ze_device_handle_t hDevice, bool null_ok)
+{
+	return fast && (cfg->params || cfg->lifetime) &&
+	       (hDevice ? !val_hot_dev(hDevice) : !null_ok);
+}
+
 /* The hot context's count slot (never NULL on a fast path). */
 static inline __attribute__((always_inline)) _Atomic uint64_t *
 val_fast_cn(void)
@@ -122,15 +133,11 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
-	/* A device that is not the thread's hot one: the wrapper's lifetime
-	 * check (with the parameter checks, in them). */
-	if (slow && cfg->lifetime && !cfg->params && hDevice &&
-	    !val_hot_dev(hDevice))
+	if (val_fast_dev_cold(cfg, slow != NULL, hDevice, true))
 		return slow(hContext, device_desc, host_desc, size, alignment,
 			    hDevice, pptr);
 	if (cfg->params &&
 	    !(device_desc && host_desc && pptr &&
-	      (!slow || !hDevice || val_hot_dev(hDevice)) &&
 	      val_hot_device_desc(device_desc) &&
 	      val_hot_host_desc(host_desc) && val_hot_size_align(&q))) {
 		if (slow)
@@ -207,13 +214,12 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 		.size = size, .align = alignment,
 	};
 	ze_result_t r;
-	if (slow && cfg->lifetime && !cfg->params && hDevice &&
-	    !val_hot_dev(hDevice))
+	if (val_fast_dev_cold(cfg, slow != NULL, hDevice, false))
 		return slow(hContext, device_desc, size, alignment, hDevice,
 			    pptr);
 	if (cfg->params &&
-	    !((slow ? val_hot_dev(hDevice) : hDevice != NULL) && device_desc &&
-	      pptr && val_hot_device_desc(device_desc) &&
+	    !(hDevice && device_desc && pptr &&
+	      val_hot_device_desc(device_desc) &&
 	      val_hot_size_align(&q))) {
 		if (slow)
 			return slow(hContext, device_desc, size, alignment,

@@ -62,18 +62,17 @@ fork_child(void)
 static void
 init_once_fn(void)
 {
-	val_cfg.params = u_option_u64(U_OPT_VAL_PARAMETER);
-	val_cfg.lifetime = u_option_u64(U_OPT_VAL_LIFETIME);
-	val_cfg.leak = u_option_u64(U_OPT_VAL_LEAK);
+	/* The switches and what follows from them: the mode's entry. */
+	unsigned m = (u_option_u64(U_OPT_VAL_PARAMETER) ? VAL_MODE_PARAMS : 0) |
+		     (u_option_u64(U_OPT_VAL_LIFETIME) ? VAL_MODE_LIFETIME : 0) |
+		     (u_option_u64(U_OPT_VAL_LEAK) ? VAL_MODE_LEAK : 0);
+	int log_fd = val_cfg.log_fd;
+	val_cfg = val_cfg_modes[m];
+	val_cfg.log_fd = log_fd;
 	val_cfg.abort_on_error = u_option_u64(U_OPT_VAL_ABORT);
 	val_cfg.backtrace = u_option_u64(U_OPT_VAL_BACKTRACE);
-	val_cfg.checks = val_cfg.params || val_cfg.lifetime;
-	val_cfg.tracking = val_cfg.lifetime || val_cfg.leak;
-	val_cfg.enabled = val_cfg.checks || val_cfg.leak;
-	if (!val_cfg.backtrace)
-		val_cfg.mode = (val_cfg.params ? VAL_MODE_PARAMS : 0) |
-			       (val_cfg.lifetime ? VAL_MODE_LIFETIME : 0) |
-			       (val_cfg.leak ? VAL_MODE_LEAK : 0);
+	if (val_cfg.backtrace)
+		val_cfg.mode = 0;  /* the wrappers that read val_cfg */
 	val_leak_init();
 	val_bias_init();
 	pthread_atfork(fork_prepare, fork_release, fork_child);

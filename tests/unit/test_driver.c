@@ -360,7 +360,10 @@ START_TEST(test_cache_properties_without_sysfs)
 }
 END_TEST
 
-START_TEST(test_device_count_option)
+/* A driver of three devices (ZEMEM_DEVICE_COUNT=3) into d, and a new
+ * context of devices 0 and 2 only. */
+static ze_context_handle_t
+open_three_devices(ze_device_handle_t d[3])
 {
 	setenv("ZEMEM_DEVICE_COUNT", "3", 1);
 	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
@@ -371,8 +374,19 @@ START_TEST(test_device_count_option)
 	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, NULL),
 			 ZE_RESULT_SUCCESS);
 	ck_assert_uint_eq(n, 3);
-	ze_device_handle_t d[3];
 	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, d), ZE_RESULT_SUCCESS);
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	ze_device_handle_t sub[2] = { d[0], d[2] };
+	ze_context_handle_t ctx;
+	ck_assert_int_eq(zt.context.pfnCreateEx(zt.drv, &cd, 2, sub, &ctx),
+			 ZE_RESULT_SUCCESS);
+	return ctx;
+}
+
+START_TEST(test_device_count_option)
+{
+	ze_device_handle_t d[3];
+	ze_context_handle_t ctx = open_three_devices(d);
 	ze_device_properties_t p[3];
 	for (int i = 0; i < 3; i++) {
 		p[i] = (ze_device_properties_t){
@@ -383,12 +397,7 @@ START_TEST(test_device_count_option)
 	}
 	ck_assert(memcmp(&p[0].uuid, &p[1].uuid, sizeof(p[0].uuid)));
 	ck_assert(memcmp(&p[1].uuid, &p[2].uuid, sizeof(p[0].uuid)));
-	/* A context of devices 0 and 2 only. */
-	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	ze_device_handle_t sub[2] = { d[0], d[2] };
-	ze_context_handle_t ctx;
-	ck_assert_int_eq(zt.context.pfnCreateEx(zt.drv, &cd, 2, sub, &ctx),
-			 ZE_RESULT_SUCCESS);
+	/* ctx has devices 0 and 2 only. */
 	void *ptr;
 	ck_assert_int_eq(zt.mem.pfnAllocDevice(ctx, &zt_ddesc, 64, 0, d[1],
 					       &ptr),
@@ -414,19 +423,8 @@ END_TEST
  * device at all still get the full path's errors, never a read. */
 START_TEST(test_alloc_warm_cache_checks_device)
 {
-	setenv("ZEMEM_DEVICE_COUNT", "3", 1);
-	ck_assert_int_eq(zt_load_version(&zt, ZE_API_VERSION_CURRENT), 0);
-	ck_assert_int_eq(zt.global.pfnInit(0), ZE_RESULT_SUCCESS);
-	uint32_t n = 1;
-	ck_assert_int_eq(zt.driver.pfnGet(&n, &zt.drv), ZE_RESULT_SUCCESS);
 	ze_device_handle_t d[3];
-	n = 3;
-	ck_assert_int_eq(zt.device.pfnGet(zt.drv, &n, d), ZE_RESULT_SUCCESS);
-	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	ze_device_handle_t sub[2] = { d[0], d[2] };
-	ze_context_handle_t ctx;
-	ck_assert_int_eq(zt.context.pfnCreateEx(zt.drv, &cd, 2, sub, &ctx),
-			 ZE_RESULT_SUCCESS);
+	ze_context_handle_t ctx = open_three_devices(d);
 	/* Not readable: a read of it faults. */
 	void *hole = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 			  -1, 0);
@@ -465,7 +463,6 @@ START_TEST(test_alloc_warm_cache_checks_device)
 	}
 	ck_assert_int_eq(zt.context.pfnDestroy(ctx), ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(munmap(hole, 4096), 0);
-	unsetenv("ZEMEM_DEVICE_COUNT");
 }
 END_TEST
 
