@@ -350,6 +350,7 @@ enum val_state {
 	VAL_LIVE,
 	VAL_FREED,      /* in the quarantine */
 	VAL_STALE,      /* out of the quarantine: as good as absent */
+	VAL_OWNED,      /* a thread's own (struct val_own): ask it */
 };
 
 struct val_handle;
@@ -363,11 +364,15 @@ struct val_rec {
 	uint8_t state;              /* enum val_state */
 	uint8_t shard;              /* val_shards[shard] (by base) */
 	bool hashed;                /* in the shard hash (val_mem_index) */
+	/* OWNED: its kind and state (LIVE or FREED) and size, the owner's
+	 * alone (size: what the tree holds, the most its lives may take) */
+	uint8_t okind, ostate;
 	ze_context_handle_t ctx;
 	struct val_rec *lprev, *lnext;  /* stale / free list */
 	uint32_t qslot;                 /* FREED: its slot in the qring */
 	uint64_t id;                /* n-th record of its kind */
 	size_t align;
+	size_t osize;
 	struct val_site alloc, free;
 	/* Cold: val_lock (tree), or VMM. */
 	struct val_node node;       /* key: base address */
@@ -779,6 +784,81 @@ val_rec_id(enum val_kind kind)
 	return val_rec_id_slow(kind);
 }
 
+/* ---- Records a thread owns ----
+ * A thread keeps, per shard, at most one record of val_mem_index to
+ * itself (OWNED): the last one it freed on a hot path. While it is
+ * there, the thread allocates and frees at its base with no lock and no
+ * quarantine (val_alloc_try, val_release_try): it flips okind, ostate
+ * and osize, and the fields nobody else reads of an OWNED record (ctx,
+ * align, id, the sites). Anyone else who meets an OWNED record (any
+ * state but LIVE, FREED, STALE to the hot paths) takes its slow path,
+ * where the world lock's holder that meets it takes it back into the
+ * shared states first (val_own_take): so no finding or report reads an
+ * owner's copy, and a thread pays a barrier only when it needs another
+ * thread's record. Taking back is an asymmetric Dekker, as
+ * for the biased shard locks: the owner sets busy and reads steal; the
+ * taker sets steal, membarrier() makes each see the other's store, and
+ * it waits for busy to clear. slot[], n and the registry change only
+ * under shard locks (the owner's own, under the slot's shard lock) or
+ * the world lock, which holds them all. Only with membarrier
+ * (val_bias_ok) and without backtraces. */
+struct val_own {
+	_Atomic uint8_t busy;       /* the owner is in a hot path */
+	_Atomic uint8_t steal;      /* a taker is at work: stay out */
+	bool reg;                   /* in the registry (val_lock) */
+	bool gone;                  /* the thread is exiting: owns none */
+	uint32_t n;                 /* slots filled */
+	struct val_rec *slot[VAL_SHARDS];   /* by shard */
+	struct val_own *prev, *next;        /* the registry */
+};
+extern __thread struct val_own val_own
+	__attribute__((tls_model("initial-exec")));
+static inline __attribute__((always_inline)) bool
+val_own_enter(struct val_own *o)
+{
+	atomic_store_explicit(&o->busy, 1, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+	if (__builtin_expect(!atomic_load_explicit(&o->steal,
+						   memory_order_acquire), 1))
+		return true;
+	atomic_store_explicit(&o->busy, 0, memory_order_release);
+	return false;
+}
+static inline __attribute__((always_inline)) void
+val_own_leave(struct val_own *o)
+{
+	atomic_store_explicit(&o->busy, 0, memory_order_release);
+}
+/* The thread joins the registry (takes val_lock: never under a shard
+ * lock); false when it cannot own records. */
+bool val_own_register(void);
+/* Caller holds val_lock and every shard lock: every thread's records
+ * back to the shared states, its slots empty. */
+void val_own_steal_all(void);
+/* The same, for a caller that met r OWNED: only this thread's records
+ * when r is one of them (no barrier), else every thread's. rec_exact,
+ * val_rec_find and val_rec_add call it, so the world lock's holders
+ * never see an OWNED record of val_mem_index through them; those that
+ * walk the index (the leak report) or hand the process over (fork)
+ * call val_own_steal_all first. */
+void val_own_take(const struct val_rec *r);
+/* After fork, in the child: the registry holds this thread alone. */
+void val_own_fork_child(void);
+/* Caller holds s's lock, r is an OWNED record of s whose owner is out
+ * of its hot paths: r back to LIVE, or FREED into the quarantine; true
+ * when s then wants a sweep (val_rec_evict). */
+static inline bool
+val_own_publish(struct val_shard *s, struct val_rec *r)
+{
+	r->kind = r->okind;
+	r->size = r->osize;
+	r->state = VAL_LIVE;
+	if (r->ostate == VAL_LIVE)
+		return false;
+	struct val_site site = { r->free.ep, NULL };
+	return val_rec_retire_fast(s, r, &site, true);
+}
+
 static inline __attribute__((always_inline)) void
 val_count_ctx(const struct val_config *cfg, unsigned ep,
 	      struct val_handle *hd, int delta)
@@ -1006,12 +1086,13 @@ void val_alloc_slow(const struct val_call *call,
 void val_alloc_misaligned(const struct val_call *call,
 			  const struct val_alloc_req *q, void *ptr);
 /* r, the hashed record at the base of a new allocation, can take it: it
- * is not live, and the new one is no longer (so it cannot overlap
- * another record). */
+ * is freed or stale (not live, nor a thread's own), and the new one is
+ * no longer (so it cannot overlap another record). */
 static inline __attribute__((always_inline)) bool
 val_alloc_can_revive(const struct val_rec *r, const struct val_alloc_req *q)
 {
-	return r && r->state != VAL_LIVE && q->size && q->size <= r->size;
+	return r && (r->state == VAL_FREED || r->state == VAL_STALE) &&
+	       q->size && q->size <= r->size;
 }
 /* Caller holds s->lock, r passed val_alloc_can_revive: r becomes the
  * LIVE record of q, allocated at site (taken over). A record of
@@ -1085,6 +1166,26 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
+	/* The thread's own record at b, freed: a new life, no lock. */
+	struct val_own *o = &val_own;
+	if (val_own_enter(o)) {
+		struct val_rec *w = o->slot[val_shard_index(b)];
+		if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
+		    q->size <= w->size) {
+			w->ostate = VAL_LIVE;
+			w->okind = (uint8_t)q->kind;
+			w->osize = q->size;
+			w->id = val_rec_id(q->kind);
+			w->alloc.ep = (uint16_t)ep;
+			w->free.ep = 0;
+			w->ctx = q->ctx;
+			w->align = q->align;
+			val_own_leave(o);
+			val_count_hot(cfg, ep, hctx, cn, 1);
+			return true;
+		}
+		val_own_leave(o);
+	}
 	const struct val_site site = { (uint16_t)ep, NULL };
 	struct val_shard *s;
 	struct val_rec *r = val_shard_lock_find(b, &s);
@@ -1115,7 +1216,9 @@ ze_result_t val_release_begin_slow(const struct val_call *call,
 void val_release_undo(const struct val_call *call, const void *ptr,
 		      const struct val_release *rel, ze_result_t res);
 /* Caller holds s->lock, r is the LIVE record of a release that may
- * release it: retire it, unlock s, count the call. */
+ * release it: retire it, unlock s, count the call. Without backtraces,
+ * a thread in the registry keeps r as its own (freed), in its slot of s,
+ * and the record that slot held goes back (val_own_publish). */
 static inline __attribute__((always_inline)) void
 val_release_live(const struct val_config *cfg, unsigned ep,
 		 struct val_handle *hctx, _Atomic uint64_t *cn,
@@ -1129,10 +1232,28 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 	rel->ix = &val_mem_index;
 	rel->base = b;
 	rel->id = r->id;
-	bool sweep = val_rec_retire_fast(s, r, site, cfg->backtrace);
+	struct val_own *o = &val_own;
+	bool sweep;
+	if (!cfg->backtrace && o->reg) {
+		struct val_rec **w = &o->slot[s - val_shards];
+		if (*w)
+			sweep = val_own_publish(s, *w);
+		else
+			sweep = false, o->n++;
+		r->okind = r->kind;
+		r->ostate = VAL_FREED;
+		r->osize = r->size;
+		r->free.ep = site->ep;
+		r->state = VAL_OWNED;
+		*w = r;
+	} else {
+		sweep = val_rec_retire_fast(s, r, site, cfg->backtrace);
+	}
 	val_spin_unlock(&s->lock);
 	if (sweep)
 		val_shard_sweep(s);
+	if (__builtin_expect(!o->reg, 0) && !cfg->backtrace && val_bias_ok)
+		val_own_register();
 	val_count_hot(cfg, ep, hctx, cn, 1);  /* taken back if the driver
 					       * fails */
 }
@@ -1140,9 +1261,11 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 #define VAL_USM_KINDS                                                       \
 	((1u << VAL_KIND_HOST) | (1u << VAL_KIND_DEVICE) |                  \
 	 (1u << VAL_KIND_SHARED))
+/* ks: a record's kind, then its state (kind, state or okind, ostate):
+ * live, of a kind in expect, and of context ctx. */
 static inline __attribute__((always_inline)) bool
-val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
-		unsigned expect)
+val_release_may_ks(const struct val_rec *r, const uint8_t *ks,
+		   ze_context_handle_t ctx, unsigned expect)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (__builtin_constant_p(expect) && expect == VAL_USM_KINDS) {
@@ -1150,15 +1273,22 @@ val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
 		 * are the first three, so a live USM record reads below 3. */
 		_Static_assert(offsetof(struct val_rec, state) ==
 				       offsetof(struct val_rec, kind) + 1 &&
+			       offsetof(struct val_rec, ostate) ==
+				       offsetof(struct val_rec, okind) + 1 &&
 			       VAL_LIVE == 0 && VAL_KIND_SHARED == 2,
 			       "kind, state: adjacent; LIVE 0; USM kinds 0-2");
-		uint16_t ks;
-		return r && (memcpy(&ks, &r->kind, sizeof(ks)), ks < 3) &&
-		       r->ctx == ctx;
+		uint16_t v;
+		memcpy(&v, ks, sizeof(v));
+		return v < 3 && r->ctx == ctx;
 	}
 #endif
-	return r && r->state == VAL_LIVE && ((expect >> r->kind) & 1) &&
-	       r->ctx == ctx;
+	return ks[1] == VAL_LIVE && ((expect >> ks[0]) & 1) && r->ctx == ctx;
+}
+static inline __attribute__((always_inline)) bool
+val_release_may(const struct val_rec *r, ze_context_handle_t ctx,
+		unsigned expect)
+{
+	return r && val_release_may_ks(r, &r->kind, ctx, expect);
 }
 static inline ze_result_t
 val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
@@ -1196,6 +1326,23 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
+	/* The thread's own record at b, live: freed, no lock. */
+	struct val_own *o = &val_own;
+	if (val_own_enter(o)) {
+		struct val_rec *w = o->slot[val_shard_index(b)];
+		if (w && w->base == b &&
+		    val_release_may_ks(w, &w->okind, ctx, expect)) {
+			w->ostate = VAL_FREED;
+			w->free.ep = (uint16_t)ep;
+			rel->ix = &val_mem_index;
+			rel->base = b;
+			rel->id = w->id;
+			val_own_leave(o);
+			val_count_hot(cfg, ep, hctx, cn, 1);
+			return true;
+		}
+		val_own_leave(o);
+	}
 	struct val_site site = { (uint16_t)ep, NULL };
 	struct val_shard *s;
 	struct val_rec *r = val_shard_lock_find(b, &s);

@@ -42,6 +42,8 @@ static void
 fork_prepare(void)
 {
 	val_world_lock();
+	/* The child has one thread: the others' records must be shared. */
+	val_own_steal_all();
 }
 
 static void
@@ -56,6 +58,7 @@ static void
 fork_child(void)
 {
 	val_bias_init();
+	val_own_fork_child();
 	val_world_unlock();
 }
 

@@ -433,6 +433,7 @@ val_leak_report(const struct val_call *call, ze_context_handle_t ctx,
 		val_site_clear(&site);
 		return;
 	}
+	val_own_steal_all();  /* the walk reads every record's state */
 	val_index_walk(&val_mem_index, collect_live, &c);
 	val_index_walk(&val_import_index, collect_live, &c);
 	struct val_handle *hd = ctx ? val_handle_find(ctx) : NULL;

@@ -27,6 +27,12 @@
  * has VAL_STALE_MAX of them, or are reused in place before that.
  *
  * Records are recycled through per-shard free lists.
+ *
+ * A thread may keep one record per shard to itself, OWNED (val.h,
+ * struct val_own): the last one it freed on a hot path, allocated and
+ * freed again there without a lock. rec_exact, val_rec_find and
+ * val_rec_add take back any OWNED record they meet (val_own_take), so
+ * their callers see only the shared states.
  */
 #include "val.h"
 
@@ -34,6 +40,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +60,9 @@ struct val_index val_import_index;
 struct val_index val_map_index;
 
 static _Atomic uint64_t id_pool[VAL_KIND_COUNT];
+
+static void sweep_locked(struct val_shard *s);
+static void own_publish_all(struct val_own *t);
 
 uint64_t
 val_rec_id_slow(enum val_kind kind)
@@ -171,6 +181,143 @@ val_world_lock(void)
 	val_shards_lock_all();
 }
 
+/* ---- records threads own (val.h) ---- */
+
+__thread struct val_own val_own __attribute__((tls_model("initial-exec")));
+static struct val_own *own_head;        /* the registry: val_lock */
+static pthread_key_t own_key;
+static pthread_once_t own_key_once = PTHREAD_ONCE_INIT;
+static bool own_key_ok;
+
+static void
+own_unlink(struct val_own *o)
+{
+	if (o->prev)
+		o->prev->next = o->next;
+	else
+		own_head = o->next;
+	if (o->next)
+		o->next->prev = o->prev;
+	o->prev = o->next = NULL;
+	o->reg = false;
+}
+
+/* The thread exits: its records go back, it leaves the registry. */
+static void
+own_gone(void *arg)
+{
+	struct val_own *o = arg;
+	val_world_lock();
+	own_publish_all(o);
+	if (o->reg)
+		own_unlink(o);
+	o->gone = true;  /* owns nothing from now on */
+	val_world_unlock();
+}
+
+static void
+own_key_make(void)
+{
+	own_key_ok = !pthread_key_create(&own_key, own_gone);
+}
+
+bool
+val_own_register(void)
+{
+	struct val_own *o = &val_own;
+	pthread_once(&own_key_once, own_key_make);
+	/* Without the key an exiting thread's records would be lost. */
+	if (o->gone || !own_key_ok || !val_bias_ok ||
+	    pthread_setspecific(own_key, o))
+		return false;
+	u_lock(&val_lock);
+	if (!o->reg) {
+		o->next = own_head;
+		if (own_head)
+			own_head->prev = o;
+		own_head = o;
+		o->reg = true;
+	}
+	u_unlock(&val_lock);
+	return true;
+}
+
+/* Caller holds val_lock and every shard lock, and t is this thread or
+ * out of its hot paths: t's records back to the shared states. */
+static void
+own_publish_all(struct val_own *t)
+{
+	for (unsigned k = 0; k < VAL_SHARDS; k++) {
+		struct val_rec *r = t->slot[k];
+		if (!r)
+			continue;
+		t->slot[k] = NULL;
+		if (val_own_publish(&val_shards[k], r))
+			sweep_locked(&val_shards[k]);
+	}
+	t->n = 0;
+}
+
+void
+val_own_take(const struct val_rec *r)
+{
+	struct val_own *me = &val_own;
+	if (me->slot[r->shard] == r)
+		own_publish_all(me);   /* this thread's: no barrier needed */
+	else
+		val_own_steal_all();
+}
+
+void
+val_own_steal_all(void)
+{
+	struct val_own *me = &val_own;
+	bool others = false;
+	for (struct val_own *t = own_head; t; t = t->next) {
+		if (t != me && t->n) {
+			atomic_store_explicit(&t->steal, 1,
+					      memory_order_seq_cst);
+			others = true;
+		}
+	}
+#ifdef SYS_membarrier
+	/* Each owner now sees steal, or this thread sees its busy. */
+	if (others &&
+	    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0)) {
+		/* Registered at init (owners exist only with val_bias_ok). */
+		u_err("val", "membarrier: %s: cannot take records back from "
+			     "their threads", strerror(errno));
+		abort();
+	}
+#endif
+	for (struct val_own *t = own_head; t; t = t->next) {
+		if (!t->n)
+			continue;
+		for (unsigned n = 0;
+		     t != me && atomic_load_explicit(&t->busy,
+						     memory_order_acquire);
+		     n++)
+			spin_pause(n);
+		own_publish_all(t);
+		if (t != me)
+			atomic_store_explicit(&t->steal, 0,
+					      memory_order_release);
+	}
+}
+
+void
+val_own_fork_child(void)
+{
+	struct val_own *me = &val_own;
+	/* The other threads are gone (their records were taken back by
+	 * fork_prepare's world lock). */
+	own_head = NULL;
+	if (me->reg) {
+		me->prev = me->next = NULL;
+		own_head = me;
+	}
+}
+
 void
 val_world_unlock(void)
 {
@@ -192,9 +339,13 @@ rec_of(struct val_node *n)
 static struct val_rec *
 rec_exact(const struct val_index *ix, uintptr_t base)
 {
-	if (ix == &val_mem_index)
-		return val_shard_find(&val_shards[val_shard_index(base)], base);
-	return rec_of(val_index_find(ix, base));
+	if (ix != &val_mem_index)
+		return rec_of(val_index_find(ix, base));
+	struct val_rec *r = val_shard_find(&val_shards[val_shard_index(base)],
+					   base);
+	if (r && r->state == VAL_OWNED)
+		val_own_take(r);   /* r stays hashed at base */
+	return r;
 }
 
 /* ---- lists (quarantine, stale) ---- */
@@ -368,8 +519,11 @@ struct val_rec *
 val_rec_find(const struct val_index *ix, uintptr_t p)
 {
 	struct val_rec *r = rec_exact(ix, p);
-	if (!r && ix->count)
+	if (!r && ix->count) {
 		r = rec_of(val_index_floor(ix, p));
+		if (r && r->state == VAL_OWNED)
+			val_own_take(r);   /* its size may shrink */
+	}
 	return r && r->state != VAL_STALE && p < val_rec_end(r) ? r : NULL;
 }
 
@@ -401,10 +555,17 @@ val_rec_add(struct val_index *ix, enum val_kind kind, struct val_site *site,
 		val_rec_revive(reuse, kind, site, size);
 		return reuse;
 	}
+restart:
 	reuse = NULL;
 	/* Every record overlapping [base, end), from the last one down. */
 	for (o = rec_of(val_index_floor(ix, end - 1));
 	     o && val_rec_end(o) > base; o = prev) {
+		if (o->state == VAL_OWNED) {
+			/* A thread's own: back to the shared states (a sweep
+			 * may drop others meanwhile), then look again. */
+			val_own_take(o);
+			goto restart;
+		}
 		prev = rec_of(val_index_prev(&o->node));
 		if (o->state != VAL_LIVE && val_rec_base(o) == base &&
 		    !reuse) {

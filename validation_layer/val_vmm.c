@@ -95,6 +95,10 @@ carve(struct val_index *ix, uintptr_t b, uintptr_t e, struct val_site *site)
 		struct val_rec *r = rec_of(val_index_floor(ix, cursor - 1));
 		if (!r || val_rec_end(r) <= b)
 			break;
+		if (r->state == VAL_OWNED) {
+			val_own_take(r);  /* back to shared states: again */
+			continue;
+		}
 		uintptr_t rb = val_rec_base(r), re = val_rec_end(r);
 		cursor = rb;
 		if (r->state != VAL_LIVE)

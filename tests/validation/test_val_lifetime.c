@@ -447,13 +447,24 @@ churn(void *arg)
 	return NULL;
 }
 
+static void *
+free_one(void *p)
+{
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	return NULL;
+}
+
 START_TEST(test_hot_record_reused_elsewhere)
 {
 	vt_setup(&c, "plk");
 	warm_up();
 	void *p = alloc_host(64);
-	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
 	pthread_t t;
+	/* Freed by a thread that then exits: its record goes to the
+	 * quarantine (a thread keeps the last record it freed in each shard
+	 * as its own until it exits). */
+	ck_assert_int_eq(pthread_create(&t, NULL, free_one, p), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
 	void **v = NULL;
 	ck_assert_int_eq(pthread_create(&t, NULL, churn, &v), 0);
 	ck_assert_int_eq(pthread_join(t, NULL), 0);
@@ -482,6 +493,133 @@ START_TEST(test_hot_record_reused_elsewhere)
 			ck_assert_int_eq(c.api.zeMemFree(c.ctx, v[i]),
 					 ZE_RESULT_SUCCESS);
 	free(v);
+}
+END_TEST
+
+/* A thread keeps the last record it freed in each shard as its own
+ * (val.h, struct val_own): an allocation at that base and its free then
+ * take no lock. Anyone else who needs the record takes it back first.
+ * Here: the main thread's own live allocation freed by another thread
+ * (no finding, one driver free), the main thread's second free of it (a
+ * double free, not passed on), an own allocation live at a context's
+ * destroy (reported), and one a thread still held when it exited (freed
+ * by the main thread after). */
+static void *
+own_pair_then_exit(void *arg)
+{
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	void *q = alloc_host(64);
+	ck_assert_ptr_eq(q, p);  /* the driver's thread cache: LIFO */
+	*(void **)arg = q;
+	return NULL;
+}
+
+struct own_hold {
+	void *p;
+	bool freed;     /* the thread frees p before the first wait */
+	pthread_barrier_t bar;
+};
+
+static void *
+own_pair_hold(void *arg)
+{
+	struct own_hold *oh = arg;
+	own_pair_then_exit(&oh->p);
+	if (oh->freed)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, oh->p),
+				 ZE_RESULT_SUCCESS);
+	pthread_barrier_wait(&oh->bar);
+	pthread_barrier_wait(&oh->bar);
+	if (!oh->freed)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, oh->p),
+				 ZE_RESULT_SUCCESS);
+	return NULL;
+}
+
+static void
+get_put_ipc(void *p)
+{
+	ze_ipc_mem_handle_t h;
+	ck_assert_int_eq(c.api.zeMemGetIpcHandle(c.ctx, p, &h),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(c.api.zeMemPutIpcHandle(c.ctx, h), ZE_RESULT_SUCCESS);
+}
+
+START_TEST(test_owned_records)
+{
+	vt_setup(&c, "plk");
+	warm_up();
+	void *p = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, p), ZE_RESULT_SUCCESS);
+	void *q = alloc_host(64);
+	ck_assert_ptr_eq(q, p);
+	pthread_t t;
+	int frees = vt_driver_frees;
+	ck_assert_int_eq(pthread_create(&t, NULL, free_one, q), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(vt_driver_frees, frees + 1);
+	vt_assert_findings(0);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, q),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(vt_driver_frees, frees + 1);
+	vt_assert_finding("lifetime: zeMemFree(", "double free",
+			  "(64 bytes", "released by zeMemFree", NULL);
+	vt_assert_findings(1);
+
+	/* Live at the context's destroy, after a pair at its base. */
+	ze_context_handle_t other = new_context();
+	void *h = NULL, *h2 = NULL;
+	ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 100, 0, &h), 0);
+	ck_assert_int_eq(c.api.zeMemFree(other, h), 0);
+	ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 96, 0, &h2), 0);
+	ck_assert_ptr_eq(h2, h);
+	ck_assert_int_eq(c.api.zeContextDestroy(other), ZE_RESULT_SUCCESS);
+	vt_assert_finding("leak: zeContextDestroy(hContext=",
+			  "context destroyed with a live host allocation",
+			  "(96 bytes", NULL);
+	vt_assert_findings(2);
+
+	/* IPC handles of a live own allocation: of this thread's, and of
+	 * another thread's while that thread is alive (the layer takes the
+	 * record back from it, and its free after that goes the usual
+	 * way). */
+	void *y = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, y), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(alloc_host(64), y);
+	get_put_ipc(y);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, y), ZE_RESULT_SUCCESS);
+	struct own_hold oh = { NULL };
+	ck_assert_int_eq(pthread_barrier_init(&oh.bar, NULL, 2), 0);
+	ck_assert_int_eq(pthread_create(&t, NULL, own_pair_hold, &oh), 0);
+	pthread_barrier_wait(&oh.bar);     /* oh.p: its own, live */
+	get_put_ipc(oh.p);
+	pthread_barrier_wait(&oh.bar);     /* it frees oh.p */
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	vt_assert_findings(2);
+	/* ... and of one the other thread has freed, its own still. */
+	oh.freed = true;
+	ck_assert_int_eq(pthread_create(&t, NULL, own_pair_hold, &oh), 0);
+	pthread_barrier_wait(&oh.bar);
+	ze_ipc_mem_handle_t ih;
+	ck_assert_int_eq(c.api.zeMemGetIpcHandle(c.ctx, oh.p, &ih),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	vt_assert_finding("lifetime: zeMemGetIpcHandle(",
+			  "IPC handle of released memory", "(64 bytes",
+			  "released by zeMemFree", NULL);
+	vt_assert_findings(3);
+	pthread_barrier_wait(&oh.bar);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(pthread_barrier_destroy(&oh.bar), 0);
+
+	/* Held by a thread when it exited. */
+	void *x = NULL;
+	ck_assert_int_eq(pthread_create(&t, NULL, own_pair_then_exit, &x), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	frees = vt_driver_frees;
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, x), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(vt_driver_frees, frees + 1);
+	vt_assert_findings(3);
 }
 END_TEST
 
@@ -758,6 +896,7 @@ suite(void)
 	tcase_add_test(t, test_hot_free_refused_by_driver);
 	tcase_add_test(t, test_hot_misaligned_pointer);
 	tcase_add_test(t, test_hot_record_reused_elsewhere);
+	tcase_add_test(t, test_owned_records);
 	tcase_add_test(t, test_shard_bias_handoff);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
