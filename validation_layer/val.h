@@ -1121,6 +1121,20 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 	r->ctx = q->ctx;
 	r->align = q->align;
 }
+/* The owner, in its hot path: w, its own record, freed, at least
+ * q->size long, becomes the live record of q (entry point ep). */
+static inline __attribute__((always_inline)) void
+val_own_revive(struct val_rec *w, unsigned ep, const struct val_alloc_req *q)
+{
+	w->ostate = VAL_LIVE;
+	w->okind = (uint8_t)q->kind;
+	w->osize = q->size;
+	w->id = val_rec_id(q->kind);
+	w->alloc.ep = (uint16_t)ep;
+	w->free.ep = 0;
+	w->ctx = q->ctx;
+	w->align = q->align;
+}
 /* Lock the shard of base b (*ps) and find the hashed record at b (any
  * state), or NULL: the thread's last one (val_hot) when it is still b's,
  * else by the shard hash, and then that one becomes the thread's. */
@@ -1172,14 +1186,7 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 		struct val_rec *w = o->slot[val_shard_index(b)];
 		if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
 		    q->size <= w->size) {
-			w->ostate = VAL_LIVE;
-			w->okind = (uint8_t)q->kind;
-			w->osize = q->size;
-			w->id = val_rec_id(q->kind);
-			w->alloc.ep = (uint16_t)ep;
-			w->free.ep = 0;
-			w->ctx = q->ctx;
-			w->align = q->align;
+			val_own_revive(w, ep, q);
 			val_own_leave(o);
 			val_count_hot(cfg, ep, hctx, cn, 1);
 			return true;
@@ -1311,6 +1318,30 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 	val_spin_unlock(&s->lock);
 	return val_release_begin_slow(call, ctx, ptr, expect, rel, &site);
 }
+/* On a hot path (cfg: no backtraces, tracking): the thread's own record
+ * at ptr, live and releasable by this call, is freed, with no lock, and
+ * the call counted on the hot context (true; *id: the record's). */
+static inline __attribute__((always_inline)) bool
+val_own_release_try(const struct val_config *cfg, unsigned ep,
+		    ze_context_handle_t ctx, const void *ptr, unsigned expect,
+		    uint64_t *id)
+{
+	uintptr_t b = (uintptr_t)ptr;
+	struct val_own *o = &val_own;
+	if (!cfg->tracking || cfg->backtrace || !val_own_enter(o))
+		return false;
+	struct val_rec *w = o->slot[val_shard_index(b)];
+	if (w && w->base == b &&
+	    val_release_may_ks(w, &w->okind, ctx, expect)) {
+		w->ostate = VAL_FREED;
+		w->free.ep = (uint16_t)ep;
+		*id = w->id;
+		val_own_leave(o);
+		return true;
+	}
+	val_own_leave(o);
+	return false;
+}
 /* The hot path of val_release_begin (no struct val_call): true when done
  * (the record retired, or no tracking); false when it did nothing and
  * the caller must call val_release_begin. */
@@ -1326,22 +1357,11 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
-	/* The thread's own record at b, live: freed, no lock. */
-	struct val_own *o = &val_own;
-	if (val_own_enter(o)) {
-		struct val_rec *w = o->slot[val_shard_index(b)];
-		if (w && w->base == b &&
-		    val_release_may_ks(w, &w->okind, ctx, expect)) {
-			w->ostate = VAL_FREED;
-			w->free.ep = (uint16_t)ep;
-			rel->ix = &val_mem_index;
-			rel->base = b;
-			rel->id = w->id;
-			val_own_leave(o);
-			val_count_hot(cfg, ep, hctx, cn, 1);
-			return true;
-		}
-		val_own_leave(o);
+	if (val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id)) {
+		rel->ix = &val_mem_index;
+		rel->base = b;
+		val_count_hot(cfg, ep, hctx, cn, 1);
+		return true;
 	}
 	struct val_site site = { (uint16_t)ep, NULL };
 	struct val_shard *s;

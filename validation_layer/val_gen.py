@@ -82,6 +82,10 @@ zesGetVFManagementExpProcAddrTable
 # wrappers do not call val_count.
 # Entry points with a fast path (val_fast_<ep>, found in the hooks).
 FAST = set()
+# Those whose fast path takes the mode's shared path too (ws<m>_<ep>: the
+# fast path's own body, out of line, for what the thread's own records
+# do not take; val_hot.h).
+SHARED = set()
 
 SELF_COUNTED = {"zeMemAllocHost", "zeMemAllocDevice", "zeMemAllocShared",
                 "zeMemFree"}
@@ -225,6 +229,8 @@ def main():
         text = open(path).read()
         found = set(re.findall(r"^val_(ze\w+)\(", text, re.M))
         FAST.update(re.findall(r"^val_fast_(ze\w+)\(", text, re.M))
+        SHARED.update(re.findall(r"^val_fast_(ze\w+)\([^)]*\bshared\)",
+                                 text, re.M))
         hooked |= found
         if path.endswith(".h"):
             inline |= found
@@ -456,11 +462,18 @@ def write_inline_wrapper(o, e, types):
     fast_modes = [m for m in range(8)
                   if fast and m & 6]  # lifetime (2) or leak (4)
     for m in fast_modes:
+        shared = ""
+        if name in SHARED:
+            o.append("static %s ZE_APICALL __attribute__((noinline))\n"
+                     "ws%d_%s(%s)\n{" % (ret, m, name, proto_params(params)))
+            o.append("\treturn val_fast_%s(&val_cfg_modes[%d], %s, wm%d_%s, "
+                     "NULL);\n}\n" % (name, m, names, m, name))
+            shared = ", ws%d_%s" % (m, name)
         o.append("static %s ZE_APICALL\nw%d_%s(%s)\n{" % (
             ret, m, name, proto_params(params)))
         o.append("\tif (__builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
-        o.append("\t\treturn val_fast_%s(&val_cfg_modes[%d], %s, wm%d_%s);"
-                 % (name, m, names, m, name))
+        o.append("\t\treturn val_fast_%s(&val_cfg_modes[%d], %s, wm%d_%s%s);"
+                 % (name, m, names, m, name, shared))
         o.append("\treturn wm%d_%s(%s);\n}\n" % (m, name, names))
     o.append("static __typeof__(wm0_%s) *const wt_%s[8] = {" % (name, name))
     o.append("\t" + ", ".join("w%s%d_%s" % ("" if m in fast_modes else "m",

@@ -104,6 +104,71 @@ val_fast_cn(void)
 #define VAL_HD(slow, hctx) ((slow) ? val_hot.ctx_hd : (hctx))
 #define VAL_CN(slow, cn) ((slow) ? val_fast_cn() : (cn))
 
+/* The fast paths' allocations, after the next layer's call: the
+ * thread's own record at the base (val.h, struct val_own), freed, takes
+ * the new life with no lock (true); anything else is for
+ * val_alloc_after, out of line, so that the fast wrappers keep only
+ * what this path needs across the call. */
+static inline __attribute__((always_inline)) bool
+val_own_alloc_try(const struct val_config *cfg, unsigned ep,
+		  const struct val_alloc_req *q, void *ptr)
+{
+	uintptr_t b = (uintptr_t)ptr;
+	if ((cfg->params && (b & (q->align - 1)) && q->align) || !b ||
+	    !cfg->tracking)
+		return false;
+	struct val_own *o = &val_own;
+	if (!val_own_enter(o))
+		return false;
+	struct val_rec *w = o->slot[val_shard_index(b)];
+	if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
+	    q->size <= w->size) {
+		val_own_revive(w, ep, q);
+		val_own_leave(o);
+		val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
+		return true;
+	}
+	val_own_leave(o);
+	return false;
+}
+
+static void val_shared_done(struct val_handle *hctx,
+			    ze_context_handle_t hContext,
+			    const ze_device_mem_alloc_desc_t *device_desc,
+			    const ze_host_mem_alloc_desc_t *host_desc,
+			    size_t size, size_t alignment,
+			    ze_device_handle_t hDevice, void **pptr);
+static void val_device_done(struct val_handle *hctx,
+			    ze_context_handle_t hContext,
+			    const ze_device_mem_alloc_desc_t *device_desc,
+			    size_t size, size_t alignment,
+			    ze_device_handle_t hDevice, void **pptr);
+static void val_host_done(struct val_handle *hctx,
+			  ze_context_handle_t hContext,
+			  const ze_host_mem_alloc_desc_t *host_desc,
+			  size_t size, size_t alignment, void **pptr);
+
+/* What val_own_alloc_try left: val_alloc_try on the shared records (the
+ * hot context's, cfg the mode's), else the kind's val_<kind>_done. */
+static __attribute__((noinline)) void
+val_alloc_after(const struct val_config *cfg, unsigned ep,
+		const struct val_alloc_req *q,
+		const ze_device_mem_alloc_desc_t *device_desc,
+		const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
+{
+	struct val_handle *hctx = val_hot.ctx_hd;
+	if (val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr))
+		return;
+	if (q->kind == VAL_KIND_HOST)
+		val_host_done(hctx, q->ctx, host_desc, q->size, q->align, pptr);
+	else if (q->kind == VAL_KIND_DEVICE)
+		val_device_done(hctx, q->ctx, device_desc, q->size, q->align,
+				q->dev, pptr);
+	else
+		val_shared_done(hctx, q->ctx, device_desc, host_desc, q->size,
+				q->align, q->dev, pptr);
+}
+
 static __attribute__((noinline)) void
 val_shared_done(struct val_handle *hctx, ze_context_handle_t hContext,
 		const ze_device_mem_alloc_desc_t *device_desc,
@@ -153,6 +218,13 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
+	if (slow) {
+		if (r == ZE_RESULT_SUCCESS &&
+		    !val_own_alloc_try(cfg, VAL_EP_zeMemAllocShared, &q, *pptr))
+			val_alloc_after(cfg, VAL_EP_zeMemAllocShared, VAL_COPY(q), device_desc, host_desc,
+					pptr);
+		return r;
+	}
 	if (r == ZE_RESULT_SUCCESS &&
 	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, VAL_HD(slow, hctx),
 			   VAL_CN(slow, cn), &q, *pptr))
@@ -234,6 +306,13 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
+	if (slow) {
+		if (r == ZE_RESULT_SUCCESS &&
+		    !val_own_alloc_try(cfg, VAL_EP_zeMemAllocDevice, &q, *pptr))
+			val_alloc_after(cfg, VAL_EP_zeMemAllocDevice, VAL_COPY(q), device_desc, NULL,
+					pptr);
+		return r;
+	}
 	if (r == ZE_RESULT_SUCCESS &&
 	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, VAL_HD(slow, hctx),
 			   VAL_CN(slow, cn), &q, *pptr))
@@ -303,6 +382,13 @@ val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
+	if (slow) {
+		if (r == ZE_RESULT_SUCCESS &&
+		    !val_own_alloc_try(cfg, VAL_EP_zeMemAllocHost, &q, *pptr))
+			val_alloc_after(cfg, VAL_EP_zeMemAllocHost, VAL_COPY(q), NULL, host_desc,
+					pptr);
+		return r;
+	}
 	if (r == ZE_RESULT_SUCCESS &&
 	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, VAL_HD(slow, hctx),
 			   VAL_CN(slow, cn), &q, *pptr))
@@ -342,13 +428,37 @@ val_free_refused(struct val_handle *hctx, ze_context_handle_t hContext,
 			 res);
 }
 
+/* The next layer refused a free of the thread's own record (id). */
+static __attribute__((noinline)) void
+val_own_free_refused(ze_context_handle_t hContext, void *ptr, uint64_t id,
+		     ze_result_t res)
+{
+	const struct val_release rel = { &val_mem_index, (uintptr_t)ptr, id };
+	val_free_refused(val_hot.ctx_hd, hContext, ptr, &rel, res);
+}
+
+/* shared (on the fast path, the mode's ws<m>_zeMemFree: this body with
+ * shared NULL, out of line) takes what the thread's own record does not:
+ * the fast wrapper then keeps only ptr, the context and the record's id
+ * across the next layer's call. */
 static inline __attribute__((always_inline)) ze_result_t
 val_free(const struct val_config *cfg, struct val_handle *hctx,
 	 _Atomic uint64_t *cn, ze_context_handle_t hContext, void *ptr,
-	 ze_pfnMemFree_t slow)
+	 ze_pfnMemFree_t slow, ze_pfnMemFree_t shared)
 {
 	struct val_release rel;
 	ze_result_t r;
+	if (shared) {
+		uint64_t id;
+		if (!val_own_release_try(cfg, VAL_EP_zeMemFree, hContext, ptr,
+					 VAL_USM_KINDS, &id))
+			return shared(hContext, ptr);
+		val_count_hot(cfg, VAL_EP_zeMemFree, NULL, val_fast_cn(), 1);
+		r = val_next.Mem.pfnFree(hContext, ptr);
+		if (__builtin_expect(r != ZE_RESULT_SUCCESS, 0))
+			val_own_free_refused(hContext, ptr, id, r);
+		return r;
+	}
 	/* On the fast path NULL has no record: slow reports it. */
 	if (!slow && cfg->params && !ptr)
 		return val_null_pointer(VAL_CALL_zeMemFree(hctx, hContext, ptr),
@@ -377,14 +487,14 @@ static inline __attribute__((always_inline)) ze_result_t
 val_zeMemFree(const struct val_config *cfg, struct val_handle *hctx,
 	      _Atomic uint64_t *cn, ze_context_handle_t hContext, void *ptr)
 {
-	return val_free(cfg, hctx, cn, hContext, ptr, NULL);
+	return val_free(cfg, hctx, cn, hContext, ptr, NULL, NULL);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
 val_fast_zeMemFree(const struct val_config *cfg, ze_context_handle_t hContext,
-		   void *ptr, ze_pfnMemFree_t slow)
+		   void *ptr, ze_pfnMemFree_t slow, ze_pfnMemFree_t shared)
 {
-	return val_free(cfg, NULL, NULL, hContext, ptr, slow);
+	return val_free(cfg, NULL, NULL, hContext, ptr, slow, shared);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
