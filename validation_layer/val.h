@@ -737,9 +737,10 @@ struct val_hot {
 	uint64_t id_end[VAL_KIND_COUNT];
 	/* The record of base rc_base in shard rc_shard (its shard) that the
 	 * thread's last lookup by the shard hash on a fast path found
-	 * (val_shard_lock_find), when the shard had dropped rc_drops records: while it has dropped no other, that
-	 * record is still the one hashed at rc_base (a record leaves the
-	 * hash, or is reused, only by a drop). Empty: base 0 in its shard,
+	 * (val_shard_lock_find), when the shard had dropped rc_drops
+	 * records: while it has dropped no other, that record is still the
+	 * one hashed at rc_base (a record leaves the hash, or is reused,
+	 * only by a drop). Empty: base 0 in its shard,
 	 * rc_drops never reached. */
 	uintptr_t rc_base;
 	struct val_rec *rc_rec;

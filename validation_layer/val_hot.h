@@ -77,9 +77,10 @@ val_hot_size_align(const struct val_alloc_req *q)
  *     used (VAL_HD, VAL_CN), so that nothing but the arguments is kept
  *     across the next layer's call.
  * The full checks (val_mem.c) run on a copy of q (VAL_COPY): the only
- * field they fill in, relaxed, is theirs alone. What val_alloc_try leaves
- * undone after the call goes to a noinline val_<kind>_done, which
- * finishes as val_alloc_done. */
+ * field they fill in, relaxed, is theirs alone. After the call,
+ * val_alloc_end: on a fast path the thread's own record first, the rest
+ * out of line (val_alloc_after); what the hot paths leave goes to
+ * val_alloc_done_kind, which finishes as val_alloc_done. */
 
 /* On a fast path (fast) whose mode checks parameters or lifetimes: is
  * hDevice one the wrapper must look at (not the thread's hot device;
@@ -132,24 +133,35 @@ val_own_alloc_try(const struct val_config *cfg, unsigned ep,
 	return false;
 }
 
-static void val_shared_done(struct val_handle *hctx,
-			    ze_context_handle_t hContext,
-			    const ze_device_mem_alloc_desc_t *device_desc,
-			    const ze_host_mem_alloc_desc_t *host_desc,
-			    size_t size, size_t alignment,
-			    ze_device_handle_t hDevice, void **pptr);
-static void val_device_done(struct val_handle *hctx,
-			    ze_context_handle_t hContext,
-			    const ze_device_mem_alloc_desc_t *device_desc,
-			    size_t size, size_t alignment,
-			    ze_device_handle_t hDevice, void **pptr);
-static void val_host_done(struct val_handle *hctx,
-			  ze_context_handle_t hContext,
-			  const ze_host_mem_alloc_desc_t *host_desc,
-			  size_t size, size_t alignment, void **pptr);
+/* An allocation that the hot path did not record (a misaligned
+ * pointer, a base the shard hash does not have, backtraces): val_alloc_done
+ * with the call described for its findings. */
+static __attribute__((noinline)) void
+val_alloc_done_kind(struct val_handle *hctx, const struct val_alloc_req *q,
+		    const ze_device_mem_alloc_desc_t *device_desc,
+		    const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
+{
+	if (q->kind == VAL_KIND_HOST)
+		val_alloc_done(VAL_CALL_zeMemAllocHost(hctx, q->ctx, host_desc,
+						       q->size, q->align, pptr),
+			       q, *pptr);
+	else if (q->kind == VAL_KIND_DEVICE)
+		val_alloc_done(VAL_CALL_zeMemAllocDevice(hctx, q->ctx,
+							 device_desc, q->size,
+							 q->align, q->dev,
+							 pptr),
+			       q, *pptr);
+	else
+		val_alloc_done(VAL_CALL_zeMemAllocShared(hctx, q->ctx,
+							 device_desc, host_desc,
+							 q->size, q->align,
+							 q->dev, pptr),
+			       q, *pptr);
+}
 
-/* What val_own_alloc_try left: val_alloc_try on the shared records (the
- * hot context's, cfg the mode's), else the kind's val_<kind>_done. */
+/* What val_own_alloc_try left, on a fast path: val_alloc_try on the
+ * shared records (the hot context's, cfg the mode's), else
+ * val_alloc_done_kind. */
 static __attribute__((noinline)) void
 val_alloc_after(const struct val_config *cfg, unsigned ep,
 		const struct val_alloc_req *q,
@@ -157,32 +169,28 @@ val_alloc_after(const struct val_config *cfg, unsigned ep,
 		const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
 	struct val_handle *hctx = val_hot.ctx_hd;
-	if (val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr))
-		return;
-	if (q->kind == VAL_KIND_HOST)
-		val_host_done(hctx, q->ctx, host_desc, q->size, q->align, pptr);
-	else if (q->kind == VAL_KIND_DEVICE)
-		val_device_done(hctx, q->ctx, device_desc, q->size, q->align,
-				q->dev, pptr);
-	else
-		val_shared_done(hctx, q->ctx, device_desc, host_desc, q->size,
-				q->align, q->dev, pptr);
+	if (!val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr))
+		val_alloc_done_kind(hctx, q, device_desc, host_desc, pptr);
 }
 
-static __attribute__((noinline)) void
-val_shared_done(struct val_handle *hctx, ze_context_handle_t hContext,
-		const ze_device_mem_alloc_desc_t *device_desc,
-		const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-		size_t alignment, ze_device_handle_t hDevice, void **pptr)
+/* The end of a successful allocation of q (ep): on a fast path (fast),
+ * the thread's own record or val_alloc_after; else val_alloc_try (hctx,
+ * cn: the wrapper's) or val_alloc_done_kind. */
+static inline __attribute__((always_inline)) void
+val_alloc_end(const struct val_config *cfg, unsigned ep, bool fast,
+	      struct val_handle *hctx, _Atomic uint64_t *cn,
+	      const struct val_alloc_req *q,
+	      const ze_device_mem_alloc_desc_t *device_desc,
+	      const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
-	const struct val_alloc_req q = {
-		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	val_alloc_done(VAL_CALL_zeMemAllocShared(hctx, hContext, device_desc,
-						 host_desc, size, alignment,
-						 hDevice, pptr),
-		       &q, *pptr);
+	if (fast) {
+		if (!val_own_alloc_try(cfg, ep, q, *pptr))
+			val_alloc_after(cfg, ep, VAL_COPY(*q), device_desc,
+					host_desc, pptr);
+	} else if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr)) {
+		val_alloc_done_kind(hctx, VAL_COPY(*q), device_desc, host_desc,
+				    pptr);
+	}
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -218,18 +226,9 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
-	if (slow) {
-		if (r == ZE_RESULT_SUCCESS &&
-		    !val_own_alloc_try(cfg, VAL_EP_zeMemAllocShared, &q, *pptr))
-			val_alloc_after(cfg, VAL_EP_zeMemAllocShared, VAL_COPY(q), device_desc, host_desc,
-					pptr);
-		return r;
-	}
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocShared, VAL_HD(slow, hctx),
-			   VAL_CN(slow, cn), &q, *pptr))
-		val_shared_done(VAL_HD(slow, hctx), hContext, device_desc,
-				host_desc, size, alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_end(cfg, VAL_EP_zeMemAllocShared, slow != NULL,
+			      hctx, cn, &q, device_desc, host_desc, pptr);
 	return r;
 }
 
@@ -257,21 +256,6 @@ val_fast_zeMemAllocShared(const struct val_config *cfg,
 	return val_alloc_shared(cfg, NULL, NULL, hContext,
 				device_desc, host_desc, size, alignment,
 				hDevice, pptr, slow);
-}
-
-static __attribute__((noinline)) void
-val_device_done(struct val_handle *hctx, ze_context_handle_t hContext,
-		const ze_device_mem_alloc_desc_t *device_desc, size_t size,
-		size_t alignment, ze_device_handle_t hDevice, void **pptr)
-{
-	const struct val_alloc_req q = {
-		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
-	val_alloc_done(VAL_CALL_zeMemAllocDevice(hctx, hContext, device_desc,
-						 size, alignment, hDevice,
-						 pptr),
-		       &q, *pptr);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -306,18 +290,9 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
-	if (slow) {
-		if (r == ZE_RESULT_SUCCESS &&
-		    !val_own_alloc_try(cfg, VAL_EP_zeMemAllocDevice, &q, *pptr))
-			val_alloc_after(cfg, VAL_EP_zeMemAllocDevice, VAL_COPY(q), device_desc, NULL,
-					pptr);
-		return r;
-	}
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocDevice, VAL_HD(slow, hctx),
-			   VAL_CN(slow, cn), &q, *pptr))
-		val_device_done(VAL_HD(slow, hctx), hContext, device_desc,
-				size, alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_end(cfg, VAL_EP_zeMemAllocDevice, slow != NULL,
+			      hctx, cn, &q, device_desc, NULL, pptr);
 	return r;
 }
 
@@ -344,20 +319,6 @@ val_fast_zeMemAllocDevice(const struct val_config *cfg,
 				slow);
 }
 
-static __attribute__((noinline)) void
-val_host_done(struct val_handle *hctx, ze_context_handle_t hContext,
-	      const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-	      size_t alignment, void **pptr)
-{
-	const struct val_alloc_req q = {
-		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment,
-	};
-	val_alloc_done(VAL_CALL_zeMemAllocHost(hctx, hContext, host_desc,
-					       size, alignment, pptr),
-		       &q, *pptr);
-}
-
 static inline __attribute__((always_inline)) ze_result_t
 val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
 	       _Atomic uint64_t *cn, ze_context_handle_t hContext,
@@ -382,18 +343,9 @@ val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
-	if (slow) {
-		if (r == ZE_RESULT_SUCCESS &&
-		    !val_own_alloc_try(cfg, VAL_EP_zeMemAllocHost, &q, *pptr))
-			val_alloc_after(cfg, VAL_EP_zeMemAllocHost, VAL_COPY(q), NULL, host_desc,
-					pptr);
-		return r;
-	}
-	if (r == ZE_RESULT_SUCCESS &&
-	    !val_alloc_try(cfg, VAL_EP_zeMemAllocHost, VAL_HD(slow, hctx),
-			   VAL_CN(slow, cn), &q, *pptr))
-		val_host_done(VAL_HD(slow, hctx), hContext, host_desc, size,
-			      alignment, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_end(cfg, VAL_EP_zeMemAllocHost, slow != NULL,
+			      hctx, cn, &q, NULL, host_desc, pptr);
 	return r;
 }
 
