@@ -13,6 +13,7 @@
 #include <check.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -623,6 +624,76 @@ START_TEST(test_owned_records)
 }
 END_TEST
 
+/* Threads that own records while others take them back: three threads
+ * allocate and free (their own records), and hand every eighth block to
+ * a shared slot whose previous block they free (another thread's, maybe
+ * its own still); a fourth creates, uses and destroys contexts, whose
+ * leak report takes every thread's records back each time. Every call
+ * succeeds, nothing is reported, and the driver frees what it gave. */
+enum { OWN_THREADS = 3, OWN_PAIRS = 3000, OWN_SWAPS = 300 };
+static _Atomic(void *) own_box;
+static pthread_barrier_t own_bar;
+
+static void *
+own_worker(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&own_bar);
+	for (int i = 0; i < OWN_PAIRS; i++) {
+		void *p = alloc_host(64 + (size_t)(i % 4) * 64);
+		if (i % 8 == 7)
+			p = atomic_exchange(&own_box, p);
+		if (p)
+			ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+					 ZE_RESULT_SUCCESS);
+	}
+	return NULL;
+}
+
+static void *
+own_taker(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&own_bar);
+	for (int i = 0; i < OWN_SWAPS; i++) {
+		ze_context_handle_t other = new_context();
+		void *h = NULL;
+		ck_assert_int_eq(c.api.zeMemAllocHost(other, &hd, 64, 0, &h),
+				 ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(c.api.zeMemFree(other, h), ZE_RESULT_SUCCESS);
+		ck_assert_int_eq(c.api.zeContextDestroy(other),
+				 ZE_RESULT_SUCCESS);
+	}
+	return NULL;
+}
+
+START_TEST(test_owned_records_taken_back)
+{
+	vt_setup(&c, "plk");
+	warm_up();
+	pthread_t t[OWN_THREADS + 1];
+	int allocs = vt_driver_allocs, frees = vt_driver_frees;
+	ck_assert_int_eq(pthread_barrier_init(&own_bar, NULL,
+					      OWN_THREADS + 1), 0);
+	for (int i = 0; i < OWN_THREADS; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, own_worker, NULL),
+				 0);
+	ck_assert_int_eq(pthread_create(&t[OWN_THREADS], NULL, own_taker,
+					NULL), 0);
+	for (int i = 0; i <= OWN_THREADS; i++)
+		ck_assert_int_eq(pthread_join(t[i], NULL), 0);
+	ck_assert_int_eq(pthread_barrier_destroy(&own_bar), 0);
+	void *last = atomic_exchange(&own_box, NULL);
+	if (last)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, last),
+				 ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(vt_driver_allocs - allocs, vt_driver_frees - frees);
+	ck_assert_int_eq(vt_driver_allocs - allocs,
+			 OWN_THREADS * OWN_PAIRS + OWN_SWAPS);
+	vt_assert_findings(0);
+}
+END_TEST
+
 /* The shard locks are biased towards the thread that takes them first
  * (val.h): its allocations and frees take no atomic operation. Here the
  * main thread owns the shards (it allocated and freed across all of
@@ -897,6 +968,7 @@ suite(void)
 	tcase_add_test(t, test_hot_misaligned_pointer);
 	tcase_add_test(t, test_hot_record_reused_elsewhere);
 	tcase_add_test(t, test_owned_records);
+	tcase_add_test(t, test_owned_records_taken_back);
 	tcase_add_test(t, test_shard_bias_handoff);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
