@@ -1320,8 +1320,8 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 	return val_release_begin_slow(call, ctx, ptr, expect, rel, &site);
 }
 /* On a hot path (cfg: no backtraces, tracking): the thread's own record
- * at ptr, live and releasable by this call, is freed, with no lock, and
- * the call counted on the hot context (true; *id: the record's). */
+ * at ptr, live and releasable by this call, is freed, with no lock
+ * (true; *id: the record's). The caller counts the call. */
 static inline __attribute__((always_inline)) bool
 val_own_release_try(const struct val_config *cfg, unsigned ep,
 		    ze_context_handle_t ctx, const void *ptr, unsigned expect,
