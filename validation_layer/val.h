@@ -1164,15 +1164,35 @@ val_shard_lock_find(uintptr_t b, struct val_shard **ps)
 	}
 	return r;
 }
+/* The thread's own record at base b, freed and at least q->size long,
+ * takes the new life of q (entry point ep) with no lock (true; the
+ * caller counts the call); false: no such record. */
+static inline __attribute__((always_inline)) bool
+val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b)
+{
+	struct val_own *o = &val_own;
+	if (!val_own_enter(o))
+		return false;
+	struct val_rec *w = o->slot[val_shard_index(b)];
+	if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
+	    q->size <= w->size) {
+		val_own_revive(w, ep, q);
+		val_own_leave(o);
+		return true;
+	}
+	val_own_leave(o);
+	return false;
+}
 /* The hot path of val_alloc_done (inline; no struct val_call, which the
  * hot wrappers build only for a finding): entry point ep, its context's
  * record hctx. true when done; false when it did nothing and the caller
  * must call val_alloc_done (a misaligned pointer, a base the hash does
- * not have or that is live, backtraces on). */
+ * not have or that is live, backtraces on). own: try the thread's own
+ * record first (false: the caller just did). */
 static inline __attribute__((always_inline)) bool
 val_alloc_try(const struct val_config *cfg, unsigned ep,
 	      struct val_handle *hctx, _Atomic uint64_t *cn,
-	      const struct val_alloc_req *q, void *ptr)
+	      const struct val_alloc_req *q, void *ptr, bool own)
 {
 	uintptr_t b = (uintptr_t)ptr;
 	if (cfg->params && (b & (q->align - 1)) && q->align)
@@ -1181,18 +1201,9 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
-	/* The thread's own record at b, freed: a new life, no lock. */
-	struct val_own *o = &val_own;
-	if (val_own_enter(o)) {
-		struct val_rec *w = o->slot[val_shard_index(b)];
-		if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
-		    q->size <= w->size) {
-			val_own_revive(w, ep, q);
-			val_own_leave(o);
-			val_count_hot(cfg, ep, hctx, cn, 1);
-			return true;
-		}
-		val_own_leave(o);
+	if (own && val_own_alloc_revive(ep, q, b)) {
+		val_count_hot(cfg, ep, hctx, cn, 1);
+		return true;
 	}
 	const struct val_site site = { (uint16_t)ep, NULL };
 	struct val_shard *s;
@@ -1343,14 +1354,30 @@ val_own_release_try(const struct val_config *cfg, unsigned ep,
 	val_own_leave(o);
 	return false;
 }
+/* val_own_release_try as the beginning of a release rel, counted
+ * (hctx, cn as for val_count_hot). */
+static inline __attribute__((always_inline)) bool
+val_own_release_rel(const struct val_config *cfg, unsigned ep,
+		    struct val_handle *hctx, _Atomic uint64_t *cn,
+		    ze_context_handle_t ctx, const void *ptr, unsigned expect,
+		    struct val_release *rel)
+{
+	if (!val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id))
+		return false;
+	rel->ix = &val_mem_index;
+	rel->base = (uintptr_t)ptr;
+	val_count_hot(cfg, ep, hctx, cn, 1);
+	return true;
+}
 /* The hot path of val_release_begin (no struct val_call): true when done
  * (the record retired, or no tracking); false when it did nothing and
- * the caller must call val_release_begin. */
+ * the caller must call val_release_begin. own: try the thread's own
+ * record first (false: the caller just did). */
 static inline __attribute__((always_inline)) bool
 val_release_try(const struct val_config *cfg, unsigned ep,
 		struct val_handle *hctx, _Atomic uint64_t *cn,
-		ze_context_handle_t ctx,
-		const void *ptr, unsigned expect, struct val_release *rel)
+		ze_context_handle_t ctx, const void *ptr, unsigned expect,
+		struct val_release *rel, bool own)
 {
 	uintptr_t b = (uintptr_t)ptr;
 	rel->ix = NULL;
@@ -1358,12 +1385,9 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
-	if (val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id)) {
-		rel->ix = &val_mem_index;
-		rel->base = b;
-		val_count_hot(cfg, ep, hctx, cn, 1);
+	if (own && val_own_release_rel(cfg, ep, hctx, cn, ctx, ptr, expect,
+				       rel))
 		return true;
-	}
 	struct val_site site = { (uint16_t)ep, NULL };
 	struct val_shard *s;
 	struct val_rec *r = val_shard_lock_find(b, &s);

@@ -116,21 +116,12 @@ val_own_alloc_try(const struct val_config *cfg, unsigned ep,
 {
 	uintptr_t b = (uintptr_t)ptr;
 	if ((cfg->params && (b & (q->align - 1)) && q->align) || !b ||
-	    !cfg->tracking)
+	    !cfg->tracking || cfg->backtrace)
 		return false;
-	struct val_own *o = &val_own;
-	if (!val_own_enter(o))
+	if (!val_own_alloc_revive(ep, q, b))
 		return false;
-	struct val_rec *w = o->slot[val_shard_index(b)];
-	if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
-	    q->size <= w->size) {
-		val_own_revive(w, ep, q);
-		val_own_leave(o);
-		val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
-		return true;
-	}
-	val_own_leave(o);
-	return false;
+	val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
+	return true;
 }
 
 /* An allocation that the hot path did not record (a misaligned
@@ -169,7 +160,7 @@ val_alloc_after(const struct val_config *cfg, unsigned ep,
 		const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
 	struct val_handle *hctx = val_hot.ctx_hd;
-	if (!val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr))
+	if (!val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr, false))
 		val_alloc_done_kind(hctx, q, device_desc, host_desc, pptr);
 }
 
@@ -187,7 +178,7 @@ val_alloc_end(const struct val_config *cfg, unsigned ep, bool fast,
 		if (!val_own_alloc_try(cfg, ep, q, *pptr))
 			val_alloc_after(cfg, ep, VAL_COPY(*q), device_desc,
 					host_desc, pptr);
-	} else if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr)) {
+	} else if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr, true)) {
 		val_alloc_done_kind(hctx, VAL_COPY(*q), device_desc, host_desc,
 				    pptr);
 	}
@@ -411,13 +402,14 @@ val_free(const struct val_config *cfg, struct val_handle *hctx,
 			val_own_free_refused(hContext, ptr, id, r);
 		return r;
 	}
-	/* On the fast path NULL has no record: slow reports it. */
+	/* On the fast path NULL has no record: slow reports it. There
+	 * (ws<m>_zeMemFree) the caller has tried the thread's own record. */
 	if (!slow && cfg->params && !ptr)
 		return val_null_pointer(VAL_CALL_zeMemFree(hctx, hContext, ptr),
 					"ptr");
 	if (!val_release_try(cfg, VAL_EP_zeMemFree, VAL_HD(slow, hctx),
 			     VAL_CN(slow, cn), hContext, ptr, VAL_USM_KINDS,
-			     &rel)) {
+			     &rel, !slow)) {
 		if (slow)
 			return slow(hContext, ptr);
 		struct val_release t;

@@ -338,7 +338,9 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 					 pMemFreeDesc->pNext, NULL, 0, NULL)))
 			return r;
 	}
-	if ((r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
+	if (!val_own_release_rel(&val_cfg, call->ep, call->hctx, NULL,
+				 hContext, ptr, VAL_USM_KINDS, &rel) &&
+	    (r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
 		return r;
 	r = val_next.Mem.pfnFreeExt(hContext, pMemFreeDesc, ptr);
 	val_release_end(call, ptr, &rel, r);

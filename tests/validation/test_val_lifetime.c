@@ -503,8 +503,8 @@ END_TEST
  * Here: the main thread's own live allocation freed by another thread
  * (no finding, one driver free), the main thread's second free of it (a
  * double free, not passed on), an own allocation live at a context's
- * destroy (reported), and one a thread still held when it exited (freed
- * by the main thread after). */
+ * destroy (reported), one a thread still held when it exited (freed
+ * by the main thread after), and zeMemFreeExt of an own allocation. */
 static void *
 own_pair_then_exit(void *arg)
 {
@@ -621,6 +621,26 @@ START_TEST(test_owned_records)
 	ck_assert_int_eq(c.api.zeMemFree(c.ctx, x), ZE_RESULT_SUCCESS);
 	ck_assert_int_eq(vt_driver_frees, frees + 1);
 	vt_assert_findings(3);
+
+	/* zeMemFreeExt of an own live allocation: freed once, by the
+	 * driver; a second is a double free, not passed on. */
+	void *e = alloc_host(64);
+	ck_assert_int_eq(c.api.zeMemFree(c.ctx, e), ZE_RESULT_SUCCESS);
+	ck_assert_ptr_eq(alloc_host(64), e);
+	const ze_memory_free_ext_desc_t fd = {
+		.stype = ZE_STRUCTURE_TYPE_MEMORY_FREE_EXT_DESC,
+		.freePolicy = ZE_DRIVER_MEMORY_FREE_POLICY_EXT_FLAG_BLOCKING_FREE,
+	};
+	frees = vt_driver_frees;
+	ck_assert_int_eq(c.api.zeMemFreeExt(c.ctx, &fd, e), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(vt_driver_frees, frees + 1);
+	vt_assert_findings(3);
+	ck_assert_int_eq(c.api.zeMemFreeExt(c.ctx, &fd, e),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(vt_driver_frees, frees + 1);
+	vt_assert_finding("lifetime: zeMemFreeExt(", "double free",
+			  "(64 bytes", "released by zeMemFreeExt", NULL);
+	vt_assert_findings(4);
 }
 END_TEST
 

@@ -272,6 +272,7 @@ vt_switches(const char *which)
 _Atomic int vt_driver_allocs, vt_driver_frees;
 static ze_pfnMemAllocHost_t real_alloc_host;
 static ze_pfnMemFree_t real_free;
+static ze_pfnMemFreeExt_t real_free_ext;
 
 static ze_result_t
 shim_alloc_host(ze_context_handle_t hContext,
@@ -289,13 +290,23 @@ shim_free(ze_context_handle_t hContext, void *ptr)
 	return real_free(hContext, ptr);
 }
 
+static ze_result_t
+shim_free_ext(ze_context_handle_t hContext,
+	      const ze_memory_free_ext_desc_t *desc, void *ptr)
+{
+	vt_driver_frees++;
+	return real_free_ext(hContext, desc, ptr);
+}
+
 static void
 plant_shims(ze_dditable_t *t)
 {
 	real_alloc_host = t->Mem.pfnAllocHost;
 	real_free = t->Mem.pfnFree;
+	real_free_ext = t->Mem.pfnFreeExt;
 	t->Mem.pfnAllocHost = shim_alloc_host;
 	t->Mem.pfnFree = shim_free;
+	t->Mem.pfnFreeExt = shim_free_ext;
 }
 
 void
