@@ -33,6 +33,7 @@
  * atomics.
  */
 #include "val.h"
+#include "u_list.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -128,12 +129,7 @@ thread_gone(void *arg)
 		slot_flush(t, &t->slot[k]);
 	for (unsigned i = 0; i < VAL_EP_COUNT; i++)
 		atomic_fetch_add(&gone_counts[i], atomic_load(&t->n[i]));
-	if (t->prev)
-		t->prev->next = t->next;
-	else
-		reg_head = t->next;
-	if (t->next)
-		t->next->prev = t->prev;
+	U_LIST_UNLINK(&reg_head, t, prev, next);
 	pthread_mutex_unlock(&val_reg_lock);
 	val_tcounts = NULL;
 	val_hot_set_ctx(NULL, 0, NULL);
@@ -170,10 +166,7 @@ my_counts(void)
 	if (!t)
 		return NULL;
 	pthread_mutex_lock(&val_reg_lock);
-	t->next = reg_head;
-	if (reg_head)
-		reg_head->prev = t;
-	reg_head = t;
+	U_LIST_PUSH(&reg_head, t, prev, next);
 	pthread_mutex_unlock(&val_reg_lock);
 	if (reg_key_ok)
 		pthread_setspecific(reg_key, t);

@@ -37,6 +37,7 @@
 #include "val.h"
 
 #include "u_log.h"
+#include "u_list.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -192,13 +193,7 @@ static bool own_key_ok;
 static void
 own_unlink(struct val_own *o)
 {
-	if (o->prev)
-		o->prev->next = o->next;
-	else
-		own_head = o->next;
-	if (o->next)
-		o->next->prev = o->prev;
-	o->prev = o->next = NULL;
+	U_LIST_UNLINK(&own_head, o, prev, next);
 	o->reg = false;
 }
 
@@ -232,10 +227,7 @@ val_own_register(void)
 		return false;
 	u_lock(&val_lock);
 	if (!o->reg) {
-		o->next = own_head;
-		if (own_head)
-			own_head->prev = o;
-		own_head = o;
+		U_LIST_PUSH(&own_head, o, prev, next);
 		o->reg = true;
 	}
 	u_unlock(&val_lock);

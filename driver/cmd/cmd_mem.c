@@ -40,6 +40,7 @@
  * sleep on mem_cond. usm is only called with mem_lock released. Leaf lock.
  */
 #include "cmd.h"
+#include "u_list.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -227,11 +228,7 @@ cmd_mem_track(struct cmd_batch *b)
 {
 	pthread_mutex_lock(&mem_lock);
 	atomic_fetch_add(&cmd_mem_busy, CMD_MEM_INFLIGHT);
-	b->iprev = NULL;
-	b->inext = inflight;
-	if (inflight)
-		inflight->iprev = b;
-	inflight = b;
+	U_LIST_PUSH(&inflight, b, iprev, inext);
 	pthread_mutex_unlock(&mem_lock);
 }
 
@@ -239,13 +236,7 @@ void
 cmd_mem_untrack(struct cmd_batch *b)
 {
 	pthread_mutex_lock(&mem_lock);
-	if (b->iprev)
-		b->iprev->inext = b->inext;
-	else
-		inflight = b->inext;
-	if (b->inext)
-		b->inext->iprev = b->iprev;
-	b->iprev = b->inext = NULL;
+	U_LIST_UNLINK(&inflight, b, iprev, inext);
 	atomic_fetch_sub(&cmd_mem_busy, CMD_MEM_INFLIGHT);
 	bool watched = mem_watched(memory_order_seq_cst);
 	if (watched)

@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 
 #include "u_log.h"
+#include "u_list.h"
 
 enum { WHERE_NONE, WHERE_LIVE, WHERE_CACHE };
 
@@ -41,19 +42,13 @@ head_of(struct usm_heap *h, uint8_t where)
 static void
 unlink_l(struct usm_heap *h, struct usm_large *l)
 {
-	if (l->prev)
-		l->prev->next = l->next;
-	else
-		*head_of(h, l->where) = l->next;
-	if (l->next)
-		l->next->prev = l->prev;
+	U_LIST_UNLINK(head_of(h, l->where), l, prev, next);
 	if (l->where == WHERE_LIVE) {
 		h->large_nlive--;
 	} else {
 		h->large_ncache--;
 		h->large_cache_bytes -= l->span.len;
 	}
-	l->prev = l->next = NULL;
 	l->where = WHERE_NONE;
 }
 
@@ -61,11 +56,7 @@ static void
 link_l(struct usm_heap *h, struct usm_large *l, uint8_t where)
 {
 	struct usm_large **head = head_of(h, where);
-	l->prev = NULL;
-	l->next = *head;
-	if (*head)
-		(*head)->prev = l;
-	*head = l;
+	U_LIST_PUSH(head, l, prev, next);
 	l->where = where;
 	if (where == WHERE_LIVE) {
 		h->large_nlive++;

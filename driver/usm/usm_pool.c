@@ -58,6 +58,7 @@
 
 #include "u_log.h"
 #include "u_os.h"
+#include "u_list.h"
 
 enum { SEG_PARTIAL = 1, SEG_FULL, SEG_EMPTY, SEG_RETIRED };
 
@@ -198,12 +199,7 @@ list_del(struct usm_arena *a, struct usm_seg *s)
 	if (s->list == SEG_EMPTY) {
 		a->empty = NULL;
 	} else {
-		if (s->prev)
-			s->prev->next = s->next;
-		else
-			*list_head(a, s->list) = s->next;
-		if (s->next)
-			s->next->prev = s->prev;
+		U_LIST_UNLINK(list_head(a, s->list), s, prev, next);
 	}
 	s->prev = s->next = NULL;
 	s->list = 0;
@@ -212,12 +208,7 @@ list_del(struct usm_arena *a, struct usm_seg *s)
 static void
 list_add(struct usm_arena *a, struct usm_seg *s, uint8_t list)
 {
-	struct usm_seg **head = list_head(a, list);
-	s->prev = NULL;
-	s->next = *head;
-	if (*head)
-		(*head)->prev = s;
-	*head = s;
+	U_LIST_PUSH(list_head(a, list), s, prev, next);
 	s->list = list;
 }
 

@@ -34,6 +34,7 @@
  * by its thread (or by destroy, when no other call may run).
  */
 #include "usm_private.h"
+#include "u_list.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -48,12 +49,7 @@ static _Atomic uint64_t g_serial;
 static void
 unlink_tc(struct usm_heap *h, struct usm_tcache *tc)
 {
-	if (tc->prev)
-		tc->prev->next = tc->next;
-	else
-		h->tcs = tc->next;
-	if (tc->next)
-		tc->next->prev = tc->prev;
+	U_LIST_UNLINK(&h->tcs, tc, prev, next);
 }
 
 void
@@ -244,10 +240,7 @@ usm_tcache_slow(struct usm_heap *h)
 			return NULL;
 		}
 		pthread_mutex_lock(&h->tc_mtx);
-		tc->next = h->tcs;
-		if (h->tcs)
-			h->tcs->prev = tc;
-		h->tcs = tc;
+		U_LIST_PUSH(&h->tcs, tc, prev, next);
 		pthread_mutex_unlock(&h->tc_mtx);
 	}
 	/* The cache before the serial that vouches for it (usm_fast_tc
