@@ -16,7 +16,8 @@
  * with 1000 other allocations live:
  *   zeMemAllocHost(64) + zeMemFree, zeMemAllocDevice(4096) + zeMemFree,
  *   zeMemGetAllocProperties of an interior pointer. Targets: <= 2x with
- *   all three checkers, <= 1.5x with parameter checks alone.
+ *   all three checkers (issue 5; issue 30 asks <= 1.5x of the host
+ *   pair), <= 1.5x with parameter checks alone.
  * The "on" children write their findings to a file of this run; a correct
  * workload produces none, and the count is printed with the figures.
  */
@@ -33,18 +34,18 @@
 enum op { OP_HOST, OP_DEVICE, OP_PROPS, OP_COUNT };
 static const char *const op_keys[OP_COUNT] = { "host_pair", "device_pair",
 					       "props" };
-/* The kinds of "on" child: their figures' names, switches and target. */
+/* The kinds of "on" child: their figures' names, switches and targets. */
 static const struct {
-	const char *names[OP_COUNT], *switches, *target;
+	const char *names[OP_COUNT], *switches, *target[OP_COUNT];
 } on_kinds[2] = {
 	{ { "alloc+free host 64 B, layer on",
 	    "alloc+free device 4 KiB, layer on",
 	    "GetAllocProperties, layer on" },
-	  "params+lifetime+leak", "2x" },
+	  "params+lifetime+leak", { "1.5x (issue 30)", "2x", "2x" } },
 	{ { "alloc+free host 64 B, params",
 	    "alloc+free device 4 KiB, params",
 	    "GetAllocProperties, params" },
-	  "params", "1.5x" },
+	  "params", { "1.5x", "1.5x", "1.5x" } },
 };
 
 /* ---- child ------------------------------------------------------------- */
@@ -234,7 +235,7 @@ zb_val(void)
 				 LIVE,
 				 user_switches ? "from the environment"
 					       : on_kinds[c - 1].switches,
-				 findings, on_kinds[c - 1].target);
+				 findings, on_kinds[c - 1].target[op]);
 			double off = zb_median(v[0][op], rounds);
 			double on = zb_median(v[c][op], rounds);
 			zb_report("validation", on_kinds[c - 1].names[op], on,
