@@ -833,6 +833,9 @@ val_own_leave(struct val_own *o)
 /* The thread joins the registry (takes val_lock: never under a shard
  * lock); false when it cannot own records. */
 bool val_own_register(void);
+/* The library is unloaded or the process exits (val_fini): threads that
+ * exit from now on keep their records (val_leak_fini: their counts). */
+void val_own_fini(void);
 /* Caller holds val_lock and every shard lock: every thread's records
  * back to the shared states, its slots empty. */
 void val_own_steal_all(void);
@@ -1438,6 +1441,7 @@ void val_leak_table(const uint64_t *counts, bool per_context,
 		    const char *when);
 /* Sets val_count_mode from the table's rows (val_init). */
 void val_leak_init(void);
+void val_leak_fini(void);
 
 #pragma GCC visibility pop
 

@@ -332,7 +332,11 @@ val_fmt_bytes(char *buf, size_t len, const void *p, size_t n)
 __attribute__((destructor)) static void
 val_fini(void)
 {
-	if (!initialized || !val_cfg.leak)
-		return;
-	val_leak_report(NULL, NULL, ZE_RESULT_SUCCESS);
+	if (initialized && val_cfg.leak)
+		val_leak_report(NULL, NULL, ZE_RESULT_SUCCESS);
+	/* A loader may unload the layer (Intel's does at its teardown)
+	 * while threads that called it live on: their exits must not run
+	 * this library's handlers, which go with it. */
+	val_leak_fini();
+	val_own_fini();
 }

@@ -87,7 +87,7 @@ static _Atomic uint64_t gone_counts[VAL_EP_COUNT];
 pthread_mutex_t val_reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct val_tcounts *reg_head;     /* reg_lock */
 static pthread_key_t reg_key;
-static bool reg_key_ok;
+static _Atomic bool reg_key_ok;
 __thread struct val_tcounts *val_tcounts
 	__attribute__((tls_model("initial-exec")));
 
@@ -153,6 +153,13 @@ val_leak_init(void)
 		if (val_count_mode[val_self_counted[i]] != VAL_COUNT_CONTEXT)
 			abort();
 	reg_key_ok = !pthread_key_create(&reg_key, thread_gone);
+}
+
+void
+val_leak_fini(void)
+{
+	if (atomic_exchange(&reg_key_ok, false))
+		pthread_key_delete(reg_key);
 }
 
 /* This thread's array, made on its first count; NULL without memory. */

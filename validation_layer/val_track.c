@@ -188,7 +188,7 @@ __thread struct val_own val_own __attribute__((tls_model("initial-exec")));
 static struct val_own *own_head;        /* the registry: val_lock */
 static pthread_key_t own_key;
 static pthread_once_t own_key_once = PTHREAD_ONCE_INIT;
-static bool own_key_ok;
+static _Atomic bool own_key_ok;
 
 static void
 own_unlink(struct val_own *o)
@@ -214,6 +214,13 @@ static void
 own_key_make(void)
 {
 	own_key_ok = !pthread_key_create(&own_key, own_gone);
+}
+
+void
+val_own_fini(void)
+{
+	if (atomic_exchange(&own_key_ok, false))
+		pthread_key_delete(own_key);
 }
 
 bool

@@ -540,6 +540,7 @@ struct usm_heap {
 	pthread_mutex_t tc_mtx;
 	struct usm_tcache *tcs;
 	struct usm_heap *g_next;  /* g_heaps list, usm_tcache.c */
+	_Atomic bool key_live;    /* key not deleted (g_heaps_mtx) */
 	void (*credit_hook)(unsigned slot, uint64_t amount);
 	/* large allocations */
 	pthread_mutex_t large_mtx;

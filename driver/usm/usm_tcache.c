@@ -157,7 +157,11 @@ usm_fork_child(void)
 {
 	for (struct usm_heap *h = g_heaps; h; h = h->g_next) {
 		heap_unlock_all(h);
-		struct usm_tcache *mine = pthread_getspecific(h->key);
+		/* After usm_tcache_fini, the thread's cache is its last one. */
+		struct usm_tcache *mine =
+			h->key_live ? pthread_getspecific(h->key)
+			: usm_tls_tc.serial == h->serial ? usm_tls_tc.tc
+							  : NULL;
 		pthread_mutex_lock(&h->tc_mtx);
 		struct usm_tcache *others = NULL;
 		for (struct usm_tcache *t = h->tcs, *n; t; t = n) {
@@ -205,6 +209,7 @@ usm_tcache_global_add(struct usm_heap *h)
 		return -err;
 	h->serial = atomic_fetch_add(&g_serial, 1) + 1;
 	pthread_mutex_lock(&g_heaps_mtx);
+	h->key_live = true;
 	h->g_next = g_heaps;
 	g_heaps = h;
 	pthread_mutex_unlock(&g_heaps_mtx);
@@ -220,13 +225,37 @@ usm_tcache_global_remove(struct usm_heap *h)
 		pp = &(*pp)->g_next;
 	if (*pp)
 		*pp = h->g_next;
-	pthread_key_delete(h->key);
+	if (h->key_live)
+		pthread_key_delete(h->key);
+	h->key_live = false;
+	pthread_mutex_unlock(&g_heaps_mtx);
+}
+
+/* The driver is unloaded (a loader's dlclose; Intel's unloads its
+ * drivers at its teardown) or the process exits, with heaps still
+ * alive: threads that exit from now on must not run tc_destructor,
+ * which goes with the library. Their caches stay with their heaps (a
+ * heap destroy still frees them); a thread whose last cache is another
+ * heap's gets none (usm_tcache_slow): its frees and lookups take the
+ * locked path, its allocations fail with ENOMEM. */
+__attribute__((destructor)) static void
+usm_tcache_fini(void)
+{
+	pthread_mutex_lock(&g_heaps_mtx);
+	for (struct usm_heap *h = g_heaps; h; h = h->g_next) {
+		if (h->key_live)
+			pthread_key_delete(h->key);
+		h->key_live = false;
+	}
 	pthread_mutex_unlock(&g_heaps_mtx);
 }
 
 struct usm_tcache *
 usm_tcache_slow(struct usm_heap *h)
 {
+	/* After usm_tcache_fini the key may be another library's. */
+	if (!atomic_load_explicit(&h->key_live, memory_order_acquire))
+		return NULL;
 	struct usm_tcache *tc = pthread_getspecific(h->key);
 	if (!tc) {
 		tc = aligned_alloc(_Alignof(struct usm_tcache), sizeof(*tc));

@@ -11,6 +11,7 @@
 #include "val_chain.h"
 
 #include <check.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -960,6 +961,53 @@ START_TEST(test_every_switch_set)
 }
 END_TEST
 
+/* A loader may unload the layer and the driver (Intel's does at its
+ * teardown, a dlclose of libze_loader) while threads that called them
+ * live on: their exits must not run the libraries' thread-exit handlers
+ * (the layer's counts and owners, the driver's thread caches), which
+ * are gone with them. Here a thread keeps records, counts and a cache,
+ * both libraries are unloaded, then the thread exits. */
+static pthread_barrier_t unload_bar;
+
+static void *
+pairs_then_wait(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, alloc_host(64)),
+				 ZE_RESULT_SUCCESS);
+	pthread_barrier_wait(&unload_bar);   /* its records, its counts */
+	pthread_barrier_wait(&unload_bar);   /* both are gone */
+	return NULL;
+}
+
+START_TEST(test_unloaded_before_thread_exit)
+{
+	/* In a child that ends with _exit: what the unloaded libraries
+	 * held is lost for good, which a leak checker at exit would
+	 * report. */
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		vt_setup(&c, "plk");
+		warm_up();
+		pthread_t t;
+		if (pthread_barrier_init(&unload_bar, NULL, 2) ||
+		    pthread_create(&t, NULL, pairs_then_wait, NULL))
+			_exit(2);
+		pthread_barrier_wait(&unload_bar);
+		if (dlclose(c.layer_dl) || dlclose(c.drv_dl))
+			_exit(3);
+		pthread_barrier_wait(&unload_bar);
+		_exit(pthread_join(t, NULL) ? 4 : 0);  /* its exit ran */
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && !WEXITSTATUS(st),
+		      "a thread's exit after the unload: status 0x%x", st);
+}
+END_TEST
+
 START_TEST(test_abort_on_first_finding)
 {
 	vt_setup(&c, "la");
@@ -989,6 +1037,7 @@ suite(void)
 	tcase_add_test(t, test_hot_record_reused_elsewhere);
 	tcase_add_test(t, test_owned_records);
 	tcase_add_test(t, test_owned_records_taken_back);
+	tcase_add_test(t, test_unloaded_before_thread_exit);
 	tcase_add_test(t, test_shard_bias_handoff);
 	tcase_add_test(t, test_free_unknown_pointer);
 	tcase_add_test(t, test_lifetime_off_passes_through);
