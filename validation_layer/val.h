@@ -1357,21 +1357,6 @@ val_own_release_try(const struct val_config *cfg, unsigned ep,
 	val_own_leave(o);
 	return false;
 }
-/* val_own_release_try as the beginning of a release rel, counted
- * (hctx, cn as for val_count_hot). */
-static inline __attribute__((always_inline)) bool
-val_own_release_rel(const struct val_config *cfg, unsigned ep,
-		    struct val_handle *hctx, _Atomic uint64_t *cn,
-		    ze_context_handle_t ctx, const void *ptr, unsigned expect,
-		    struct val_release *rel)
-{
-	if (!val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id))
-		return false;
-	rel->ix = &val_mem_index;
-	rel->base = (uintptr_t)ptr;
-	val_count_hot(cfg, ep, hctx, cn, 1);
-	return true;
-}
 /* The hot path of val_release_begin (no struct val_call): true when done
  * (the record retired, or no tracking); false when it did nothing and
  * the caller must call val_release_begin. own: try the thread's own
@@ -1388,9 +1373,12 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
-	if (own && val_own_release_rel(cfg, ep, hctx, cn, ctx, ptr, expect,
-				       rel))
+	if (own && val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id)) {
+		rel->ix = &val_mem_index;
+		rel->base = b;
+		val_count_hot(cfg, ep, hctx, cn, 1);
 		return true;
+	}
 	struct val_site site = { (uint16_t)ep, NULL };
 	struct val_shard *s;
 	struct val_rec *r = val_shard_lock_find(b, &s);

@@ -338,8 +338,8 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 					 pMemFreeDesc->pNext, NULL, 0, NULL)))
 			return r;
 	}
-	if (!val_own_release_rel(&val_cfg, call->ep, call->hctx, NULL,
-				 hContext, ptr, VAL_USM_KINDS, &rel) &&
+	if (!val_release_try(&val_cfg, call->ep, call->hctx, NULL, hContext,
+			     ptr, VAL_USM_KINDS, &rel, true) &&
 	    (r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
 		return r;
 	r = val_next.Mem.pfnFreeExt(hContext, pMemFreeDesc, ptr);

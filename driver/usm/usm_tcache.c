@@ -158,10 +158,11 @@ usm_fork_child(void)
 	for (struct usm_heap *h = g_heaps; h; h = h->g_next) {
 		heap_unlock_all(h);
 		/* After usm_tcache_fini, the thread's cache is its last one. */
-		struct usm_tcache *mine =
-			h->key_live ? pthread_getspecific(h->key)
-			: usm_tls_tc.serial == h->serial ? usm_tls_tc.tc
-							  : NULL;
+		struct usm_tcache *mine = NULL;
+		if (h->key_live)
+			mine = pthread_getspecific(h->key);
+		else if (usm_tls_tc.serial == h->serial)
+			mine = usm_tls_tc.tc;
 		pthread_mutex_lock(&h->tc_mtx);
 		struct usm_tcache *others = NULL;
 		for (struct usm_tcache *t = h->tcs, *n; t; t = n) {
