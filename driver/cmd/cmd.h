@@ -632,6 +632,10 @@ ze_result_t cmd_check_range(struct _ze_context_handle_t *ctx,
 			    const void *ptr, size_t size, const char *what,
 			    enum cmd_mem_kind *kind);
 
+/* cmd_queue.c: from the first worker or guard on, the driver stays
+ * loaded until the process exits (a dlclose only drops a reference). */
+void cmd_keep_loaded(void);
+
 /* cmd_guard.c: faults on system memory fail the op (see there). */
 struct cmd_guard {
 	sigjmp_buf jb;

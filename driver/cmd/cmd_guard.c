@@ -102,6 +102,7 @@ handler(int sig, siginfo_t *si, void *uc)
 static void
 guard_init(void)
 {
+	cmd_keep_loaded(); /* the handlers outlive any unload */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler;

@@ -48,6 +48,7 @@
  */
 #include "cmd.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -326,11 +327,43 @@ queue_release(struct cmd_obj *o)
 	free(q);
 }
 
+/* A worker runs the driver's code for as long as its queue lives, and
+ * the guard's signal handlers (cmd_guard.c) stay installed for good;
+ * nothing stops either when the driver is unloaded (Intel's loader
+ * dlcloses its drivers at its teardown, maybe with queues the program
+ * never destroyed). So from the first of them on, the driver stays
+ * mapped until the process exits (RTLD_NODELETE): an unload then only
+ * drops a reference. */
+static void
+keep_loaded(void)
+{
+	Dl_info di;
+	void *h = NULL;
+	if (dladdr((void *)keep_loaded, &di) && di.dli_fname)
+		h = dlopen(di.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+	if (!h) {
+		const char *e = dlerror();
+		u_warn("cmd", "cannot keep the driver loaded (%s): destroy "
+			      "every command queue before unloading it",
+		       e ? e : "dladdr failed");
+		return;
+	}
+	dlclose(h); /* the reference just taken; NODELETE stays */
+}
+
+void
+cmd_keep_loaded(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, keep_loaded);
+}
+
 /* Starts the worker on a stack of our own, every asynchronous signal
  * blocked. */
 static int
 start_worker(struct _ze_command_queue_handle_t *q, void **stack)
 {
+	cmd_keep_loaded();
 	size_t page = u_page_size();
 	void *s = mmap(NULL, WORKER_STACK, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);

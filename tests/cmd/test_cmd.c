@@ -6,10 +6,13 @@
  * Every test runs with the leak fixture: no fd, no mapping (worker stacks
  * included) may outlive it.
  */
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check_run.h"
 #include "tcmd.h"
@@ -566,6 +569,74 @@ START_TEST(test_forged_handles_every_call)
 }
 END_TEST
 
+/* The child of test_unload_with_live_queue: 0, or where it failed. */
+enum { FILLS = 48, FILL_SIZE = 8 << 20 };
+static int
+unload_child(void)
+{
+	unsigned char *buf = mmap(NULL, FILL_SIZE, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return 2;
+	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
+				       NULL, 0, 0, 0,
+				       ZE_COMMAND_QUEUE_MODE_ASYNCHRONOUS, 0 };
+	ze_command_list_desc_t ld = { ZE_STRUCTURE_TYPE_COMMAND_LIST_DESC,
+				      NULL, 0, 0 };
+	ze_command_queue_handle_t q = NULL;
+	ze_command_list_handle_t l = NULL;
+	if (zt.queue.pfnCreate(zt.ctx, zt.dev, &qd, &q) ||
+	    zt.list.pfnCreate(zt.ctx, zt.dev, &ld, &l))
+		return 3;
+	/* Work that keeps the worker in and out of the driver's code for
+	 * a while; the last fill is the one the child waits for. */
+	for (int i = 0; i < FILLS; i++) {
+		unsigned char pat = i == FILLS - 1 ? 0x5a : 0x11;
+		if (zt.list.pfnAppendMemoryFill(l, buf, &pat, 1, FILL_SIZE,
+						NULL, 0, NULL))
+			return 4;
+	}
+	if (zt.list.pfnClose(l) ||
+	    zt.queue.pfnExecuteCommandLists(q, 1, &l, NULL))
+		return 5;
+	/* The unload (as a loader's teardown does it), the work in flight. */
+	const char *path = zt_driver_path();
+	if (dlclose(zt.dl))
+		return 6;
+	void *still = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+	if (!still)
+		return 7; /* unmapped under its worker */
+	dlclose(still);
+	/* The worker finishes (unmapped, it would die of SIGSEGV). */
+	for (int ms = 0; ms < 30000; ms++) {
+		if (__atomic_load_n(&buf[FILL_SIZE - 1], __ATOMIC_ACQUIRE) ==
+		    0x5a)
+			return 0;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	return 8;
+}
+
+/* A loader's teardown (Intel's dlcloses its drivers) may unload the
+ * driver under a queue the program did not destroy: its worker runs the
+ * driver's code, so from the first worker on the driver stays loaded
+ * (without that, the child exits 7, or dies of SIGSEGV when it does not
+ * look). In a child that ends with _exit: what the unload leaves behind
+ * is lost by design. */
+START_TEST(test_unload_with_live_queue)
+{
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid)
+		_exit(unload_child());
+	int st = 0;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && !WEXITSTATUS(st),
+		      "child: %s %d", WIFEXITED(st) ? "exit" : "signal",
+		      WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+}
+END_TEST
+
 TCase *
 tc_case_queue(void)
 {
@@ -582,6 +653,7 @@ tc_case_queue(void)
 	tcase_add_test(tc, test_queue_order_of_lists);
 	tcase_add_test(tc, test_queue_destroy_with_blocked_work);
 	tcase_add_test(tc, test_forged_handles_every_call);
+	tcase_add_test(tc, test_unload_with_live_queue);
 	return tc;
 }
 
