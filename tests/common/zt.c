@@ -91,6 +91,19 @@ zt_setup(void)
 	zt_ctx_create();
 }
 
+int
+zt_setup_plain(void)
+{
+	uint32_t n = 1, m = 1;
+	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
+	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT) ||
+	    zt.global.pfnInit(0) || zt.driver.pfnGet(&n, &zt.drv) || n != 1 ||
+	    zt.device.pfnGet(zt.drv, &m, &zt.dev) || m != 1 ||
+	    zt.context.pfnCreate(zt.drv, &cd, &zt.ctx))
+		return -1;
+	return 0;
+}
+
 static struct leakcheck zt_lc;
 
 void
