@@ -340,7 +340,8 @@ keep_loaded(void)
 	Dl_info di;
 	void *h = NULL;
 	if (dladdr((void *)keep_loaded, &di) && di.dli_fname)
-		h = dlopen(di.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+		h = dlopen(di.dli_fname,
+			   RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
 	if (!h) {
 		const char *e = dlerror();
 		u_warn("cmd", "cannot keep the driver loaded (%s): destroy "

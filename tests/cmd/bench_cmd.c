@@ -157,15 +157,8 @@ int
 main(int argc, char **argv)
 {
 	size_t max = (argc > 1 ? (size_t)atoi(argv[1]) : 256) << 20;
-	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
+	if (zt_setup_plain())
 		return 1;
-	CHECK(zt.global.pfnInit(0));
-	uint32_t n = 1;
-	CHECK(zt.driver.pfnGet(&n, &zt.drv));
-	n = 1;
-	CHECK(zt.device.pfnGet(zt.drv, &n, &zt.dev));
-	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	CHECK(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
 	ze_command_queue_desc_t qd = { ZE_STRUCTURE_TYPE_COMMAND_QUEUE_DESC,
 				       NULL, 1, 0, 0, 0, 0 };
 	CHECK(zt.list.pfnCreateImmediate(zt.ctx, zt.dev, &qd, &imm));

@@ -664,9 +664,8 @@ tc_case_queue(void)
 int
 main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--unload-child")) {
+	if (argc == 2 && !strcmp(argv[1], "--unload-child"))
 		_exit(zt_setup_plain() ? 1 : unload_child());
-	}
 	Suite *s = suite_create("cmd");
 	suite_add_tcase(s, tc_case_queue());
 	suite_add_tcase(s, tc_case_list());

@@ -88,27 +88,10 @@ full_io(int fd, void *buf, size_t n, bool wr)
 		}                                                           \
 	} while (0)
 
-/* The child's driver, device and a context in zt: 0, or what failed. */
-static int
-child_open(void)
-{
-	ze_result_t want = ZE_RESULT_SUCCESS;
-	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
-		return -1;
-	STEP(zt.global.pfnInit(0));
-	uint32_t n = 1;
-	STEP(zt.driver.pfnGet(&n, &zt.drv));
-	n = 1;
-	STEP(zt.device.pfnGet(zt.drv, &n, &zt.dev));
-	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	STEP(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
-	return 0;
-}
-
 static int
 child_work(void)
 {
-	int rc = child_open();
+	int rc = zt_setup_plain();
 	if (rc)
 		return rc;
 	ze_result_t want = ZE_RESULT_SUCCESS;
@@ -145,7 +128,7 @@ child_work(void)
 static int
 child_events(void)
 {
-	int rc = child_open();
+	int rc = zt_setup_plain();
 	if (rc)
 		return rc;
 	ze_result_t want = ZE_RESULT_SUCCESS;
@@ -206,7 +189,7 @@ child_events(void)
 static int
 child_cb(void)
 {
-	int rc = child_open();
+	int rc = zt_setup_plain();
 	if (rc)
 		return rc;
 	ze_result_t want = ZE_RESULT_SUCCESS;

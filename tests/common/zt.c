@@ -91,16 +91,28 @@ zt_setup(void)
 	zt_ctx_create();
 }
 
+/* zt_setup_plain's steps: on a failure, say which on stderr. */
+#define ZT_STEP(expr)                                                       \
+	do {                                                                \
+		ze_result_t r_ = (expr);                                    \
+		if (r_) {                                                   \
+			fprintf(stderr, "zt: %s = 0x%x\n", #expr, r_);      \
+			return -1;                                          \
+		}                                                           \
+	} while (0)
+
 int
 zt_setup_plain(void)
 {
-	uint32_t n = 1, m = 1;
+	uint32_t n = 1;
 	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
-	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT) ||
-	    zt.global.pfnInit(0) || zt.driver.pfnGet(&n, &zt.drv) || n != 1 ||
-	    zt.device.pfnGet(zt.drv, &m, &zt.dev) || m != 1 ||
-	    zt.context.pfnCreate(zt.drv, &cd, &zt.ctx))
+	if (zt_load_version(&zt, ZE_API_VERSION_CURRENT))
 		return -1;
+	ZT_STEP(zt.global.pfnInit(0));
+	ZT_STEP(zt.driver.pfnGet(&n, &zt.drv));
+	n = 1;
+	ZT_STEP(zt.device.pfnGet(zt.drv, &n, &zt.dev));
+	ZT_STEP(zt.context.pfnCreate(zt.drv, &cd, &zt.ctx));
 	return 0;
 }
 

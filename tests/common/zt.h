@@ -45,7 +45,8 @@ void zt_ctx_create(void);
 /* zt_init() + zt_ctx_create(). */
 void zt_setup(void);
 /* zt_setup for a program outside a check test (check's asserts work
- * only inside one): 0, or -1 with what failed unsaid. */
+ * only inside one: children, benchmarks): 0, or -1 with what failed on
+ * stderr. */
 int zt_setup_plain(void);
 /* Destroys zt.ctx (does not dlclose: the driver stays loaded). */
 void zt_teardown(void);
