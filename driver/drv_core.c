@@ -8,15 +8,24 @@
 #include "usm_fast.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct _ze_driver_handle_t drv_driver;
 struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
 struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
 
-static _Thread_local char last_error[256];
+/* drv_thread (drv_core.h): the block, its key (whose destructor frees
+ * it at the thread's exit) and whether the key is usable: 0 not yet made,
+ * 1 live, 2 failed or deleted (unload). nomem: drv_fail found no block. */
+static _Thread_local struct drv_thread *thread_block;
+static _Thread_local bool thread_nomem;
+static pthread_key_t thread_key;
+static _Atomic int thread_key_state;
+static pthread_once_t thread_once = PTHREAD_ONCE_INIT;
 static void (*_Atomic wait_idle_fn)(const void *, size_t);
 struct drv_mem_entry drv_mem_entry;
 
@@ -72,26 +81,84 @@ drv_result_name(ze_result_t r)
 	}
 }
 
+static void
+thread_block_free(void *p)
+{
+	struct drv_thread *t = p;
+	free(t);
+	thread_block = NULL;
+}
+
+static void
+thread_key_make(void)
+{
+	atomic_store_explicit(&thread_key_state,
+			      pthread_key_create(&thread_key,
+						 thread_block_free) ? 2 : 1,
+			      memory_order_release);
+}
+
+struct drv_thread *
+drv_thread(void)
+{
+	struct drv_thread *t = thread_block;
+	if (t)
+		return t;
+	pthread_once(&thread_once, thread_key_make);
+	if (atomic_load_explicit(&thread_key_state, memory_order_acquire) != 1)
+		return NULL;
+	if (!(t = calloc(1, sizeof(*t))))
+		return NULL;
+	if (pthread_setspecific(thread_key, t)) {
+		free(t);
+		return NULL;
+	}
+	thread_block = t;
+	return t;
+}
+
+/* The driver is unloaded, or the process exits: threads that exit from
+ * now on must not run thread_block_free, which goes with the library.
+ * The caller's block goes now; another live thread's stays its own (it
+ * may still be in a call), and is lost only if the library is unloaded
+ * under it. */
+__attribute__((destructor)) static void
+drv_thread_fini(void)
+{
+	if (atomic_exchange_explicit(&thread_key_state, 2,
+				     memory_order_acq_rel) == 1)
+		pthread_key_delete(thread_key);
+	if (thread_block)
+		thread_block_free(thread_block);
+}
+
 ze_result_t
 drv_fail(ze_result_t res, const char *func, const char *fmt, ...)
 {
-	int n = snprintf(last_error, sizeof(last_error), "%s: %s: ", func,
-			 drv_result_name(res));
-	if (n > 0 && (size_t)n < sizeof(last_error)) {
+	struct drv_thread *t = drv_thread();
+	char spare[256];
+	char *e = t ? t->last_error : spare;
+	size_t len = t ? sizeof(t->last_error) : sizeof(spare);
+	thread_nomem = !t;
+	int n = snprintf(e, len, "%s: %s: ", func, drv_result_name(res));
+	if (n > 0 && (size_t)n < len) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(last_error + n, sizeof(last_error) - (size_t)n, fmt,
-			  ap);
+		vsnprintf(e + n, len - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
-	u_dbg("drv", "%s", last_error);
+	u_dbg("drv", "%s", e);
 	return res;
 }
 
 const char *
 drv_last_error(void)
 {
-	return last_error;
+	struct drv_thread *t = thread_block;
+	if (thread_nomem)
+		return "(the driver had no memory to keep this thread's last "
+		       "error text)";
+	return t ? t->last_error : "";
 }
 
 /* ---- device-memory budgets -------------------------------------------- */

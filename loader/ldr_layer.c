@@ -48,14 +48,19 @@ open_layer(const char *path)
 	return dl;
 }
 
-/* zemem's validation layer: build tree, libdir, search path. */
+/* zemem's validation layer: build tree, libdir, search path. When none
+ * loads, last_error keeps why the first file that exists failed (a layer
+ * that is there but cannot load says why, not that the search path has
+ * none). */
 static void *
 open_zemem_layer(char *path, size_t len)
 {
+	char why[sizeof(last_error)] = "";
+	void *dl = NULL;
 	if (ldr_library_path(ZEMEM_LAYER_NAME, path, len)) {
-		void *dl = open_layer(path);
-		if (dl)
+		if ((dl = open_layer(path)))
 			return dl;
+		snprintf(why, sizeof(why), "%s", last_error);
 	}
 	Dl_info info;
 	char self[4096];
@@ -64,19 +69,23 @@ open_zemem_layer(char *path, size_t len)
 		snprintf(path, len, "%s/../validation_layer/" ZEMEM_LAYER_NAME,
 			 dirname(self));
 		if (!access(path, F_OK)) {
-			void *dl = open_layer(path);
-			if (dl)
+			if ((dl = open_layer(path)))
 				return dl;
+			if (!*why)
+				snprintf(why, sizeof(why), "%s", last_error);
 		}
 	}
 	snprintf(path, len, "%s/" ZEMEM_LAYER_NAME, LDR_INSTALLED_LIBDIR);
 	if (!access(path, F_OK)) {
-		void *dl = open_layer(path);
-		if (dl)
+		if ((dl = open_layer(path)))
 			return dl;
+		if (!*why)
+			snprintf(why, sizeof(why), "%s", last_error);
 	}
 	snprintf(path, len, ZEMEM_LAYER_NAME);
-	return open_layer(path);
+	if (!(dl = open_layer(path)) && *why)
+		snprintf(last_error, sizeof(last_error), "%s", why);
+	return dl;
 }
 
 static void

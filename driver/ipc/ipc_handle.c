@@ -36,13 +36,14 @@
  * position), see ipc_import.c. Version 2: every MEM and PHYS handle
  * carries a tag.
  *
- * This file has no state but a per-thread copy of the last handle whose
- * checksum passed (checked_before) and calls nothing outside libc, so the
- * fuzzer compiles it on its own.
+ * This file has no state but a copy of the last handle whose checksum
+ * passed (checked_before) and calls nothing outside libc, so the fuzzer
+ * compiles it on its own.
  */
 #include "ipc.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <string.h>
 
 struct ipc_wire {
@@ -240,27 +241,41 @@ checksum(const struct ipc_wire *w)
 	return crc;
 }
 
-/* The bytes 4..63 of the last handle whose checksum this thread verified
- * (the checksum is a function of them alone, checksum field included): a
- * handle opened again, the common case of an importer that opens and
- * closes a peer's buffer over and over, skips the CRC (a 60-byte compare
- * instead of 15 dependent table steps). */
+/* The bytes 4..63 of the last handle whose checksum a thread of the
+ * process verified (the checksum is a function of them alone, checksum
+ * field included): a handle opened again, the common case of an importer
+ * that opens and closes a peer's buffer over and over, skips the CRC (a
+ * 60-byte compare instead of 15 dependent table steps). One copy for the
+ * process, not one per thread (thread-local storage of the driver is
+ * kept small, drv_core.h), behind a flag that nobody waits for: a thread
+ * that finds it taken checks the CRC. (A fork child whose parent had it
+ * taken just never uses it.) */
 #define CHECKED_LEN (sizeof(struct ipc_wire) - 4)
-static _Thread_local unsigned char checked[CHECKED_LEN];
-static _Thread_local bool checked_valid;
+static unsigned char checked[CHECKED_LEN];
+static bool checked_valid;
+static atomic_flag checked_busy = ATOMIC_FLAG_INIT;
 
 static bool
 checked_before(const struct ipc_wire *w)
 {
-	return checked_valid &&
-	       !memcmp(checked, (const unsigned char *)w + 4, CHECKED_LEN);
+	if (atomic_flag_test_and_set_explicit(&checked_busy,
+					      memory_order_acquire))
+		return false;
+	bool hit = checked_valid &&
+		   !memcmp(checked, (const unsigned char *)w + 4, CHECKED_LEN);
+	atomic_flag_clear_explicit(&checked_busy, memory_order_release);
+	return hit;
 }
 
 static void
 remember_checked(const struct ipc_wire *w)
 {
+	if (atomic_flag_test_and_set_explicit(&checked_busy,
+					      memory_order_acquire))
+		return;
 	memcpy(checked, (const unsigned char *)w + 4, CHECKED_LEN);
 	checked_valid = true;
+	atomic_flag_clear_explicit(&checked_busy, memory_order_release);
 }
 
 void

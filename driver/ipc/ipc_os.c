@@ -475,14 +475,18 @@ ipc_yama_note_once(void)
 }
 
 /* Random words come from getrandom 32 at a time, into a pool of the
- * calling thread (no lock): one system call per 32 secrets, not one each
- * (every cold get draws one). A fork child must not hand out what its
- * parent will: ipc_secret_fork_child moves the generation on, and a pool
- * of an older one is thrown away unused. A word handed out is wiped from
- * the pool. */
+ * process: one system call per 32 secrets, not one each (every cold get
+ * draws one). One pool, not one per thread (thread-local storage of the
+ * driver is kept small, drv_core.h), behind a flag that nobody waits for:
+ * a thread that finds it taken draws its word alone. A fork child must
+ * not hand out what its parent will: ipc_secret_fork_child moves the
+ * generation on, and a pool of an older one is thrown away unused (a
+ * child whose parent had the flag taken draws every word alone). A word
+ * handed out is wiped from the pool. */
 #define SECRET_POOL 32
 static _Atomic uint32_t secret_gen;
-static _Thread_local struct {
+static atomic_flag secret_busy = ATOMIC_FLAG_INIT;
+static struct {
 	uint64_t w[SECRET_POOL];
 	uint32_t left, gen;
 } spool;
@@ -490,26 +494,34 @@ static _Thread_local struct {
 int
 ipc_secret64(uint64_t *out)
 {
+	if (atomic_flag_test_and_set_explicit(&secret_busy,
+					      memory_order_acquire))
+		return u_random(out, sizeof(*out));
 	uint32_t gen = atomic_load_explicit(&secret_gen, memory_order_relaxed);
+	int err = 0;
 	if (!spool.left || spool.gen != gen) {
 		spool.left = 0;
-		int err = u_random(spool.w, sizeof(spool.w));
-		if (err)
-			return err;
-		spool.left = SECRET_POOL;
-		spool.gen = gen;
+		err = u_random(spool.w, sizeof(spool.w));
+		if (!err) {
+			spool.left = SECRET_POOL;
+			spool.gen = gen;
+		}
 	}
-	spool.left--;
-	*out = spool.w[spool.left];
-	spool.w[spool.left] = 0;
-	return 0;
+	if (!err) {
+		spool.left--;
+		*out = spool.w[spool.left];
+		spool.w[spool.left] = 0;
+	}
+	atomic_flag_clear_explicit(&secret_busy, memory_order_release);
+	return err;
 }
 
+/* In the child, one thread: nobody else is in ipc_secret64. */
 void
 ipc_secret_fork_child(void)
 {
 	atomic_fetch_add_explicit(&secret_gen, 1, memory_order_relaxed);
-	memset(spool.w, 0, sizeof(spool.w));
+	explicit_bzero(spool.w, sizeof(spool.w));
 	spool.left = 0;
 }
 

@@ -15,13 +15,18 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
+#include <spawn.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <level_zero/ze_api.h>
@@ -551,6 +556,145 @@ START_TEST(test_validation_layer_missing_warns)
 	ck_assert_str_eq(top_mem_owner(), "libze_zemem.so.1");
 	mem_roundtrip();
 	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+}
+END_TEST
+
+/* ---- static TLS ---------------------------------------------------------
+ * A library with initial-exec thread-local storage takes that much, when
+ * dlopened, from the small reserve glibc keeps for all such libraries of
+ * a process: the driver keeps its own small, so that it still loads
+ * beside libraries that take much of it (tls_hog.c), and a layer that no
+ * longer fits says so. */
+
+struct tls_of {
+	const char *suffix;
+	size_t bytes;
+	bool found;
+};
+
+static int
+tls_of_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct tls_of *t = arg;
+	size_t n = strlen(info->dlpi_name), m = strlen(t->suffix);
+	if (n < m || strcmp(info->dlpi_name + n - m, t->suffix))
+		return 0;
+	t->found = true;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_TLS)
+			t->bytes = info->dlpi_phdr[i].p_memsz;
+	return 1;
+}
+
+/* With the hog loaded first (NULL: skip, the reason printed). */
+static void *
+load_tls_hog(void)
+{
+	void *hog = dlopen(LT_TLS_HOG, RTLD_NOW | RTLD_LOCAL);
+	if (!hog)
+		printf("skip: this glibc keeps less static TLS than the "
+		       "test's hog takes (%s)\n", dlerror());
+	return hog;
+}
+
+START_TEST(test_driver_beside_static_tls_hog)
+{
+	void *hog = load_tls_hog();
+	if (!hog)
+		return;
+	lt_env("ZE_ENABLE_VALIDATION_LAYER", "0");
+	init_with(LT_DRIVER);
+	struct tls_of t = { "/libze_zemem.so.1", 0, false };
+	dl_iterate_phdr(tls_of_module, &t);
+	ck_assert(t.found);
+	ck_assert_uint_le(t.bytes, 64);
+	mem_roundtrip();
+	ck_assert_int_eq(zeContextDestroy(ctx), ZE_RESULT_SUCCESS);
+	ck_assert_int_eq(dlclose(hog), 0);
+}
+END_TEST
+
+/* The child of the next test, a fresh exec of this program with no
+ * LD_LIBRARY_PATH (so that the last place the loader looks for the layer,
+ * the library search path, has none): the hog, then zeInit with the layer
+ * asked for. Exit 0: the driver alone is on top; 3: the layer loaded
+ * (room was left for it); 77: no room for the hog; else a failure. */
+static int
+static_tls_child(void)
+{
+	if (!dlopen(LT_TLS_HOG, RTLD_NOW | RTLD_LOCAL)) {
+		printf("skip: this glibc keeps less static TLS than the "
+		       "test's hog takes (%s)\n", dlerror());
+		return 77;
+	}
+	ze_mem_dditable_t t;
+	memset(&t, 0, sizeof(t));
+	if (zeInit(0) || zeGetMemProcAddrTable(ZE_API_VERSION_CURRENT, &t))
+		return 2;
+	Dl_info info;
+	if (!t.pfnAllocHost || !dladdr((void *)t.pfnAllocHost, &info) ||
+	    !info.dli_fname)
+		return 4;
+	if (strstr(info.dli_fname, "libze_zemem_validation_layer.so.1"))
+		return 3;
+	return strstr(info.dli_fname, "libze_zemem.so.1") ? 0 : 5;
+}
+
+START_TEST(test_validation_layer_without_static_tls_says_why)
+{
+	extern char **environ;
+	size_t n = 0;
+	while (environ[n])
+		n++;
+	char **env = calloc(n + 5, sizeof(*env));
+	ck_assert_ptr_nonnull(env);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LD_LIBRARY_PATH=", 16) &&
+		    strncmp(environ[i], "ZE_", 3) &&
+		    strncmp(environ[i], "ZEMEM_", 6))
+			env[k++] = environ[i];
+	env[k++] = "ZE_ENABLE_VALIDATION_LAYER=1";
+	env[k++] = "ZE_ENABLE_PARAMETER_VALIDATION=1";
+	env[k++] = "ZE_ENABLE_ALT_DRIVERS=" LT_DRIVER;
+	env[k++] = "ZEMEM_LOG_LEVEL=warn";
+	int out = memfd_create("static-tls-child", MFD_CLOEXEC);
+	ck_assert_int_ge(out, 0);
+	posix_spawn_file_actions_t fa;
+	ck_assert_int_eq(posix_spawn_file_actions_init(&fa), 0);
+	ck_assert_int_eq(posix_spawn_file_actions_adddup2(&fa, out, 2), 0);
+	char *argv[] = { "test_loader", "--static-tls-child", NULL };
+	pid_t pid;
+	ck_assert_int_eq(posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv,
+				     env),
+			 0);
+	posix_spawn_file_actions_destroy(&fa);
+	free(env);
+	int st = 0;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	static char log[1 << 14];
+	ssize_t got = pread(out, log, sizeof(log) - 1, 0);
+	close(out);
+	log[got > 0 ? got : 0] = '\0';
+	fputs(log, stderr);
+	ck_assert_msg(WIFEXITED(st), "child killed by signal %d",
+		      WTERMSIG(st));
+	if (WEXITSTATUS(st) == 77)
+		return;
+	if (WEXITSTATUS(st) == 3) {
+		printf("skip: this glibc kept room for the layer beside the "
+		       "hog\n");
+		return;
+	}
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	/* the reason, not the search path's "no such file" */
+	ck_assert_int_eq(lt_count_lines(log, "validation layer cannot be "
+					"loaded ("),
+			 1);
+	ck_assert_int_eq(lt_count_lines(log, "cannot allocate memory in "
+					"static TLS block); running"),
+			 1);
 }
 END_TEST
 
@@ -1686,6 +1830,10 @@ loader_suite(void)
 	tc = tcase_create("zemem-layer");
 	tcase_add_test(tc, test_zemem_validation_layer);
 	suite_add_tcase(s, tc);
+	tc = tcase_create("static-tls");
+	tcase_add_test(tc, test_driver_beside_static_tls_hog);
+	tcase_add_test(tc, test_validation_layer_without_static_tls_says_why);
+	suite_add_tcase(s, tc);
 	tc = tcase_create("debian-layers");
 	tcase_add_test(tc, test_debian_validation_layer);
 	tcase_add_test(tc, test_tracing_layer);
@@ -1695,8 +1843,10 @@ loader_suite(void)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--static-tls-child"))
+		return static_tls_child();
 	if (lt_skip_unless_required())
 		return 77;
 	/* Each test needs its own process: the loader commits once. */

@@ -238,6 +238,72 @@ START_TEST(test_driver_properties_and_errors)
 }
 END_TEST
 
+/* The last error is the calling thread's (its text lives in a block the
+ * thread gets at its first failure and frees at its exit: under ASan, a
+ * block that outlived its thread would be a leak report). */
+#define LAST_ERROR_THREADS 16
+#define LAST_ERROR_STACK (256u << 10) /* ours: a cached stack is a mapping */
+static void *
+last_error_thread(void *arg)
+{
+	unsigned i = (unsigned)(uintptr_t)arg;
+	const char *msg = NULL;
+	if (zt.driver.pfnGetLastErrorDescription(zt.drv, &msg) ||
+	    !msg || *msg)
+		return (void *)"a new thread's last error is not empty";
+	char name[64];
+	snprintf(name, sizeof(name), "zeNoSuchFunction%u", i);
+	void *fn = NULL;
+	if (zt.driver.pfnGetExtensionFunctionAddress(zt.drv, name, &fn) !=
+	    ZE_RESULT_ERROR_INVALID_ARGUMENT)
+		return (void *)"an unknown extension was not refused";
+	if (zt.driver.pfnGetLastErrorDescription(zt.drv, &msg) || !msg ||
+	    !strstr(msg, name))
+		return (void *)"the thread's own failure is not its last error";
+	return NULL;
+}
+
+START_TEST(test_last_error_per_thread)
+{
+	void *fn = NULL;
+	ck_assert_int_eq(zt.driver.pfnGetExtensionFunctionAddress(
+				 zt.drv, "zeMainThreadFails", &fn),
+			 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+	char *stacks = mmap(NULL, LAST_ERROR_THREADS * (size_t)LAST_ERROR_STACK,
+			    PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(stacks, MAP_FAILED);
+	for (unsigned round = 0; round < 4; round++) {
+		pthread_t t[LAST_ERROR_THREADS];
+		for (unsigned i = 0; i < LAST_ERROR_THREADS; i++) {
+			pthread_attr_t attr;
+			pthread_attr_init(&attr);
+			pthread_attr_setstack(&attr,
+					      stacks + i * LAST_ERROR_STACK,
+					      LAST_ERROR_STACK);
+			uintptr_t n = round * LAST_ERROR_THREADS + i;
+			ck_assert_int_eq(pthread_create(&t[i], &attr,
+							last_error_thread,
+							(void *)n),
+					 0);
+			pthread_attr_destroy(&attr);
+		}
+		for (unsigned i = 0; i < LAST_ERROR_THREADS; i++) {
+			void *why = NULL;
+			ck_assert_int_eq(pthread_join(t[i], &why), 0);
+			if (why)
+				ck_abort_msg("thread %u: %s", i,
+					     (const char *)why);
+		}
+	}
+	munmap(stacks, LAST_ERROR_THREADS * (size_t)LAST_ERROR_STACK);
+	const char *msg = NULL;
+	ck_assert_int_eq(zt.driver.pfnGetLastErrorDescription(zt.drv, &msg),
+			 ZE_RESULT_SUCCESS);
+	ck_assert_ptr_nonnull(strstr(msg, "zeMainThreadFails"));
+}
+END_TEST
+
 static void
 device_uuid(ze_device_uuid_t *out)
 {
@@ -1226,6 +1292,7 @@ driver_suite(void)
 	tcase_add_checked_fixture(tc, zt_checked_setup, zt_checked_teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_driver_properties_and_errors);
+	tcase_add_test(tc, test_last_error_per_thread);
 	tcase_add_test(tc, test_device_properties_truthful);
 	tcase_add_test(tc, test_context_errors);
 	tcase_add_test(tc, test_alloc_descriptor_errors);
