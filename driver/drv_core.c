@@ -18,9 +18,14 @@ struct _ze_driver_handle_t drv_driver;
 struct _ze_device_handle_t drv_devices[DRV_MAX_DEVICES];
 struct _ze_context_handle_t drv_contexts[DRV_MAX_CONTEXTS];
 
-/* drv_thread (drv_core.h): the block, its key (whose destructor frees
- * it at the thread's exit) and whether the key is usable: 0 not yet made,
- * 1 live, 2 failed or deleted (unload). nomem: drv_fail found no block. */
+/* A thread's state that no hot path reads, out of static TLS
+ * (drv_core.h): a block made at its first use (drv_thread), its key
+ * (whose destructor frees it at the thread's exit) and whether the key is
+ * usable: 0 not yet made, 1 live, 2 failed or deleted (unload). nomem:
+ * drv_fail found no block. */
+struct drv_thread {
+	char last_error[256];
+};
 static _Thread_local struct drv_thread *thread_block;
 static _Thread_local bool thread_nomem;
 static pthread_key_t thread_key;
@@ -98,7 +103,9 @@ thread_key_make(void)
 			      memory_order_release);
 }
 
-struct drv_thread *
+/* The calling thread's block; NULL when there is no memory for it, or
+ * once the driver is being unloaded. */
+static struct drv_thread *
 drv_thread(void)
 {
 	struct drv_thread *t = thread_block;

@@ -212,21 +212,13 @@ void drv_budget_credit_hook(unsigned slot, uint64_t amount);
 /* The text drv_fail recorded last on this thread. */
 const char *drv_last_error(void);
 
-/* ---- a thread's state that no hot path reads ----
- * The driver's thread-local variables are initial-exec (the hot paths
- * read them without a call), so a process that dlopens the driver takes
- * all of them from the small static TLS reserve glibc keeps for every
- * library loaded later (about 1.6 KiB, shared by all): a large one would
- * make other such libraries fail to load ("cannot allocate memory in
- * static TLS block"), or the driver itself after them. What no hot path
- * reads lives in a block of the thread's, allocated at its first use and
- * freed at the thread's exit. */
-struct drv_thread {
-	char last_error[256];                   /* drv_fail */
-};
-/* The calling thread's block, made at its first call; NULL when there is
- * no memory for it, or once the driver is being unloaded. */
-struct drv_thread *drv_thread(void);
+/* The driver's thread-local variables are initial-exec (hot paths read
+ * them without a call): a process that dlopens the driver takes all of
+ * them from the small static TLS reserve glibc keeps for every library
+ * loaded later (about 1.7 KiB, shared by all), and when it runs out the
+ * next such library cannot load. So only what a hot path reads goes
+ * there; the last error text, say, is allocated at a thread's first
+ * failure (drv_core.c). */
 
 /* Blocks until no submitted copy-engine op touches [ptr, ptr + size): for
  * whoever unmaps memory a copy may use (IPC close, VMM unmap and free).

@@ -31,7 +31,10 @@
 
 #define ZEMEM_LAYER_NAME "libze_zemem_validation_layer.so.1"
 
-static char last_error[512]; /* why the last open_layer failed */
+/* Why the first open_layer of a search (ldr_layers_load empties it for
+ * each) failed: when a layer file that is there cannot load, that
+ * reason, not a later place's "no such file". */
+static char last_error[512];
 
 static void *
 open_layer(const char *path)
@@ -40,27 +43,24 @@ open_layer(const char *path)
 	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!dl) {
 		const char *e = dlerror();
-		snprintf(last_error, sizeof(last_error), "%s", e ? e : "?");
-		u_dbg("ldr", "layer %s: cannot load (%s)", path, last_error);
+		if (!*last_error)
+			snprintf(last_error, sizeof(last_error), "%s",
+				 e ? e : "?");
+		u_dbg("ldr", "layer %s: cannot load (%s)", path, e ? e : "?");
 	} else {
 		u_dbg("ldr", "layer %s loaded", path);
 	}
 	return dl;
 }
 
-/* zemem's validation layer: build tree, libdir, search path. When none
- * loads, last_error keeps why the first file that exists failed (a layer
- * that is there but cannot load says why, not that the search path has
- * none). */
+/* zemem's validation layer: build tree, libdir, search path. */
 static void *
 open_zemem_layer(char *path, size_t len)
 {
-	char why[sizeof(last_error)] = "";
-	void *dl = NULL;
 	if (ldr_library_path(ZEMEM_LAYER_NAME, path, len)) {
-		if ((dl = open_layer(path)))
+		void *dl = open_layer(path);
+		if (dl)
 			return dl;
-		snprintf(why, sizeof(why), "%s", last_error);
 	}
 	Dl_info info;
 	char self[4096];
@@ -69,23 +69,19 @@ open_zemem_layer(char *path, size_t len)
 		snprintf(path, len, "%s/../validation_layer/" ZEMEM_LAYER_NAME,
 			 dirname(self));
 		if (!access(path, F_OK)) {
-			if ((dl = open_layer(path)))
+			void *dl = open_layer(path);
+			if (dl)
 				return dl;
-			if (!*why)
-				snprintf(why, sizeof(why), "%s", last_error);
 		}
 	}
 	snprintf(path, len, "%s/" ZEMEM_LAYER_NAME, LDR_INSTALLED_LIBDIR);
 	if (!access(path, F_OK)) {
-		if ((dl = open_layer(path)))
+		void *dl = open_layer(path);
+		if (dl)
 			return dl;
-		if (!*why)
-			snprintf(why, sizeof(why), "%s", last_error);
 	}
 	snprintf(path, len, ZEMEM_LAYER_NAME);
-	if (!(dl = open_layer(path)) && *why)
-		snprintf(last_error, sizeof(last_error), "%s", why);
-	return dl;
+	return open_layer(path);
 }
 
 static void
@@ -111,6 +107,7 @@ ldr_layers_load(void)
 {
 	char path[4096];
 	if (u_option_u64(U_OPT_ENABLE_VALIDATION_LAYER)) {
+		last_error[0] = '\0';
 		const char *named = u_option_str(U_OPT_VALIDATION_LAYER);
 		void *dl;
 		if (named && *named) {
@@ -131,6 +128,7 @@ ldr_layers_load(void)
 	if (u_option_u64(U_OPT_ENABLE_TRACING_LAYER) && tracing && *tracing) {
 		if (!ldr_library_path(tracing, path, sizeof(path)))
 			snprintf(path, sizeof(path), "%s", tracing);
+		last_error[0] = '\0';
 		void *dl = open_layer(path);
 		if (dl)
 			add_layer("tracing layer", path, dl);

@@ -480,8 +480,7 @@ ipc_yama_note_once(void)
  * driver is kept small, drv_core.h), behind a flag that nobody waits for:
  * a thread that finds it taken draws its word alone. A fork child must
  * not hand out what its parent will: ipc_secret_fork_child moves the
- * generation on, and a pool of an older one is thrown away unused (a
- * child whose parent had the flag taken draws every word alone). A word
+ * generation on, and a pool of an older one is thrown away unused. A word
  * handed out is wiped from the pool. */
 #define SECRET_POOL 32
 static _Atomic uint32_t secret_gen;
@@ -516,13 +515,15 @@ ipc_secret64(uint64_t *out)
 	return err;
 }
 
-/* In the child, one thread: nobody else is in ipc_secret64. */
+/* In the child, one thread: nobody is in ipc_secret64, whatever the
+ * flag says (a parent's thread may have held it at the fork). */
 void
 ipc_secret_fork_child(void)
 {
 	atomic_fetch_add_explicit(&secret_gen, 1, memory_order_relaxed);
 	explicit_bzero(spool.w, sizeof(spool.w));
 	spool.left = 0;
+	atomic_flag_clear_explicit(&secret_busy, memory_order_relaxed);
 }
 
 int

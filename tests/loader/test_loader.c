@@ -632,13 +632,10 @@ static_tls_child(void)
 	memset(&t, 0, sizeof(t));
 	if (zeInit(0) || zeGetMemProcAddrTable(ZE_API_VERSION_CURRENT, &t))
 		return 2;
-	Dl_info info;
-	if (!t.pfnAllocHost || !dladdr((void *)t.pfnAllocHost, &info) ||
-	    !info.dli_fname)
-		return 4;
-	if (strstr(info.dli_fname, "libze_zemem_validation_layer.so.1"))
+	const char *top = lt_lib_base_of((void *)t.pfnAllocHost);
+	if (!strcmp(top, "libze_zemem_validation_layer.so.1"))
 		return 3;
-	return strstr(info.dli_fname, "libze_zemem.so.1") ? 0 : 5;
+	return strcmp(top, "libze_zemem.so.1") ? 5 : 0;
 }
 
 START_TEST(test_validation_layer_without_static_tls_says_why)
