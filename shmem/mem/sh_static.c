@@ -432,6 +432,13 @@ struct sblob {
 	uint64_t map_len, data_len, link_lo;
 };
 
+static bool
+same_layout(const struct sblob *a, const struct sblob *b)
+{
+	return a->map_len == b->map_len && a->data_len == b->data_len &&
+	       a->link_lo == b->link_lo;
+}
+
 static void
 close_views(void)
 {
@@ -523,22 +530,39 @@ sh_static_init(void)
 		err = -ENOMEM;
 		goto out;
 	}
-	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all))
+	if (sh.boot->ops->allgather(sh.boot, &mine, sizeof(mine), all)) {
 		err = -EIO;
-	for (int i = 0; !err && i < n; i++) {
-		if (all[i].status == 2 || mine.status == 2 || /* turned off */
-		    (all[i].map_len == mine.map_len &&
-		     all[i].data_len == mine.data_len &&
-		     all[i].link_lo == mine.link_lo))
+		goto out;
+	}
+	/* Every PE sees the same table, so every PE reaches the same
+	 * verdict: the job fails when two PEs that share their static data
+	 * run programs whose data differ. */
+	int ref = -1;
+	for (int i = 0; i < n && !err; i++) {
+		if (all[i].status == 2) /* turned off: nothing to compare */
 			continue;
-		u_err("shmem", "PE %d's static data is %llu bytes at link "
-			       "address 0x%llx, this PE's %llu at 0x%llx: "
-			       "every PE must run the same program", i,
-		      (unsigned long long)all[i].data_len,
-		      (unsigned long long)all[i].link_lo,
-		      (unsigned long long)mine.data_len,
-		      (unsigned long long)mine.link_lo);
-		err = -EINVAL;
+		if (ref < 0)
+			ref = i;
+		else if (!same_layout(&all[i], &all[ref]))
+			err = -EINVAL;
+	}
+	if (err) {
+		for (int i = 0; i < n && mine.status != 2; i++) {
+			if (all[i].status == 2 || same_layout(&all[i], &mine))
+				continue;
+			u_err("shmem", "PE %d's static data is %llu bytes at "
+				       "link address 0x%llx, this PE's %llu at "
+				       "0x%llx: every PE must run the same "
+				       "program", i,
+			      (unsigned long long)all[i].data_len,
+			      (unsigned long long)all[i].link_lo,
+			      (unsigned long long)mine.data_len,
+			      (unsigned long long)mine.link_lo);
+		}
+		/* Each PE has said what it saw before any PE leaves: a
+		 * launcher ends the whole job at the first PE's exit. */
+		int32_t said = 1;
+		(void)sh.boot->ops->allgather(sh.boot, &said, sizeof(said), st);
 	}
 	if (err)
 		goto out;

@@ -6,8 +6,9 @@
 #    one line naming the address, "not in the symmetric heap or the
 #    program's static data", exit 1 (the put is never accepted);
 # 2. a job whose PEs run programs with different static data (PE 1 runs
-#    STATIC_PE_BIG: one more .bss array) fails init with a line naming
-#    PE 1's static data, on every PE; nothing runs past init.
+#    STATIC_PE_BIG: one more .bss array) fails init on every PE, and
+#    each PE names the other's static data before any PE leaves (the
+#    launcher ends the job at the first exit); nothing runs past init.
 set -eu
 zeshrun=$1
 pe=$2
@@ -37,5 +38,7 @@ timeout 120 "$zeshrun" -n 2 -- "$t/two.sh" >"$t/out" 2>&1 || st=$?
 [ "$st" -ne 0 ] || fail "mismatch: exit 0"
 grep -q "PE 1's static data is [0-9]* bytes at link address 0x[0-9a-f]*, this PE's [0-9]* at 0x[0-9a-f]*: every PE must run the same program" "$t/out" ||
 	fail "mismatch: no line naming PE 1"
+grep -q "PE 0's static data is [0-9]* bytes at link address 0x[0-9a-f]*, this PE's [0-9]* at 0x[0-9a-f]*: every PE must run the same program" "$t/out" ||
+	fail "mismatch: no line naming PE 0"
 ! grep -q "ops ok" "$t/out" || fail "mismatch: a PE ran on"
 echo "ok: PEs with different static data refused at init"
