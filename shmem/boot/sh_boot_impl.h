@@ -114,6 +114,10 @@ SH_HIDDEN void sh_uid_srv_stop(struct sh_uid_srv *s, bool drain);
  * MSG_NOSIGNAL; 0, -EPIPE on EOF, or -errno. */
 SH_HIDDEN int sh_sock_write(int fd, const void *buf, size_t len);
 SH_HIDDEN int sh_sock_read(int fd, void *buf, size_t len);
+/* Whether a connected IPv4 socket is joined to itself: a connect to a
+ * port of this host where nobody listens can pick that port as its
+ * source, and TCP's simultaneous open then succeeds. */
+SH_HIDDEN bool sh_sock_self_connected(int fd);
 /* Reads and drops len bytes (a payload not wanted); stops quietly at
  * the first error (the socket's next read meets it too). */
 SH_HIDDEN void sh_sock_skip(int fd, uint64_t len);

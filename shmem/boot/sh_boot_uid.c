@@ -42,6 +42,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -85,6 +86,19 @@ sh_sock_write(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+bool
+sh_sock_self_connected(int fd)
+{
+	struct sockaddr_in me, peer;
+	socklen_t ml = sizeof(me), pl = sizeof(peer);
+
+	return getsockname(fd, (struct sockaddr *)&me, &ml) == 0 &&
+	       getpeername(fd, (struct sockaddr *)&peer, &pl) == 0 &&
+	       me.sin_family == AF_INET && peer.sin_family == AF_INET &&
+	       me.sin_port == peer.sin_port &&
+	       me.sin_addr.s_addr == peer.sin_addr.s_addr;
 }
 
 int
@@ -262,10 +276,12 @@ deadline_in(struct timespec *ts, unsigned s)
 	ts->tv_sec += s;
 }
 
+/* Connects to the root, trying again while nobody listens, until the
+ * job's deadline end (u_now_ns), then -ETIMEDOUT. */
 static int
-connect_root(const struct sh_uid_info *info, unsigned timeout_s)
+connect_root(const struct sh_uid_info *info, unsigned timeout_s,
+	     uint64_t end)
 {
-	uint64_t end = u_now_ns() + (uint64_t)timeout_s * 1000000000ull;
 	unsigned delay_ms = 1;
 	int one = 1;
 
@@ -273,17 +289,32 @@ connect_root(const struct sh_uid_info *info, unsigned timeout_s)
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0)
 			return -errno;
+		/* A host that drops the SYN keeps a blocking connect for
+		 * minutes: the deadline bounds it (EINPROGRESS when it ends) */
+		uint64_t now = u_now_ns(), left = end > now ? end - now : 0;
+		if (left < 1000000)
+			left = 1000000;
+		struct timeval tv = { .tv_sec = (time_t)(left / 1000000000ull),
+				      .tv_usec = (suseconds_t)(left % 1000000000ull /
+							       1000) };
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+		int err = 0;
 		if (connect(fd, (const struct sockaddr *)&info->addr,
-			    sizeof(info->addr)) == 0) {
+			    sizeof(info->addr)) < 0)
+			err = errno;
+		else if (sh_sock_self_connected(fd))
+			err = ECONNREFUSED;
+		if (!err) {
+			tv = (struct timeval){ 0, 0 };
+			setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 			setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one,
 				   sizeof(one));
 			return fd;
 		}
-		int err = errno;
 		close(fd);
 		if (err != ECONNREFUSED && err != ETIMEDOUT &&
 		    err != ENETUNREACH && err != EHOSTUNREACH && err != EINTR &&
-		    err != EAGAIN) {
+		    err != EAGAIN && err != EINPROGRESS) {
 			u_err("shmem", "unique id: connect to %s:%u: %s",
 			      inet_ntoa(info->addr.sin_addr),
 			      ntohs(info->addr.sin_port), strerror(err));
@@ -668,13 +699,14 @@ join_root(struct sh_boot *b, struct uid_client *c,
 		int ret;
 
 		if (now >= end) {
-			u_err("shmem", "PE %d: the bootstrap root closed the "
-				       "connection %u times before it answered",
-			      b->rank, tries - 1);
-			return -ECONNRESET;
+			/* no answer in time, whatever the last try met */
+			u_err("shmem", "PE %d: no answer from the bootstrap "
+				       "root in %u s: it closed the connection "
+				       "%u times before it answered",
+			      b->rank, b->timeout_s, tries - 1);
+			return -ETIMEDOUT;
 		}
-		ret = connect_root(info, (unsigned)((end - now) /
-						    1000000000ull) + 1);
+		ret = connect_root(info, b->timeout_s, end);
 		if (ret < 0)
 			return ret;
 		c->fd = ret;

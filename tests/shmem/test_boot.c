@@ -18,11 +18,15 @@
 #include "u_options.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1087,6 +1091,134 @@ START_TEST(test_open_no_root)
 }
 END_TEST
 
+/* A stranger listens where the id points and closes every connection
+ * it takes (as a root does to connections it cannot place): the PE
+ * tries again until ZESHMEM_TIMEOUT, then answers -ETIMEDOUT, whatever
+ * its last try met. */
+struct closer {
+	int fd;
+	atomic_bool stop;
+	atomic_int taken;
+};
+
+static void *
+closer_main(void *arg)
+{
+	struct closer *c = arg;
+
+	while (!atomic_load(&c->stop)) {
+		struct pollfd p = { .fd = c->fd, .events = POLLIN };
+		if (poll(&p, 1, 20) != 1)
+			continue;
+		int a = accept4(c->fd, NULL, NULL, SOCK_CLOEXEC);
+		if (a < 0)
+			continue;
+		struct linger l = { 1, 0 }; /* a reset, as soon as closed */
+		setsockopt(a, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+		close(a);
+		atomic_fetch_add(&c->taken, 1);
+	}
+	return NULL;
+}
+
+START_TEST(test_open_stranger_closes)
+{
+	uint8_t uid[SH_UID_BYTES];
+	struct sh_uid_info info;
+	struct sh_boot *b = NULL;
+	struct leakcheck lc;
+	pthread_t t;
+
+	/* glibc keeps a joined thread's stack for the next one: the
+	 * closer's stack is there before the leak check begins */
+	struct closer c = { .fd = -1, .stop = true };
+	ck_assert_int_eq(pthread_create(&t, NULL, closer_main, &c), 0);
+	pthread_join(t, NULL);
+	atomic_store(&c.stop, false);
+	leakcheck_begin(&lc);
+	opts_env("ZESHMEM_TIMEOUT", "1");
+	c.fd = sh_uid_listen("127.0.0.1", &info);
+	ck_assert_int_ge(c.fd, 0);
+	sh_uid_encode(&info, uid);
+	ck_assert_int_eq(pthread_create(&t, NULL, closer_main, &c), 0);
+	ck_assert_int_eq(sh_boot_open(uid, 1, 2, &b), -ETIMEDOUT);
+	ck_assert_ptr_null(b);
+	atomic_store(&c.stop, true);
+	pthread_join(t, NULL);
+	ck_assert_int_ge(atomic_load(&c.taken), 2);
+	close(c.fd);
+	opts_env("ZESHMEM_TIMEOUT", NULL);
+	leakcheck_end(&lc);
+}
+END_TEST
+
+/* A root that takes no more connections (its accept queue is full, so
+ * the kernel drops the SYNs) holds a blocking connect for minutes: the
+ * PE still gives up at ZESHMEM_TIMEOUT. */
+START_TEST(test_open_root_full)
+{
+	uint8_t uid[SH_UID_BYTES];
+	struct sh_uid_info info = { .addr = { .sin_family = AF_INET },
+				    .nonce = 1 };
+	socklen_t al = sizeof(info.addr);
+	struct sh_boot *b = NULL;
+	struct leakcheck lc;
+
+	leakcheck_begin(&lc);
+	opts_env("ZESHMEM_TIMEOUT", "1");
+	info.addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_ge(l, 0);
+	ck_assert_int_eq(bind(l, (struct sockaddr *)&info.addr,
+			      sizeof(info.addr)), 0);
+	ck_assert_int_eq(getsockname(l, (struct sockaddr *)&info.addr, &al),
+			 0);
+	ck_assert_int_eq(listen(l, 0), 0);
+	/* one connection, never accepted, fills a queue of backlog 0 */
+	int fill = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert_int_eq(connect(fill, (struct sockaddr *)&info.addr,
+				 sizeof(info.addr)), 0);
+	sh_uid_encode(&info, uid);
+	ck_assert_int_eq(sh_boot_open(uid, 1, 2, &b), -ETIMEDOUT);
+	ck_assert_ptr_null(b);
+	close(fill);
+	close(l);
+	opts_env("ZESHMEM_TIMEOUT", NULL);
+	leakcheck_end(&lc);
+}
+END_TEST
+
+/* A socket joined to itself (bound to the port it connects to: what a
+ * connect to an unused port of this host can meet by chance) is told
+ * from a real connection. */
+START_TEST(test_sock_self_connected)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t al = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &al), 0);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert(sh_sock_self_connected(fd));
+	close(fd);
+
+	/* a real connection, and a socket not connected at all */
+	struct sh_uid_info info;
+	int l = sh_uid_listen("127.0.0.1", &info);
+	ck_assert_int_ge(l, 0);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	ck_assert(!sh_sock_self_connected(fd));
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&info.addr,
+				 sizeof(info.addr)), 0);
+	ck_assert(!sh_sock_self_connected(fd));
+	close(fd);
+	close(l);
+}
+END_TEST
+
 /* glibc keeps the stacks of joined threads for reuse: a job of one PE
  * before the leak check lets the server and reader threads find them. */
 static void
@@ -1412,6 +1544,9 @@ boot_suite(void)
 	tcase_add_checked_fixture(tc, job_setup, job_teardown);
 	tcase_add_test(tc, test_open_bad_input);
 	tcase_add_test(tc, test_open_no_root);
+	tcase_add_test(tc, test_open_stranger_closes);
+	tcase_add_test(tc, test_sock_self_connected);
+	tcase_add_test(tc, test_open_root_full);
 	tcase_add_test(tc, test_inprocess_root);
 	tcase_add_test(tc, test_mismatch);
 	tcase_add_test(tc, test_root_loopback);
