@@ -1158,22 +1158,15 @@ END_TEST
 START_TEST(test_open_root_full)
 {
 	uint8_t uid[SH_UID_BYTES];
-	struct sh_uid_info info = { .addr = { .sin_family = AF_INET },
-				    .nonce = 1 };
-	socklen_t al = sizeof(info.addr);
+	struct sh_uid_info info;
 	struct sh_boot *b = NULL;
 	struct leakcheck lc;
 
 	leakcheck_begin(&lc);
 	opts_env("ZESHMEM_TIMEOUT", "1");
-	info.addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int l = sh_uid_listen("127.0.0.1", &info);
 	ck_assert_int_ge(l, 0);
-	ck_assert_int_eq(bind(l, (struct sockaddr *)&info.addr,
-			      sizeof(info.addr)), 0);
-	ck_assert_int_eq(getsockname(l, (struct sockaddr *)&info.addr, &al),
-			 0);
-	ck_assert_int_eq(listen(l, 0), 0);
+	ck_assert_int_eq(listen(l, 0), 0); /* its queue, down to backlog 0 */
 	/* one connection, never accepted, fills a queue of backlog 0 */
 	int fill = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	ck_assert_int_eq(connect(fill, (struct sockaddr *)&info.addr,
