@@ -87,14 +87,6 @@ read_maps(void)
 	return buf;
 }
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define LEAKCHECK_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define LEAKCHECK_SANITIZER 1
-#endif
-#endif
-
 /* The brk heap and the stack grow and shrink with malloc and calls; they
  * are not mappings anyone leaks. Under a sanitizer, whose runtime maps and
  * unmaps anonymous memory as it pleases, only shared-memory and dma-buf
@@ -103,7 +95,7 @@ static int
 ignored_line(const char *line, const char *nl)
 {
 	size_t len = nl ? (size_t)(nl - line) : strlen(line);
-#ifdef LEAKCHECK_SANITIZER
+#if TEST_ASAN || TEST_TSAN
 	static const char *const shared[] = { "/memfd:", "dmabuf", "/dev/zero",
 					      "SYSV" };
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)

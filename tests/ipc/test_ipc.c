@@ -1016,7 +1016,14 @@ END_TEST
 
 /* Point 1: fork() while other threads allocate. Each child allocates,
  * frees and exports, then _exits; a child that does not finish within
- * 10 s is hung (killed and counted). */
+ * 10 s is hung (killed and counted).
+ *
+ * Not under AddressSanitizer: GCC 12's libasan takes no lock of its
+ * own allocator around fork, so a child forked while another thread is
+ * inside malloc can wait forever on a lock no thread of its own holds
+ * (seen in CI: the child stuck in SizeClassAllocator64::GetFromAllocator,
+ * called from the driver's calloc). glibc's malloc, which the normal
+ * build uses, is fork-safe; the driver's own locks are tested there. */
 static _Atomic int fork_stop;
 
 static void *
@@ -1088,6 +1095,11 @@ START_TEST(test_fork_while_threads_allocate)
 {
 	enum { T = 3, N = 150 };
 	pthread_t t[T];
+	if (TEST_ASAN) {
+		printf("skip: test_fork_while_threads_allocate: this "
+		       "AddressSanitizer's malloc is not fork-safe\n");
+		return;
+	}
 	fork_stop = 0;
 	ck_assert_int_eq(zt.mem.pfnAllocHost(zt.ctx, &zt_hdesc, 4096, 0,
 					     (void **)&fork_keep[0]), R_OK_);

@@ -14,21 +14,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define LT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define LT_ASAN 1
-#endif
-#endif
-
 static int saved_fd = -1, cap_fd = -1;
 static char cap_buf[1 << 16];
 
 void
 lt_leak_begin(struct leakcheck *lc)
 {
-#ifdef LT_ASAN
+#if TEST_ASAN || TEST_TSAN
 	lc->nfd = leakcheck_count_fds();
 	lc->maps = NULL;
 #else
@@ -39,7 +31,7 @@ lt_leak_begin(struct leakcheck *lc)
 void
 lt_leak_end(struct leakcheck *lc)
 {
-#ifdef LT_ASAN
+#if TEST_ASAN || TEST_TSAN
 	ck_assert_int_eq(leakcheck_count_fds(), lc->nfd);
 #else
 	leakcheck_end(lc);

@@ -84,7 +84,7 @@ setup(void)
 	n = 1;
 	ck_assert_int_eq(drv_zeDeviceGet(drv, &n, &dev), ZE_RESULT_SUCCESS);
 	warm_up(drv);
-	if (!VT_ASAN)
+	if (!TEST_ASAN)
 		leakcheck_begin(&lc);
 	vt_maps_now(&maps0);
 	ze_context_desc_t cd = { ZE_STRUCTURE_TYPE_CONTEXT_DESC, NULL, 0 };
@@ -99,7 +99,7 @@ teardown(void)
 	struct vt_maps now;
 	vt_maps_now(&now);
 	vt_maps_assert_same(&maps0, &now);
-	if (!VT_ASAN)
+	if (!TEST_ASAN)
 		leakcheck_end(&lc);
 }
 

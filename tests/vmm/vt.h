@@ -249,7 +249,7 @@ vt_checked_setup(void)
 {
 	zt_init();
 	vt_warm_up();
-	if (!VT_ASAN)
+	if (!TEST_ASAN)
 		leakcheck_begin(&vt_lc);
 	vt_maps_now(&vt_maps0);
 	zt_ctx_create();
@@ -263,7 +263,7 @@ vt_checked_teardown(void)
 	struct vt_maps now;
 	vt_maps_now(&now);
 	vt_maps_assert_same(&vt_maps0, &now);
-	if (!VT_ASAN)
+	if (!TEST_ASAN)
 		leakcheck_end(&vt_lc);
 }
 

@@ -23,17 +23,6 @@
 
 #include "leakcheck.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define VT_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VT_ASAN 1
-#endif
-#endif
-#ifndef VT_ASAN
-#define VT_ASAN 0
-#endif
-
 struct vt_maps {
 	int nfd;
 	int nvmm;           /* driver VMM mappings (see above) */
@@ -47,7 +36,7 @@ struct vt_maps {
 static inline int
 vt_sanitizer_range(unsigned long a)
 {
-#if VT_ASAN && defined(__x86_64__)
+#if TEST_ASAN && defined(__x86_64__)
 	return a < 0x10007fff8000ul ||
 	       (a >= 0x600000000000ul && a < 0x640000000000ul);
 #else
@@ -91,7 +80,7 @@ vt_maps_assert_same(const struct vt_maps *before, const struct vt_maps *after)
 	ck_assert_int_eq(after->nfd, before->nfd);
 	ck_assert_int_eq(after->nvmm, before->nvmm);
 	ck_assert_uint_eq(after->vmm_bytes, before->vmm_bytes);
-	if (!VT_ASAN) {
+	if (!TEST_ASAN) {
 		ck_assert_int_eq(after->nall, before->nall);
 		ck_assert_uint_eq(after->all_bytes, before->all_bytes);
 	}
