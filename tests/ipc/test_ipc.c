@@ -1021,8 +1021,9 @@ END_TEST
  * Not under AddressSanitizer: GCC 12's libasan takes no lock of its
  * own allocator around fork, so a child forked while another thread is
  * inside malloc can wait forever on a lock no thread of its own holds
- * (seen in CI: the child stuck in SizeClassAllocator64::GetFromAllocator,
- * called from the driver's calloc). glibc's malloc, which the normal
+ * (CI saw a child hang; gdb on one here showed it stuck in
+ * SizeClassAllocator64::GetFromAllocator, called from the driver's
+ * calloc). glibc's malloc, which the normal
  * build uses, is fork-safe; the driver's own locks are tested there. */
 static _Atomic int fork_stop;
 
