@@ -318,6 +318,13 @@ static void
 case_fork(void)
 {
 #if defined(__SANITIZE_THREAD__)
+#define STATIC_PE_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define STATIC_PE_TSAN 1
+#endif
+#endif
+#ifdef STATIC_PE_TSAN
 	/* zemem's driver's fork handler takes more locks at once than
 	 * ThreadSanitizer's deadlock detector can hold (64): any fork of a
 	 * process with the driver loaded aborts there. */
