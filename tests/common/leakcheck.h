@@ -12,28 +12,7 @@
 
 #include <stddef.h>
 
-/* The sanitizer this file is built under, 1 or 0 (GCC defines
- * __SANITIZE_*__, clang answers __has_feature). */
-#if defined(__SANITIZE_ADDRESS__)
-#define TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#ifndef TEST_ASAN
-#define TEST_ASAN 0
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define TEST_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TEST_TSAN 1
-#endif
-#endif
-#ifndef TEST_TSAN
-#define TEST_TSAN 0
-#endif
+#include "test_san.h"
 
 #define LEAKCHECK_MAX 4096
 

@@ -38,6 +38,7 @@ int *static_shlib_ptr(void);
 static int me, npes;
 
 #include "pe_check.h"
+#include "test_san.h"
 
 /* .data (initialised) */
 static long sl[NE] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
@@ -317,14 +318,7 @@ case_ptr(int right)
 static void
 case_fork(void)
 {
-#if defined(__SANITIZE_THREAD__)
-#define STATIC_PE_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define STATIC_PE_TSAN 1
-#endif
-#endif
-#ifdef STATIC_PE_TSAN
+#if TEST_TSAN
 	/* zemem's driver's fork handler takes more locks at once than
 	 * ThreadSanitizer's deadlock detector can hold (64): any fork of a
 	 * process with the driver loaded aborts there. */
