@@ -496,15 +496,24 @@ def leftover(tag):
     return pids
 
 
-def no_leftover(tag):
-    """The job's processes are gone (a killed one may take a moment to be
-    reaped by init: bounded)."""
+def await_leftover(tag, n):
+    """Exactly n live processes of the job, within 10 s: a killed one may
+    take a moment to be reaped by init, and a child that Popen has just
+    started shows its environment only once its exec has set it up (the
+    parent resumes when the exec closes its close-on-exec pipe, a little
+    before)."""
     for _ in range(100):
         left = leftover(tag)
-        if not left:
+        if len(left) == n:
             return
         time.sleep(0.1)
-    raise AssertionError("processes left behind: %s" % left)
+    raise AssertionError("%d processes of the job, not %d: %s" %
+                         (len(left), n, left))
+
+
+def no_leftover(tag):
+    """The job's processes are gone."""
+    await_leftover(tag, 0)
 
 
 def start_oks(out, n):
@@ -600,7 +609,7 @@ def test_start_shmem_run_signalled(sig):
     try:
         lines = [p.stdout.readline(), p.stdout.readline()]
         assert sorted(lines) == ["PE 0: ready\n", "PE 1: ready\n"], lines
-        assert len(leftover(tag)) == 6   # launcher, keeper, 2 PEs, 2 sleeps
+        await_leftover(tag, 6)   # launcher, keeper, 2 PEs, 2 sleeps
         p.send_signal(sig)
         out = p.communicate(timeout=JOB_S)[0]
     finally:
