@@ -46,6 +46,7 @@
  */
 #include "drv.h"
 #include "amap/amap.h"
+#include "u_fork.h"
 #include "u_os.h"
 
 #include <errno.h>
@@ -86,7 +87,7 @@ fork_parent(void)
 static void
 fork_child(void)
 {
-	pthread_mutex_init(&atomic_lock, NULL);
+	u_fork_child_mutex(&atomic_lock);
 }
 
 __attribute__((constructor)) static void

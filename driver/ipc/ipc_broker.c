@@ -36,6 +36,7 @@
  * client table is its own.
  */
 #include "ipc.h"
+#include "u_fork.h"
 #include "u_options.h"
 
 #include <errno.h>
@@ -468,5 +469,5 @@ ipc_broker_fork_child(void)
 	}
 	listen_fd = stop_pipe[0] = stop_pipe[1] = -1;
 	atomic_store(&broker_state, 0);
-	pthread_mutex_init(&broker_lock, NULL);
+	u_fork_child_mutex(&broker_lock);
 }

@@ -60,6 +60,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "u_fork.h"
 #include "u_options.h"
 
 struct xfile {
@@ -804,5 +805,5 @@ ipc_export_fork_child(void)
 	n_exports = n_xfiles = n_handles = 0;
 	atomic_store(&any_exports, 0);
 	ipc_board_fork_child();
-	pthread_mutex_init(&export_lock, NULL);
+	u_fork_child_mutex(&export_lock);
 }

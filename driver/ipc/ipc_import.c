@@ -68,6 +68,7 @@
  * revalidation (the entry is held by a reference meanwhile).
  */
 #include "ipc.h"
+#include "u_fork.h"
 #include "u_lock.h"
 #include "u_options.h"
 #include "u_os.h"
@@ -998,6 +999,6 @@ void
 ipc_import_fork_child(void)
 {
 	u_lock_init(&import_lock);
-	pthread_rwlock_init(&index_lock, NULL);
-	pthread_rwlock_init(&pidfd_lock, NULL); /* the pidfds stay good */
+	u_fork_child_rwlock(&index_lock);
+	u_fork_child_rwlock(&pidfd_lock); /* the pidfds stay good */
 }

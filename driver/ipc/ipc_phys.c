@@ -55,6 +55,7 @@
  */
 #include "ipc.h"
 #include "../vmm/vmm.h"
+#include "u_fork.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -939,7 +940,7 @@ ipc_phys_fork_child(void)
 	/* Imports stay (inherited mappings); exports are the parent's. */
 	ipc_map_each(&exports, drop_export, NULL);
 	ipc_map_clear(&exports);
-	pthread_mutex_init(&xlock, NULL);
-	pthread_rwlock_init(&ilock, NULL);
-	pthread_mutex_init(&pcache_lock, NULL); /* entries stay: same files */
+	u_fork_child_mutex(&xlock);
+	u_fork_child_rwlock(&ilock);
+	u_fork_child_mutex(&pcache_lock); /* entries stay: same files */
 }

@@ -26,14 +26,8 @@
 
 #include "u_log.h"
 #include "u_os.h"
+#include "u_san.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define USM_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define USM_TSAN 1
-#endif
-#endif
 
 static pthread_once_t asym_once = PTHREAD_ONCE_INIT;
 static bool asym_ok;
@@ -47,7 +41,7 @@ membarrier(int cmd)
 static void
 asym_probe(void)
 {
-#ifdef USM_TSAN
+#if U_TSAN
 	u_dbg(USM_TOPIC, "TSan: index readers use fences");
 #else
 	long q = membarrier(MEMBARRIER_CMD_QUERY);

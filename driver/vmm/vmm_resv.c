@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "u_fork.h"
 #include "u_os.h"
 
 pthread_rwlock_t vmm_lock = PTHREAD_RWLOCK_INITIALIZER;
@@ -63,7 +64,7 @@ fork_parent(void)
 static void
 fork_child(void)
 {
-	pthread_rwlock_init(&vmm_lock, NULL);
+	u_fork_child_rwlock(&vmm_lock);
 }
 
 __attribute__((constructor)) static void
