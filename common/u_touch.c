@@ -15,6 +15,7 @@
  */
 #include "u_touch.h"
 #include "u_os.h"
+#include "u_san.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -108,7 +109,10 @@ touch_pages(uintptr_t a, uintptr_t end, int write)
 	volatile uintptr_t va = a, vend = end;
 	volatile int vwrite = write;
 	sigjmp_buf jump;
-	if (sigsetjmp(jump, 0))
+	/* Under ThreadSanitizer the handler runs with the signal blocked
+	 * (its wrapper's mask, whatever NODEFER says): the jump back then
+	 * restores the mask, or the next fault would kill the process. */
+	if (sigsetjmp(jump, U_TSAN))
 		return -EFAULT; /* the handler cleared touch_jump */
 	touch_jump = &jump;
 	atomic_signal_fence(memory_order_seq_cst);
