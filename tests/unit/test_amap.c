@@ -432,7 +432,7 @@ START_TEST(test_amap_fork_while_busy)
 				 !amap_find(R(50), &h) &&
 				 h.kind == AMAP_PHYS_IMPORT &&
 				 !amap_del(AMAP_PHYS_IMPORT, R(50));
-			_exit(ok ? 0 : 1);
+			test_fork_child_exit(ok ? 0 : 1);
 		}
 		int st;
 		ck_assert_int_eq(waitpid(pid, &st, 0), pid);

@@ -12,6 +12,7 @@
  * and the mappings that are the driver's business only: memfd mappings
  * of zemem objects, and PROT_NONE private anonymous ranges (reservation
  * placeholders) outside the sanitizer's shadow and allocator ranges.
+ * The same holds under ThreadSanitizer.
  */
 #ifndef ZEMEM_VT_MAPS_H
 #define ZEMEM_VT_MAPS_H
@@ -31,14 +32,19 @@ struct vt_maps {
 	size_t all_bytes;
 };
 
-/* Ranges of the x86-64 ASan runtime: shadow (and its gap) and the
- * allocator space. */
+/* Ranges of the x86-64 sanitizer runtimes. ASan: shadow (and its gap)
+ * and the allocator space. TSan: everything below its application range
+ * of modules, mmaps and stacks (from 0x7e8000000000): its shadow, meta
+ * shadow, their gaps and its heap, which it splits into PROT_NONE
+ * pieces as it grows. */
 static inline int
 vt_sanitizer_range(unsigned long a)
 {
 #if TEST_ASAN && defined(__x86_64__)
 	return a < 0x10007fff8000ul ||
 	       (a >= 0x600000000000ul && a < 0x640000000000ul);
+#elif TEST_TSAN && defined(__x86_64__)
+	return a < 0x7e8000000000ul;
 #else
 	(void)a;
 	return 0;
@@ -79,7 +85,12 @@ vt_maps_assert_same(const struct vt_maps *before, const struct vt_maps *after)
 {
 	ck_assert_int_eq(after->nfd, before->nfd);
 	ck_assert_int_eq(after->nvmm, before->nvmm);
-	ck_assert_uint_eq(after->vmm_bytes, before->vmm_bytes);
+	/* Under TSan a PROT_NONE range that is not the driver's (there
+	 * before the test starts) loses pieces to mappings of the runtime
+	 * during a test: there the count is compared, the bytes in the
+	 * other builds. */
+	if (!TEST_TSAN)
+		ck_assert_uint_eq(after->vmm_bytes, before->vmm_bytes);
 	if (!TEST_ASAN) {
 		ck_assert_int_eq(after->nall, before->nall);
 		ck_assert_uint_eq(after->all_bytes, before->all_bytes);
