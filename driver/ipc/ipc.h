@@ -146,6 +146,9 @@ void ipc_handle_encode(const struct ipc_desc *d, void *out64);
  * checked without the process state: magic, version, type, kind, flags,
  * ranges, checksum. */
 int ipc_handle_decode(const void *in64, struct ipc_desc *d, const char **why);
+/* fork child: the decoder's cache of the last checked handle, whose flag
+ * a thread of the parent may have held at the fork, starts empty. */
+void ipc_handle_fork_child(void);
 /* Were bytes 0..3 overwritten (by the application's own fd passing)? */
 static inline bool
 ipc_handle_fd_replaced(const struct ipc_desc *d)

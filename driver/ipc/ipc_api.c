@@ -100,6 +100,7 @@ fork_child(void)
 	ipc_export_fork_child();
 	ipc_phys_fork_child();
 	ipc_import_fork_child();
+	ipc_handle_fork_child();
 }
 
 static void

@@ -248,8 +248,9 @@ checksum(const struct ipc_wire *w)
  * 60-byte compare instead of 15 dependent table steps). One copy for the
  * process, not one per thread (thread-local storage of the driver is
  * kept small, drv_core.h), behind a flag that nobody waits for: a thread
- * that finds it taken checks the CRC. (A fork child whose parent had it
- * taken just never uses it.) */
+ * that finds it taken checks the CRC. A fork child starts with it
+ * empty and free (ipc_handle_fork_child): a thread of the parent may
+ * have held the flag at the fork. */
 #define CHECKED_LEN (sizeof(struct ipc_wire) - 4)
 static unsigned char checked[CHECKED_LEN];
 static bool checked_valid;
@@ -276,6 +277,13 @@ remember_checked(const struct ipc_wire *w)
 	memcpy(checked, (const unsigned char *)w + 4, CHECKED_LEN);
 	checked_valid = true;
 	atomic_flag_clear_explicit(&checked_busy, memory_order_release);
+}
+
+void
+ipc_handle_fork_child(void)
+{
+	checked_valid = false;
+	atomic_flag_clear_explicit(&checked_busy, memory_order_relaxed);
 }
 
 void
