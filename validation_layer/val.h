@@ -81,6 +81,7 @@
 #include <level_zero/ze_ddi.h>
 
 #include "u_lock.h"
+#include "u_san.h"
 #include "val_gen.h"
 
 /* Everything declared below is the layer's own (val.map exports only the
@@ -241,12 +242,22 @@ struct val_tcounts {
 extern pthread_mutex_t val_reg_lock;   /* reg_lock (val_leak.c) */
 extern __thread struct val_tcounts *val_tcounts
 	__attribute__((tls_model("initial-exec")));
+/* c += delta, by c's thread, the only one that writes it: a relaxed
+ * load and store, which x86-64 does in one instruction (readers see the
+ * old value or the new one; without a lock prefix, as the pair would
+ * compile). ThreadSanitizer gets the pair, which it can see. */
 static inline __attribute__((always_inline)) void
 val_bump(_Atomic uint64_t *c, int delta)
 {
+#if defined(__x86_64__) && !U_TSAN
+	__asm__("addq %1, %0"
+		: "+m"(*(uint64_t *)c)
+		: "er"((int64_t)delta));
+#else
 	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) +
 				      (uint64_t)(int64_t)delta,
 			      memory_order_relaxed);
+#endif
 }
 void val_count_thread_slow(unsigned ep);
 static inline void
@@ -710,6 +721,44 @@ val_handle_set_live(struct val_handle *hd, bool live)
 	atomic_store_explicit(&hd->life, gen * 2 + live, memory_order_release);
 }
 
+/* ---- Records a thread owns ----
+ * A thread keeps, per shard, at most one record of val_mem_index to
+ * itself (OWNED): the last one it freed on a hot path. While it is
+ * there, the thread allocates and frees at its base with no lock and no
+ * quarantine (val_alloc_try, val_release_try): it flips okind, ostate
+ * and osize, and the fields nobody else reads of an OWNED record (ctx,
+ * align, id, the sites). The fast wrappers look at the one it used
+ * last (mru) alone, with one compare; the out-of-line paths find the
+ * others by their shard. Anyone else who meets an OWNED record (any
+ * state but LIVE, FREED, STALE to the hot paths) takes its slow path,
+ * where the world lock's holder that meets it takes it back into the
+ * shared states first (val_own_take): so no finding or report reads an
+ * owner's copy, and a thread pays a barrier only when it needs another
+ * thread's record. Taking back is an asymmetric Dekker, as
+ * for the biased shard locks: the owner sets busy and reads steal; the
+ * taker sets steal, membarrier() makes each see the other's store, and
+ * it waits for busy to clear. slot[], n and the registry change only
+ * under shard locks (the owner's own, under the slot's shard lock) or
+ * the world lock, which holds them all. Only with membarrier
+ * (val_bias_ok) and without backtraces. */
+struct val_own {
+	_Atomic uint8_t busy;       /* the owner is in a hot path */
+	_Atomic uint8_t steal;      /* a taker is at work: stay out */
+	bool reg;                   /* in the registry (val_lock) */
+	bool gone;                  /* the thread is exiting: owns none */
+	uint32_t n;                 /* slots filled */
+	/* The one of the slots the thread last freed or allocated at
+	 * (mru_base its base; 0: none), so that the hot paths find it with
+	 * one compare: allocators hand the last freed block out first, and
+	 * a block is often freed soon after it was allocated. Set by the
+	 * owner with its slots, emptied with them (own_publish_all): then
+	 * base 0 and val_own_none, so that a hit needs no NULL check. */
+	uintptr_t mru_base;
+	struct val_rec *mru;
+	struct val_rec *slot[VAL_SHARDS];   /* by shard */
+	struct val_own *prev, *next;        /* the registry */
+};
+
 /* The calling thread's hot state, in one thread-local (one address for
  * all of it): the context its counted calls last named and the device
  * its calls last checked, each with the life word its record had when it
@@ -746,6 +795,9 @@ struct val_hot {
 	struct val_rec *rc_rec;
 	struct val_shard *rc_shard;
 	uint64_t rc_drops;
+	/* The records the thread owns: here, so that the hot paths find
+	 * them and the rest at one thread-local address. */
+	struct val_own own;
 };
 extern struct val_handle val_hot_none;
 extern __thread struct val_hot val_hot
@@ -785,35 +837,9 @@ val_rec_id(enum val_kind kind)
 	return val_rec_id_slow(kind);
 }
 
-/* ---- Records a thread owns ----
- * A thread keeps, per shard, at most one record of val_mem_index to
- * itself (OWNED): the last one it freed on a hot path. While it is
- * there, the thread allocates and frees at its base with no lock and no
- * quarantine (val_alloc_try, val_release_try): it flips okind, ostate
- * and osize, and the fields nobody else reads of an OWNED record (ctx,
- * align, id, the sites). Anyone else who meets an OWNED record (any
- * state but LIVE, FREED, STALE to the hot paths) takes its slow path,
- * where the world lock's holder that meets it takes it back into the
- * shared states first (val_own_take): so no finding or report reads an
- * owner's copy, and a thread pays a barrier only when it needs another
- * thread's record. Taking back is an asymmetric Dekker, as
- * for the biased shard locks: the owner sets busy and reads steal; the
- * taker sets steal, membarrier() makes each see the other's store, and
- * it waits for busy to clear. slot[], n and the registry change only
- * under shard locks (the owner's own, under the slot's shard lock) or
- * the world lock, which holds them all. Only with membarrier
- * (val_bias_ok) and without backtraces. */
-struct val_own {
-	_Atomic uint8_t busy;       /* the owner is in a hot path */
-	_Atomic uint8_t steal;      /* a taker is at work: stay out */
-	bool reg;                   /* in the registry (val_lock) */
-	bool gone;                  /* the thread is exiting: owns none */
-	uint32_t n;                 /* slots filled */
-	struct val_rec *slot[VAL_SHARDS];   /* by shard */
-	struct val_own *prev, *next;        /* the registry */
-};
-extern __thread struct val_own val_own
-	__attribute__((tls_model("initial-exec")));
+/* No record: okind and ostate match no kind and no state, so the hot
+ * paths' tests fail on it as on a record of another base. */
+extern struct val_rec val_own_none;
 static inline __attribute__((always_inline)) bool
 val_own_enter(struct val_own *o)
 {
@@ -1167,18 +1193,40 @@ val_shard_lock_find(uintptr_t b, struct val_shard **ps)
 	}
 	return r;
 }
-/* The thread's own record at base b, freed and at least q->size long,
- * takes the new life of q (entry point ep) with no lock (true; the
- * caller counts the call); false: no such record. */
-static inline __attribute__((always_inline)) bool
-val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b)
+/* Caller is o's owner, in a hot path (val_own_enter): its own record
+ * at base b, or val_own_none. mru_only: the last one it used (mru)
+ * alone, as the fast wrappers look (one compare); else its slot of b's
+ * shard, which then becomes the last one used. */
+static inline __attribute__((always_inline)) struct val_rec *
+val_own_at(struct val_own *o, uintptr_t b, bool mru_only)
 {
-	struct val_own *o = &val_own;
+	if (b == o->mru_base)
+		return o->mru;
+	if (mru_only)
+		return &val_own_none;
+	struct val_rec *w = o->slot[val_shard_index(b)];
+	if (!w || w->base != b)
+		return &val_own_none;
+	o->mru_base = b;
+	o->mru = w;
+	return w;
+}
+/* The thread's own record at base b (val_own_at), freed and at least
+ * q->size long, takes the new life of q (entry point ep) with no lock
+ * (true; the caller counts the call); false: no such record. */
+static inline __attribute__((always_inline)) bool
+val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b,
+		     bool mru_only)
+{
+	struct val_own *o = &val_hot.own;
 	if (!val_own_enter(o))
 		return false;
-	struct val_rec *w = o->slot[val_shard_index(b)];
-	if (w && w->base == b && w->ostate == VAL_FREED && q->size &&
-	    q->size <= w->size) {
+	if (mru_only && __builtin_expect(b != o->mru_base, 0)) {
+		val_own_leave(o);
+		return false;
+	}
+	struct val_rec *w = val_own_at(o, b, mru_only);
+	if (w->ostate == VAL_FREED && q->size && q->size <= w->size) {
 		val_own_revive(w, ep, q);
 		val_own_leave(o);
 		return true;
@@ -1190,12 +1238,12 @@ val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b)
  * hot wrappers build only for a finding): entry point ep, its context's
  * record hctx. true when done; false when it did nothing and the caller
  * must call val_alloc_done (a misaligned pointer, a base the hash does
- * not have or that is live, backtraces on). own: try the thread's own
- * record first (false: the caller just did). */
+ * not have or that is live, backtraces on). The thread's own record at
+ * the base comes first. */
 static inline __attribute__((always_inline)) bool
 val_alloc_try(const struct val_config *cfg, unsigned ep,
 	      struct val_handle *hctx, _Atomic uint64_t *cn,
-	      const struct val_alloc_req *q, void *ptr, bool own)
+	      const struct val_alloc_req *q, void *ptr)
 {
 	uintptr_t b = (uintptr_t)ptr;
 	if (cfg->params && (b & (q->align - 1)) && q->align)
@@ -1204,7 +1252,7 @@ val_alloc_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
-	if (own && val_own_alloc_revive(ep, q, b)) {
+	if (val_own_alloc_revive(ep, q, b, false)) {
 		val_count_hot(cfg, ep, hctx, cn, 1);
 		return true;
 	}
@@ -1254,7 +1302,7 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 	rel->ix = &val_mem_index;
 	rel->base = b;
 	rel->id = r->id;
-	struct val_own *o = &val_own;
+	struct val_own *o = &val_hot.own;
 	bool sweep;
 	if (!cfg->backtrace && o->reg) {
 		struct val_rec **w = &o->slot[s - val_shards];
@@ -1268,6 +1316,8 @@ val_release_live(const struct val_config *cfg, unsigned ep,
 		r->free.ep = site->ep;
 		r->state = VAL_OWNED;
 		*w = r;
+		o->mru_base = b;
+		o->mru = r;
 	} else {
 		sweep = val_rec_retire_fast(s, r, site, cfg->backtrace);
 	}
@@ -1339,15 +1389,18 @@ val_release_begin(const struct val_call *call, ze_context_handle_t ctx,
 static inline __attribute__((always_inline)) bool
 val_own_release_try(const struct val_config *cfg, unsigned ep,
 		    ze_context_handle_t ctx, const void *ptr, unsigned expect,
-		    uint64_t *id)
+		    uint64_t *id, bool mru_only)
 {
 	uintptr_t b = (uintptr_t)ptr;
-	struct val_own *o = &val_own;
+	struct val_own *o = &val_hot.own;
 	if (!cfg->tracking || cfg->backtrace || !val_own_enter(o))
 		return false;
-	struct val_rec *w = o->slot[val_shard_index(b)];
-	if (w && w->base == b &&
-	    val_release_may_ks(w, &w->okind, ctx, expect)) {
+	if (mru_only && __builtin_expect(b != o->mru_base, 0)) {
+		val_own_leave(o);
+		return false;
+	}
+	struct val_rec *w = val_own_at(o, b, mru_only);
+	if (val_release_may_ks(w, &w->okind, ctx, expect)) {
 		w->ostate = VAL_FREED;
 		w->free.ep = (uint16_t)ep;
 		*id = w->id;
@@ -1359,13 +1412,13 @@ val_own_release_try(const struct val_config *cfg, unsigned ep,
 }
 /* The hot path of val_release_begin (no struct val_call): true when done
  * (the record retired, or no tracking); false when it did nothing and
- * the caller must call val_release_begin. own: try the thread's own
- * record first (false: the caller just did). */
+ * the caller must call val_release_begin. The thread's own record at
+ * ptr comes first. */
 static inline __attribute__((always_inline)) bool
 val_release_try(const struct val_config *cfg, unsigned ep,
 		struct val_handle *hctx, _Atomic uint64_t *cn,
 		ze_context_handle_t ctx, const void *ptr, unsigned expect,
-		struct val_release *rel, bool own)
+		struct val_release *rel)
 {
 	uintptr_t b = (uintptr_t)ptr;
 	rel->ix = NULL;
@@ -1373,7 +1426,7 @@ val_release_try(const struct val_config *cfg, unsigned ep,
 		return true;
 	if (cfg->backtrace)
 		return false;
-	if (own && val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id)) {
+	if (val_own_release_try(cfg, ep, ctx, ptr, expect, &rel->id, false)) {
 		rel->ix = &val_mem_index;
 		rel->base = b;
 		val_count_hot(cfg, ep, hctx, cn, 1);

@@ -54,6 +54,7 @@ __thread struct val_hot val_hot
 	.ctx_hd = &val_hot_none, .ctx_life = 1,
 	.dev_hd = &val_hot_none, .dev_life = 1,
 	.rc_shard = &val_shards[0], .rc_drops = UINT64_MAX,  /* base 0's */
+	.own = { .mru = &val_own_none },
 };
 
 void

@@ -118,7 +118,7 @@ val_own_alloc_try(const struct val_config *cfg, unsigned ep,
 	if ((cfg->params && (b & (q->align - 1)) && q->align) || !b ||
 	    !cfg->tracking || cfg->backtrace)
 		return false;
-	if (!val_own_alloc_revive(ep, q, b))
+	if (!val_own_alloc_revive(ep, q, b, true))
 		return false;
 	val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
 	return true;
@@ -160,7 +160,7 @@ val_alloc_after(const struct val_config *cfg, unsigned ep,
 		const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
 	struct val_handle *hctx = val_hot.ctx_hd;
-	if (!val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr, false))
+	if (!val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr))
 		val_alloc_done_kind(hctx, q, device_desc, host_desc, pptr);
 }
 
@@ -178,7 +178,7 @@ val_alloc_end(const struct val_config *cfg, unsigned ep, bool fast,
 		if (!val_own_alloc_try(cfg, ep, q, *pptr))
 			val_alloc_after(cfg, ep, VAL_COPY(*q), device_desc,
 					host_desc, pptr);
-	} else if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr, true)) {
+	} else if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr)) {
 		val_alloc_done_kind(hctx, VAL_COPY(*q), device_desc, host_desc,
 				    pptr);
 	}
@@ -394,7 +394,7 @@ val_free(const struct val_config *cfg, struct val_handle *hctx,
 	if (shared) {
 		uint64_t id;
 		if (!val_own_release_try(cfg, VAL_EP_zeMemFree, hContext, ptr,
-					 VAL_USM_KINDS, &id))
+					 VAL_USM_KINDS, &id, true))
 			return shared(hContext, ptr);
 		val_count_hot(cfg, VAL_EP_zeMemFree, NULL, val_fast_cn(), 1);
 		r = val_next.Mem.pfnFree(hContext, ptr);
@@ -403,13 +403,14 @@ val_free(const struct val_config *cfg, struct val_handle *hctx,
 		return r;
 	}
 	/* On the fast path NULL has no record: slow reports it. There
-	 * (ws<m>_zeMemFree) the caller has tried the thread's own record. */
+	 * (ws<m>_zeMemFree) the caller has tried the thread's last own
+	 * record (mru), not the others. */
 	if (!slow && cfg->params && !ptr)
 		return val_null_pointer(VAL_CALL_zeMemFree(hctx, hContext, ptr),
 					"ptr");
 	if (!val_release_try(cfg, VAL_EP_zeMemFree, VAL_HD(slow, hctx),
 			     VAL_CN(slow, cn), hContext, ptr, VAL_USM_KINDS,
-			     &rel, !slow)) {
+			     &rel)) {
 		if (slow)
 			return slow(hContext, ptr);
 		struct val_release t;

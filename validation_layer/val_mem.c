@@ -339,7 +339,7 @@ val_zeMemFreeExt(const struct val_call *call, ze_context_handle_t hContext,
 			return r;
 	}
 	if (!val_release_try(&val_cfg, call->ep, call->hctx, NULL, hContext,
-			     ptr, VAL_USM_KINDS, &rel, true) &&
+			     ptr, VAL_USM_KINDS, &rel) &&
 	    (r = val_release_begin(call, hContext, ptr, VAL_USM_KINDS, &rel)))
 		return r;
 	r = val_next.Mem.pfnFreeExt(hContext, pMemFreeDesc, ptr);

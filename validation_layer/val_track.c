@@ -184,7 +184,8 @@ val_world_lock(void)
 
 /* ---- records threads own (val.h) ---- */
 
-__thread struct val_own val_own __attribute__((tls_model("initial-exec")));
+struct val_rec val_own_none = { .okind = UINT8_MAX, .ostate = UINT8_MAX };
+
 static struct val_own *own_head;        /* the registry: val_lock */
 static pthread_key_t own_key;
 static pthread_once_t own_key_once = PTHREAD_ONCE_INIT;
@@ -226,7 +227,7 @@ val_own_fini(void)
 bool
 val_own_register(void)
 {
-	struct val_own *o = &val_own;
+	struct val_own *o = &val_hot.own;
 	pthread_once(&own_key_once, own_key_make);
 	/* Without the key an exiting thread's records would be lost. */
 	if (o->gone || !own_key_ok || !val_bias_ok ||
@@ -255,12 +256,14 @@ own_publish_all(struct val_own *t)
 			sweep_locked(&val_shards[k]);
 	}
 	t->n = 0;
+	t->mru_base = 0;
+	t->mru = &val_own_none;
 }
 
 void
 val_own_take(const struct val_rec *r)
 {
-	struct val_own *me = &val_own;
+	struct val_own *me = &val_hot.own;
 	if (me->slot[r->shard] == r)
 		own_publish_all(me);   /* this thread's: no barrier needed */
 	else
@@ -270,7 +273,7 @@ val_own_take(const struct val_rec *r)
 void
 val_own_steal_all(void)
 {
-	struct val_own *me = &val_own;
+	struct val_own *me = &val_hot.own;
 	bool others = false;
 	for (struct val_own *t = own_head; t; t = t->next) {
 		if (t != me && t->n) {
@@ -307,7 +310,7 @@ val_own_steal_all(void)
 void
 val_own_fork_child(void)
 {
-	struct val_own *me = &val_own;
+	struct val_own *me = &val_hot.own;
 	/* The other threads are gone (their records were taken back by
 	 * fork_prepare's world lock). */
 	own_head = NULL;
