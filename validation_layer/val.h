@@ -752,7 +752,7 @@ struct val_own {
 	 * one compare: allocators hand the last freed block out first, and
 	 * a block is often freed soon after it was allocated. Set by the
 	 * owner with its slots, emptied with them (own_publish_all): then
-	 * base 0 and val_own_none, so that a hit needs no NULL check. */
+	 * base 0 and val_own_none, so that a hit is never NULL. */
 	uintptr_t mru_base;
 	struct val_rec *mru;
 	struct val_rec *slot[VAL_SHARDS];   /* by shard */
@@ -837,8 +837,9 @@ val_rec_id(enum val_kind kind)
 	return val_rec_id_slow(kind);
 }
 
-/* No record: okind and ostate match no kind and no state, so the hot
- * paths' tests fail on it as on a record of another base. */
+/* No record (mru when a thread has none): okind and ostate match no
+ * kind and no state, so the hot paths' tests fail on it (a free of
+ * NULL meets it) as on a record of another base. */
 extern struct val_rec val_own_none;
 static inline __attribute__((always_inline)) bool
 val_own_enter(struct val_own *o)
@@ -1194,19 +1195,24 @@ val_shard_lock_find(uintptr_t b, struct val_shard **ps)
 	return r;
 }
 /* Caller is o's owner, in a hot path (val_own_enter): its own record
- * at base b, or val_own_none. mru_only: the last one it used (mru)
- * alone, as the fast wrappers look (one compare); else its slot of b's
- * shard, which then becomes the last one used. */
+ * at base b (val_own_none when b is 0 and it has none), or NULL.
+ * mru_only: the last one it used (mru) alone, as the fast wrappers look
+ * (one compare); else its slot of b's shard, which then becomes the
+ * last one used. */
 static inline __attribute__((always_inline)) struct val_rec *
 val_own_at(struct val_own *o, uintptr_t b, bool mru_only)
 {
-	if (b == o->mru_base)
-		return o->mru;
+	if (__builtin_expect(b == o->mru_base, 1)) {
+		struct val_rec *w = o->mru;
+		if (!w)   /* never: empty is val_own_none */
+			__builtin_unreachable();
+		return w;
+	}
 	if (mru_only)
-		return &val_own_none;
+		return NULL;
 	struct val_rec *w = o->slot[val_shard_index(b)];
 	if (!w || w->base != b)
-		return &val_own_none;
+		return NULL;
 	o->mru_base = b;
 	o->mru = w;
 	return w;
@@ -1221,12 +1227,8 @@ val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b,
 	struct val_own *o = &val_hot.own;
 	if (!val_own_enter(o))
 		return false;
-	if (mru_only && __builtin_expect(b != o->mru_base, 0)) {
-		val_own_leave(o);
-		return false;
-	}
 	struct val_rec *w = val_own_at(o, b, mru_only);
-	if (w->ostate == VAL_FREED && q->size && q->size <= w->size) {
+	if (w && w->ostate == VAL_FREED && q->size && q->size <= w->size) {
 		val_own_revive(w, ep, q);
 		val_own_leave(o);
 		return true;
@@ -1395,12 +1397,8 @@ val_own_release_try(const struct val_config *cfg, unsigned ep,
 	struct val_own *o = &val_hot.own;
 	if (!cfg->tracking || cfg->backtrace || !val_own_enter(o))
 		return false;
-	if (mru_only && __builtin_expect(b != o->mru_base, 0)) {
-		val_own_leave(o);
-		return false;
-	}
 	struct val_rec *w = val_own_at(o, b, mru_only);
-	if (val_release_may_ks(w, &w->okind, ctx, expect)) {
+	if (w && val_release_may_ks(w, &w->okind, ctx, expect)) {
 		w->ostate = VAL_FREED;
 		w->free.ep = (uint16_t)ep;
 		*id = w->id;
