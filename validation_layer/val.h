@@ -1228,7 +1228,8 @@ val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b,
 	if (!val_own_enter(o))
 		return false;
 	struct val_rec *w = val_own_at(o, b, mru_only);
-	if (w && w->ostate == VAL_FREED && q->size && q->size <= w->size) {
+	if (__builtin_expect(w && w->ostate == VAL_FREED && q->size &&
+			     q->size <= w->size, 1)) {
 		val_own_revive(w, ep, q);
 		val_own_leave(o);
 		return true;

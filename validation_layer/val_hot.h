@@ -115,9 +115,11 @@ val_own_alloc_try(const struct val_config *cfg, unsigned ep,
 		  const struct val_alloc_req *q, void *ptr)
 {
 	uintptr_t b = (uintptr_t)ptr;
-	if ((cfg->params && (b & (q->align - 1)) && q->align) || !b ||
-	    !cfg->tracking || cfg->backtrace)
+	if (!cfg->tracking || cfg->backtrace ||
+	    (cfg->params && q->align && (b & (q->align - 1))))
 		return false;
+	/* NULL needs no test: it is no own record's base (val_own_at
+	 * answers val_own_none or a miss). */
 	if (!val_own_alloc_revive(ep, q, b, true))
 		return false;
 	val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
@@ -217,7 +219,7 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS)
+	if (__builtin_expect(r == ZE_RESULT_SUCCESS, 1))
 		val_alloc_end(cfg, VAL_EP_zeMemAllocShared, slow != NULL,
 			      hctx, cn, &q, device_desc, host_desc, pptr);
 	return r;
@@ -281,7 +283,7 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
-	if (r == ZE_RESULT_SUCCESS)
+	if (__builtin_expect(r == ZE_RESULT_SUCCESS, 1))
 		val_alloc_end(cfg, VAL_EP_zeMemAllocDevice, slow != NULL,
 			      hctx, cn, &q, device_desc, NULL, pptr);
 	return r;
@@ -334,7 +336,7 @@ val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
-	if (r == ZE_RESULT_SUCCESS)
+	if (__builtin_expect(r == ZE_RESULT_SUCCESS, 1))
 		val_alloc_end(cfg, VAL_EP_zeMemAllocHost, slow != NULL,
 			      hctx, cn, &q, NULL, host_desc, pptr);
 	return r;
