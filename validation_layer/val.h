@@ -1153,14 +1153,16 @@ val_alloc_revive(const struct val_config *cfg, struct val_shard *s,
 	r->align = q->align;
 }
 /* The owner, in its hot path: w, its own record, freed, at least
- * q->size long, becomes the live record of q (entry point ep). */
+ * q->size long, becomes the live record of q (entry point ep) with
+ * record id id. */
 static inline __attribute__((always_inline)) void
-val_own_revive(struct val_rec *w, unsigned ep, const struct val_alloc_req *q)
+val_own_revive(struct val_rec *w, unsigned ep, const struct val_alloc_req *q,
+	       uint64_t id)
 {
 	w->ostate = VAL_LIVE;
 	w->okind = (uint8_t)q->kind;
 	w->osize = q->size;
-	w->id = val_rec_id(q->kind);
+	w->id = id;
 	w->alloc.ep = (uint16_t)ep;
 	w->free.ep = 0;
 	w->ctx = q->ctx;
@@ -1219,18 +1221,32 @@ val_own_at(struct val_own *o, uintptr_t b, bool mru_only)
 }
 /* The thread's own record at base b (val_own_at), freed and at least
  * q->size long, takes the new life of q (entry point ep) with no lock
- * (true; the caller counts the call); false: no such record. */
+ * (true; the caller counts the call); false: no such record. mru_only
+ * (the fast wrappers): also false when the thread's block of ids of the
+ * kind is used up, so that this path calls nothing (val_rec_id_slow
+ * would), and the wrapper needs no frame. */
 static inline __attribute__((always_inline)) bool
 val_own_alloc_revive(unsigned ep, const struct val_alloc_req *q, uintptr_t b,
 		     bool mru_only)
 {
-	struct val_own *o = &val_hot.own;
+	struct val_hot *t = &val_hot;
+	struct val_own *o = &t->own;
+	uint64_t id = 0;
+	if (mru_only) {
+		id = t->id_next[q->kind];
+		if (__builtin_expect(id >= t->id_end[q->kind], 0))
+			return false;
+	}
 	if (!val_own_enter(o))
 		return false;
 	struct val_rec *w = val_own_at(o, b, mru_only);
 	if (__builtin_expect(w && w->ostate == VAL_FREED && q->size &&
 			     q->size <= w->size, 1)) {
-		val_own_revive(w, ep, q);
+		if (mru_only)
+			t->id_next[q->kind] = id + 1;
+		else
+			id = val_rec_id(q->kind);
+		val_own_revive(w, ep, q, id);
 		val_own_leave(o);
 		return true;
 	}

@@ -86,6 +86,11 @@ FAST = set()
 # fast path's own body, out of line, for what the thread's own records
 # do not take; val_hot.h).
 SHARED = set()
+# Those whose fast path ends in the mode's after path (wa<m>_<ep>: what
+# follows the next layer's success, out of line, so that the fast
+# wrapper keeps only the arguments across the call and tail-calls it
+# with them; val_hot.h).
+AFTER = set()
 
 SELF_COUNTED = {"zeMemAllocHost", "zeMemAllocDevice", "zeMemAllocShared",
                 "zeMemFree"}
@@ -231,6 +236,8 @@ def main():
         FAST.update(re.findall(r"^val_fast_(ze\w+)\(", text, re.M))
         SHARED.update(re.findall(r"^val_fast_(ze\w+)\([^)]*\bshared\)",
                                  text, re.M))
+        AFTER.update(re.findall(r"^val_fast_(ze\w+)\([^)]*\bafter\)",
+                                text, re.M))
         hooked |= found
         if path.endswith(".h"):
             inline |= found
@@ -462,18 +469,24 @@ def write_inline_wrapper(o, e, types):
     fast_modes = [m for m in range(8)
                   if fast and m & 6]  # lifetime (2) or leak (4)
     for m in fast_modes:
-        shared = ""
+        extra = ""
         if name in SHARED:
             o.append("static %s ZE_APICALL __attribute__((noinline))\n"
                      "ws%d_%s(%s)\n{" % (ret, m, name, proto_params(params)))
             o.append("\treturn val_fast_%s(&val_cfg_modes[%d], %s, wm%d_%s, "
                      "NULL);\n}\n" % (name, m, names, m, name))
-            shared = ", ws%d_%s" % (m, name)
+            extra = ", ws%d_%s" % (m, name)
+        if name in AFTER:
+            o.append("static %s ZE_APICALL __attribute__((noinline))\n"
+                     "wa%d_%s(%s)\n{" % (ret, m, name, proto_params(params)))
+            o.append("\treturn val_after_%s(&val_cfg_modes[%d], %s);\n}\n"
+                     % (name, m, names))
+            extra += ", wa%d_%s" % (m, name)
         o.append("static %s ZE_APICALL\nw%d_%s(%s)\n{" % (
             ret, m, name, proto_params(params)))
         o.append("\tif (__builtin_expect(val_hot_ctx(%s), 1))" % params[0][1])
         o.append("\t\treturn val_fast_%s(&val_cfg_modes[%d], %s, wm%d_%s%s);"
-                 % (name, m, names, m, name, shared))
+                 % (name, m, names, m, name, extra))
         o.append("\treturn wm%d_%s(%s);\n}\n" % (m, name, names))
     o.append("static __typeof__(wm0_%s) *const wt_%s[8] = {" % (name, name))
     o.append("\t" + ", ".join("w%s%d_%s" % ("" if m in fast_modes else "m",

@@ -67,7 +67,8 @@ val_hot_size_align(const struct val_alloc_req *q)
  * One body per entry point (val_alloc_<kind>, val_free) serves two
  * callers:
  *   - val_<ep>, the hook of the wrappers of each mode (wm<m>_<ep>, any
- *     switches): slow is NULL, hctx and cn are the wrapper's;
+ *     switches): slow and after are NULL, hctx and cn are the
+ *     wrapper's;
  *   - val_fast_<ep>, the fast path: w<m>_<ep> (val_gen.c; the tables
  *     get it in the modes that keep records, VAL_MODE_FAST) runs it when
  *     the context is the thread's hot one (val_hot), which implies such
@@ -75,12 +76,15 @@ val_hot_size_align(const struct val_alloc_req *q)
  *     (wm<m>_<ep>), a quick check that fails hands it the untouched
  *     call, and hctx and cn are the hot context's, read where they are
  *     used (VAL_HD, VAL_CN), so that nothing but the arguments is kept
- *     across the next layer's call.
+ *     across the next layer's call. An allocation's wrapper then
+ *     tail-calls after (the mode's wa<m>_<ep>: val_after_<ep>) with
+ *     those arguments.
  * The full checks (val_mem.c) run on a copy of q (VAL_COPY): the only
- * field they fill in, relaxed, is theirs alone. After the call,
- * val_alloc_end: on a fast path the thread's own record first, the rest
- * out of line (val_alloc_after); what the hot paths leave goes to
- * val_alloc_done_kind, which finishes as val_alloc_done. */
+ * field they fill in, relaxed, is theirs alone. After the call: on a
+ * fast path val_after_<ep>, the thread's own record first, the rest out
+ * of line (val_after_<kind>, val_alloc_after); else val_alloc_end. What
+ * the hot paths leave goes to val_alloc_done_kind, which finishes as
+ * val_alloc_done. */
 
 /* On a fast path (fast) whose mode checks parameters or lifetimes: is
  * hDevice one the wrapper must look at (not the thread's hot device;
@@ -166,24 +170,115 @@ val_alloc_after(const struct val_config *cfg, unsigned ep,
 		val_alloc_done_kind(hctx, q, device_desc, host_desc, pptr);
 }
 
-/* The end of a successful allocation of q (ep): on a fast path (fast),
- * the thread's own record or val_alloc_after; else val_alloc_try (hctx,
- * cn: the wrapper's) or val_alloc_done_kind. */
+/* The end of a successful allocation of q (ep) off the fast paths:
+ * val_alloc_try (hctx, cn: the wrapper's) or val_alloc_done_kind. */
 static inline __attribute__((always_inline)) void
-val_alloc_end(const struct val_config *cfg, unsigned ep, bool fast,
+val_alloc_end(const struct val_config *cfg, unsigned ep,
 	      struct val_handle *hctx, _Atomic uint64_t *cn,
 	      const struct val_alloc_req *q,
 	      const ze_device_mem_alloc_desc_t *device_desc,
 	      const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
-	if (fast) {
-		if (!val_own_alloc_try(cfg, ep, q, *pptr))
-			val_alloc_after(cfg, ep, VAL_COPY(*q), device_desc,
-					host_desc, pptr);
-	} else if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr)) {
+	if (!val_alloc_try(cfg, ep, hctx, cn, q, *pptr))
 		val_alloc_done_kind(hctx, VAL_COPY(*q), device_desc, host_desc,
 				    pptr);
-	}
+}
+
+/* The request of an allocation (dev: NULL for host memory). */
+static inline __attribute__((always_inline)) struct val_alloc_req
+val_req(enum val_kind kind, ze_context_handle_t ctx, ze_device_handle_t dev,
+	size_t size, size_t align)
+{
+	return (struct val_alloc_req){
+		.kind = kind, .ctx = ctx, .dev = dev, .size = size,
+		.align = align,
+	};
+}
+
+/* A fast path's allocation after the next layer's success: val_gen.c's
+ * wa<m>_<ep>, which the fast wrapper tail-calls with its own arguments,
+ * so that it keeps nothing else across the call and its frame is their
+ * spill slots. The thread's own record takes it with no frame at all;
+ * the rest goes on, by another tail call with the same arguments, to
+ * val_after_<kind>, out of line, and val_alloc_after (val_cfg: the
+ * switches of the mode, which has no backtraces on a fast path). */
+static __attribute__((noinline)) ze_result_t
+val_after_shared(ze_context_handle_t hContext,
+		 const ze_device_mem_alloc_desc_t *device_desc,
+		 const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+		 size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	const struct val_alloc_req q =
+		val_req(VAL_KIND_SHARED, hContext, hDevice, size, alignment);
+	val_alloc_after(&val_cfg, VAL_EP_zeMemAllocShared, &q, device_desc,
+			host_desc, pptr);
+	return ZE_RESULT_SUCCESS;
+}
+static inline __attribute__((always_inline)) ze_result_t
+val_after_zeMemAllocShared(const struct val_config *cfg,
+			   ze_context_handle_t hContext,
+			   const ze_device_mem_alloc_desc_t *device_desc,
+			   const ze_host_mem_alloc_desc_t *host_desc,
+			   size_t size, size_t alignment,
+			   ze_device_handle_t hDevice, void **pptr)
+{
+	const struct val_alloc_req q =
+		val_req(VAL_KIND_SHARED, hContext, hDevice, size, alignment);
+	if (__builtin_expect(val_own_alloc_try(cfg, VAL_EP_zeMemAllocShared,
+					       &q, *pptr), 1))
+		return ZE_RESULT_SUCCESS;
+	return val_after_shared(hContext, device_desc, host_desc, size,
+				alignment, hDevice, pptr);
+}
+static __attribute__((noinline)) ze_result_t
+val_after_device(ze_context_handle_t hContext,
+		 const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+		 size_t alignment, ze_device_handle_t hDevice, void **pptr)
+{
+	const struct val_alloc_req q =
+		val_req(VAL_KIND_DEVICE, hContext, hDevice, size, alignment);
+	val_alloc_after(&val_cfg, VAL_EP_zeMemAllocDevice, &q, device_desc,
+			NULL, pptr);
+	return ZE_RESULT_SUCCESS;
+}
+static inline __attribute__((always_inline)) ze_result_t
+val_after_zeMemAllocDevice(const struct val_config *cfg,
+			   ze_context_handle_t hContext,
+			   const ze_device_mem_alloc_desc_t *device_desc,
+			   size_t size, size_t alignment,
+			   ze_device_handle_t hDevice, void **pptr)
+{
+	const struct val_alloc_req q =
+		val_req(VAL_KIND_DEVICE, hContext, hDevice, size, alignment);
+	if (__builtin_expect(val_own_alloc_try(cfg, VAL_EP_zeMemAllocDevice,
+					       &q, *pptr), 1))
+		return ZE_RESULT_SUCCESS;
+	return val_after_device(hContext, device_desc, size, alignment,
+				hDevice, pptr);
+}
+static __attribute__((noinline)) ze_result_t
+val_after_host(ze_context_handle_t hContext,
+	       const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+	       size_t alignment, void **pptr)
+{
+	const struct val_alloc_req q =
+		val_req(VAL_KIND_HOST, hContext, NULL, size, alignment);
+	val_alloc_after(&val_cfg, VAL_EP_zeMemAllocHost, &q, NULL, host_desc,
+			pptr);
+	return ZE_RESULT_SUCCESS;
+}
+static inline __attribute__((always_inline)) ze_result_t
+val_after_zeMemAllocHost(const struct val_config *cfg,
+			 ze_context_handle_t hContext,
+			 const ze_host_mem_alloc_desc_t *host_desc,
+			 size_t size, size_t alignment, void **pptr)
+{
+	const struct val_alloc_req q =
+		val_req(VAL_KIND_HOST, hContext, NULL, size, alignment);
+	if (__builtin_expect(val_own_alloc_try(cfg, VAL_EP_zeMemAllocHost, &q,
+					       *pptr), 1))
+		return ZE_RESULT_SUCCESS;
+	return val_after_host(hContext, host_desc, size, alignment, pptr);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -192,12 +287,11 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 		 const ze_device_mem_alloc_desc_t *device_desc,
 		 const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		 size_t alignment, ze_device_handle_t hDevice, void **pptr,
-		 ze_pfnMemAllocShared_t slow)
+		 ze_pfnMemAllocShared_t slow,
+		 ze_pfnMemAllocShared_t after)
 {
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_SHARED, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
+	struct val_alloc_req q =
+		val_req(VAL_KIND_SHARED, hContext, hDevice, size, alignment);
 	ze_result_t r;
 	if (val_fast_dev_cold(cfg, slow != NULL, hDevice, true))
 		return slow(hContext, device_desc, host_desc, size, alignment,
@@ -219,9 +313,12 @@ val_alloc_shared(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocShared(hContext, device_desc, host_desc, size,
 					alignment, hDevice, pptr);
-	if (__builtin_expect(r == ZE_RESULT_SUCCESS, 1))
-		val_alloc_end(cfg, VAL_EP_zeMemAllocShared, slow != NULL,
-			      hctx, cn, &q, device_desc, host_desc, pptr);
+	if (after && __builtin_expect(r == ZE_RESULT_SUCCESS, 1))
+		return after(hContext, device_desc, host_desc, size,
+			     alignment, hDevice, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_end(cfg, VAL_EP_zeMemAllocShared, hctx, cn, &q,
+			      device_desc, host_desc, pptr);
 	return r;
 }
 
@@ -234,7 +331,7 @@ val_zeMemAllocShared(const struct val_config *cfg, struct val_handle *hctx,
 {
 	return val_alloc_shared(cfg, hctx, cn, hContext, device_desc,
 				host_desc, size, alignment, hDevice, pptr,
-				NULL);
+				NULL, NULL);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -244,11 +341,12 @@ val_fast_zeMemAllocShared(const struct val_config *cfg,
 			  const ze_host_mem_alloc_desc_t *host_desc,
 			  size_t size, size_t alignment,
 			  ze_device_handle_t hDevice, void **pptr,
-			  ze_pfnMemAllocShared_t slow)
+			  ze_pfnMemAllocShared_t slow,
+			  ze_pfnMemAllocShared_t after)
 {
 	return val_alloc_shared(cfg, NULL, NULL, hContext,
 				device_desc, host_desc, size, alignment,
-				hDevice, pptr, slow);
+				hDevice, pptr, slow, after);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -256,12 +354,11 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 		 _Atomic uint64_t *cn, ze_context_handle_t hContext,
 		 const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		 size_t alignment, ze_device_handle_t hDevice, void **pptr,
-		 ze_pfnMemAllocDevice_t slow)
+		 ze_pfnMemAllocDevice_t slow,
+		 ze_pfnMemAllocDevice_t after)
 {
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_DEVICE, .ctx = hContext, .dev = hDevice,
-		.size = size, .align = alignment,
-	};
+	struct val_alloc_req q =
+		val_req(VAL_KIND_DEVICE, hContext, hDevice, size, alignment);
 	ze_result_t r;
 	if (val_fast_dev_cold(cfg, slow != NULL, hDevice, false))
 		return slow(hContext, device_desc, size, alignment, hDevice,
@@ -283,9 +380,12 @@ val_alloc_device(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocDevice(hContext, device_desc, size, alignment,
 					hDevice, pptr);
-	if (__builtin_expect(r == ZE_RESULT_SUCCESS, 1))
-		val_alloc_end(cfg, VAL_EP_zeMemAllocDevice, slow != NULL,
-			      hctx, cn, &q, device_desc, NULL, pptr);
+	if (after && __builtin_expect(r == ZE_RESULT_SUCCESS, 1))
+		return after(hContext, device_desc, size, alignment, hDevice,
+			     pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_end(cfg, VAL_EP_zeMemAllocDevice, hctx, cn, &q,
+			      device_desc, NULL, pptr);
 	return r;
 }
 
@@ -296,7 +396,7 @@ val_zeMemAllocDevice(const struct val_config *cfg, struct val_handle *hctx,
 		     size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
 	return val_alloc_device(cfg, hctx, cn, hContext, device_desc, size,
-				alignment, hDevice, pptr, NULL);
+				alignment, hDevice, pptr, NULL, NULL);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -305,23 +405,23 @@ val_fast_zeMemAllocDevice(const struct val_config *cfg,
 			  const ze_device_mem_alloc_desc_t *device_desc,
 			  size_t size, size_t alignment,
 			  ze_device_handle_t hDevice, void **pptr,
-			  ze_pfnMemAllocDevice_t slow)
+			  ze_pfnMemAllocDevice_t slow,
+			  ze_pfnMemAllocDevice_t after)
 {
 	return val_alloc_device(cfg, NULL, NULL, hContext,
 				device_desc, size, alignment, hDevice, pptr,
-				slow);
+				slow, after);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
 val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
 	       _Atomic uint64_t *cn, ze_context_handle_t hContext,
 	       const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-	       size_t alignment, void **pptr, ze_pfnMemAllocHost_t slow)
+	       size_t alignment, void **pptr, ze_pfnMemAllocHost_t slow,
+	       ze_pfnMemAllocHost_t after)
 {
-	struct val_alloc_req q = {
-		.kind = VAL_KIND_HOST, .ctx = hContext, .size = size,
-		.align = alignment,
-	};
+	struct val_alloc_req q =
+		val_req(VAL_KIND_HOST, hContext, NULL, size, alignment);
 	ze_result_t r;
 	if (cfg->params &&
 	    !(host_desc && pptr && val_hot_host_desc(host_desc) &&
@@ -336,9 +436,11 @@ val_alloc_host(const struct val_config *cfg, struct val_handle *hctx,
 	}
 	r = val_next.Mem.pfnAllocHost(hContext, host_desc, size, alignment,
 				      pptr);
-	if (__builtin_expect(r == ZE_RESULT_SUCCESS, 1))
-		val_alloc_end(cfg, VAL_EP_zeMemAllocHost, slow != NULL,
-			      hctx, cn, &q, NULL, host_desc, pptr);
+	if (after && __builtin_expect(r == ZE_RESULT_SUCCESS, 1))
+		return after(hContext, host_desc, size, alignment, pptr);
+	if (r == ZE_RESULT_SUCCESS)
+		val_alloc_end(cfg, VAL_EP_zeMemAllocHost, hctx, cn, &q, NULL,
+			      host_desc, pptr);
 	return r;
 }
 
@@ -349,7 +451,7 @@ val_zeMemAllocHost(const struct val_config *cfg, struct val_handle *hctx,
 		   size_t alignment, void **pptr)
 {
 	return val_alloc_host(cfg, hctx, cn, hContext, host_desc, size,
-			      alignment, pptr, NULL);
+			      alignment, pptr, NULL, NULL);
 }
 
 static inline __attribute__((always_inline)) ze_result_t
@@ -357,10 +459,11 @@ val_fast_zeMemAllocHost(const struct val_config *cfg,
 			ze_context_handle_t hContext,
 			const ze_host_mem_alloc_desc_t *host_desc,
 			size_t size, size_t alignment, void **pptr,
-			ze_pfnMemAllocHost_t slow)
+			ze_pfnMemAllocHost_t slow,
+			ze_pfnMemAllocHost_t after)
 {
 	return val_alloc_host(cfg, NULL, NULL, hContext, host_desc,
-			      size, alignment, pptr, slow);
+			      size, alignment, pptr, slow, after);
 }
 
 /* The next layer refused a free the layer had let go ahead (rel: the

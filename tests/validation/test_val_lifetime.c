@@ -68,6 +68,43 @@ START_TEST(test_free_double)
 }
 END_TEST
 
+/* Every life of a block has its own record id, also the lives that the
+ * thread's own record takes on the fast paths (all switches: the
+ * wrappers' fast paths from the second call on): the third life of the
+ * same base is #3, host and device each. */
+START_TEST(test_free_double_ids)
+{
+	vt_setup(&c, "plk");
+	for (int kind = 0; kind < 2; kind++) {
+		void *base = NULL;
+		for (int life = 1; life <= 3; life++) {
+			void *p = NULL;
+			ck_assert_int_eq(
+				kind ? c.api.zeMemAllocDevice(c.ctx, &dd, 64, 0,
+							      c.dev, &p)
+				     : c.api.zeMemAllocHost(c.ctx, &hd, 64, 0,
+							    &p),
+				ZE_RESULT_SUCCESS);
+			if (!base)
+				base = p;
+			/* the driver hands the block just freed out again */
+			ck_assert_ptr_eq(p, base);
+			ck_assert_int_eq(c.api.zeMemFree(c.ctx, p),
+					 ZE_RESULT_SUCCESS);
+		}
+		ck_assert_int_eq(c.api.zeMemFree(c.ctx, base),
+				 ZE_RESULT_ERROR_INVALID_ARGUMENT);
+		char want[64];
+		snprintf(want, sizeof(want), "double free: %p", base);
+		vt_assert_finding("lifetime: zeMemFree(hContext=", want,
+				  kind ? "device allocation" : "host allocation",
+				  "(64 bytes, #3, context", NULL);
+		vt_assert_findings(kind + 1);
+	}
+	ck_assert_int_eq(vt_driver_frees, 6);
+}
+END_TEST
+
 /* Two threads free the same pointer at the same moment, round after
  * round: exactly one free succeeds and reaches the driver, the other is
  * a double free (whichever thread loses), and nothing else is reported. */
@@ -1024,6 +1061,7 @@ suite(void)
 	Suite *s = suite_create("validation-lifetime");
 	TCase *t = tcase_create("usm");
 	tcase_add_test(t, test_free_double);
+	tcase_add_test(t, test_free_double_ids);
 	tcase_add_test(t, test_free_double_backtrace);
 	tcase_add_test(t, test_free_double_racing);
 	tcase_add_test(t, test_free_double_racing_hot);
