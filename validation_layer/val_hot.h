@@ -202,17 +202,33 @@ val_req(enum val_kind kind, ze_context_handle_t ctx, ze_device_handle_t dev,
  * the rest goes on, by another tail call with the same arguments, to
  * val_after_<kind>, out of line, and val_alloc_after (val_cfg: the
  * switches of the mode, which has no backtraces on a fast path). */
+static inline __attribute__((always_inline)) bool
+val_after_own(const struct val_config *cfg, unsigned ep, enum val_kind kind,
+	      ze_context_handle_t ctx, ze_device_handle_t dev, size_t size,
+	      size_t align, void **pptr)
+{
+	const struct val_alloc_req q = val_req(kind, ctx, dev, size, align);
+	return __builtin_expect(val_own_alloc_try(cfg, ep, &q, *pptr), 1);
+}
+static inline __attribute__((always_inline)) ze_result_t
+val_after_rest(unsigned ep, enum val_kind kind, ze_context_handle_t ctx,
+	       ze_device_handle_t dev, size_t size, size_t align,
+	       const ze_device_mem_alloc_desc_t *device_desc,
+	       const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
+{
+	const struct val_alloc_req q = val_req(kind, ctx, dev, size, align);
+	val_alloc_after(&val_cfg, ep, &q, device_desc, host_desc, pptr);
+	return ZE_RESULT_SUCCESS;
+}
 static __attribute__((noinline)) ze_result_t
 val_after_shared(ze_context_handle_t hContext,
 		 const ze_device_mem_alloc_desc_t *device_desc,
 		 const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 		 size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	const struct val_alloc_req q =
-		val_req(VAL_KIND_SHARED, hContext, hDevice, size, alignment);
-	val_alloc_after(&val_cfg, VAL_EP_zeMemAllocShared, &q, device_desc,
-			host_desc, pptr);
-	return ZE_RESULT_SUCCESS;
+	return val_after_rest(VAL_EP_zeMemAllocShared, VAL_KIND_SHARED,
+			      hContext, hDevice, size, alignment, device_desc,
+			      host_desc, pptr);
 }
 static inline __attribute__((always_inline)) ze_result_t
 val_after_zeMemAllocShared(const struct val_config *cfg,
@@ -222,10 +238,8 @@ val_after_zeMemAllocShared(const struct val_config *cfg,
 			   size_t size, size_t alignment,
 			   ze_device_handle_t hDevice, void **pptr)
 {
-	const struct val_alloc_req q =
-		val_req(VAL_KIND_SHARED, hContext, hDevice, size, alignment);
-	if (__builtin_expect(val_own_alloc_try(cfg, VAL_EP_zeMemAllocShared,
-					       &q, *pptr), 1))
+	if (val_after_own(cfg, VAL_EP_zeMemAllocShared, VAL_KIND_SHARED,
+			  hContext, hDevice, size, alignment, pptr))
 		return ZE_RESULT_SUCCESS;
 	return val_after_shared(hContext, device_desc, host_desc, size,
 				alignment, hDevice, pptr);
@@ -235,11 +249,9 @@ val_after_device(ze_context_handle_t hContext,
 		 const ze_device_mem_alloc_desc_t *device_desc, size_t size,
 		 size_t alignment, ze_device_handle_t hDevice, void **pptr)
 {
-	const struct val_alloc_req q =
-		val_req(VAL_KIND_DEVICE, hContext, hDevice, size, alignment);
-	val_alloc_after(&val_cfg, VAL_EP_zeMemAllocDevice, &q, device_desc,
-			NULL, pptr);
-	return ZE_RESULT_SUCCESS;
+	return val_after_rest(VAL_EP_zeMemAllocDevice, VAL_KIND_DEVICE,
+			      hContext, hDevice, size, alignment, device_desc,
+			      NULL, pptr);
 }
 static inline __attribute__((always_inline)) ze_result_t
 val_after_zeMemAllocDevice(const struct val_config *cfg,
@@ -248,10 +260,8 @@ val_after_zeMemAllocDevice(const struct val_config *cfg,
 			   size_t size, size_t alignment,
 			   ze_device_handle_t hDevice, void **pptr)
 {
-	const struct val_alloc_req q =
-		val_req(VAL_KIND_DEVICE, hContext, hDevice, size, alignment);
-	if (__builtin_expect(val_own_alloc_try(cfg, VAL_EP_zeMemAllocDevice,
-					       &q, *pptr), 1))
+	if (val_after_own(cfg, VAL_EP_zeMemAllocDevice, VAL_KIND_DEVICE,
+			  hContext, hDevice, size, alignment, pptr))
 		return ZE_RESULT_SUCCESS;
 	return val_after_device(hContext, device_desc, size, alignment,
 				hDevice, pptr);
@@ -261,11 +271,8 @@ val_after_host(ze_context_handle_t hContext,
 	       const ze_host_mem_alloc_desc_t *host_desc, size_t size,
 	       size_t alignment, void **pptr)
 {
-	const struct val_alloc_req q =
-		val_req(VAL_KIND_HOST, hContext, NULL, size, alignment);
-	val_alloc_after(&val_cfg, VAL_EP_zeMemAllocHost, &q, NULL, host_desc,
-			pptr);
-	return ZE_RESULT_SUCCESS;
+	return val_after_rest(VAL_EP_zeMemAllocHost, VAL_KIND_HOST, hContext,
+			      NULL, size, alignment, NULL, host_desc, pptr);
 }
 static inline __attribute__((always_inline)) ze_result_t
 val_after_zeMemAllocHost(const struct val_config *cfg,
@@ -273,10 +280,8 @@ val_after_zeMemAllocHost(const struct val_config *cfg,
 			 const ze_host_mem_alloc_desc_t *host_desc,
 			 size_t size, size_t alignment, void **pptr)
 {
-	const struct val_alloc_req q =
-		val_req(VAL_KIND_HOST, hContext, NULL, size, alignment);
-	if (__builtin_expect(val_own_alloc_try(cfg, VAL_EP_zeMemAllocHost, &q,
-					       *pptr), 1))
+	if (val_after_own(cfg, VAL_EP_zeMemAllocHost, VAL_KIND_HOST, hContext,
+			  NULL, size, alignment, pptr))
 		return ZE_RESULT_SUCCESS;
 	return val_after_host(hContext, host_desc, size, alignment, pptr);
 }
