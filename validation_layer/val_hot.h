@@ -109,27 +109,6 @@ val_fast_cn(void)
 #define VAL_HD(slow, hctx) ((slow) ? val_hot.ctx_hd : (hctx))
 #define VAL_CN(slow, cn) ((slow) ? val_fast_cn() : (cn))
 
-/* The fast paths' allocations, after the next layer's call: the
- * thread's own record at the base (val.h, struct val_own), freed, takes
- * the new life with no lock (true); anything else is for
- * val_alloc_after, out of line, so that the fast wrappers keep only
- * what this path needs across the call. */
-static inline __attribute__((always_inline)) bool
-val_own_alloc_try(const struct val_config *cfg, unsigned ep,
-		  const struct val_alloc_req *q, void *ptr)
-{
-	uintptr_t b = (uintptr_t)ptr;
-	if (!cfg->tracking || cfg->backtrace ||
-	    (cfg->params && q->align && (b & (q->align - 1))))
-		return false;
-	/* NULL needs no test: it is no own record's base (val_own_at
-	 * answers val_own_none or a miss). */
-	if (!val_own_alloc_revive(ep, q, b, true))
-		return false;
-	val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
-	return true;
-}
-
 /* An allocation that the hot path did not record (a misaligned
  * pointer, a base the shard hash does not have, backtraces): val_alloc_done
  * with the call described for its findings. */
@@ -156,17 +135,17 @@ val_alloc_done_kind(struct val_handle *hctx, const struct val_alloc_req *q,
 			       q, *pptr);
 }
 
-/* What val_own_alloc_try left, on a fast path: val_alloc_try on the
- * shared records (the hot context's, cfg the mode's), else
+/* What the thread's own record left, on a fast path (val_after_own):
+ * val_alloc_try on the shared records (the hot context's; val_cfg: the
+ * switches of the mode, which has no backtraces on a fast path), else
  * val_alloc_done_kind. */
 static __attribute__((noinline)) void
-val_alloc_after(const struct val_config *cfg, unsigned ep,
-		const struct val_alloc_req *q,
+val_alloc_after(unsigned ep, const struct val_alloc_req *q,
 		const ze_device_mem_alloc_desc_t *device_desc,
 		const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
 	struct val_handle *hctx = val_hot.ctx_hd;
-	if (!val_alloc_try(cfg, ep, hctx, val_fast_cn(), q, *pptr))
+	if (!val_alloc_try(&val_cfg, ep, hctx, val_fast_cn(), q, *pptr))
 		val_alloc_done_kind(hctx, q, device_desc, host_desc, pptr);
 }
 
@@ -198,17 +177,26 @@ val_req(enum val_kind kind, ze_context_handle_t ctx, ze_device_handle_t dev,
 /* A fast path's allocation after the next layer's success: val_gen.c's
  * wa<m>_<ep>, which the fast wrapper tail-calls with its own arguments,
  * so that it keeps nothing else across the call and its frame is their
- * spill slots. The thread's own record takes it with no frame at all;
- * the rest goes on, by another tail call with the same arguments, to
- * val_after_<kind>, out of line, and val_alloc_after (val_cfg: the
- * switches of the mode, which has no backtraces on a fast path). */
+ * spill slots. The thread's own record at the base (val.h, struct
+ * val_own), freed, takes the new life with no lock and no frame
+ * (val_after_own true); the rest goes on, by another tail call with the
+ * same arguments, to val_after_<kind>, out of line, and
+ * val_alloc_after. */
 static inline __attribute__((always_inline)) bool
 val_after_own(const struct val_config *cfg, unsigned ep, enum val_kind kind,
 	      ze_context_handle_t ctx, ze_device_handle_t dev, size_t size,
 	      size_t align, void **pptr)
 {
 	const struct val_alloc_req q = val_req(kind, ctx, dev, size, align);
-	return __builtin_expect(val_own_alloc_try(cfg, ep, &q, *pptr), 1);
+	uintptr_t b = (uintptr_t)*pptr;
+	/* NULL needs no test: it is no own record's base (val_own_at
+	 * answers val_own_none or a miss). */
+	bool own = cfg->tracking && !cfg->backtrace &&
+		   !(cfg->params && q.align && (b & (q.align - 1))) &&
+		   val_own_alloc_revive(ep, &q, b, true);
+	if (own)
+		val_count_hot(cfg, ep, NULL, val_fast_cn(), 1);
+	return __builtin_expect(own, 1);
 }
 static inline __attribute__((always_inline)) ze_result_t
 val_after_rest(unsigned ep, enum val_kind kind, ze_context_handle_t ctx,
@@ -217,7 +205,7 @@ val_after_rest(unsigned ep, enum val_kind kind, ze_context_handle_t ctx,
 	       const ze_host_mem_alloc_desc_t *host_desc, void **pptr)
 {
 	const struct val_alloc_req q = val_req(kind, ctx, dev, size, align);
-	val_alloc_after(&val_cfg, ep, &q, device_desc, host_desc, pptr);
+	val_alloc_after(ep, &q, device_desc, host_desc, pptr);
 	return ZE_RESULT_SUCCESS;
 }
 static __attribute__((noinline)) ze_result_t
